@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs everything autosweeper and its tests need on a fresh Debian machine (run as root):
+# the virtual display, the real games the end-to-end tests play, and the Python package.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export DEBIAN_FRONTEND=noninteractive
+need=()
+for tool in Xvfb xdotool xwininfo xdemineur wine; do
+  command -v "$tool" >/dev/null 2>&1 || need+=("$tool")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  echo "setup: installing Xvfb and the real games (missing: ${need[*]})"
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends xvfb xdotool x11-utils xdemineur wine >/dev/null
+fi
+python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore -e '.[dev]'

@@ -1,0 +1,1 @@
+"""Learns a skin (tile templates and grid geometry) for a Minesweeper game it has not seen."""

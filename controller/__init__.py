@@ -1,0 +1,1 @@
+"""Mouse and keyboard, the play loop, the outcome log and the ``autosweeper`` command."""

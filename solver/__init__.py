@@ -1,0 +1,14 @@
+"""Minesweeper rules and mathematics: board model, game engine, exact analysis, move choice.
+
+The public API (kept stable, other programs drive it)::
+
+    from solver import Board
+    board = Board.from_text(text)
+    board.to_text()
+
+This package imports nothing else of autosweeper.
+"""
+
+from solver.board import LEVELS, Board, BoardError, Cell, Tile
+
+__all__ = ["LEVELS", "Board", "BoardError", "Cell", "Tile"]

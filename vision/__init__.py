@@ -1,0 +1,1 @@
+"""Screen pixels to a :class:`solver.Board`: capture, locating the board, reading cells by template."""
