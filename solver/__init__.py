@@ -10,5 +10,6 @@ This package imports nothing else of autosweeper.
 """
 
 from solver.board import LEVELS, Board, BoardError, Cell, Tile
+from solver.engine import FirstClick, Game, GameState
 
-__all__ = ["LEVELS", "Board", "BoardError", "Cell", "Tile"]
+__all__ = ["LEVELS", "Board", "BoardError", "Cell", "Tile", "FirstClick", "Game", "GameState"]
