@@ -1,0 +1,175 @@
+"""The outcome log keeps every game, even ones whose process was killed mid-game."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from controller.outcomes import (
+    SCHEMA_VERSION,
+    GameSetup,
+    OutcomeLog,
+    OutcomeLogError,
+    Result,
+    mine_layout,
+    three_bv,
+)
+from solver import Board
+
+REPO = Path(__file__).resolve().parents[1]
+SETUP = GameSetup("winemine", "winemine-default", 9, 9, 10, "safe")
+
+
+def test_a_game_round_trips_with_its_moves(tmp_path: Path) -> None:
+    with OutcomeLog(tmp_path / "log.db") as log:
+        game_id = log.start_game(SETUP)
+        log.record_move(game_id, (4, 4), "open", None, True)
+        log.record_move(game_id, (0, 1), "open", 1.0, False)
+        log.record_move(game_id, (3, 7), "open", 0.75, True)
+        log.record_move(game_id, (3, 8), "flag", 1.0, False)
+        board = Board.from_rows(["1U1", "111", "000"], mines=1)
+        log.finish_game(game_id, Result.WON, board)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        (record,) = log.games()
+        moves = log.moves(game_id)
+    assert record.result == Result.WON
+    assert (record.game, record.skin, record.first_click) == ("winemine", "winemine-default", "safe")
+    assert (record.clicks, record.guesses) == (4, 2)
+    assert record.guess_chances == (0.75,)  # the first guess came without an estimate
+    assert [(m.row, m.column, m.action, m.is_guess) for m in moves] == [
+        (4, 4, "open", True),
+        (0, 1, "open", False),
+        (3, 7, "open", True),
+        (3, 8, "flag", False),
+    ]
+    assert [m.seconds for m in moves] == sorted(m.seconds for m in moves)
+    assert Board.from_text(record.final_board or "") == board
+    assert record.ended_at is not None and record.ended_at >= record.started_at
+    assert record.duration is not None and record.duration >= moves[-1].seconds
+    # The 0-row with its border is one click; (0,0) and (0,2) touch no 0 and take one each.
+    assert record.bbbv == 3
+    assert record.bbbv_per_second == pytest.approx(3 / record.duration)
+
+
+def test_guesses_without_an_estimate_are_counted_but_have_no_chance(tmp_path: Path) -> None:
+    with OutcomeLog(tmp_path / "log.db") as log:
+        game_id = log.start_game(SETUP)
+        log.record_move(game_id, (4, 4), "open", None, True)
+        log.record_move(game_id, (2, 2), "open", 0.5, True)
+        record = log.finish_game(game_id, Result.LOST, None)
+    assert record.guesses == 2
+    assert record.guess_chances == (0.5,)
+    assert record.bbbv is None and record.bbbv_per_second is None
+
+
+def test_lost_game_3bv_comes_from_the_revealed_mines() -> None:
+    lost = Board.from_rows(["X2100", "U@100", "11100"], mines=2)
+    layout = mine_layout(lost)
+    assert layout is not None
+    assert layout.tolist() == [
+        [True, False, False, False, False],
+        [False, True, False, False, False],
+        [False, False, False, False, False],
+    ]
+    # Counted by hand: the 0-region (columns 3-4 with column 2 as its border) is one click;
+    # (0,1), (1,0), (2,0) and (2,1) touch no 0 and take one click each.
+    assert three_bv(lost) == 5
+
+
+def test_a_board_with_mines_unaccounted_for_has_no_3bv() -> None:
+    lost_with_hidden_mine = Board.from_rows(["X1U", "11U", "UUU"], mines=2)
+    assert mine_layout(lost_with_hidden_mine) is None
+    assert three_bv(lost_with_hidden_mine) is None
+    assert three_bv(Board.empty(3, 3, 1)) is None
+
+
+def test_only_finished_results_can_close_a_game(tmp_path: Path) -> None:
+    with OutcomeLog(tmp_path / "log.db") as log:
+        game_id = log.start_game(SETUP)
+        with pytest.raises(ValueError, match="in progress"):
+            log.finish_game(game_id, Result.IN_PROGRESS, None)
+
+
+def test_a_killed_process_leaves_its_game_recorded_as_cut_off(tmp_path: Path) -> None:
+    db = tmp_path / "log.db"
+    with OutcomeLog(db) as log:
+        earlier = log.start_game(SETUP)
+        log.finish_game(earlier, Result.LOST, None)
+    child = textwrap.dedent(
+        f"""
+        import sys, time
+        from pathlib import Path
+        from controller.outcomes import GameSetup, OutcomeLog
+        log = OutcomeLog(Path({str(db)!r}))
+        game_id = log.start_game(GameSetup("xdemineur", "xd", 9, 9, 10))
+        log.record_move(game_id, (1, 2), "open", None, True)
+        log.record_move(game_id, (5, 5), "open", 1.0, False)
+        print(game_id, flush=True)
+        time.sleep(60)
+        """
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", child], cwd=REPO, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert process.stdout is not None
+        killed_game = int(process.stdout.readline())
+        with OutcomeLog(db) as watcher:
+            assert watcher.game(killed_game).result == Result.IN_PROGRESS  # its process lives
+    finally:
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+    with sqlite3.connect(db) as raw:
+        assert raw.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    with OutcomeLog(db) as log:
+        records = {record.id: record for record in log.games()}
+        moves = log.moves(killed_game)
+    assert set(records) == {earlier, killed_game}
+    assert records[earlier].result == Result.LOST
+    cut = records[killed_game]
+    assert cut.result == Result.CUT_OFF
+    assert (cut.game, cut.clicks, cut.guesses) == ("xdemineur", 2, 1)
+    assert [(m.row, m.column) for m in moves] == [(1, 2), (5, 5)]
+    assert cut.ended_at is not None
+
+
+def test_a_file_that_is_not_a_database_is_refused_and_left_alone(tmp_path: Path) -> None:
+    broken = tmp_path / "outcomes.sqlite3"
+    content = b"these are notes, not a database" * 100
+    broken.write_bytes(content)
+    with pytest.raises(OutcomeLogError, match=str(broken)):
+        OutcomeLog(broken)
+    assert broken.read_bytes() == content
+
+
+def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "log.db"
+    OutcomeLog(db).close()
+    with sqlite3.connect(db) as raw:
+        raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    with pytest.raises(OutcomeLogError, match="newer autosweeper"):
+        OutcomeLog(db)
+
+
+def test_the_log_uses_wal_and_records_its_schema_version(tmp_path: Path) -> None:
+    db = tmp_path / "log.db"
+    OutcomeLog(db).close()
+    with sqlite3.connect(db) as raw:
+        assert raw.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+        assert raw.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+
+
+def test_level_names_the_standard_sizes(tmp_path: Path) -> None:
+    with OutcomeLog(tmp_path / "log.db") as log:
+        for rows, columns, mines in ((9, 9, 10), (16, 30, 99), (5, 6, 7)):
+            game_id = log.start_game(GameSetup("winemine", "w", rows, columns, mines))
+            log.finish_game(game_id, Result.STOPPED, None)
+        levels = [record.level for record in log.games()]
+    assert levels == ["beginner", "expert", "5x6x7"]
