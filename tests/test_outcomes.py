@@ -40,7 +40,8 @@ def test_a_game_round_trips_with_its_moves(tmp_path: Path) -> None:
         (record,) = log.games()
         moves = log.moves(game_id)
     assert record.result == Result.WON
-    assert (record.game, record.skin, record.first_click) == ("winemine", "winemine-default", "safe")
+    assert (record.game, record.first_click) == ("winemine", "safe")
+    assert record.skin == "winemine-default"
     assert (record.clicks, record.guesses) == (4, 2)
     assert record.guess_chances == (0.75,)  # the first guess came without an estimate
     assert [(m.row, m.column, m.action, m.is_guess) for m in moves] == [
