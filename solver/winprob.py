@@ -1,0 +1,319 @@
+"""The exact chance of winning a position with best play, for endgames and tiny boards.
+
+Mine probabilities alone choose badly near the end of a game: a safer cell can teach less
+than a riskier one, and sometimes no later move can tell two layouts apart. This module searches
+every way the rest of the game can go instead (the recursion of seed 003):
+
+* a *position* is the set of full-board mine layouts still consistent with what has been seen,
+  all equally likely (weights only differ for the ``xp`` first click, see below);
+* opening a cell loses on the layouts with a mine there and splits the rest by the number
+  shown; every cell that is then safe in all layouts of a part is opened for free (opening a
+  certain safe cell never lowers the chance of winning, and it also covers the flood fill of a 0);
+* the value of a position is the best, over the cells it could open, of the summed values of the
+  parts; a single layout is won.
+
+Values are kept as whole numbers -- the total weight of the layouts best play wins -- so the
+search needs no fractions until the end. Positions are memoised, and a cell is skipped when even
+winning every layout it survives could not beat the best cell found so far.
+
+Limits: the search refuses, with :class:`PositionTooLarge`, positions with more than
+``max_layouts`` consistent layouts (:data:`MAX_LAYOUTS` by default) or more than
+:data:`MAX_UNRESOLVED` cells whose content still differs between layouts.
+
+The first-click ``rule`` only changes anything on a fresh board; once a cell is open, every layout
+consistent with the board is taken as equally likely under every rule.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from fractions import Fraction
+from itertools import combinations
+from math import comb
+
+import numpy as np
+import numpy.typing as npt
+
+from solver.board import Board, Cell, Tile
+
+MAX_LAYOUTS = 2000
+"""Default cap on the consistent full-board layouts a search will take on."""
+
+MAX_UNRESOLVED = 48
+"""Cap on the cells that are a mine in some consistent layouts and not in others."""
+
+RULES = ("safe", "xp", "opening", "none")
+"""First-click rules: the first cell is safe; an xp mine under it moves to the top-left corner;
+the first cell is a 0; no protection."""
+
+_UNOPENED = (Tile.HIDDEN, Tile.FLAG, Tile.QUESTION)
+
+
+class PositionTooLarge(Exception):
+    """The position has too many layouts or open questions for an exact search."""
+
+
+def win_probability(
+    board: Board, *, rule: str = "safe", max_layouts: int = MAX_LAYOUTS
+) -> Fraction:
+    """The exact chance of winning from ``board`` with best play from here on.
+
+    Raises :class:`PositionTooLarge` beyond the documented limits and ``ValueError`` for a board
+    that no layout fits or an unknown ``rule``.
+    """
+    if rule not in RULES:
+        raise ValueError(f"unknown first-click rule {rule!r}; expected one of {RULES}")
+    if board.is_lost:
+        return Fraction(0)
+    if board.is_fresh:
+        return _fresh_board_win_probability(board, rule, max_layouts)
+    search = _Search(board, max_layouts)
+    total = sum(search.weight.values())
+    if total == 0:
+        raise ValueError("no mine layout is consistent with this board")
+    won = sum(search.value(part) for part in search.split(search.layouts, 0))
+    return Fraction(won, total)
+
+
+def best_guess(board: Board, *, max_layouts: int = MAX_LAYOUTS) -> tuple[Cell, Fraction]:
+    """The cell to open that wins most often, with that chance of winning.
+
+    A certain safe cell, when the board has one, is as good as any and is returned. Raises
+    :class:`PositionTooLarge` beyond the limits and ``ValueError`` when no layout fits or there
+    is nothing to open (solved, or every hidden cell a certain mine).
+    """
+    search = _Search(board, max_layouts)
+    total = sum(search.weight.values())
+    if total == 0:
+        raise ValueError("no mine layout is consistent with this board")
+    certain_safe = _bits(_safe_mask(search.layouts, len(search.cells)))
+    if certain_safe:
+        won = sum(search.value(part) for part in search.split(search.layouts, 0))
+        return search.cells[certain_safe[0]], Fraction(won, total)
+    cell_index, won = search.best_cell(search.layouts, 0)
+    if cell_index is None:
+        raise ValueError("every hidden cell is a certain mine: nothing to open")
+    return search.cells[cell_index], Fraction(won, total)
+
+
+class _Search:
+    """One win-probability search: the hidden cells as bit positions, the layouts as bitmasks."""
+
+    def __init__(
+        self, board: Board, max_layouts: int, layouts: dict[int, int] | None = None
+    ) -> None:
+        self.cells: list[Cell] = [
+            (int(r), int(c)) for r, c in zip(*_unopened_mask(board).nonzero(), strict=True)
+        ]
+        index = {cell: i for i, cell in enumerate(self.cells)}
+        self.neighbour_masks: list[int] = [
+            sum(1 << index[n] for n in board.neighbours(cell) if n in index) for cell in self.cells
+        ]
+        self.weight: dict[int, int] = (
+            layouts
+            if layouts is not None
+            else dict.fromkeys(_layouts(board, index, max_layouts), 1)
+        )
+        self.layouts = frozenset(self.weight)
+        self.memo: dict[frozenset[int], int] = {}
+        unresolved = _bits(_unresolved_mask(self.layouts))
+        if len(unresolved) > MAX_UNRESOLVED:
+            raise PositionTooLarge(
+                f"{len(unresolved)} cells are still undecided, more than {MAX_UNRESOLVED}"
+            )
+
+    def split(self, layouts: frozenset[int], opened: int) -> Iterator[frozenset[int]]:
+        """The positions ``layouts`` falls into once every certain safe cell is opened.
+
+        ``opened`` holds the cells already open (safe in all ``layouts``, their numbers known).
+        """
+        anywhere = 0
+        for layout in layouts:
+            anywhere |= layout
+        newly_safe = ((1 << len(self.cells)) - 1) & ~anywhere & ~opened
+        if not newly_safe or len(layouts) == 1:
+            yield layouts
+            return
+        shown = [self.neighbour_masks[i] for i in _bits(newly_safe)]
+        parts: defaultdict[tuple[int, ...], list[int]] = defaultdict(list)
+        for layout in layouts:
+            parts[tuple((layout & mask).bit_count() for mask in shown)].append(layout)
+        for part in parts.values():
+            yield from self.split(frozenset(part), opened | newly_safe)
+
+    def value(self, layouts: frozenset[int]) -> int:
+        """The weight of the layouts of this (closed) position that best play wins."""
+        if len(layouts) == 1:
+            return self.weight[next(iter(layouts))]
+        known = self.memo.get(layouts)
+        if known is None:
+            known = self.best_cell(layouts, _safe_mask(layouts, len(self.cells)))[1]
+            self.memo[layouts] = known
+        return known
+
+    def best_cell(self, layouts: frozenset[int], opened: int) -> tuple[int | None, int]:
+        """The cell index whose opening wins the most weight, and that weight."""
+        candidates = []
+        for cell in _bits(_unresolved_mask(layouts)):
+            bit = 1 << cell
+            surviving = frozenset(layout for layout in layouts if not layout & bit)
+            candidates.append((sum(self.weight[s] for s in surviving), cell, surviving))
+        candidates.sort(key=lambda candidate: -candidate[0])
+        best_cell: int | None = None
+        best = -1
+        for bound, cell, surviving in candidates:
+            if bound <= best:
+                break
+            won, lost_so_far = 0, 0
+            for part in self.split(surviving, opened):
+                part_value = self.value(part)
+                won += part_value
+                lost_so_far += sum(self.weight[s] for s in part) - part_value
+                if bound - lost_so_far <= best:
+                    break
+            else:
+                best_cell, best = cell, won
+                if won == bound and bound == candidates[0][0]:
+                    break
+        if best_cell is None and len(layouts) == 1:
+            return None, self.weight[next(iter(layouts))]
+        return best_cell, max(best, 0)
+
+
+def _fresh_board_win_probability(board: Board, rule: str, max_layouts: int) -> Fraction:
+    """Best first click under ``rule`` on an untouched (tiny) board, then best play."""
+    count = board.rows * board.columns
+    if comb(count, board.mines) > max_layouts:
+        raise PositionTooLarge(
+            f"a fresh {board.rows}x{board.columns} board with {board.mines} mines has "
+            f"{comb(count, board.mines)} layouts, more than {max_layouts}"
+        )
+    every_layout = [
+        sum(1 << i for i in chosen) for chosen in combinations(range(count), board.mines)
+    ]
+    best = Fraction(0)
+    for first in range(count):
+        weights = _first_click_weights(board, every_layout, first, rule)
+        if not weights:
+            continue
+        search = _Search(board, max_layouts, weights)
+        surviving = frozenset(layout for layout in weights if not layout >> first & 1)
+        won = sum(search.value(part) for part in search.split(surviving, 0))
+        best = max(best, Fraction(won, sum(weights.values())))
+    return best
+
+
+def _first_click_weights(
+    board: Board, every_layout: list[int], first: int, rule: str
+) -> dict[int, int]:
+    """How many equally likely layouts lead to each layout the first click at ``first`` meets.
+
+    Under ``none`` a layout with a mine at ``first`` is kept (a loss); ``safe`` and ``opening``
+    drop such layouts, ``xp`` moves the mine.
+    """
+    bit = 1 << first
+    if rule == "none":
+        return dict.fromkeys(every_layout, 1)
+    if rule == "safe":
+        return {layout: 1 for layout in every_layout if not layout & bit}
+    if rule == "opening":
+        row, column = divmod(first, board.columns)
+        around = bit | sum(1 << (r * board.columns + c) for r, c in board.neighbours((row, column)))
+        return {layout: 1 for layout in every_layout if not layout & around}
+    weights: defaultdict[int, int] = defaultdict(int)
+    for layout in every_layout:
+        if layout & bit:
+            free = next(i for i in range(board.rows * board.columns) if not layout >> i & 1)
+            layout = (layout & ~bit) | (1 << free)
+        weights[layout] += 1
+    return dict(weights)
+
+
+def _layouts(board: Board, index: dict[Cell, int], max_layouts: int) -> list[int]:
+    """Every full-board mine layout consistent with the numbers and the mine total, as bitmasks.
+
+    Frontier cells (next to a number) are enumerated by backtracking; the other hidden cells
+    take the remaining mines in every possible way. Raises :class:`PositionTooLarge` past
+    ``max_layouts``.
+    """
+    constraints: list[tuple[int, list[int]]] = []
+    for r, c in zip(*(board.tiles <= Tile.EIGHT).nonzero(), strict=True):
+        hidden = [index[n] for n in board.neighbours((int(r), int(c))) if n in index]
+        number = int(board.tiles[r, c])
+        if number > len(hidden):
+            return []
+        if hidden:
+            constraints.append((number, hidden))
+    frontier = sorted({cell for _, cells in constraints for cell in cells})
+    off_frontier = [i for i in range(len(index)) if i not in set(frontier)]
+    watching: dict[int, list[int]] = defaultdict(list)
+    for k, (_, cells) in enumerate(constraints):
+        for cell in cells:
+            watching[cell].append(k)
+    mines_left = [number for number, _ in constraints]
+    unknown_left = [len(cells) for _, cells in constraints]
+
+    frontier_layouts: list[tuple[int, int]] = []
+    counted = 0
+
+    def assign(position: int, mask: int, mines: int) -> None:
+        nonlocal counted
+        if mines > board.mines:
+            return
+        if position == len(frontier):
+            rest = board.mines - mines
+            if rest <= len(off_frontier):
+                frontier_layouts.append((mask, rest))
+                counted += comb(len(off_frontier), rest)
+                if counted > max_layouts:
+                    raise PositionTooLarge(f"more than {max_layouts} consistent layouts")
+            return
+        cell = frontier[position]
+        for is_mine in (0, 1):
+            feasible = True
+            for k in watching[cell]:
+                unknown_left[k] -= 1
+                mines_left[k] -= is_mine
+                if mines_left[k] < 0 or mines_left[k] > unknown_left[k]:
+                    feasible = False
+            if feasible:
+                assign(position + 1, mask | (is_mine << cell), mines + is_mine)
+            for k in watching[cell]:
+                unknown_left[k] += 1
+                mines_left[k] += is_mine
+
+    assign(0, 0, 0)
+    layouts = []
+    for mask, rest in frontier_layouts:
+        for chosen in combinations(off_frontier, rest):
+            layouts.append(mask | sum(1 << i for i in chosen))
+    return layouts
+
+
+def _unopened_mask(board: Board) -> npt.NDArray[np.bool_]:
+    return np.isin(board.tiles, _UNOPENED)
+
+
+def _safe_mask(layouts: frozenset[int], width: int) -> int:
+    anywhere = 0
+    for layout in layouts:
+        anywhere |= layout
+    return ((1 << width) - 1) & ~anywhere
+
+
+def _unresolved_mask(layouts: frozenset[int]) -> int:
+    anywhere, everywhere = 0, -1
+    for layout in layouts:
+        anywhere |= layout
+        everywhere &= layout
+    return anywhere & ~everywhere
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

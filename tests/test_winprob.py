@@ -1,0 +1,174 @@
+"""The exact win probability against a textbook minimax on tiny boards, and known positions."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cache
+from itertools import combinations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver import Board, Tile
+from solver.engine import neighbour_counts
+from solver.winprob import PositionTooLarge, best_guess, win_probability
+
+
+def _layouts(board: Board) -> list[tuple[frozenset, np.ndarray]]:
+    """Every placement of the board's mines, with the number each cell would show."""
+    cells = [(r, c) for r in range(board.rows) for c in range(board.columns)]
+    out = []
+    for chosen in combinations(cells, board.mines):
+        mines = np.zeros((board.rows, board.columns), dtype=bool)
+        for cell in chosen:
+            mines[cell] = True
+        out.append((frozenset(chosen), neighbour_counts(mines)))
+    return out
+
+
+def _minimax(board: Board, layouts: list[tuple[frozenset, np.ndarray]]):  # noqa: ANN202
+    """Best play by the definition over equally likely layouts (repeats allowed).
+
+    Open any unopened cell, average over what it shows. No free openings, no pruning, no flood
+    fill (which only opens safe cells a best player would open anyway): a state is the opened
+    cells and the layouts still possible.
+    """
+    cells = [(r, c) for r in range(board.rows) for c in range(board.columns)]
+
+    @cache
+    def value(opened: frozenset, possible: frozenset[int]) -> Fraction:
+        if len(cells) - len(opened) == board.mines:
+            return Fraction(1)
+        best = Fraction(0)
+        for cell in cells:
+            if cell in opened:
+                continue
+            shown: dict[int, list[int]] = {}
+            for k in possible:
+                mines, numbers = layouts[k]
+                if cell not in mines:
+                    shown.setdefault(int(numbers[cell]), []).append(k)
+            won = sum(
+                (len(ks) * value(opened | {cell}, frozenset(ks)) for ks in shown.values()),
+                Fraction(0),
+            )
+            best = max(best, won / len(possible))
+        return best
+
+    return value
+
+
+def brute_force_win_probability(board: Board) -> Fraction:
+    """The minimax value of an opened board, every consistent layout equally likely."""
+    opened = frozenset(cell for cell in np.ndindex(board.rows, board.columns) if board[cell] <= 8)
+    layouts = [
+        (mines, numbers)
+        for mines, numbers in _layouts(board)
+        if all(cell not in mines and numbers[cell] == board[cell] for cell in opened)
+    ]
+    return _minimax(board, layouts)(opened, frozenset(range(len(layouts))))
+
+
+def brute_force_fresh_board(board: Board, rule: str) -> Fraction:
+    """The best first click under ``rule`` followed by best play, by the minimax above."""
+    best = Fraction(0)
+    for first in np.ndindex(board.rows, board.columns):
+        met = []  # the layouts the first click meets, with repeats for xp's moved mines
+        for mines, numbers in _layouts(board):
+            block = {first, *board.neighbours(first)}
+            if rule == "safe" and first in mines or rule == "opening" and mines & block:
+                continue
+            if rule == "xp" and first in mines:
+                free = next(c for c in np.ndindex(board.rows, board.columns) if c not in mines)
+                mines = (mines - {first}) | {free}
+                grid = np.zeros((board.rows, board.columns), dtype=bool)
+                grid[tuple(np.array(sorted(mines)).T)] = True
+                numbers = neighbour_counts(grid)
+            met.append((mines, numbers))
+        if not met:
+            continue
+        value = _minimax(board, met)
+        shown: dict[int, list[int]] = {}
+        for k, (mines, numbers) in enumerate(met):
+            if first not in mines:
+                shown.setdefault(int(numbers[first]), []).append(k)
+        won = sum(len(ks) * value(frozenset({first}), frozenset(ks)) for ks in shown.values())
+        best = max(best, won / len(met))
+    return best
+
+
+@st.composite
+def tiny_positions(draw: st.DrawFn) -> Board:
+    """A real game on at most 8 cells, some of its safe cells opened."""
+    rows = draw(st.integers(1, 2))
+    columns = draw(st.integers(3, 4))
+    mines = draw(st.integers(1, rows * columns - 2))
+    flat = np.zeros(rows * columns, dtype=bool)
+    flat[draw(st.permutations(range(rows * columns)))[:mines]] = True
+    layout = flat.reshape(rows, columns)
+    numbers = neighbour_counts(layout)
+    tiles = np.full((rows, columns), Tile.HIDDEN, dtype=np.uint8)
+    safe = [(r, c) for r in range(rows) for c in range(columns) if not layout[r, c]]
+    for cell in draw(st.lists(st.sampled_from(safe), min_size=1, unique=True)):
+        tiles[cell] = numbers[cell]
+    return Board(rows, columns, mines, tiles)
+
+
+@settings(max_examples=150, deadline=None)
+@given(tiny_positions())
+def test_win_probability_matches_brute_force_minimax(board: Board) -> None:
+    assert win_probability(board) == brute_force_win_probability(board)
+
+
+@settings(max_examples=60, deadline=None)
+@given(tiny_positions())
+def test_best_guess_achieves_the_win_probability(board: Board) -> None:
+    """Opening the chosen cell and then playing best wins as often as the position allows."""
+    try:
+        cell, chance = best_guess(board)
+    except ValueError:  # solved already, or only certain safe cells left
+        return
+    assert chance == win_probability(board)
+    assert board[cell] == Tile.HIDDEN
+
+
+def test_pure_fifty_fifty_is_one_half() -> None:
+    board = Board.from_rows(["1U", "1U"], mines=1)
+    assert win_probability(board) == Fraction(1, 2)
+
+
+def test_solved_board_and_lost_board() -> None:
+    assert win_probability(Board.from_rows(["1U", "11"], mines=1)) == 1
+    assert win_probability(Board.from_rows(["UUU", "111"], mines=1)) == 1
+    assert win_probability(Board.from_rows(["1X", "11"], mines=1)) == 0
+
+
+def test_seed_example_prefers_the_informative_side_cell() -> None:
+    """Three cells in a row, one mine, no first-click help: a side cell wins 2/3, the middle 1/3."""
+    assert win_probability(Board.empty(1, 3, 1), rule="none") == Fraction(2, 3)
+
+
+@pytest.mark.parametrize("rule", ["safe", "xp", "opening", "none"])
+@pytest.mark.parametrize(("rows", "columns", "mines"), [(2, 3, 1), (2, 3, 2), (1, 5, 2), (3, 3, 2)])
+def test_fresh_tiny_board_matches_brute_force(
+    rule: str, rows: int, columns: int, mines: int
+) -> None:
+    board = Board.empty(rows, columns, mines)
+    assert win_probability(board, rule=rule) == brute_force_fresh_board(board, rule)
+
+
+def test_too_many_layouts_raise_instead_of_hanging() -> None:
+    board = Board.empty(16, 30, 99)
+    board.tiles[0, 0] = 0
+    board.tiles[0, 1] = board.tiles[1, 0] = board.tiles[1, 1] = 0
+    with pytest.raises(PositionTooLarge):
+        win_probability(board)
+    with pytest.raises(PositionTooLarge):
+        win_probability(Board.empty(9, 9, 10))
+
+
+def test_unknown_rule_is_refused() -> None:
+    with pytest.raises(ValueError, match="rule"):
+        win_probability(Board.empty(2, 2, 1), rule="vista")
