@@ -1,0 +1,479 @@
+"""Exact mine probabilities: count every full-board mine layout consistent with what is shown.
+
+How the count is organised, and why it stays fast on Expert boards:
+
+* The *frontier* is the unknown cells next to a number. Numbers that share no frontier cell,
+  directly or through a chain, do not influence each other except through the total mine count,
+  so the frontier splits into independent *groups*, each counted alone.
+* Cells that touch exactly the same numbers are interchangeable: they are merged into a *box*,
+  and putting ``m`` mines in a box of ``k`` cells counts ``C(k, m)`` ways. The search runs over
+  boxes, not cells.
+* Inside a group the boxes are put in an order that keeps few numbers "open" (some boxes chosen,
+  some not) at a time, and the count is a dynamic programme along that order: the state after a
+  box is how many mines each open number still needs. A forward pass counts the ways to reach
+  every state, a backward pass the ways to finish from it; their product gives, for every box,
+  the number of layouts in which it holds each mine. Every quantity is kept per number of mines
+  in the group, as an exact ``{mines: count}`` polynomial, because the groups are tied together
+  by the mine counter.
+* The groups are then combined with the unknown cells that touch no number: a frontier using
+  ``t`` mines leaves ``C(off_frontier_cells, mines_left - t)`` ways to place the rest.
+
+All counts are exact Python integers and probabilities exact :class:`~fractions.Fraction`.
+
+If a group's programme would need more than :data:`MAX_STATES` states after some box (never seen
+in real play, but possible in contrived positions), numbers are dropped from that group, widest
+first, until it fits. Every layout of the full problem is still counted, plus some that break a
+dropped number, so cells reported safe or mines stay certain, while counts and probabilities
+become approximate: :attr:`Analysis.exact` and :attr:`Group.exact` say so.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+import numpy.typing as npt
+
+from solver.board import Board, BoardError, Cell, Tile
+from solver.constraints import Constraint, read_constraints
+
+MAX_STATES = 200_000
+"""Most states the programme of one group may hold after one box before numbers are dropped."""
+
+Polynomial = dict[int, int]
+"""Counts by number of mines: ``{mines: count}``."""
+
+
+def _ways(n: int, k: int) -> int:
+    """C(n, k), and 0 when k is out of range (no way to place the mines)."""
+    return comb(n, k) if 0 <= k <= n else 0
+
+
+def _add_product(target: Polynomial, a: Polynomial, b: Polynomial, limit: int) -> None:
+    """target += a * b, dropping terms with more than ``limit`` mines."""
+    for i, x in a.items():
+        for j, y in b.items():
+            if i + j <= limit:
+                target[i + j] = target.get(i + j, 0) + x * y
+
+
+def _product(a: Polynomial, b: Polynomial, limit: int) -> Polynomial:
+    result: Polynomial = {}
+    _add_product(result, a, b, limit)
+    return result
+
+
+class _TooManyStates(Exception):
+    """The programme of a group outgrew :data:`MAX_STATES`."""
+
+
+@dataclass(frozen=True)
+class _Step:
+    """How one box changes the state: which needs it touches and how the next state is built."""
+
+    size: int
+    checks: tuple[tuple[int, int, int], ...]
+    """Per number of this box: (index in the state or -1 when it opens here, its full need,
+    capacity of its boxes still to come). After ``m`` mines its need must be within 0..capacity."""
+    sources: tuple[tuple[int, int], ...]
+    """Per number open after the box: (index in the old state or -1, full need)."""
+    touched: tuple[bool, ...]
+    """Per number open after the box: whether this box is one of its cells."""
+
+    def successors(self, needs: tuple[int, ...]) -> Iterator[tuple[int, tuple[int, ...]]]:
+        """(mines in this box, next state) for every choice that keeps all numbers satisfiable."""
+        low, high = 0, self.size
+        for index, need, capacity in self.checks:
+            if index >= 0:
+                need = needs[index]
+            low = max(low, need - capacity)
+            high = min(high, need)
+        if low > high:
+            return
+        base = [needs[index] if index >= 0 else need for index, need in self.sources]
+        for mines in range(low, high + 1):
+            yield mines, tuple(
+                value - mines if touched else value
+                for value, touched in zip(base, self.touched, strict=True)
+            )
+
+
+def _order_boxes(box_numbers: list[tuple[int, ...]], number_count: int) -> list[int]:
+    """An order of the boxes that keeps few numbers open at a time (greedy, one box ahead).
+
+    Each step takes, among the boxes next to an open number, the one that opens the fewest new
+    numbers net of those it closes; this walks along the frontier instead of across it.
+    """
+    boxes_of: list[list[int]] = [[] for _ in range(number_count)]
+    for box, numbers in enumerate(box_numbers):
+        for number in numbers:
+            boxes_of[number].append(box)
+    unplaced = [len(boxes) for boxes in boxes_of]
+    open_numbers: set[int] = set()
+    remaining = set(range(len(box_numbers)))
+    candidates: set[int] = set()
+    order: list[int] = []
+
+    def cost(box: int) -> tuple[int, int, int]:
+        opened = sum(1 for n in box_numbers[box] if n not in open_numbers)
+        closed = sum(1 for n in box_numbers[box] if unplaced[n] == 1)
+        return opened - closed, opened, box
+
+    while remaining:
+        box = min(candidates or remaining, key=cost)
+        order.append(box)
+        remaining.discard(box)
+        candidates.discard(box)
+        for number in box_numbers[box]:
+            unplaced[number] -= 1
+            if unplaced[number]:
+                open_numbers.add(number)
+                candidates.update(b for b in boxes_of[number] if b in remaining)
+            else:
+                open_numbers.discard(number)
+    return order
+
+
+class _GroupCount:
+    """The forward-backward count of one group's layouts over its boxes."""
+
+    def __init__(
+        self, boxes: list[tuple[Cell, ...]], box_numbers: list[tuple[int, ...]], needs: list[int],
+        mine_limit: int,
+    ) -> None:
+        self.mine_limit = mine_limit
+        order = _order_boxes(box_numbers, len(needs))
+        self.boxes = [boxes[b] for b in order]
+        numbers_in_order = [box_numbers[b] for b in order]
+        position: dict[int, list[int]] = {number: [] for number in range(len(needs))}
+        for step, numbers in enumerate(numbers_in_order):
+            for number in numbers:
+                position[number].append(step)
+        last = {number: steps[-1] for number, steps in position.items()}
+        self.steps: list[_Step] = []
+        open_numbers: list[int] = []
+        for step, numbers in enumerate(numbers_in_order):
+            index_of = {number: i for i, number in enumerate(open_numbers)}
+            checks = tuple(
+                (
+                    index_of.get(number, -1),
+                    needs[number],
+                    sum(len(self.boxes[s]) for s in position[number] if s > step),
+                )
+                for number in numbers
+            )
+            opening = sorted(n for n in numbers if n not in index_of and last[n] > step)
+            open_numbers = [n for n in open_numbers if last[n] > step] + opening
+            self.steps.append(
+                _Step(
+                    size=len(self.boxes[step]),
+                    checks=checks,
+                    sources=tuple((index_of.get(n, -1), needs[n]) for n in open_numbers),
+                    touched=tuple(n in numbers for n in open_numbers),
+                )
+            )
+        self.forward = self._forward()
+        self.backward, self.box_mines = self._backward()
+        self.layouts_by_mines: Polynomial = self.forward[-1].get((), {})
+
+    def _forward(self) -> list[dict[tuple[int, ...], Polynomial]]:
+        tables: list[dict[tuple[int, ...], Polynomial]] = [{(): {0: 1}}]
+        for step in self.steps:
+            table: dict[tuple[int, ...], Polynomial] = {}
+            for needs, counts in tables[-1].items():
+                for mines, following in step.successors(needs):
+                    ways = comb(step.size, mines)
+                    target = table.setdefault(following, {})
+                    for total, count in counts.items():
+                        if total + mines <= self.mine_limit:
+                            target[total + mines] = target.get(total + mines, 0) + count * ways
+            if len(table) > MAX_STATES:
+                raise _TooManyStates
+            tables.append(table)
+        return tables
+
+    def _backward(self) -> tuple[list[dict[tuple[int, ...], Polynomial]], list[Polynomial]]:
+        """Ways to finish from every reachable state, and each box's per-cell mine counts."""
+        tables: list[dict[tuple[int, ...], Polynomial]] = [{} for _ in self.forward]
+        tables[-1] = {(): {0: 1}}
+        box_mines: list[Polynomial] = [{} for _ in self.steps]
+        for index in range(len(self.steps) - 1, -1, -1):
+            step = self.steps[index]
+            after = tables[index + 1]
+            for needs, counts in self.forward[index].items():
+                finish: Polynomial = {}
+                mined: Polynomial = {}
+                for mines, following in step.successors(needs):
+                    rest = after.get(following)
+                    if not rest:
+                        continue
+                    ways = comb(step.size, mines)
+                    ways_with_one_cell_mined = comb(step.size - 1, mines - 1) if mines else 0
+                    for total, count in rest.items():
+                        finish[total + mines] = finish.get(total + mines, 0) + count * ways
+                        if mines:
+                            mined[total + mines] = (
+                                mined.get(total + mines, 0) + count * ways_with_one_cell_mined
+                            )
+                if finish:
+                    tables[index][needs] = finish
+                    _add_product(box_mines[index], counts, mined, self.mine_limit)
+        return tables, box_mines
+
+    def box_layouts(self, allowed_totals: frozenset[int]) -> Iterator[tuple[int, ...]]:
+        """Every choice of mines per box (in search order) with a total in ``allowed_totals``."""
+
+        def walk(index: int, needs: tuple[int, ...], total: int) -> Iterator[tuple[int, ...]]:
+            if index == len(self.steps):
+                if total in allowed_totals:
+                    yield ()
+                return
+            for mines, following in self.steps[index].successors(needs):
+                rest = self.backward[index + 1].get(following)
+                if rest and any(total + mines + more in allowed_totals for more in rest):
+                    for tail in walk(index + 1, following, total + mines):
+                        yield (mines, *tail)
+
+        return walk(0, (), 0)
+
+
+@dataclass(frozen=True)
+class Group:
+    """Frontier cells tied together by numbers; independent of the other groups but for the
+    total mine count."""
+
+    cells: frozenset[Cell]
+    numbers: tuple[Cell, ...]
+    """The numbers constraining these cells, in reading order (dropped ones included)."""
+    boxes: tuple[tuple[Cell, ...], ...]
+    """Cells touching exactly the same numbers, interchangeable in every count."""
+    layouts_by_mines: Mapping[int, int]
+    """How many mine layouts of these cells satisfy the numbers, by their number of mines;
+    only counts the rest of the board can complete appear."""
+    _count: _GroupCount = field(repr=False, compare=False)
+    exact: bool = True
+    """False when numbers had to be dropped (see the module notes): counts are then upper bounds."""
+    _dropped: tuple[Constraint, ...] = field(default=(), repr=False, compare=False)
+
+    @property
+    def layout_count(self) -> int:
+        """Distinct mine layouts of these cells that some full-board solution completes."""
+        return sum(self.layouts_by_mines.values())
+
+    def layouts(self) -> Iterator[frozenset[Cell]]:
+        """Every such layout, as the set of its mines. Lazy: the count can be astronomical."""
+        count = self._count
+        for choice in count.box_layouts(frozenset(self.layouts_by_mines)):
+            picks = zip(count.boxes, choice, strict=True)
+            for chosen in itertools.product(*(itertools.combinations(b, m) for b, m in picks)):
+                layout = frozenset(cell for part in chosen for cell in part)
+                if all(len(c.unknown & layout) == c.mines for c in self._dropped):
+                    yield layout
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Everything exact that can be said about where the mines are."""
+
+    board: Board
+    solutions: int
+    """Full-board mine layouts consistent with the board (flags taken as mines)."""
+    safe: frozenset[Cell]
+    """Unknown cells that are a mine in no solution."""
+    mines: frozenset[Cell]
+    """Unknown cells that are a mine in every solution."""
+    groups: tuple[Group, ...]
+    off_frontier: frozenset[Cell]
+    """Unknown cells touching no number; they all share one probability."""
+    mines_left: int
+    """Mines not covered by flags."""
+    frontier_layout_count: int
+    """Distinct mine layouts of the whole frontier that some solution completes."""
+    exact: bool = True
+    """False if some group was too big to count exactly (see the module notes)."""
+    _mined_solutions: Mapping[Cell, int] = field(default_factory=dict, repr=False, compare=False)
+    _off_frontier_mined_solutions: int = field(default=0, repr=False, compare=False)
+
+    def mined_solutions(self, cell: Cell) -> int:
+        """In how many of the :attr:`solutions` ``cell`` is a mine (flags: all of them)."""
+        tile = self.board[cell]
+        if tile == Tile.FLAG:
+            return self.solutions
+        if tile.is_number:
+            return 0
+        if cell in self.off_frontier:
+            return self._off_frontier_mined_solutions
+        return self._mined_solutions[cell]
+
+    def probability(self, cell: Cell) -> Fraction:
+        """The exact chance that ``cell`` holds a mine: 1 for a flag, 0 for an opened cell."""
+        return Fraction(self.mined_solutions(cell), self.solutions)
+
+    def probabilities(self) -> npt.NDArray[np.float64]:
+        """Mine chance of every cell as floats, NaN on opened cells."""
+        grid = np.full((self.board.rows, self.board.columns), np.nan)
+        grid[self.board.tiles == Tile.FLAG] = 1.0
+        if self.off_frontier:
+            rows, columns = zip(*self.off_frontier, strict=True)
+            grid[rows, columns] = self._off_frontier_mined_solutions / self.solutions
+        for cell, mined in self._mined_solutions.items():
+            grid[cell] = mined / self.solutions
+        return grid
+
+    def frontier_layouts(self, limit: int) -> list[frozenset[Cell]] | None:
+        """The distinct mine sets on the frontier, or None when there are more than ``limit``."""
+        if self.frontier_layout_count > limit:
+            return None
+        per_group: list[dict[int, list[frozenset[Cell]]]] = []
+        for group in self.groups:
+            by_mines: dict[int, list[frozenset[Cell]]] = {}
+            for layout in group.layouts():
+                by_mines.setdefault(len(layout), []).append(layout)
+            per_group.append(by_mines)
+        off = len(self.off_frontier)
+        result: list[frozenset[Cell]] = []
+        for totals in itertools.product(*(sorted(by_mines) for by_mines in per_group)):
+            if 0 <= self.mines_left - sum(totals) <= off:
+                parts = [by_mines[t] for by_mines, t in zip(per_group, totals, strict=True)]
+                result.extend(frozenset().union(*chosen) for chosen in itertools.product(*parts))
+        return result
+
+
+def _split_into_groups(constraints: tuple[Constraint, ...]) -> list[list[Constraint]]:
+    """Numbers linked by shared unknown cells, each list in reading order."""
+    parent = list(range(len(constraints)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    first_number_of: dict[Cell, int] = {}
+    for index, constraint in enumerate(constraints):
+        for cell in constraint.unknown:
+            other = first_number_of.setdefault(cell, index)
+            parent[root(index)] = root(other)
+    members: dict[int, list[Constraint]] = {}
+    for index, constraint in enumerate(constraints):
+        members.setdefault(root(index), []).append(constraint)
+    return list(members.values())
+
+
+def _count_group(
+    numbers: list[Constraint], mine_limit: int
+) -> tuple[_GroupCount, tuple[Constraint, ...]]:
+    """Count one group, dropping its widest numbers while the programme is too big."""
+    dropped: list[Constraint] = []
+    kept = list(numbers)
+    while True:
+        boxes_by_numbers: dict[tuple[int, ...], list[Cell]] = {}
+        numbers_of: dict[Cell, list[int]] = {}
+        for index, constraint in enumerate(kept):
+            for cell in constraint.unknown:
+                numbers_of.setdefault(cell, []).append(index)
+        for cell in sorted(numbers_of):
+            boxes_by_numbers.setdefault(tuple(numbers_of[cell]), []).append(cell)
+        box_numbers = list(boxes_by_numbers)
+        boxes = [tuple(cells) for cells in boxes_by_numbers.values()]
+        try:
+            count = _GroupCount(boxes, box_numbers, [c.mines for c in kept], mine_limit)
+            return count, tuple(dropped)
+        except _TooManyStates:
+            widest = max(kept, key=lambda c: (len(c.unknown), c.cell))
+            kept.remove(widest)
+            dropped.append(widest)
+
+
+def analyze(board: Board) -> Analysis:
+    """Count all mine layouts consistent with ``board`` and derive exact mine probabilities.
+
+    Raises :class:`BoardError` for a finished game or a board no layout satisfies, naming the
+    first offending number in reading order where there is one.
+    """
+    position = read_constraints(board)
+    mines_left = position.mines_left
+    frontier: set[Cell] = set()
+    for constraint in position.constraints:
+        frontier |= constraint.unknown
+    off_frontier = position.unknown - frontier
+    off = len(off_frontier)
+
+    counted: list[tuple[list[Constraint], _GroupCount, tuple[Constraint, ...]]] = []
+    for numbers in _split_into_groups(position.constraints):
+        count, dropped = _count_group(numbers, mines_left)
+        if not count.layouts_by_mines:
+            raise BoardError(
+                "no placement of mines satisfies this number and the numbers linked to it",
+                cell=numbers[0].cell,
+            )
+        counted.append((numbers, count, dropped))
+
+    # Products of the groups' polynomials before and after each group, to combine all but one.
+    before: list[Polynomial] = [{0: 1}]
+    for _, count, _ in counted:
+        before.append(_product(before[-1], count.layouts_by_mines, mines_left))
+    after: list[Polynomial] = [{0: 1}]
+    for _, count, _ in reversed(counted):
+        after.append(_product(after[-1], count.layouts_by_mines, mines_left))
+    after.reverse()
+    frontier_by_mines = before[-1]
+    solutions = sum(n * _ways(off, mines_left - t) for t, n in frontier_by_mines.items())
+    if solutions == 0:
+        low = sum(min(count.layouts_by_mines) for _, count, _ in counted)
+        high = sum(max(count.layouts_by_mines) for _, count, _ in counted)
+        raise BoardError(
+            f"the numbers need {low} to {high} mines, but {mines_left} unflagged mines must go "
+            f"there and in the {off} cells touching no number"
+        )
+
+    groups: list[Group] = []
+    mined_solutions: dict[Cell, int] = {}
+    for index, (numbers, count, dropped) in enumerate(counted):
+        others = _product(before[index], after[index + 1], mines_left)
+        completions = {
+            t: sum(n * _ways(off, mines_left - t - u) for u, n in others.items())
+            for t in count.layouts_by_mines
+        }
+        for box, by_mines in zip(count.boxes, count.box_mines, strict=True):
+            mined = sum(n * completions.get(t, 0) for t, n in by_mines.items())
+            for cell in box:
+                mined_solutions[cell] = mined
+        possible = {t: n for t, n in count.layouts_by_mines.items() if completions[t]}
+        groups.append(
+            Group(
+                cells=frozenset(cell for box in count.boxes for cell in box),
+                numbers=tuple(c.cell for c in numbers),
+                boxes=tuple(count.boxes),
+                layouts_by_mines=possible,
+                exact=not dropped,
+                _count=count,
+                _dropped=dropped,
+            )
+        )
+    off_mined = sum(n * _ways(off - 1, mines_left - t - 1) for t, n in frontier_by_mines.items())
+    safe = {cell for cell, mined in mined_solutions.items() if mined == 0}
+    mines = {cell for cell, mined in mined_solutions.items() if mined == solutions}
+    if off_mined == 0:
+        safe |= off_frontier
+    elif off_mined == solutions:
+        mines |= off_frontier
+    return Analysis(
+        board=board,
+        solutions=solutions,
+        safe=frozenset(safe),
+        mines=frozenset(mines),
+        groups=tuple(groups),
+        off_frontier=off_frontier,
+        mines_left=mines_left,
+        frontier_layout_count=sum(
+            n for t, n in frontier_by_mines.items() if 0 <= mines_left - t <= off
+        ),
+        exact=all(group.exact for group in groups),
+        _mined_solutions=mined_solutions,
+        _off_frontier_mined_solutions=off_mined,
+    )

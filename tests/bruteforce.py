@@ -1,0 +1,90 @@
+"""Test helpers: a deliberately naive solution counter, and positions from random real play.
+
+The counter tries every way to put the unflagged mines into the unknown cells and keeps those
+that make every number right. It shares nothing with :mod:`solver.analysis` (no frontier, no
+groups, no boxes, no weighting), which is what makes it a useful referee on small boards.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from dataclasses import dataclass
+
+import numpy as np
+
+from solver import Board, Cell, Tile
+from solver.engine import Game
+
+
+@dataclass(frozen=True)
+class BruteForce:
+    solutions: int
+    mined: dict[Cell, int]
+    """Per unknown cell, in how many solutions it is a mine."""
+    frontier_layouts: frozenset[frozenset[Cell]]
+    """The distinct mine sets on the cells next to a number."""
+
+
+def enumerate_solutions(board: Board) -> BruteForce:
+    """Count every mine layout consistent with ``board`` by trying them all."""
+    cells = list(board.cells())
+    unknown = [c for c in cells if board[c] in (Tile.HIDDEN, Tile.QUESTION)]
+    flags = {c for c in cells if board[c] == Tile.FLAG}
+    numbers = [c for c in cells if board[c].is_number]
+    frontier = {n for c in numbers for n in board.neighbours(c) if n in set(unknown)}
+    mined = dict.fromkeys(unknown, 0)
+    layouts: set[frozenset[Cell]] = set()
+    solutions = 0
+    for chosen in itertools.combinations(unknown, board.mines - len(flags)):
+        mines = flags | set(chosen)
+        if all(
+            sum(n in mines for n in board.neighbours(c)) == int(board[c]) for c in numbers
+        ):
+            solutions += 1
+            for cell in chosen:
+                mined[cell] += 1
+            layouts.add(frozenset(frontier & set(chosen)))
+    return BruteForce(solutions, mined, frozenset(layouts))
+
+
+def layout_count(board: Board) -> int:
+    """How many layouts :func:`enumerate_solutions` would try."""
+    unknown = int(np.isin(board.tiles, (Tile.HIDDEN, Tile.QUESTION)).sum())
+    flags = int((board.tiles == Tile.FLAG).sum())
+    return math.comb(unknown, board.mines - flags) if board.mines >= flags else 0
+
+
+def random_position(
+    rng: random.Random,
+    rows: int,
+    columns: int,
+    mines: int,
+    openings: int,
+    flag_share: float = 0.0,
+    question_share: float = 0.0,
+) -> Board:
+    """A position from random play: mines placed at random, ``openings`` random safe cells
+    opened (a 0 opens its neighbours), then some real mines flagged and some hidden cells
+    question-marked.
+
+    The board's ``real_mines`` holds the layout, so tests can check claims against the truth.
+    """
+    layout = np.zeros((rows, columns), dtype=bool)
+    for index in rng.sample(range(rows * columns), mines):
+        layout[divmod(index, columns)] = True
+    game = Game.from_layout(layout)
+    for _ in range(openings):
+        closed = [c for c in game.board.cells() if game.board[c] == Tile.HIDDEN and not layout[c]]
+        if not closed:
+            break
+        game.open(rng.choice(closed))
+    board = Board(rows, columns, mines, game.board.tiles.copy(), layout)
+    for cell in board.cells():
+        if board[cell] == Tile.HIDDEN:
+            if layout[cell] and rng.random() < flag_share:
+                board.tiles[cell] = Tile.FLAG
+            elif rng.random() < question_share:
+                board.tiles[cell] = Tile.QUESTION
+    return board
