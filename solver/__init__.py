@@ -9,7 +9,12 @@ The public API (kept stable, other programs drive it)::
 This package imports nothing else of autosweeper.
 """
 
+from solver.analysis import Analysis, Group, analyze
 from solver.board import LEVELS, Board, BoardError, Cell, Tile
+from solver.deduce import find_certain
 from solver.engine import FirstClick, Game, GameState
 
-__all__ = ["LEVELS", "Board", "BoardError", "Cell", "Tile", "FirstClick", "Game", "GameState"]
+__all__ = [
+    "LEVELS", "Board", "BoardError", "Cell", "Tile", "FirstClick", "Game", "GameState",
+    "Analysis", "Group", "analyze", "find_certain",
+]
