@@ -1,0 +1,90 @@
+"""The Wilson score interval, checked against the score test it inverts."""
+
+from math import sqrt
+from statistics import NormalDist
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from solver.stats import format_win_rate, wilson_interval
+
+counts = st.integers(1, 100_000).flatmap(
+    lambda games: st.tuples(st.integers(0, games), st.just(games))
+)
+confidences = st.sampled_from([0.8, 0.9, 0.95, 0.99])
+
+
+def score_test_accepts(rate: float, wins: int, games: int, z: float) -> bool:
+    """Whether the two-sided score test keeps ``rate`` as the true win rate."""
+    if rate in (0.0, 1.0):
+        return wins == rate * games
+    return abs(wins / games - rate) <= z * sqrt(rate * (1 - rate) / games)
+
+
+def bisect_edge(inside: float, outside: float, accepts) -> float:
+    for _ in range(100):
+        middle = (inside + outside) / 2
+        inside, outside = (middle, outside) if accepts(middle) else (inside, middle)
+    return inside
+
+
+@given(counts, confidences)
+def test_the_interval_is_the_set_of_rates_the_score_test_accepts(case, confidence) -> None:
+    wins, games = case
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+
+    def accepts(rate: float) -> bool:
+        return score_test_accepts(rate, wins, games, z)
+
+    observed = wins / games
+    low, high = wilson_interval(wins, games, confidence)
+    assert low == pytest.approx(bisect_edge(observed, 0.0, accepts), abs=1e-9)
+    assert high == pytest.approx(bisect_edge(observed, 1.0, accepts), abs=1e-9)
+
+
+@given(counts, confidences)
+def test_the_interval_holds_the_observed_rate_and_widens_with_confidence(case, confidence) -> None:
+    wins, games = case
+    low, high = wilson_interval(wins, games, confidence)
+    assert 0.0 <= low <= wins / games <= high <= 1.0
+    wider_low, wider_high = wilson_interval(wins, games, 0.999)
+    assert wider_low <= low and high <= wider_high
+
+
+def test_more_games_at_the_same_rate_narrow_the_interval() -> None:
+    intervals = [wilson_interval(4 * n, 10 * n) for n in (1, 10, 100, 1000, 10_000)]
+    widths = [high - low for low, high in intervals]
+    assert widths == sorted(widths, reverse=True) and widths[-1] < 0.01
+
+
+@pytest.mark.parametrize("games", [1, 10, 1000])
+def test_no_wins_and_all_wins_have_the_closed_form_bound(games: int) -> None:
+    """With no wins the upper bound is z^2 / (n + z^2); all wins mirror it."""
+    z = NormalDist().inv_cdf(0.975)
+    low, high = wilson_interval(0, games)
+    assert low == 0.0 and high == pytest.approx(z * z / (games + z * z), rel=1e-12)
+    low, high = wilson_interval(games, games)
+    assert high == 1.0 and low == pytest.approx(games / (games + z * z), rel=1e-12)
+
+
+def test_the_format_quotes_percent_and_interval() -> None:
+    low, high = wilson_interval(412, 1000)
+    assert format_win_rate(412, 1000) == f"41.20% [{100 * low:.2f}, {100 * high:.2f}]"
+
+
+def test_no_games_know_nothing() -> None:
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    assert format_win_rate(0, 0) == "0.00% [0.00, 100.00]"
+
+
+@pytest.mark.parametrize("wins, games", [(-1, 5), (6, 5), (0, -1)])
+def test_impossible_counts_are_named(wins: int, games: int) -> None:
+    with pytest.raises(ValueError, match=f"got {wins} wins in {games} games"):
+        wilson_interval(wins, games)
+
+
+@pytest.mark.parametrize("confidence", [0.0, 1.0, 95])
+def test_a_confidence_outside_zero_to_one_is_named(confidence: float) -> None:
+    with pytest.raises(ValueError, match="confidence must lie strictly between 0 and 1"):
+        wilson_interval(1, 2, confidence)
