@@ -1,0 +1,302 @@
+"""What the outcome log says: win rates with confidence intervals, a plot, and exports.
+
+Only won and lost games count towards a win rate; games cut off, misread or stopped are shown
+beside it so that a bot which often gives up cannot look better than it is.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, fields
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import ms_toollib
+
+from controller.outcomes import GameRecord, MoveRecord, Result, mine_layout, toollib_board
+from solver import Board
+from solver.stats import wilson_interval
+
+PLOT_SIZE_PIXELS = (960, 540)
+_PLOT_DPI = 100
+_EVF_CELL_PIXELS = 16
+
+
+@dataclass(frozen=True)
+class WinRate:
+    """The observed win rate of one game at one level and first-click rule."""
+
+    game: str
+    level: str
+    first_click: str | None
+    won: int
+    finished: int
+    """Won plus lost games."""
+    unfinished: int
+    """Games cut off, misread or stopped: not part of the rate."""
+    low: float
+    high: float
+    """The Wilson 95% interval of the rate."""
+    simulated: float | None = None
+    """The solver's win rate on simulated games of the same level and rule, when known."""
+
+    @property
+    def rate(self) -> float | None:
+        return self.won / self.finished if self.finished else None
+
+
+@dataclass(frozen=True)
+class SimulatedRate:
+    """A win rate measured by ``autosweeper bench`` on simulated games."""
+
+    level: str
+    first_click: str
+    rate: float
+
+
+def win_rates(
+    games: Iterable[GameRecord], simulated: Sequence[SimulatedRate] = ()
+) -> list[WinRate]:
+    """Win rates per (game, level, first-click rule), in order of first appearance."""
+    groups: dict[tuple[str, str, str | None], list[GameRecord]] = {}
+    for record in games:
+        groups.setdefault((record.game, record.level, record.first_click), []).append(record)
+    sim = {(s.level, s.first_click): s.rate for s in simulated}
+    rates = []
+    for (game, level, rule), records in groups.items():
+        won = sum(r.result == Result.WON for r in records)
+        finished = sum(r.result.is_finished_game for r in records)
+        low, high = wilson_interval(won, finished)
+        rates.append(
+            WinRate(
+                game=game,
+                level=level,
+                first_click=rule,
+                won=won,
+                finished=finished,
+                unfinished=sum(
+                    not r.result.is_finished_game and r.result != Result.IN_PROGRESS
+                    for r in records
+                ),
+                low=low,
+                high=high,
+                simulated=None if rule is None else sim.get((level, rule)),
+            )
+        )
+    return rates
+
+
+def format_table(rates: Sequence[WinRate]) -> str:
+    """The win rates as an aligned text table for the terminal."""
+    header = (
+        "game",
+        "level",
+        "rule",
+        "won",
+        "games",
+        "win rate",
+        "95% interval",
+        "simulated",
+        "unfinished",
+    )
+    lines = [header]
+    for r in rates:
+        lines.append(
+            (
+                r.game,
+                r.level,
+                r.first_click or "?",
+                str(r.won),
+                str(r.finished),
+                "-" if r.rate is None else f"{r.rate:.1%}",
+                "-" if not r.finished else f"{r.low:.1%} - {r.high:.1%}",
+                "-" if r.simulated is None else f"{r.simulated:.1%}",
+                str(r.unfinished),
+            )
+        )
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    return "\n".join(
+        "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)) for line in lines
+    )
+
+
+def rates_to_json(rates: Sequence[WinRate]) -> list[dict[str, Any]]:
+    """The win rates as JSON-ready dictionaries (with the rate itself included)."""
+    return [{**asdict(r), "rate": r.rate} for r in rates]
+
+
+def load_simulated(path: Path) -> list[SimulatedRate]:
+    """Read the simulated win rates from a benchmark JSON written by ``autosweeper bench --out``."""
+    try:
+        data = json.loads(Path(path).read_text())
+        return [
+            SimulatedRate(
+                level=str(row["level"]), first_click=str(row["rule"]), rate=float(row["win_rate"])
+            )
+            for row in data["results"]
+        ]
+    except (OSError, json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
+        raise ValueError(
+            f"{path}: not a benchmark result from 'autosweeper bench --out' ({error!r})"
+        ) from error
+
+
+# -- the running win rate -------------------------------------------------------------------
+
+
+def running_win_rate(games: Iterable[GameRecord]) -> list[tuple[int, float, float, float]]:
+    """After each won or lost game: (games so far, win rate, Wilson low, Wilson high)."""
+    points = []
+    won = finished = 0
+    for record in games:
+        if not record.result.is_finished_game:
+            continue
+        finished += 1
+        won += record.result == Result.WON
+        low, high = wilson_interval(won, finished)
+        points.append((finished, won / finished, low, high))
+    return points
+
+
+def plot_running_win_rate(games: Sequence[GameRecord], path: Path) -> Path:
+    """Draw each game and level's running win rate with its 95% band into a PNG at ``path``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    width, height = PLOT_SIZE_PIXELS
+    figure, axes = plt.subplots(figsize=(width / _PLOT_DPI, height / _PLOT_DPI), dpi=_PLOT_DPI)
+    try:
+        groups: dict[str, list[GameRecord]] = {}
+        for record in games:
+            groups.setdefault(f"{record.game} {record.level}", []).append(record)
+        for label, records in groups.items():
+            points = running_win_rate(records)
+            if not points:
+                continue
+            n, rate, low, high = zip(*points, strict=True)
+            (line,) = axes.plot(n, rate, label=f"{label} ({rate[-1]:.1%} of {n[-1]})")
+            axes.fill_between(n, low, high, color=line.get_color(), alpha=0.2)
+        axes.set_xlabel("won or lost games")
+        axes.set_ylabel("running win rate (95% Wilson band)")
+        axes.set_ylim(0, 1)
+        axes.grid(alpha=0.3)
+        if axes.lines:
+            axes.legend(loc="lower right")
+        else:
+            axes.text(0.5, 0.5, "no won or lost games yet", ha="center", transform=axes.transAxes)
+        figure.savefig(path, format="png", dpi=_PLOT_DPI)
+    finally:
+        plt.close(figure)
+    return Path(path)
+
+
+# -- CSV ------------------------------------------------------------------------------------
+
+_CSV_FIELDS = [f.name for f in fields(GameRecord)]
+
+
+def write_csv(games: Iterable[GameRecord], path: Path) -> int:
+    """Write one CSV row per game (guess chances space-separated); return the number of rows."""
+    count = 0
+    with Path(path).open("w", newline="") as out:
+        writer = csv.DictWriter(out, fieldnames=_CSV_FIELDS)
+        writer.writeheader()
+        for record in games:
+            row = asdict(record)
+            row["started_at"] = record.started_at.isoformat()
+            row["ended_at"] = "" if record.ended_at is None else record.ended_at.isoformat()
+            row["result"] = record.result.value
+            row["guess_chances"] = " ".join(repr(c) for c in record.guess_chances)
+            writer.writerow({k: "" if v is None else v for k, v in row.items()})
+            count += 1
+    return count
+
+
+def read_csv(path: Path) -> list[GameRecord]:
+    """Read a CSV written by :func:`write_csv` back into records."""
+
+    def optional(text: str, kind: Callable[[str], Any]) -> Any:
+        return None if text == "" else kind(text)
+
+    with Path(path).open(newline="") as source:
+        return [
+            GameRecord(
+                id=int(row["id"]),
+                started_at=datetime.fromisoformat(row["started_at"]),
+                ended_at=optional(row["ended_at"], datetime.fromisoformat),
+                game=row["game"],
+                skin=row["skin"],
+                rows=int(row["rows"]),
+                columns=int(row["columns"]),
+                mines=int(row["mines"]),
+                first_click=optional(row["first_click"], str),
+                result=Result(row["result"]),
+                duration=optional(row["duration"], float),
+                clicks=int(row["clicks"]),
+                guesses=int(row["guesses"]),
+                guess_chances=tuple(float(c) for c in row["guess_chances"].split()),
+                bbbv=optional(row["bbbv"], int),
+                bbbv_per_second=optional(row["bbbv_per_second"], float),
+                final_board=optional(row["final_board"], str),
+            )
+            for row in csv.DictReader(source)
+        ]
+
+
+# -- Metasweeper EVF replays ------------------------------------------------------------------
+
+_EVF_EVENTS = {
+    "open": ("lc", "lr"),
+    "flag": ("rc", "rr"),
+    "chord": ("lc", "rc", "lr", "rr"),
+}
+
+
+class ReplayError(ValueError):
+    """A game that cannot be written as a replay; the message names the game and why."""
+
+
+def export_evf(record: GameRecord, moves: Sequence[MoveRecord], path: Path) -> Path:
+    """Write a won or lost game as a Metasweeper ``.evf`` replay at ``path``; return it.
+
+    ms-toollib's recorder stamps each event with the wall clock and offers no way to set the
+    time while recording, so the clicks are re-enacted at their recorded pace: exporting takes
+    as long as the game did.
+    """
+    name = f"game {record.id}"
+    if not record.result.is_finished_game or record.final_board is None:
+        raise ReplayError(f"{name} was {record.result.value}; only won or lost games have replays")
+    layout = mine_layout(Board.from_text(record.final_board))
+    if layout is None:
+        raise ReplayError(f"{name}: its final board does not show where every mine is")
+    video = ms_toollib.BaseVideo(toollib_board(layout), _EVF_CELL_PIXELS)
+    start = time.monotonic() - (moves[0].seconds if moves else 0.0)
+    for move in moves:
+        events = _EVF_EVENTS.get(move.action)
+        if events is None:
+            raise ReplayError(f"{name}: unknown action {move.action!r} at {move.seconds:.3f} s")
+        time.sleep(max(0.0, start + move.seconds - time.monotonic()))
+        pixel = (
+            move.row * _EVF_CELL_PIXELS + _EVF_CELL_PIXELS // 2,
+            move.column * _EVF_CELL_PIXELS + _EVF_CELL_PIXELS // 2,
+        )
+        for event in events:
+            video.step(event, pixel)
+    expected_state = {Result.WON: 3, Result.LOST: 4}[record.result]
+    if video.game_board_state != expected_state:
+        raise ReplayError(
+            f"{name}: its recorded clicks do not replay to a {record.result.value} game on its "
+            "final board (was a click lost?)"
+        )
+    video.software = "autosweeper"
+    video.generate_evf_v4_raw_data()
+    # Written from raw_data: save_to_evf_file picks its own suffix and returns before the file
+    # is on disk.
+    Path(path).write_bytes(bytes(video.raw_data))
+    return Path(path)

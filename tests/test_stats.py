@@ -1,0 +1,186 @@
+"""Win rates, the running plot, and CSV / EVF exports of the outcome log."""
+
+from __future__ import annotations
+
+import json
+import math
+import struct
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import ms_toollib
+import pytest
+
+from controller import report
+from controller.cli import main
+from controller.outcomes import GameRecord, GameSetup, OutcomeLog, Result, mine_layout, three_bv
+from solver import Board
+
+Z95 = 1.959963984540054  # the two-sided 95% point of the standard normal
+
+
+def record(
+    game_id: int, result: Result, game: str = "winemine", size: tuple[int, int, int] = (9, 9, 10)
+) -> GameRecord:
+    rows, columns, mines = size
+    return GameRecord(
+        id=game_id,
+        started_at=datetime(2026, 1, 1, tzinfo=UTC),
+        ended_at=None,
+        game=game,
+        skin=game,
+        rows=rows,
+        columns=columns,
+        mines=mines,
+        first_click="safe",
+        result=result,
+        duration=None,
+        clicks=0,
+        guesses=0,
+        guess_chances=(),
+        bbbv=None,
+        bbbv_per_second=None,
+        final_board=None,
+    )
+
+
+def score_statistic(p: float, won: int, n: int) -> float:
+    """The Wilson score statistic at p: the interval's ends are where it equals z."""
+    return abs(won / n - p) / math.sqrt(p * (1 - p) / n)
+
+
+def test_win_rates_group_by_game_and_level_and_leave_unfinished_games_out() -> None:
+    results = (
+        [Result.WON] * 7 + [Result.LOST] * 3 + [Result.CUT_OFF, Result.MISREAD, Result.STOPPED]
+    )
+    games = [record(i, r) for i, r in enumerate(results)]
+    games += [record(100, Result.LOST, "xdemineur"), record(101, Result.IN_PROGRESS, "xdemineur")]
+    games += [record(200, Result.WON, size=(16, 30, 99))]
+    simulated = [report.SimulatedRate("beginner", "safe", 0.92)]
+    rates = {(r.game, r.level): r for r in report.win_rates(games, simulated)}
+    assert set(rates) == {
+        ("winemine", "beginner"),
+        ("xdemineur", "beginner"),
+        ("winemine", "expert"),
+    }
+    beginner = rates["winemine", "beginner"]
+    assert (beginner.won, beginner.finished, beginner.unfinished) == (7, 10, 3)
+    assert beginner.rate == pytest.approx(0.7)
+    assert beginner.simulated == 0.92
+    assert score_statistic(beginner.low, 7, 10) == pytest.approx(Z95, rel=1e-6)
+    assert score_statistic(beginner.high, 7, 10) == pytest.approx(Z95, rel=1e-6)
+    assert beginner.low < 0.7 < beginner.high
+    xdemineur = rates["xdemineur", "beginner"]
+    assert (xdemineur.won, xdemineur.finished, xdemineur.unfinished) == (0, 1, 0)
+    assert xdemineur.simulated == 0.92  # same level and rule
+    assert rates["winemine", "expert"].simulated is None
+
+
+def test_running_win_rate_follows_the_won_and_lost_games_in_order() -> None:
+    results = [Result.WON, Result.CUT_OFF, Result.LOST, Result.WON, Result.WON, Result.MISREAD]
+    points = report.running_win_rate(record(i, r) for i, r in enumerate(results))
+    assert [(n, rate) for n, rate, _, _ in points] == [(1, 1.0), (2, 0.5), (3, 2 / 3), (4, 0.75)]
+    for _, rate, low, high in points:
+        assert 0.0 <= low <= rate <= high <= 1.0
+
+
+def test_the_plot_is_a_png_of_the_promised_size(tmp_path: Path) -> None:
+    games = [record(i, Result.WON if i % 3 else Result.LOST) for i in range(30)]
+    games += [record(50 + i, Result.LOST, "xdemineur") for i in range(5)]
+    for chosen in (games, []):
+        path = report.plot_running_win_rate(chosen, tmp_path / f"plot{len(chosen)}.png")
+        data = path.read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n"
+        assert data[12:16] == b"IHDR"
+        assert struct.unpack(">II", data[16:24]) == report.PLOT_SIZE_PIXELS
+
+
+def played_log(path: Path) -> OutcomeLog:
+    """A log with a won, a lost and an unfinished game, played on a 3x5 board with 2 mines."""
+    log = OutcomeLog(path)
+    setup = GameSetup("winemine", "winemine", 3, 5, 2, "safe")
+    won = log.start_game(setup)
+    for cell, action, safety, guess in (
+        ((0, 4), "open", None, True),
+        ((1, 1), "flag", 1.0, False),
+        ((0, 0), "flag", 1.0, False),
+        ((1, 2), "chord", 1.0, False),
+        ((1, 0), "open", 1.0, False),
+        ((2, 0), "open", 1.0, False),
+    ):
+        time.sleep(0.05)
+        log.record_move(won, cell, action, safety, guess)
+    log.finish_game(won, Result.WON, Board.from_rows(["F2100", "2F100", "11100"], mines=2))
+    lost = log.start_game(setup)
+    log.record_move(lost, (0, 4), "open", None, True)
+    time.sleep(0.01)
+    log.record_move(lost, (0, 0), "open", 0.5, True)
+    log.finish_game(lost, Result.LOST, Board.from_rows(["X2100", "U@100", "UU100"], mines=2))
+    log.start_game(setup)
+    return log
+
+
+def test_csv_export_round_trips(tmp_path: Path) -> None:
+    with played_log(tmp_path / "log.db") as log:
+        games = log.games()
+    assert report.write_csv(games, tmp_path / "games.csv") == 3
+    assert report.read_csv(tmp_path / "games.csv") == games
+
+
+def test_evf_export_round_trips_won_and_lost_games(tmp_path: Path) -> None:
+    with played_log(tmp_path / "log.db") as log:
+        won, lost, unfinished = log.games()
+        won_path = report.export_evf(won, log.moves(won.id), tmp_path / "won.evf")
+        lost_path = report.export_evf(lost, log.moves(lost.id), tmp_path / "lost.evf")
+        moves = log.moves(won.id)
+        with pytest.raises(report.ReplayError, match=f"game {unfinished.id} was in progress"):
+            report.export_evf(unfinished, log.moves(unfinished.id), tmp_path / "unfinished.evf")
+        with pytest.raises(report.ReplayError, match="do not replay"):
+            report.export_evf(won, moves[:-1], tmp_path / "short.evf")
+    for record_, path, completed in ((won, won_path, True), (lost, lost_path, False)):
+        video = ms_toollib.EvfVideo(str(path))
+        video.parse()
+        video.analyse()
+        layout = mine_layout(Board.from_text(record_.final_board or ""))
+        assert layout is not None
+        assert [[cell == -1 for cell in row] for row in video.board] == layout.tolist()
+        assert (video.row, video.column, video.mine_num) == (3, 5, 2)
+        assert video.is_completed == completed
+        assert video.software == "autosweeper"
+    replay = ms_toollib.EvfVideo(str(won_path))
+    replay.parse()
+    replay.analyse()
+    assert replay.bbbv == won.bbbv == three_bv(Board.from_text(won.final_board or ""))
+    assert replay.rtime == pytest.approx(moves[-1].seconds - moves[0].seconds, abs=0.05)
+
+
+def test_stats_command_prints_json_and_writes_csv_and_plot(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "log.db"
+    played_log(db).close()
+    assert main(["stats", "--db", str(db), "--json", "--plot", str(tmp_path / "p.png")]) == 0
+    (rate,) = json.loads(capsys.readouterr().out)
+    assert (rate["game"], rate["level"], rate["won"], rate["finished"], rate["unfinished"]) == (
+        "winemine",
+        "3x5x2",
+        1,
+        2,
+        0,
+    )
+    assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
+    assert main(["stats", "--db", str(db), "--csv", str(tmp_path / "g.csv")]) == 0
+    assert len(report.read_csv(tmp_path / "g.csv")) == 3
+
+
+def test_stats_command_names_a_missing_or_broken_log(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "nothing.db"
+    assert main(["stats", "--db", str(missing)]) == 2
+    assert str(missing) in capsys.readouterr().err
+    broken = tmp_path / "broken.db"
+    broken.write_text("not sqlite at all" * 50)
+    assert main(["stats", "--db", str(broken)]) == 2
+    assert str(broken) in capsys.readouterr().err
