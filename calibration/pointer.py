@@ -1,0 +1,17 @@
+"""What calibration needs from a mouse: clicking cells and pressing keys in the game window.
+
+Declared here so calibration does not import the controller; ``controller.mouse.Mouse``
+satisfies it.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+
+class Pointer(Protocol):
+    """Clicks screen points and presses keys (keys go to the window under the pointer)."""
+
+    def click(self, x: int, y: int, button: str = "left") -> None: ...
+
+    def press(self, key: str) -> None: ...

@@ -1,0 +1,487 @@
+"""A private X display (Xvfb) and real Minesweeper programs started inside it.
+
+Used by the tests and by ``autosweeper play`` when there is no desktop. Every process started
+here is stopped by its pid when its context manager exits, even when the body raised.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import NamedTuple
+
+import platformdirs
+
+from solver import LEVELS
+
+SCREEN_SIZE = (1280, 1024)
+GAMES = ("winemine", "xdemineur")
+XDEMINEUR_MIN_COLUMNS = 12
+"""xdemineur refuses narrower boards (its counters and face need the room)."""
+WINDOW_TIMEOUT = 20.0
+"""Seconds to wait for a game's window; Wine's first start in a fresh prefix is the slow case."""
+_SEARCH_BINARIES = ("/usr/games",)
+"""Debian installs xdemineur here, which is not on root's PATH."""
+
+
+class SandboxError(RuntimeError):
+    """A display or game that could not be started or found; the message names which."""
+
+
+class Geometry(NamedTuple):
+    """A window's outer rectangle on the screen, in pixels."""
+
+    x: int
+    y: int
+    width: int
+    height: int
+
+
+def find_binary(name: str) -> str | None:
+    """The path of program ``name`` on PATH or in /usr/games, or None."""
+    found = shutil.which(name)
+    if found:
+        return found
+    for folder in _SEARCH_BINARIES:
+        candidate = Path(folder) / name
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return str(candidate)
+    return None
+
+
+def _stop_process(process: subprocess.Popen[bytes], grace: float = 3.0) -> None:
+    """Terminate one process we started (by its pid), then kill it if it lingers."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(grace)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(grace)
+
+
+def _kill_pid(pid: int) -> None:
+    """Terminate a process we did not spawn directly (Wine's game process) by its pid."""
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    deadline = time.monotonic() + 3.0
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+
+
+class VirtualDisplay:
+    """An Xvfb server on a free display number, made the current ``DISPLAY`` while it runs.
+
+    The environment (``DISPLAY``, ``XAUTHORITY``) is set for this process and so for every child
+    it starts, and restored at exit. python-xlib (used by pyautogui) needs an Xauthority file,
+    even an empty one, so one is created.
+    """
+
+    def __init__(self, first_number: int = 90, size: tuple[int, int] = SCREEN_SIZE) -> None:
+        self.first_number = first_number
+        self.size = size
+        self.number: int | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+        self._xauthority: Path | None = None
+        self._saved_env: dict[str, str | None] = {}
+
+    @property
+    def name(self) -> str:
+        """The display string, for example ``":90"``."""
+        if self.number is None:
+            raise SandboxError("the virtual display is not running")
+        return f":{self.number}"
+
+    @property
+    def pid(self) -> int | None:
+        return None if self._process is None else self._process.pid
+
+    def __enter__(self) -> VirtualDisplay:
+        self.start()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    def start(self) -> None:
+        """Start Xvfb on the first free display from ``first_number`` and wait until it answers."""
+        xvfb = find_binary("Xvfb")
+        if xvfb is None:
+            raise SandboxError("Xvfb is not installed (apt-get install xvfb)")
+        handle, name = tempfile.mkstemp(prefix="autosweeper-xauth-")
+        os.close(handle)
+        self._xauthority = Path(name)
+        try:
+            for number in range(self.first_number, self.first_number + 100):
+                if (
+                    Path(f"/tmp/.X{number}-lock").exists()
+                    or Path(f"/tmp/.X11-unix/X{number}").exists()
+                ):
+                    continue
+                if self._try_start(xvfb, number):
+                    break
+            else:
+                raise SandboxError(f"no free X display number from :{self.first_number} upward")
+        except BaseException:
+            self.stop()
+            raise
+        for key, value in (("DISPLAY", self.name), ("XAUTHORITY", str(self._xauthority))):
+            self._saved_env[key] = os.environ.get(key)
+            os.environ[key] = value
+
+    def _try_start(self, xvfb: str, number: int) -> bool:
+        """Start Xvfb on ``number``; False if another server took it first."""
+        width, height = self.size
+        ready_read, ready_write = os.pipe()
+        command = [
+            xvfb, f":{number}", "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp",
+            "-auth", str(self._xauthority), "-displayfd", str(ready_write),
+        ]  # fmt: skip
+        process = subprocess.Popen(
+            command,
+            pass_fds=(ready_write,),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        os.close(ready_write)
+        try:
+            # Xvfb writes the display number once it accepts connections; EOF means it exited.
+            with os.fdopen(ready_read, "rb") as ready:
+                answer = ready.readline().strip()
+        except BaseException:
+            _stop_process(process)
+            raise
+        if answer == str(number).encode():
+            self._process = process
+            self.number = number
+            return True
+        _stop_process(process)
+        return False
+
+    def stop(self) -> None:
+        """Stop Xvfb by its pid, remove the Xauthority file and restore the environment."""
+        if self._process is not None:
+            _stop_process(self._process)
+            self._process = None
+        for key, value in self._saved_env.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        self._saved_env.clear()
+        if self._xauthority is not None:
+            self._xauthority.unlink(missing_ok=True)
+            self._xauthority = None
+        self.number = None
+
+
+@dataclass
+class GameWindow:
+    """A running game's top-level window. ``close`` stops every process behind it by pid."""
+
+    name: str
+    pid: int
+    """The game's own process (for Wine, the ``winemine.exe`` process, not the launcher)."""
+    window_id: int
+    geometry: Geometry
+    launcher: subprocess.Popen[bytes] = field(repr=False)
+
+    def __enter__(self) -> GameWindow:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def refresh(self) -> Geometry:
+        """Read the window's geometry again (after a move or a resize) and return it."""
+        self.geometry = window_geometry(self.window_id)
+        return self.geometry
+
+    def move(self, x: int, y: int) -> Geometry:
+        """Move the window's top-left corner to (x, y): a board is not always at (0, 0)."""
+        _xdotool("windowmove", "--sync", str(self.window_id), str(x), str(y))
+        return self.refresh()
+
+    def close(self) -> None:
+        """Stop the game (and its launcher, if different) by pid."""
+        if self.pid != self.launcher.pid:
+            _kill_pid(self.pid)
+        _stop_process(self.launcher)
+
+
+def _xdotool(*arguments: str) -> str:
+    try:
+        result = subprocess.run(
+            ["xdotool", *arguments],
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=WINDOW_TIMEOUT,
+        )
+    except FileNotFoundError as error:
+        raise SandboxError("xdotool is not installed (apt-get install xdotool)") from error
+    except subprocess.TimeoutExpired as error:
+        raise SandboxError(f"xdotool {' '.join(arguments)} did not answer") from error
+    if result.returncode != 0 and result.stderr.strip():
+        raise SandboxError(f"xdotool {' '.join(arguments)} failed: {result.stderr.strip()}")
+    return result.stdout
+
+
+def visible_windows(class_name: str) -> set[int]:
+    """Ids of the mapped windows whose WM_CLASS (class or instance name) contains ``class_name``.
+
+    Both are searched: xdemineur's class is spelt with an accent, its instance name is not.
+    """
+    output = _xdotool("search", "--onlyvisible", "--class", "--classname", class_name)
+    return {int(line) for line in output.split()}
+
+
+def window_geometry(window_id: int) -> Geometry:
+    """The window's absolute position and size, read with xwininfo."""
+    try:
+        result = subprocess.run(
+            ["xwininfo", "-id", str(window_id)],
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=10,
+        )
+    except FileNotFoundError as error:
+        raise SandboxError("xwininfo is not installed (apt-get install x11-utils)") from error
+    fields: dict[str, int] = {}
+    for line in result.stdout.splitlines():
+        key, _, value = line.strip().partition(":")
+        if key in ("Absolute upper-left X", "Absolute upper-left Y", "Width", "Height"):
+            fields[key] = int(value)
+    if len(fields) != 4:
+        raise SandboxError(
+            f"xwininfo gave no geometry for window {window_id}: {result.stderr.strip()}"
+        )
+    return Geometry(
+        fields["Absolute upper-left X"],
+        fields["Absolute upper-left Y"],
+        fields["Width"],
+        fields["Height"],
+    )
+
+
+def _window_pid(window_id: int) -> int | None:
+    """The pid a window declares (_NET_WM_PID), or None: xdemineur declares none."""
+    result = subprocess.run(
+        ["xdotool", "getwindowpid", str(window_id)],
+        capture_output=True,
+        text=True,
+        errors="replace",
+        timeout=10,
+    )
+    output = result.stdout.strip()
+    return int(output) if result.returncode == 0 and output.isdigit() else None
+
+
+def _wait_for_window(class_name: str, before: set[int], launcher: subprocess.Popen[bytes]) -> int:
+    """The id of the window of ``class_name`` that appeared after ``before`` was taken."""
+    deadline = time.monotonic() + WINDOW_TIMEOUT
+    while time.monotonic() < deadline:
+        new = visible_windows(class_name) - before
+        if new:
+            return min(new)
+        if launcher.poll() not in (None, 0):
+            raise SandboxError(
+                f"{class_name} exited with status {launcher.returncode} before opening a window"
+            )
+        time.sleep(0.05)
+    raise SandboxError(f"no {class_name} window appeared within {WINDOW_TIMEOUT:.0f} s")
+
+
+Size = tuple[int, int, int]
+"""(rows, columns, mines)."""
+
+
+def resolve_size(level: str | Size) -> Size:
+    """A level name from :data:`solver.LEVELS` or an explicit (rows, columns, mines)."""
+    if isinstance(level, str):
+        if level not in LEVELS:
+            raise SandboxError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
+        return LEVELS[level]
+    rows, columns, mines = level
+    if rows < 1 or columns < 1 or not 0 < mines < rows * columns:
+        raise SandboxError(f"impossible board {rows}x{columns} with {mines} mines")
+    return rows, columns, mines
+
+
+def launch_game(name: str, level: str | Size = "beginner") -> GameWindow:
+    """Start ``name`` ("winemine" or "xdemineur") on the current DISPLAY and return its window."""
+    rows, columns, mines = resolve_size(level)
+    if name == "winemine":
+        return _launch_winemine(rows, columns, mines)
+    if name == "xdemineur":
+        return _launch_xdemineur(rows, columns, mines)
+    raise SandboxError(f"unknown game {name!r}; known: {', '.join(GAMES)}")
+
+
+def _start(command: list[str], env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        command,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def _open_window(
+    name: str, class_name: str, command: list[str], env: dict[str, str] | None = None
+) -> GameWindow:
+    before = visible_windows(class_name)
+    launcher = _start(command, env)
+    try:
+        window_id = _wait_for_window(class_name, before, launcher)
+        pid = _window_pid(window_id) or launcher.pid
+        return GameWindow(name, pid, window_id, window_geometry(window_id), launcher)
+    except BaseException:
+        _stop_process(launcher)
+        raise
+
+
+def _launch_xdemineur(rows: int, columns: int, mines: int) -> GameWindow:
+    binary = find_binary("xdemineur")
+    if binary is None:
+        raise SandboxError("xdemineur is not installed (apt-get install xdemineur)")
+    if columns < XDEMINEUR_MIN_COLUMNS:
+        raise SandboxError(
+            f"xdemineur needs at least {XDEMINEUR_MIN_COLUMNS} columns, not {columns}"
+        )
+    return _open_window(
+        "xdemineur", "xdemineur", [binary, "-geometry", f"{columns}x{rows}", "-m", str(mines)]
+    )
+
+
+# -- Wine's winemine ---------------------------------------------------------------------------
+
+WINEMINE_KEY = r"HKEY_CURRENT_USER\Software\Microsoft\WinMine"
+_CUSTOM = 3
+"""winemine's Difficulty value for a custom size: its own "beginner" is 8x8, not 9x9."""
+WINEMINE_ROWS = (8, 24)
+WINEMINE_COLUMNS = (8, 30)
+WINEMINE_MIN_MINES = 10
+"""winemine silently clamps sizes outside these bounds, so they are refused instead."""
+
+
+def wine_prefix() -> Path:
+    """The Wine prefix autosweeper reuses (made once: ``wineboot`` takes about ten seconds)."""
+    override = os.environ.get("AUTOSWEEPER_WINEPREFIX")
+    if override:
+        return Path(override)
+    return Path(platformdirs.user_cache_dir("autosweeper")) / "wineprefix"
+
+
+def wine_environment(prefix: Path) -> dict[str, str]:
+    """The environment for Wine: our prefix, no debug output, no desktop menu entries, no Mono."""
+    return {
+        **os.environ,
+        "WINEPREFIX": str(prefix),
+        "WINEDEBUG": "-all",
+        "WINEDLLOVERRIDES": "winemenubuilder.exe=d;mscoree,mshtml=",
+    }
+
+
+def _run_wine(command: list[str], env: dict[str, str], what: str, timeout: float = 120) -> None:
+    try:
+        result = subprocess.run(
+            command, env=env, capture_output=True, text=True, errors="replace", timeout=timeout
+        )
+    except subprocess.TimeoutExpired as error:
+        raise SandboxError(f"{what} took longer than {timeout:.0f} s") from error
+    if result.returncode != 0:
+        raise SandboxError(
+            f"{what} failed (status {result.returncode}): {result.stderr.strip()[-300:]}"
+        )
+
+
+def ensure_wine_prefix() -> Path:
+    """Create the Wine prefix if it does not exist yet; a lock keeps parallel callers apart."""
+    wine = find_binary("wine")
+    if wine is None:
+        raise SandboxError("wine is not installed (apt-get install wine)")
+    prefix = wine_prefix()
+    prefix.parent.mkdir(parents=True, exist_ok=True)
+    ready_mark = prefix / ".autosweeper-ready"
+    with open(prefix.parent / "wineprefix.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not ready_mark.exists():
+            env = wine_environment(prefix)
+            _run_wine(["wineboot", "-i"], env, f"wineboot in {prefix}")
+            _run_wine(["wineserver", "-w"], env, f"waiting for wineserver in {prefix}")
+            ready_mark.touch()
+    return prefix
+
+
+def winemine_registry(rows: int, columns: int, mines: int) -> str:
+    """The .reg text that makes winemine open at this size with question marks enabled.
+
+    The size is always given as Custom, which never opens the best-time name box over the board;
+    best times of 0 make sure of it even if the user switches to a standard level.
+    """
+    limits_ok = (
+        WINEMINE_ROWS[0] <= rows <= WINEMINE_ROWS[1]
+        and WINEMINE_COLUMNS[0] <= columns <= WINEMINE_COLUMNS[1]
+        and WINEMINE_MIN_MINES <= mines <= (rows - 1) * (columns - 1)
+    )
+    if not limits_ok:
+        raise SandboxError(
+            f"winemine cannot play {rows}x{columns} with {mines} mines (rows {WINEMINE_ROWS}, "
+            f"columns {WINEMINE_COLUMNS}, mines {WINEMINE_MIN_MINES} to (rows-1)*(columns-1))"
+        )
+    values = {
+        "Difficulty": _CUSTOM,
+        "Height": rows,
+        "Width": columns,
+        "Mines": mines,
+        "Mark": 1,
+        "Time1": 0,
+        "Time2": 0,
+        "Time3": 0,
+    }
+    body = "\n".join(f'"{key}"=dword:{value:08x}' for key, value in values.items())
+    return f"REGEDIT4\n\n[{WINEMINE_KEY}]\n{body}\n"
+
+
+def _launch_winemine(rows: int, columns: int, mines: int) -> GameWindow:
+    registry = winemine_registry(rows, columns, mines)
+    prefix = ensure_wine_prefix()
+    env = wine_environment(prefix)
+    with tempfile.NamedTemporaryFile("w", suffix=".reg", delete=False) as reg_file:
+        reg_file.write(registry)
+    try:
+        _run_wine(["wine", "reg", "import", reg_file.name], env, "setting winemine's registry", 60)
+    finally:
+        os.unlink(reg_file.name)
+    return _open_window("winemine", "winemine", ["wine", "winemine"], env)

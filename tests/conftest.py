@@ -1,0 +1,64 @@
+"""Shared real-game fixtures: one virtual display per test session and game launchers.
+
+pyautogui binds to the X display that is current when it is first imported, so every test in a
+session shares the one display made here. Real-game tests carry ``@pytest.mark.realgame``; they
+are skipped (with the reason) only when Xvfb or the game itself is not installed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from controller.mouse import Mouse
+from controller.sandbox import GameWindow, Size, VirtualDisplay, find_binary, launch_game
+
+GAME_BINARIES = {"winemine": "wine", "xdemineur": "xdemineur"}
+
+LaunchGame = Callable[[str, "str | Size"], GameWindow]
+
+
+@pytest.fixture(scope="session")
+def virtual_display() -> Iterator[VirtualDisplay]:
+    """An Xvfb display, made the current DISPLAY for the whole session."""
+    if find_binary("Xvfb") is None:
+        pytest.skip("Xvfb is not installed (apt-get install xvfb, or run .ci/setup.sh)")
+    with VirtualDisplay() as display:
+        yield display
+
+
+@pytest.fixture
+def launch(virtual_display: VirtualDisplay) -> Iterator[LaunchGame]:
+    """A function ``launch(name, level)`` starting a game; every game is closed after the test."""
+    started: list[GameWindow] = []
+
+    def start(name: str, level: str | Size = "beginner") -> GameWindow:
+        binary = GAME_BINARIES.get(name, name)
+        if find_binary(binary) is None:
+            pytest.skip(f"{name} needs {binary}, which is not installed (run .ci/setup.sh)")
+        window = launch_game(name, level)
+        started.append(window)
+        return window
+
+    yield start
+    for window in started:
+        window.close()
+
+
+@pytest.fixture
+def winemine(launch: LaunchGame) -> GameWindow:
+    """Wine's winemine at 9x9 with 10 mines."""
+    return launch("winemine", "beginner")
+
+
+@pytest.fixture
+def xdemineur(launch: LaunchGame) -> GameWindow:
+    """xdemineur at 9 rows by 12 columns (its narrowest) with 10 mines."""
+    return launch("xdemineur", (9, 12, 10))
+
+
+@pytest.fixture
+def mouse(virtual_display: VirtualDisplay) -> Mouse:
+    """A Mouse on the session display, allowed nowhere until the test calls ``mouse.allow``."""
+    return Mouse()
