@@ -1,0 +1,249 @@
+"""The play loop: read the board, ask the solver, click, wait for the game, until won or lost.
+
+The loop talks to the game only through a :class:`Table` (read a stable board, play a move,
+start a new game, find the board again), so the same loop plays a real window through
+:class:`controller.table.ScreenTable` and a simulated game in the tests.
+
+Nothing here guesses about the screen: an unreadable cell ends the game as ``misread``; a board
+that vanished and cannot be found again, a click the game did not take, the fail-safe or a stop
+request end it as ``stopped``. Every game is in the outcome log from its first click on.
+"""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from controller.mouse import ClickOutsideError
+from controller.outcomes import GameRecord, GameSetup, OutcomeLog, Result
+from solver import Board, Tile
+from solver.stats import format_win_rate
+from solver.strategy import Action, Move, next_moves
+from vision.errors import (
+    BoardNotFoundError,
+    CaptureError,
+    UnreadableCellError,
+    UnreadableFaceError,
+    UnstableFrameError,
+)
+from vision.read import Reading
+
+
+class Table(Protocol):
+    """One game on the screen, as the play loop sees it."""
+
+    game: str
+    """The program, e.g. ``winemine``."""
+    skin: str
+    first_click: str | None
+    """The game's first-click rule when known (a :class:`solver.FirstClick` value)."""
+
+    def look(self, previous: Board | None = None) -> Reading:
+        """Wait until the board differs from ``previous`` (if given) and holds still; read it."""
+
+    def play(self, move: Move) -> None:
+        """Click ``move``'s cell the way its action needs."""
+
+    def new_game(self) -> None:
+        """Start a new game the skin's way (key or face)."""
+
+    def relocate(self) -> bool:
+        """Find the board again after it vanished; True if it moved (and was found)."""
+
+
+class StopRequested(Exception):
+    """The user asked the bot to stop (SIGINT/SIGTERM, or the pyautogui fail-safe)."""
+
+
+class GameAborted(Exception):
+    """A game ended before won or lost; ``result`` says how, the message why."""
+
+    def __init__(self, result: Result, message: str) -> None:
+        super().__init__(message)
+        self.result = result
+
+
+@dataclass(frozen=True)
+class GameReport:
+    """A finished game as the live line shows it."""
+
+    record: GameRecord
+    reason: str | None
+    """Why the game was not won or lost, when it was not."""
+
+
+_CLICK_CONFIRM_TRIES = 3
+
+
+class Player:
+    """Plays games on one table and logs each; see the module docstring for what stops it."""
+
+    def __init__(self, table: Table, log: OutcomeLog, *, flags: bool = False) -> None:
+        self.table = table
+        self.log = log
+        self.flags = flags
+
+    def play_game(self) -> GameReport:
+        """Start a fresh game, play it to the end, and return its logged record."""
+        with _game_errors():
+            board = self._fresh_board()
+        game_id = self.log.start_game(
+            GameSetup(
+                self.table.game,
+                self.table.skin,
+                board.rows,
+                board.columns,
+                board.mines,
+                self.table.first_click,
+            )
+        )
+        self._board = board
+        try:
+            with _game_errors():
+                result = self._play_to_the_end(game_id, self.table.first_click or "none")
+            reason = None
+        except GameAborted as aborted:
+            result, reason = aborted.result, str(aborted)
+        except StopRequested:
+            self.log.finish_game(game_id, Result.STOPPED, self._board)
+            raise
+        return GameReport(self.log.finish_game(game_id, result, self._board), reason)
+
+    def _fresh_board(self) -> Board:
+        reading = self._look()
+        if reading.board.is_fresh and reading.outcome == "playing":
+            return reading.board
+        self.table.new_game()
+        reading = self._look(reading.board)
+        if not (reading.board.is_fresh and reading.outcome == "playing"):
+            raise GameAborted(Result.STOPPED, "the new-game action did not show a fresh board")
+        return reading.board
+
+    def _play_to_the_end(self, game_id: int, rule: str) -> Result:
+        """Play until the game is won or lost; :attr:`_board` always holds the last read board."""
+        outcome = "playing"
+        while outcome == "playing":
+            board = self._board
+            moves = next_moves(board, rule, flags=self.flags) or _flags_to_finish(board)
+            if not moves:
+                raise GameAborted(Result.STOPPED, f"the solver found no move on\n{board}")
+            for move in moves:
+                self.table.play(move)
+                self.log.record_move(
+                    game_id, move.cell, move.action.value, move.safety, move.is_guess
+                )
+            reading = self._confirmed(board, moves)
+            self._board, outcome = reading.board, reading.outcome
+        return Result.WON if outcome == "won" else Result.LOST
+
+    def _confirmed(self, before: Board, moves: Sequence[Move]) -> Reading:
+        """The board after ``moves``, once the game shows every one of them taken."""
+        reading = self._look(before)
+        for _ in range(_CLICK_CONFIRM_TRIES):
+            if reading.outcome != "playing" or not _untaken(moves, reading.board):
+                return reading
+            reading = self._look(reading.board)
+        cells = ", ".join(str(m.cell) for m in _untaken(moves, reading.board))
+        raise GameAborted(Result.STOPPED, f"the game did not take the clicks on {cells}")
+
+    def _look(self, previous: Board | None = None) -> Reading:
+        """A stable read; an unreadable board is looked for once more (it may have moved)."""
+        try:
+            return self.table.look(previous)
+        except (UnreadableCellError, UnreadableFaceError) as unreadable:
+            if not self.table.relocate():
+                raise GameAborted(Result.MISREAD, str(unreadable)) from unreadable
+        return self.table.look(previous)
+
+
+@contextmanager
+def _game_errors() -> Iterator[None]:
+    """Turn what can go wrong on the screen into how the game ends."""
+    try:
+        yield
+    except (UnreadableCellError, UnreadableFaceError) as unreadable:
+        raise GameAborted(Result.MISREAD, str(unreadable)) from unreadable
+    except (BoardNotFoundError, CaptureError) as gone:
+        raise GameAborted(Result.STOPPED, f"the board is gone: {gone}") from gone
+    except (UnstableFrameError, ClickOutsideError) as error:
+        raise GameAborted(Result.STOPPED, str(error)) from error
+    except KeyboardInterrupt as interrupt:
+        raise StopRequested("stopped by the user") from interrupt
+
+
+def _flags_to_finish(board: Board) -> list[Move]:
+    """Flags on the mines left when every safe cell is open: games like xdemineur need them."""
+    if not board.is_won:
+        return []
+    hidden = np.argwhere(np.isin(board.tiles, (Tile.HIDDEN, Tile.QUESTION)))
+    return [Move((int(r), int(c)), Action.FLAG) for r, c in hidden]
+
+
+def _untaken(moves: Sequence[Move], board: Board) -> list[Move]:
+    """The moves whose effect the board does not show (chords have no single effect to see)."""
+    still_closed = (Tile.HIDDEN, Tile.QUESTION)
+    return [
+        move
+        for move in moves
+        if (move.action == Action.OPEN and board[move.cell] in still_closed)
+        or (move.action == Action.FLAG and board[move.cell] != Tile.FLAG)
+    ]
+
+
+def play_games(
+    player: Player,
+    games: int,
+    *,
+    echo: Callable[[str], None] = print,
+    progress: Callable[[int], Iterator[int]] | None = None,
+) -> list[GameReport]:
+    """Play ``games`` games (or until stopped or a game cannot go on), echoing a live line each.
+
+    A misread or stopped game ends the run: the screen is not what the bot thinks it is.
+    """
+    reports: list[GameReport] = []
+    won = finished = 0
+    for number in progress(games) if progress else range(games):
+        report = player.play_game()
+        reports.append(report)
+        record = report.record
+        if record.result.is_finished_game:
+            finished += 1
+            won += record.result == Result.WON
+        echo(live_line(number + 1, report, won, finished))
+        if not record.result.is_finished_game:
+            break
+    return reports
+
+
+def live_line(number: int, report: GameReport, won: int, finished: int) -> str:
+    """One line per game: result, time, moves, guesses, and the running win rate."""
+    record = report.record
+    chances = ", ".join(f"{c:.0%}" for c in record.guess_chances)
+    guesses = f"{record.guesses} guess{'es' if record.guesses != 1 else ''}"
+    line = (
+        f"game {number}: {record.result.value} in {record.duration or 0:.1f} s, "
+        f"{record.clicks} clicks, {guesses}{f' ({chances})' if chances else ''}; "
+        f"win rate {format_win_rate(won, finished)} of {finished}"
+    )
+    return f"{line} -- {report.reason}" if report.reason else line
+
+
+@contextmanager
+def stop_on_signals() -> Iterator[None]:
+    """Turn SIGTERM (and SIGINT) into :class:`StopRequested` while playing, then restore them."""
+
+    def request_stop(number: int, frame: object) -> None:
+        raise StopRequested(f"stopped by signal {signal.Signals(number).name}")
+
+    saved = {sig: signal.signal(sig, request_stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)

@@ -1,0 +1,197 @@
+"""The play loop against simulated games: outcomes logged, screen trouble never guessed past."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from controller.outcomes import GameSetup, OutcomeLog, Result
+from controller.play import GameReport, Player, StopRequested, live_line, play_games
+from solver import Board, Game, Tile
+from solver.strategy import Action, Move
+from vision.errors import BoardNotFoundError, UnreadableCellError
+from vision.read import Reading
+
+
+class SimulatedTable:
+    """A Table over solver.Game: what a real window would show, with faults to inject.
+
+    ``faults`` maps the number of a look (counted from 1) to an exception to raise instead.
+    With ``flags_to_win`` the face says won only once every mine is flagged (like xdemineur).
+    """
+
+    def __init__(
+        self,
+        seed: int,
+        size: tuple[int, int, int] = (9, 9, 10),
+        flags_to_win: bool = False,
+        faults: dict[int, Exception] | None = None,
+        relocation: str = "same",
+        drops_clicks: bool = False,
+    ) -> None:
+        self.game = "simulated"
+        self.skin = "simulated-skin"
+        self.first_click: str | None = "safe"
+        self.size = size
+        self.seed = seed
+        self.flags_to_win = flags_to_win
+        self.faults = faults or {}
+        self.relocation = relocation
+        """Where relocate finds the board: the "same" place, "moved", or "gone"."""
+        self.drops_clicks = drops_clicks
+        self.looks = 0
+        self.clicks: list[tuple[tuple[int, int], Action]] = []
+        self.new_games = 0
+        self.current = Game(*size, rule="safe", seed=seed)
+
+    def look(self, previous: Board | None = None) -> Reading:
+        self.looks += 1
+        fault = self.faults.pop(self.looks, None)
+        if fault is not None:
+            raise fault
+        board = self.current.board.copy()
+        face = None
+        if self.flags_to_win:
+            all_flagged = board.is_won and not (board.tiles == Tile.HIDDEN).any()
+            face = "lost" if board.is_lost else "won" if all_flagged else "playing"
+        return Reading(board, np.zeros(board.tiles.shape, np.float32), face)
+
+    def play(self, move: Move) -> None:
+        rows, columns, _ = self.size
+        assert 0 <= move.cell[0] < rows and 0 <= move.cell[1] < columns, "click outside the board"
+        self.clicks.append((move.cell, move.action))
+        if self.drops_clicks:
+            return
+        {
+            Action.OPEN: self.current.open,
+            Action.FLAG: self.current.flag,
+            Action.CHORD: self.current.chord,
+        }[move.action](move.cell)
+
+    def new_game(self) -> None:
+        self.new_games += 1
+        self.current = Game(*self.size, rule="safe", seed=self.seed + self.new_games)
+
+    def relocate(self) -> bool:
+        if self.relocation == "gone":
+            raise BoardNotFoundError("simulated: no board of simulated-skin on the screen")
+        return self.relocation == "moved"
+
+
+def test_games_are_played_to_the_end_and_logged(tmp_path: Path) -> None:
+    table = SimulatedTable(seed=1)
+    lines: list[str] = []
+    with OutcomeLog(tmp_path / "log.db") as log:
+        reports = play_games(Player(table, log), 6, echo=lines.append)
+        records = log.games()
+        moves = [log.moves(r.id) for r in records]
+    assert len(reports) == len(records) == 6
+    assert table.new_games == 5  # the first game was already fresh
+    assert all(r.result in (Result.WON, Result.LOST) for r in records)
+    assert sum(len(m) for m in moves) == len(table.clicks)
+    for record, game_moves in zip(records, moves, strict=True):
+        assert record.clicks == len(game_moves)
+        assert record.guesses == sum(m.is_guess for m in game_moves)
+        final = Board.from_text(record.final_board or "")
+        assert final.is_won == (record.result == Result.WON)
+        assert final.is_lost == (record.result == Result.LOST)
+        assert record.bbbv is not None and record.bbbv > 0
+    last = table.current.board
+    assert np.array_equal(Board.from_text(records[-1].final_board or "").tiles, last.tiles)
+    won = sum(r.result == Result.WON for r in records)
+    assert f"of {6}" in lines[-1] and f"{100 * won / 6:.2f}%" in lines[-1]
+
+
+def test_an_unreadable_cell_ends_the_game_as_misread_and_the_run(tmp_path: Path) -> None:
+    unreadable = UnreadableCellError(
+        "cell (row 2, column 3) matches no template", (2, 3), tmp_path / "c.png"
+    )
+    table = SimulatedTable(seed=2, faults={3: unreadable})
+    with OutcomeLog(tmp_path / "log.db") as log:
+        reports = play_games(Player(table, log), 5, echo=lambda line: None)
+        (record,) = log.games()
+    assert len(reports) == 1
+    assert record.result == Result.MISREAD
+    assert "matches no template" in (reports[0].reason or "")
+    clicks_before_fault = len(table.clicks)
+    assert record.clicks == clicks_before_fault
+    assert record.final_board is not None  # the last board read before the fault
+
+
+def test_a_moved_board_is_found_again_and_play_goes_on(tmp_path: Path) -> None:
+    unreadable = UnreadableCellError(
+        "cell (row 0, column 0) matches no template", (0, 0), tmp_path / "c.png"
+    )
+    table = SimulatedTable(seed=3, faults={2: unreadable}, relocation="moved")
+    with OutcomeLog(tmp_path / "log.db") as log:
+        (report,) = play_games(Player(table, log), 1, echo=lambda line: None)
+    assert report.record.result in (Result.WON, Result.LOST)
+
+
+def test_a_vanished_board_stops_without_a_click(tmp_path: Path) -> None:
+    unreadable = UnreadableCellError(
+        "cell (row 0, column 0) matches no template", (0, 0), tmp_path / "c.png"
+    )
+    table = SimulatedTable(seed=4, faults={2: unreadable}, relocation="gone")
+    with OutcomeLog(tmp_path / "log.db") as log:
+        (report,) = play_games(Player(table, log), 3, echo=lambda line: None)
+    assert report.record.result == Result.STOPPED
+    assert "gone" in (report.reason or "")
+    assert len(table.clicks) == 1  # only the first click, made before the board vanished
+
+
+def test_clicks_the_game_does_not_take_stop_the_game(tmp_path: Path) -> None:
+    table = SimulatedTable(seed=5, drops_clicks=True)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        (report,) = play_games(Player(table, log), 3, echo=lambda line: None)
+    assert report.record.result == Result.STOPPED
+    assert "did not take the clicks" in (report.reason or "")
+    assert len(table.clicks) == 1
+
+
+def test_a_stop_request_records_the_game_as_stopped_and_propagates(tmp_path: Path) -> None:
+    class FailSafeTable(SimulatedTable):
+        def play(self, move: Move) -> None:
+            if len(self.clicks) == 2:
+                raise StopRequested("pyautogui fail-safe: pointer in a screen corner")
+            super().play(move)
+
+    table = FailSafeTable(seed=6)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        with pytest.raises(StopRequested, match="fail-safe"):
+            play_games(Player(table, log), 3, echo=lambda line: None)
+        (record,) = log.games()
+    assert record.result == Result.STOPPED
+    assert record.clicks == 2
+
+
+def test_games_that_need_every_mine_flagged_are_finished_with_flags(tmp_path: Path) -> None:
+    table = SimulatedTable(seed=7, size=(9, 12, 10), flags_to_win=True)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        reports = play_games(Player(table, log), 4, echo=lambda line: None)
+    won = [r.record for r in reports if r.record.result == Result.WON]
+    assert won, "seeds 7-10 include a won game"
+    for record in won:
+        final = Board.from_text(record.final_board or "")
+        assert int((final.tiles == Tile.FLAG).sum()) == 10
+
+
+def test_with_flags_the_solver_flags_mines_as_it_goes(tmp_path: Path) -> None:
+    table = SimulatedTable(seed=8)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        play_games(Player(table, log, flags=True), 3, echo=lambda line: None)
+    assert any(action == Action.FLAG for _, action in table.clicks)
+
+
+def test_the_live_line_says_result_time_moves_guesses_and_rate(tmp_path: Path) -> None:
+    with OutcomeLog(tmp_path / "log.db") as log:
+        game_id = log.start_game(GameSetup("g", "s", 9, 9, 10))
+        log.record_move(game_id, (0, 0), "open", 0.8, True)
+        log.record_move(game_id, (1, 1), "open", 1.0, False)
+        record = log.finish_game(game_id, Result.WON, None)
+    line = live_line(4, GameReport(record, None), won=3, finished=4)
+    assert line.startswith("game 4: won in ")
+    assert "2 clicks, 1 guess (80%)" in line
+    assert "75.00% [" in line and "of 4" in line
