@@ -51,9 +51,11 @@ class WinRate:
 
 @dataclass(frozen=True)
 class SimulatedRate:
-    """A win rate measured by ``autosweeper bench`` on simulated games."""
+    """A win rate measured by ``autosweeper bench`` on simulated games of one size and rule."""
 
-    level: str
+    rows: int
+    columns: int
+    mines: int
     first_click: str
     rate: float
 
@@ -65,9 +67,10 @@ def win_rates(
     groups: dict[tuple[str, str, str | None], list[GameRecord]] = {}
     for record in games:
         groups.setdefault((record.game, record.level, record.first_click), []).append(record)
-    sim = {(s.level, s.first_click): s.rate for s in simulated}
+    sim = {(s.rows, s.columns, s.mines, s.first_click): s.rate for s in simulated}
     rates = []
     for (game, level, rule), records in groups.items():
+        size = (records[0].rows, records[0].columns, records[0].mines)
         won = sum(r.result == Result.WON for r in records)
         finished = sum(r.result.is_finished_game for r in records)
         low, high = wilson_interval(won, finished)
@@ -84,7 +87,7 @@ def win_rates(
                 ),
                 low=low,
                 high=high,
-                simulated=None if rule is None else sim.get((level, rule)),
+                simulated=None if rule is None else sim.get((*size, rule)),
             )
         )
     return rates
@@ -135,7 +138,11 @@ def load_simulated(path: Path) -> list[SimulatedRate]:
         data = json.loads(Path(path).read_text())
         return [
             SimulatedRate(
-                level=str(row["level"]), first_click=str(row["rule"]), rate=float(row["win_rate"])
+                rows=int(row["rows"]),
+                columns=int(row["columns"]),
+                mines=int(row["mines"]),
+                first_click=str(row["rule"]),
+                rate=float(row["win_rate"]),
             )
             for row in data["results"]
         ]

@@ -16,6 +16,7 @@ from controller import report
 from controller.cli import main
 from controller.outcomes import GameRecord, GameSetup, OutcomeLog, Result, mine_layout, three_bv
 from solver import Board
+from solver.bench import BenchResult, write_json
 
 Z95 = 1.959963984540054  # the two-sided 95% point of the standard normal
 
@@ -57,7 +58,10 @@ def test_win_rates_group_by_game_and_level_and_leave_unfinished_games_out() -> N
     games = [record(i, r) for i, r in enumerate(results)]
     games += [record(100, Result.LOST, "xdemineur"), record(101, Result.IN_PROGRESS, "xdemineur")]
     games += [record(200, Result.WON, size=(16, 30, 99))]
-    simulated = [report.SimulatedRate("beginner", "safe", 0.92)]
+    simulated = [
+        report.SimulatedRate(9, 9, 10, "safe", 0.92),
+        report.SimulatedRate(9, 9, 10, "xp", 0.5),
+    ]
     rates = {(r.game, r.level): r for r in report.win_rates(games, simulated)}
     assert set(rates) == {
         ("winemine", "beginner"),
@@ -73,8 +77,27 @@ def test_win_rates_group_by_game_and_level_and_leave_unfinished_games_out() -> N
     assert beginner.low < 0.7 < beginner.high
     xdemineur = rates["xdemineur", "beginner"]
     assert (xdemineur.won, xdemineur.finished, xdemineur.unfinished) == (0, 1, 0)
-    assert xdemineur.simulated == 0.92  # same level and rule
+    assert xdemineur.simulated == 0.92  # same size and rule
     assert rates["winemine", "expert"].simulated is None
+
+
+def test_simulated_rates_are_read_from_the_benchmark_json(tmp_path: Path) -> None:
+    results = [
+        BenchResult(
+            "beginner", "safe", 9, 9, 10, 1000, 913, 0.913, 0.89, 0.93, 1.0, 1.0, 1.0, 1.0, 1.0, 0
+        ),
+        BenchResult(
+            "expert", "xp", 16, 30, 99, 100, 38, 0.38, 0.29, 0.48, 1.0, 1.0, 1.0, 1.0, 1.0, 0
+        ),
+    ]
+    write_json(results, tmp_path / "bench.json", {"games": 1000})
+    assert report.load_simulated(tmp_path / "bench.json") == [
+        report.SimulatedRate(9, 9, 10, "safe", 0.913),
+        report.SimulatedRate(16, 30, 99, "xp", 0.38),
+    ]
+    (tmp_path / "other.json").write_text('{"rows": 3}')
+    with pytest.raises(ValueError, match="other.json"):
+        report.load_simulated(tmp_path / "other.json")
 
 
 def test_running_win_rate_follows_the_won_and_lost_games_in_order() -> None:
