@@ -1,0 +1,178 @@
+"""Move choice: what to open (or flag) next, and the guess when nothing is certain.
+
+The win rate is decided by the guesses, the speed by the certain moves, so the work is staged:
+
+1. A fresh board: the first click (:func:`first_click`).
+2. The cheap sound rules (:func:`solver.deduce.find_certain`): every certain safe cell at once.
+3. The exact analysis (:func:`solver.analysis.analyze`): certain cells the rules missed.
+4. A guess, only now:
+
+   * few layouts left: the exact win-probability search (:mod:`solver.winprob`) picks the cell
+     that wins most often;
+   * otherwise the near-safest cells are scored by their safety plus a bonus for the chance that
+     the number they show leaves a certain safe cell to open next (a cell that can show only one
+     number, a "dead" cell, never earns the bonus, so an informative cell beats it).
+
+Moves are values (:class:`Move`), as in python-chess: the caller decides how to play them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+import numpy as np
+
+from solver.analysis import Analysis, analyze
+from solver.board import Board, BoardError, Cell, Tile
+from solver.deduce import find_certain
+from solver.winprob import PositionTooLarge, best_guess
+
+ENDGAME_LAYOUTS = 400
+"""At most this many consistent layouts: guesses come from the exact win-probability search."""
+
+CANDIDATE_SAFETY_RATIO = 0.9
+"""Cells at least this fraction as safe as the safest cell are scored for a guess."""
+
+MAX_CANDIDATES = 8
+"""Most cells scored for one guess (the safest first): each costs one analysis per number."""
+
+PROGRESS_WEIGHT = 0.2
+"""How much the chance of a certain safe cell next is worth against immediate safety."""
+
+INNER_OPENING = (3, 3)
+"""First click under the ``opening`` rule: an inner cell opens more than a corner (anchors)."""
+
+
+class Action(StrEnum):
+    """What a move does to its cell."""
+
+    OPEN = "open"
+    FLAG = "flag"
+    CHORD = "chord"
+
+
+@dataclass(frozen=True)
+class Move:
+    """One action on one cell, with the estimated chance that it is safe (1.0 when certain)."""
+
+    cell: Cell
+    action: Action
+    safety: float = 1.0
+
+    @property
+    def is_guess(self) -> bool:
+        """The move may hit a mine."""
+        return self.safety < 1.0
+
+
+def next_moves(board: Board, rule: str = "safe", *, flags: bool = False) -> list[Move]:
+    """Every certain safe cell to open, or else exactly one guess; nothing once the game is over.
+
+    With ``flags``, cells known to be mines come back as FLAG moves too (before any guess).
+    """
+    if board.is_lost or board.is_won:
+        return []
+    if board.is_fresh:
+        return [_first_move(board, rule)]
+    safe, mines = find_certain(board)
+    analysis: Analysis | None = None
+    if not safe:
+        analysis = analyze(board)
+        safe, mines = analysis.safe, analysis.mines
+    moves = [Move(cell, Action.FLAG) for cell in sorted(mines) if flags and board[cell] != Tile.FLAG]
+    if safe:
+        return moves + [Move(cell, Action.OPEN) for cell in sorted(safe)]
+    assert analysis is not None
+    cell, safety = choose_guess(analysis)
+    return moves + [Move(cell, Action.OPEN, safety)]
+
+
+def choose_move(board: Board, rule: str = "safe") -> Cell:
+    """The single best cell to open next (a certain safe one when there is one)."""
+    moves = [move for move in next_moves(board, rule) if move.action is Action.OPEN]
+    if not moves:
+        raise BoardError("the game is over: there is no cell to open")
+    return moves[0].cell
+
+
+def first_click(board: Board, rule: str = "safe") -> Cell:
+    """Where to open a fresh board: a corner, or an inner cell when the first click opens a 0."""
+    if rule == "opening":
+        return (min(INNER_OPENING[0], board.rows // 2), min(INNER_OPENING[1], board.columns // 2))
+    return (0, 0)
+
+
+def choose_guess(analysis: Analysis) -> tuple[Cell, float]:
+    """The cell to open when none is certain, and its chance of being safe."""
+    board = analysis.board
+    if analysis.solutions <= ENDGAME_LAYOUTS:
+        try:
+            cell, _ = best_guess(board, max_layouts=ENDGAME_LAYOUTS)
+            return cell, float(1 - analysis.probability(cell))
+        except PositionTooLarge:
+            pass
+    safety = 1.0 - analysis.probabilities()
+    candidates = _candidates(board, analysis, safety)
+    if len(candidates) == 1:
+        cell = candidates[0]
+        return cell, float(safety[cell])
+    best = max(candidates, key=lambda cell: _score(board, analysis, cell, float(safety[cell])))
+    return best, float(safety[best])
+
+
+def _first_move(board: Board, rule: str) -> Move:
+    protected = rule in ("safe", "xp", "opening")
+    cells = board.rows * board.columns
+    return Move(first_click(board, rule), Action.OPEN, 1.0 if protected else 1 - board.mines / cells)
+
+
+def _candidates(board: Board, analysis: Analysis, safety: np.ndarray) -> list[Cell]:
+    """The near-safest cells worth scoring: frontier cells by safety, plus the most promising
+    cells away from the frontier (those with the fewest unknown neighbours show a 0 most often)."""
+    hidden = (board.tiles == Tile.HIDDEN) | (board.tiles == Tile.QUESTION)
+    usable = hidden & (safety > 0)
+    threshold = float(safety[usable].max()) * CANDIDATE_SAFETY_RATIO
+    off = analysis.off_frontier
+    frontier = [
+        (int(r), int(c))
+        for r, c in zip(*(usable & (safety >= threshold)).nonzero(), strict=True)
+        if (int(r), int(c)) not in off
+    ]
+    frontier.sort(key=lambda cell: -safety[cell])
+    chosen = frontier[:MAX_CANDIDATES]
+    if off:
+        some_off = next(iter(off))
+        if safety[some_off] >= threshold:
+            unknown_around = _unknown_neighbour_counts(board)
+            ranked = sorted(off, key=lambda cell: (unknown_around[cell], cell))
+            chosen += ranked[:2]
+    return chosen or [max(zip(*usable.nonzero(), strict=True), key=lambda rc: safety[rc])]
+
+
+def _unknown_neighbour_counts(board: Board) -> np.ndarray:
+    unknown = np.pad(((board.tiles == Tile.HIDDEN) | (board.tiles == Tile.QUESTION)).astype(int), 1)
+    rows, columns = board.rows, board.columns
+    return sum(
+        unknown[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + columns]
+        for dr in (-1, 0, 1)
+        for dc in (-1, 0, 1)
+        if dr or dc
+    )
+
+
+def _score(board: Board, analysis: Analysis, cell: Cell, safety: float) -> float:
+    """Safety plus the weighted chance that opening ``cell`` leaves a certain safe cell next."""
+    flagged = sum(1 for n in board.neighbours(cell) if board[n] == Tile.FLAG)
+    unknown = sum(1 for n in board.neighbours(cell) if board[n] in (Tile.HIDDEN, Tile.QUESTION))
+    progress = 0.0
+    tiles = board.tiles.copy()
+    for shown in range(flagged, flagged + unknown + 1):
+        tiles[cell] = shown
+        try:
+            after = analyze(Board(board.rows, board.columns, board.mines, tiles))
+        except BoardError:
+            continue
+        if after.safe or not (after.mines or after.groups or after.off_frontier):
+            progress += after.solutions / analysis.solutions
+    return safety + PROGRESS_WEIGHT * progress
