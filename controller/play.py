@@ -2,7 +2,7 @@
 
 The loop talks to the game only through a :class:`Table` (read a stable board, play a move,
 start a new game, find the board again), so the same loop plays a real window through
-:class:`controller.table.ScreenTable` and a simulated game in the tests.
+:class:`ScreenTable` and a simulated game in the tests.
 
 Nothing here guesses about the screen: an unreadable cell ends the game as ``misread``; a board
 that vanished and cannot be found again, a click the game did not take, the fail-safe or a stop
@@ -12,6 +12,7 @@ request end it as ``stopped``. Every game is in the outcome log from its first c
 from __future__ import annotations
 
 import signal
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -19,11 +20,13 @@ from typing import Protocol
 
 import numpy as np
 
-from controller.mouse import ClickOutsideError
+from controller.mouse import ClickOutsideError, Mouse
+from controller.mouse import Rect as MouseRect
 from controller.outcomes import GameRecord, GameSetup, OutcomeLog, Result
 from solver import Board, Tile
 from solver.stats import format_win_rate
 from solver.strategy import Action, Move, next_moves
+from vision.capture import ScreenGrabber
 from vision.errors import (
     BoardNotFoundError,
     CaptureError,
@@ -31,7 +34,11 @@ from vision.errors import (
     UnreadableFaceError,
     UnstableFrameError,
 )
-from vision.read import Reading
+from vision.geometry import BoardGeometry
+from vision.locate import locate_on_screen
+from vision.read import BoardReader, Reading
+from vision.skin import Image, Skin
+from vision.stable import wait_stable
 
 
 class Table(Protocol):
@@ -43,8 +50,9 @@ class Table(Protocol):
     first_click: str | None
     """The game's first-click rule when known (a :class:`solver.FirstClick` value)."""
 
-    def look(self, previous: Board | None = None) -> Reading:
-        """Wait until the board differs from ``previous`` (if given) and holds still; read it."""
+    def look(self, changed: bool = False) -> Reading:
+        """Wait until the board holds still (and, if ``changed``, differs from the last look);
+        read it."""
 
     def play(self, move: Move) -> None:
         """Click ``move``'s cell the way its action needs."""
@@ -78,6 +86,8 @@ class GameReport:
 
 
 _CLICK_CONFIRM_TRIES = 3
+_CLICK_CONFIRM_PAUSE = 0.1
+"""Seconds between re-reads while a click is not visible yet (a slow game may lag a frame)."""
 
 
 class Player:
@@ -119,7 +129,7 @@ class Player:
         if reading.board.is_fresh and reading.outcome == "playing":
             return reading.board
         self.table.new_game()
-        reading = self._look(reading.board)
+        reading = self._look(changed=True)
         if not (reading.board.is_fresh and reading.outcome == "playing"):
             raise GameAborted(Result.STOPPED, "the new-game action did not show a fresh board")
         return reading.board
@@ -137,28 +147,29 @@ class Player:
                 self.log.record_move(
                     game_id, move.cell, move.action.value, move.safety, move.is_guess
                 )
-            reading = self._confirmed(board, moves)
+            reading = self._confirmed(moves)
             self._board, outcome = reading.board, reading.outcome
         return Result.WON if outcome == "won" else Result.LOST
 
-    def _confirmed(self, before: Board, moves: Sequence[Move]) -> Reading:
+    def _confirmed(self, moves: Sequence[Move]) -> Reading:
         """The board after ``moves``, once the game shows every one of them taken."""
-        reading = self._look(before)
+        reading = self._look(changed=True)
         for _ in range(_CLICK_CONFIRM_TRIES):
             if reading.outcome != "playing" or not _untaken(moves, reading.board):
                 return reading
-            reading = self._look(reading.board)
+            time.sleep(_CLICK_CONFIRM_PAUSE)
+            reading = self._look()
         cells = ", ".join(str(m.cell) for m in _untaken(moves, reading.board))
         raise GameAborted(Result.STOPPED, f"the game did not take the clicks on {cells}")
 
-    def _look(self, previous: Board | None = None) -> Reading:
+    def _look(self, changed: bool = False) -> Reading:
         """A stable read; an unreadable board is looked for once more (it may have moved)."""
         try:
-            return self.table.look(previous)
+            return self.table.look(changed)
         except (UnreadableCellError, UnreadableFaceError) as unreadable:
             if not self.table.relocate():
                 raise GameAborted(Result.MISREAD, str(unreadable)) from unreadable
-        return self.table.look(previous)
+        return self.table.look()
 
 
 @contextmanager
@@ -247,3 +258,85 @@ def stop_on_signals() -> Iterator[None]:
     finally:
         for sig, handler in saved.items():
             signal.signal(sig, handler)
+
+
+_BUTTONS = {Action.OPEN: "left", Action.FLAG: "right", Action.CHORD: "middle"}
+
+
+class ScreenTable:
+    """A game window on the screen: read through a skin, clicked through the guarded mouse.
+
+    The mouse may click only inside the located board and its face button. After the board
+    moves it is located again (by the same skin and shape) and the allowed areas follow it.
+    """
+
+    def __init__(
+        self,
+        grabber: ScreenGrabber,
+        skin: Skin,
+        geometry: BoardGeometry,
+        mouse: Mouse,
+        mines: int,
+        *,
+        game: str,
+        first_click: str | None,
+    ) -> None:
+        import pyautogui  # already loaded by Mouse; only its fail-safe exception is needed
+
+        self.game = game
+        self.skin = skin.name
+        self.first_click = first_click
+        self.mines = mines
+        self._grabber = grabber
+        self._skin = skin
+        self._mouse = mouse
+        self._failsafe = pyautogui.FailSafeException
+        self._frame: Image | None = None
+        self._use(geometry)
+
+    def _use(self, geometry: BoardGeometry) -> None:
+        self.geometry = geometry
+        self._reader = BoardReader(self._skin, geometry)
+        self._frame = None
+        areas = [geometry.rect] + ([geometry.face] if geometry.face is not None else [])
+        self._mouse.allow(*(MouseRect(a.left, a.top, a.width, a.height) for a in areas))
+
+    def look(self, changed: bool = False) -> Reading:
+        frame = wait_stable(
+            self._grabber, self._reader.region, differs_from=self._frame if changed else None
+        )
+        reading = self._reader.read(frame, self.mines)
+        self._frame = frame
+        return reading
+
+    def play(self, move: Move) -> None:
+        self._click(*self.geometry.cell_centre(move.cell), _BUTTONS[move.action])
+
+    def new_game(self) -> None:
+        how = self._skin.new_game
+        if how.kind == "face" and self.geometry.face is not None:
+            face = self.geometry.face
+            self._click(face.left + face.width // 2, face.top + face.height // 2, "left")
+        elif how.kind == "key" and how.key:
+            try:
+                self._mouse.press(how.key)
+            except self._failsafe as stop:
+                raise StopRequested(f"pyautogui fail-safe: {stop}") from stop
+        else:
+            raise GameAborted(
+                Result.STOPPED, f"skin {self._skin.name!r} has no usable new-game action ({how})"
+            )
+
+    def relocate(self) -> bool:
+        shape = (self.geometry.rows, self.geometry.columns)
+        found = locate_on_screen(self._grabber, self._skin, shape=shape)
+        if found == self.geometry:
+            return False
+        self._use(found)
+        return True
+
+    def _click(self, x: int, y: int, button: str) -> None:
+        try:
+            self._mouse.click(x, y, button)
+        except self._failsafe as stop:
+            raise StopRequested(f"pyautogui fail-safe: {stop}") from stop

@@ -46,7 +46,7 @@ class SimulatedTable:
         self.new_games = 0
         self.current = Game(*size, rule="safe", seed=seed)
 
-    def look(self, previous: Board | None = None) -> Reading:
+    def look(self, changed: bool = False) -> Reading:
         self.looks += 1
         fault = self.faults.pop(self.looks, None)
         if fault is not None:
