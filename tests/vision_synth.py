@@ -1,0 +1,109 @@
+"""Synthetic skins and screens for the vision tests: known pixels, so reads can be checked exactly.
+
+A skin's tiles look like a real game's: a raised HIDDEN tile with light and dark edges, a plain
+one-colour ZERO (which, like real opened cells, also matches plain backgrounds), and glyph tiles
+drawn on the opened colour. Boards are drawn with grid lines between tiles and a sunken frame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from solver import Tile
+from vision.geometry import BoardGeometry, Rect
+from vision.skin import FACE_STATES, Image, NewGame, Skin
+
+GRID = (0, 0, 0)
+OPENED = (180, 180, 180)
+FACE_SIZE = 24
+
+LAYOUTS: dict[int, tuple[int, int]] = {16: (15, 0), 21: (20, 0), 24: (22, 1)}
+"""pitch -> (tile size, tile offset): 1 or 2 px of grid line between tiles, on one or both sides."""
+
+
+def make_skin(pitch: int, seed: int = 0, name: str = "synthetic") -> Skin:
+    """A skin with distinct tiles for every :class:`Tile` and three faces."""
+    rng = np.random.default_rng(seed)
+    size, offset = LAYOUTS[pitch]
+    templates: dict[Tile, Image] = {}
+    for tile in Tile:
+        image = np.empty((size, size, 3), dtype=np.uint8)
+        image[:] = OPENED
+        if tile == Tile.HIDDEN:
+            image[:] = (200, 200, 200)
+            image[:2, :] = image[:, :2] = (255, 255, 255)
+            image[-2:, :] = image[:, -2:] = (120, 120, 120)
+        elif tile != Tile.ZERO:
+            glyph = rng.integers(0, 2, size=(5, 4), dtype=np.uint8).astype(bool)
+            glyph[int(tile) % 5, int(tile) % 4] = True
+            colour = rng.integers(0, 160, size=3)
+            scale = max(1, size // 7)
+            block = np.kron(glyph, np.ones((scale, scale), dtype=bool))
+            top, left = (size - block.shape[0]) // 2, (size - block.shape[1]) // 2
+            image[top : top + block.shape[0], left : left + block.shape[1]][block] = colour
+        templates[tile] = image
+    faces = {}
+    for index, state in enumerate(FACE_STATES):
+        face = np.full((FACE_SIZE, FACE_SIZE, 3), (0, 220, 230), dtype=np.uint8)
+        face[6 + 4 * index : 10 + 4 * index, 4:20] = (0, 0, 0)
+        faces[state] = face
+    return Skin(
+        name=name,
+        pitch=(pitch, pitch),
+        tile_size=(size, size),
+        templates=templates,
+        threshold=0.1,
+        new_game=NewGame("face"),
+        tile_offset=(offset, offset),
+        faces=faces,
+    )
+
+
+@dataclass
+class Scene:
+    """A drawn screen and where its board truly is."""
+
+    screen: Image
+    geometry: BoardGeometry
+
+
+def draw(
+    skin: Skin,
+    tiles: npt.NDArray[np.uint8],
+    at: tuple[int, int],
+    screen_size: tuple[int, int] = (800, 600),
+    background: tuple[int, int, int] = (90, 40, 20),
+    face: str | None = "playing",
+) -> Scene:
+    """Draw the board ``tiles`` with its top-left pitch corner at ``at`` on a plain screen.
+
+    A 3 px sunken frame surrounds the grid and the face sits centred 10 px above the frame.
+    """
+    width, height = screen_size
+    screen = np.empty((height, width, 3), dtype=np.uint8)
+    screen[:] = background
+    rows, columns = tiles.shape
+    pitch = skin.pitch[0]
+    size, offset = skin.tile_size[0], skin.tile_offset[0]
+    left, top = at
+    right, bottom = left + columns * pitch, top + rows * pitch
+    screen[top - 3 : bottom + 3, left - 3 : right + 3] = (128, 128, 128)
+    screen[top:bottom, left:right] = GRID
+    for row in range(rows):
+        for column in range(columns):
+            y, x = top + row * pitch + offset, left + column * pitch + offset
+            screen[y : y + size, x : x + size] = skin.templates[Tile(int(tiles[row, column]))]
+    face_rect = None
+    if face is not None:
+        face_left, face_top = (left + right - FACE_SIZE) // 2, top - 13 - FACE_SIZE
+        face_rect = Rect(face_left, face_top, FACE_SIZE, FACE_SIZE)
+        screen[face_top : face_top + FACE_SIZE, face_left : face_left + FACE_SIZE] = skin.faces[
+            face
+        ]
+    geometry = BoardGeometry(
+        left, top, skin.pitch, skin.tile_size, skin.tile_offset, rows, columns, face_rect
+    )
+    return Scene(screen, geometry)

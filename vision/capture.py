@@ -1,0 +1,53 @@
+"""Screen capture with one long-lived mss handle (opening one per frame costs milliseconds).
+
+Frames come back as BGR ``uint8`` arrays, the layout OpenCV and the skin's templates use.
+"""
+
+from __future__ import annotations
+
+from types import TracebackType
+
+import cv2
+import mss
+import numpy as np
+
+from vision.errors import CaptureError
+from vision.geometry import Rect
+from vision.skin import Image
+
+
+class ScreenGrabber:
+    """Grabs regions of the screen; use it as a context manager or call :meth:`close`."""
+
+    def __init__(self, display: str | None = None) -> None:
+        try:
+            self._mss = mss.MSS(display=display) if display else mss.MSS()
+        except Exception as error:  # mss raises its own ScreenShotError or Xlib errors
+            where = display or "the current DISPLAY"
+            raise CaptureError(f"cannot open {where} for capture: {error}") from error
+        virtual = self._mss.monitors[0]
+        self.screen = Rect(virtual["left"], virtual["top"], virtual["width"], virtual["height"])
+        """The whole virtual screen (every monitor)."""
+
+    def grab(self, region: Rect | None = None) -> Image:
+        """A BGR copy of ``region`` (default: the whole screen); it must lie on the screen."""
+        region = region or self.screen
+        if region.width <= 0 or region.height <= 0 or not self.screen.contains_rect(region):
+            raise CaptureError(f"cannot capture {region}: not inside the screen {self.screen}")
+        shot = self._mss.grab(region.as_monitor())
+        bgra = np.frombuffer(shot.raw, dtype=np.uint8).reshape(shot.height, shot.width, 4)
+        return np.asarray(cv2.cvtColor(bgra, cv2.COLOR_BGRA2BGR), dtype=np.uint8)
+
+    def close(self) -> None:
+        self._mss.close()
+
+    def __enter__(self) -> ScreenGrabber:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()

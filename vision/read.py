@@ -1,0 +1,182 @@
+"""Reading a located board: every cell against the skin's templates at once, and the face.
+
+The hot path builds a strided (rows, columns, height, width, 3) view of the captured frame, one
+tile image per cell, and compares all of them with all templates in a single matrix product
+(:class:`vision.match.TemplateBank`). No cell is guessed: one that matches nothing, or two
+templates about equally, stops the read with its crop saved as a PNG.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Literal
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+import platformdirs
+
+from solver import Board, Cell
+from vision.errors import UnreadableCellError, UnreadableFaceError, VisionError
+from vision.geometry import BoardGeometry
+from vision.match import TemplateBank, Verdict
+from vision.skin import Image, Skin
+
+Outcome = Literal["playing", "won", "lost"]
+
+
+def default_crops_dir() -> Path:
+    """Where crops of unreadable cells go unless the caller says otherwise."""
+    return platformdirs.user_cache_path("autosweeper") / "unreadable"
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One read of the screen: the board, how well each cell matched, and the face if any."""
+
+    board: Board
+    scores: npt.NDArray[np.float32]
+    """(rows, columns) distance of each cell to its template (0 is a perfect match)."""
+    face: str | None
+    """The face's state (one of :data:`vision.skin.FACE_STATES`), or None for skins without one."""
+
+    @property
+    def outcome(self) -> Outcome:
+        """Lost when either the face or the board says so; won when the game's face says so.
+
+        Without a face the board decides (every safe cell opened). With one the face has the last
+        word on winning, because some games (xdemineur) need every mine flagged as well.
+        """
+        if self.face == "lost" or self.board.is_lost:
+            return "lost"
+        if self.face == "won" or (self.face is None and self.board.is_won):
+            return "won"
+        return "playing"
+
+
+class BoardReader:
+    """Reads frames of one located board with one skin; build it once, read many frames."""
+
+    def __init__(self, skin: Skin, geometry: BoardGeometry, crops_dir: Path | None = None) -> None:
+        if not skin.templates:
+            raise VisionError(f"skin {skin.name!r} has no tile templates")
+        if (geometry.pitch, geometry.tile_size, geometry.tile_offset) != (
+            skin.pitch,
+            skin.tile_size,
+            skin.tile_offset,
+        ):
+            raise VisionError(f"the board geometry was not located with skin {skin.name!r}")
+        if skin.faces and geometry.face is None:
+            raise VisionError(f"skin {skin.name!r} has faces but the geometry has no face")
+        self.skin = skin
+        self.geometry = geometry
+        self.crops_dir = crops_dir or default_crops_dir()
+        tiles = sorted(skin.templates)
+        self._tiles = np.array(tiles, dtype=np.uint8)
+        self._bank = TemplateBank(tiles, [skin.templates[tile] for tile in tiles])
+        self._tile_names = [tile.name for tile in tiles]
+        self._faces = _face_bank(skin)
+        board = geometry.rect
+        self.region = board if geometry.face is None else board.union(geometry.face)
+        """The screen region to capture for :meth:`read`: the board and the face."""
+        self._tile_origin = (
+            geometry.left + geometry.tile_offset[0] - self.region.left,
+            geometry.top + geometry.tile_offset[1] - self.region.top,
+        )
+
+    def tile_images(self, frame: Image) -> npt.NDArray[np.uint8]:
+        """A (rows, columns, height, width, 3) view of every cell's tile image in ``frame``."""
+        if frame.shape[:2] != (self.region.height, self.region.width) or frame.ndim != 3:
+            raise VisionError(
+                f"frame of shape {frame.shape} is not a capture of the board region {self.region}"
+            )
+        (pitch_x, pitch_y), (width, height) = self.geometry.pitch, self.geometry.tile_size
+        x, y = self._tile_origin
+        row_stride, column_stride, channel_stride = frame.strides
+        return np.lib.stride_tricks.as_strided(
+            frame[y:, x:],
+            shape=(self.geometry.rows, self.geometry.columns, height, width, frame.shape[2]),
+            strides=(
+                pitch_y * row_stride,
+                pitch_x * column_stride,
+                row_stride,
+                column_stride,
+                channel_stride,
+            ),
+            writeable=False,
+        )
+
+    def read(self, frame: Image, mines: int) -> Reading:
+        """The board (and face) in ``frame``, a capture of :attr:`region`.
+
+        Raises :class:`UnreadableCellError` for the first cell that cannot be told for sure, and
+        :class:`UnreadableFaceError` when the face is none of the skin's.
+        """
+        tiles = self.tile_images(frame)
+        verdict = self._bank.judge(self._bank.distances(tiles), self.skin.threshold)
+        if not verdict.accepted.all():
+            row, column = np.argwhere(~verdict.accepted)[0]
+            cell = (int(row), int(column))
+            path = self._save_crop(tiles[cell], f"cell-r{cell[0]}-c{cell[1]}")
+            others = int((~verdict.accepted).sum()) - 1
+            raise UnreadableCellError(
+                f"skin {self.skin.name!r}: cell (row {cell[0]}, column {cell[1]}) at screen "
+                f"{self.geometry.cell_centre(cell)} {self._why(verdict, cell, self._tile_names)}; "
+                f"its image is saved to {path}"
+                + (f" ({others} more cells are unreadable)" if others else ""),
+                cell=cell,
+                crop_path=path,
+            )
+        board = Board(self.geometry.rows, self.geometry.columns, mines, self._tiles[verdict.best])
+        return Reading(board, verdict.best_distance, self._read_face(frame))
+
+    def _read_face(self, frame: Image) -> str | None:
+        if self._faces is None or self.geometry.face is None:
+            return None
+        face = self.geometry.face
+        x, y = face.left - self.region.left, face.top - self.region.top
+        crop = frame[y : y + face.height, x : x + face.width]
+        verdict = self._faces.judge(self._faces.distances(crop[None]), self.skin.threshold)
+        if verdict.accepted[0]:
+            return self._faces.labels[int(verdict.best[0])]
+        path = self._save_crop(crop, "face")
+        raise UnreadableFaceError(
+            f"skin {self.skin.name!r}: the face at screen ({face.left}, {face.top}) "
+            f"{self._why(verdict, 0, self._faces.labels)}; its image is saved to {path}",
+            crop_path=path,
+        )
+
+    def _why(self, verdict: Verdict, index: Cell | int, labels: list[str]) -> str:
+        """Why the patch at ``index`` was refused, naming the nearest templates."""
+        best = labels[int(verdict.best[index])]
+        distance = float(verdict.best_distance[index])
+        if not verdict.within_threshold[index]:
+            return (
+                f"matches no template: the nearest, {best}, is at distance {distance:.3f}, over "
+                f"the skin's threshold {self.skin.threshold:.3f}"
+            )
+        second = labels[int(verdict.second[index])]
+        return (
+            f"is ambiguous: {best} at distance {distance:.3f} and {second} at "
+            f"{float(verdict.second_distance[index]):.3f} are too close to choose"
+        )
+
+    def _save_crop(self, image: npt.NDArray[np.uint8], what: str) -> Path:
+        self.crops_dir.mkdir(parents=True, exist_ok=True)
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S-%f")
+        path = self.crops_dir / f"{self.skin.name}-{what}-{stamp}.png"
+        if not cv2.imwrite(str(path), np.ascontiguousarray(image)):
+            raise VisionError(f"could not write the crop {path}")
+        return path
+
+
+def _face_bank(skin: Skin) -> TemplateBank[str] | None:
+    if not skin.faces:
+        return None
+    states = sorted(skin.faces)
+    try:
+        return TemplateBank(states, [skin.faces[state] for state in states])
+    except ValueError as error:
+        raise VisionError(f"skin {skin.name!r}: its faces differ in size ({error})") from error
