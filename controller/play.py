@@ -12,6 +12,7 @@ request end it as ``stopped``. Every game is in the outcome log from its first c
 from __future__ import annotations
 
 import signal
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -20,7 +21,7 @@ from typing import Protocol
 
 import numpy as np
 
-from controller.mouse import ClickOutsideError, Mouse
+from controller.mouse import ClickOutsideError
 from controller.mouse import Rect as MouseRect
 from controller.outcomes import GameRecord, GameSetup, OutcomeLog, Result
 from solver import Board, Tile
@@ -263,6 +264,16 @@ def stop_on_signals() -> Iterator[None]:
 _BUTTONS = {Action.OPEN: "left", Action.FLAG: "right", Action.CHORD: "middle"}
 
 
+class GuardedPointer(Protocol):
+    """A mouse that refuses clicks outside its allowed areas (:class:`controller.mouse.Mouse`)."""
+
+    def allow(self, *areas: MouseRect) -> None: ...
+
+    def click(self, x: int, y: int, button: str = "left") -> None: ...
+
+    def press(self, key: str) -> None: ...
+
+
 class ScreenTable:
     """A game window on the screen: read through a skin, clicked through the guarded mouse.
 
@@ -275,14 +286,12 @@ class ScreenTable:
         grabber: ScreenGrabber,
         skin: Skin,
         geometry: BoardGeometry,
-        mouse: Mouse,
+        mouse: GuardedPointer,
         mines: int,
         *,
         game: str,
         first_click: str | None,
     ) -> None:
-        import pyautogui  # already loaded by Mouse; only its fail-safe exception is needed
-
         self.game = game
         self.skin = skin.name
         self.first_click = first_click
@@ -290,7 +299,6 @@ class ScreenTable:
         self._grabber = grabber
         self._skin = skin
         self._mouse = mouse
-        self._failsafe = pyautogui.FailSafeException
         self._frame: Image | None = None
         self._use(geometry)
 
@@ -318,10 +326,8 @@ class ScreenTable:
             face = self.geometry.face
             self._click(face.left + face.width // 2, face.top + face.height // 2, "left")
         elif how.kind == "key" and how.key:
-            try:
+            with _failsafe_as_stop():
                 self._mouse.press(how.key)
-            except self._failsafe as stop:
-                raise StopRequested(f"pyautogui fail-safe: {stop}") from stop
         else:
             raise GameAborted(
                 Result.STOPPED, f"skin {self._skin.name!r} has no usable new-game action ({how})"
@@ -336,7 +342,17 @@ class ScreenTable:
         return True
 
     def _click(self, x: int, y: int, button: str) -> None:
-        try:
+        with _failsafe_as_stop():
             self._mouse.click(x, y, button)
-        except self._failsafe as stop:
-            raise StopRequested(f"pyautogui fail-safe: {stop}") from stop
+
+
+@contextmanager
+def _failsafe_as_stop() -> Iterator[None]:
+    """pyautogui's fail-safe (pointer in a screen corner) becomes a stop request."""
+    try:
+        yield
+    except Exception as error:
+        pyautogui = sys.modules.get("pyautogui")  # loaded by Mouse; if not, this is no fail-safe
+        if pyautogui is not None and isinstance(error, pyautogui.FailSafeException):
+            raise StopRequested(f"pyautogui fail-safe: {error}") from error
+        raise

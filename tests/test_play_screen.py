@@ -1,0 +1,160 @@
+"""ScreenTable on drawn screens: reads, guarded clicks, a board that moves or vanishes mid-game."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+from vision_synth import draw, make_skin
+
+from controller.mouse import ClickOutsideError
+from controller.mouse import Rect as MouseRect
+from controller.outcomes import OutcomeLog, Result
+from controller.play import Player, ScreenTable, play_games
+from solver import Game
+from vision.capture import ScreenGrabber
+from vision.geometry import BoardGeometry, Rect
+from vision.locate import locate
+from vision.skin import Image
+
+SCREEN = (640, 480)
+SKIN = make_skin(16, seed=3, name="drawn")
+
+
+class DrawnScreen(ScreenGrabber):
+    """A screen showing a simulated game drawn with SKIN; the board can move or vanish.
+
+    Not an mss grabber: it only overrides what ScreenTable and locate use.
+    """
+
+    def __init__(self, seed: int, at: tuple[int, int] = (100, 120)) -> None:
+        self.screen = Rect(0, 0, *SCREEN)
+        self.seed = seed
+        self.at: tuple[int, int] | None = at
+        self.game = Game(9, 9, 10, rule="safe", seed=seed)
+
+    def scene_geometry(self) -> BoardGeometry:
+        assert self.at is not None
+        return draw(SKIN, self.game.board.tiles, self.at, SCREEN, face=self.face()).geometry
+
+    def face(self) -> str:
+        return {"playing": "playing", "won": "won", "lost": "lost"}[self.game.state.value]
+
+    def grab(self, region: Rect | None = None) -> Image:
+        if self.at is None:
+            frame = np.full((SCREEN[1], SCREEN[0], 3), (90, 40, 20), dtype=np.uint8)
+        else:
+            frame = draw(SKIN, self.game.board.tiles, self.at, SCREEN, face=self.face()).screen
+        region = region or self.screen
+        return frame[region.top : region.bottom, region.left : region.right].copy()
+
+    def close(self) -> None:
+        pass
+
+
+class RecordingMouse:
+    """Enforces the allowed areas like controller.mouse.Mouse and plays clicks into the game."""
+
+    def __init__(self, screen: DrawnScreen) -> None:
+        self.screen = screen
+        self.allowed: list[MouseRect] = []
+        self.clicks: list[tuple[int, int, str]] = []
+        self.hooks: dict[int, Callable[[], None]] = {}
+        """Called right after the click of that number (from 1) has landed."""
+
+    def allow(self, *areas: MouseRect) -> None:
+        self.allowed = list(areas)
+
+    def press(self, key: str) -> None:
+        raise AssertionError("the drawn skin starts new games with its face")
+
+    def click(self, x: int, y: int, button: str = "left") -> None:
+        if not any(area.contains(x, y) for area in self.allowed):
+            raise ClickOutsideError(f"refused a click at ({x}, {y})")
+        self.clicks.append((x, y, button))
+        if self.screen.at is not None:
+            self._land(x, y, button)
+        hook = self.hooks.pop(len(self.clicks), None)
+        if hook is not None:
+            hook()
+
+    def _land(self, x: int, y: int, button: str) -> None:
+        geometry = self.screen.scene_geometry()
+        assert geometry.rect.contains(x, y) or (geometry.face and geometry.face.contains(x, y)), (
+            f"click at ({x}, {y}) is not on the board as it is now drawn"
+        )
+        cell = geometry.cell_at(x, y)
+        if cell is None:  # the face
+            self.screen.seed += 1
+            self.screen.game = Game(9, 9, 10, rule="safe", seed=self.screen.seed)
+        elif button == "left":
+            self.screen.game.open(cell)
+        elif button == "right":
+            self.screen.game.flag(cell)
+
+
+def table_for(screen: DrawnScreen, mouse: RecordingMouse) -> ScreenTable:
+    geometry = locate(SKIN, screen.grab(), shape=(9, 9))
+    return ScreenTable(screen, SKIN, geometry, mouse, 10, game="drawn", first_click="safe")
+
+
+def test_games_on_a_drawn_screen_are_read_clicked_and_logged(tmp_path: Path) -> None:
+    screen = DrawnScreen(seed=11)
+    mouse = RecordingMouse(screen)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        reports = play_games(Player(table_for(screen, mouse), log), 3, echo=lambda line: None)
+        records = log.games()
+    assert [r.record.result for r in reports] == [r.result for r in records]
+    assert all(r.result in (Result.WON, Result.LOST) for r in records)
+    assert sum(r.clicks for r in records) + 2 == len(mouse.clicks)  # plus two face clicks
+    final = screen.game.board
+    assert records[-1].final_board == final.to_text()
+
+
+def test_a_board_that_moves_mid_game_is_followed(tmp_path: Path) -> None:
+    screen = DrawnScreen(seed=12)
+    mouse = RecordingMouse(screen)
+
+    def move_window() -> None:
+        screen.at = (260, 200)
+
+    mouse.hooks[1] = move_window  # right after the first click lands
+    with OutcomeLog(tmp_path / "log.db") as log:
+        (report,) = play_games(Player(table_for(screen, mouse), log), 1, echo=lambda line: None)
+    assert report.record.result in (Result.WON, Result.LOST)
+    assert report.record.clicks == len(mouse.clicks)
+    # every click after the first went to the board's new place
+    new_board = screen.scene_geometry().rect
+    assert all(new_board.contains(x, y) for x, y, _ in mouse.clicks[1:])
+
+
+def test_a_board_that_vanishes_is_never_clicked_again(tmp_path: Path) -> None:
+    screen = DrawnScreen(seed=13)
+    mouse = RecordingMouse(screen)
+
+    def close_window() -> None:
+        screen.at = None
+
+    mouse.hooks[1] = close_window
+    with OutcomeLog(tmp_path / "log.db") as log:
+        (report,) = play_games(Player(table_for(screen, mouse), log), 2, echo=lambda line: None)
+    assert report.record.result == Result.STOPPED
+    assert "gone" in (report.reason or "")
+    assert len(mouse.clicks) == 1
+
+
+def test_clicks_are_allowed_only_on_the_board_and_its_face() -> None:
+    screen = DrawnScreen(seed=14)
+    mouse = RecordingMouse(screen)
+    table = table_for(screen, mouse)
+    geometry = table.geometry
+    assert geometry.face is not None
+    board, face = geometry.rect, geometry.face
+    assert [tuple(a) for a in mouse.allowed] == [
+        (board.left, board.top, board.width, board.height),
+        (face.left, face.top, face.width, face.height),
+    ]
+    with pytest.raises(ClickOutsideError):
+        mouse.click(board.left - 1, board.top)
