@@ -214,12 +214,7 @@ def test_xp_moves_a_mine_under_the_first_click_to_the_first_free_cell(case: tupl
     expected = raw.copy()
     if raw[click]:
         expected[click] = False
-        first_free = next(
-            (r, c)
-            for r in range(rows)
-            for c in range(columns)
-            if not raw[r, c]
-        )
+        first_free = next((r, c) for r in range(rows) for c in range(columns) if not raw[r, c])
         expected[first_free] = True
     game = Game(rows, columns, mines, FirstClick.XP, seed)
     game.open(click)

@@ -1,0 +1,108 @@
+"""``autosweeper bench``: the strategy's win rate on simulated games, per level and rule."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from solver.bench import BenchResult, format_table, load_strategy, run_benchmark, write_json
+from solver.board import LEVELS
+from solver.engine import FirstClick
+
+DEFAULT_STRATEGY = "solver.strategy:next_moves"
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "bench",
+        help="measure the win rate on simulated games",
+        description=(
+            "Play seeded simulated games with the solver on every core and report the win rate "
+            "(Wilson 95%% interval), speed and decision times. Game i uses seed SEED+i, so runs "
+            "repeat exactly."
+        ),
+    )
+    parser.add_argument("--level", choices=[*LEVELS, "all"], default="all")
+    parser.add_argument(
+        "--rule",
+        choices=[*FirstClick, "all"],
+        default="safe",
+        help="first-click rule (default: %(default)s)",
+    )
+    parser.add_argument("--games", type=int, default=100, help="games per level and rule")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="processes (default: every core, %(default)s here)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
+    parser.add_argument(
+        "--strategy",
+        default=DEFAULT_STRATEGY,
+        metavar="MODULE:FUNCTION",
+        help="the move function to measure (default: %(default)s)",
+    )
+    parser.add_argument("--out", type=Path, metavar="FILE.json", help="save the results as JSON")
+    parser.add_argument(
+        "--plot",
+        type=Path,
+        metavar="FILE.png",
+        help="draw the win rate per level with its interval",
+    )
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    levels = list(LEVELS) if args.level == "all" else [args.level]
+    rules = list(FirstClick) if args.rule == "all" else [FirstClick(args.rule)]
+    strategy = load_strategy(args.strategy)
+    results = run_benchmark(strategy, levels, rules, args.games, args.workers, args.seed)
+    print(format_table(results))
+    if args.out:
+        settings = {
+            "strategy": args.strategy,
+            "levels": levels,
+            "rules": [str(rule) for rule in rules],
+            "games": args.games,
+            "workers": args.workers,
+            "seed": args.seed,
+        }
+        write_json(results, args.out, settings)
+        print(f"saved {args.out}")
+    if args.plot:
+        plot_win_rates(results, args.plot)
+        print(f"saved {args.plot}")
+    return 0
+
+
+def plot_win_rates(results: Sequence[BenchResult], path: Path) -> None:
+    """A bar per level and rule, with the Wilson interval as its error bar."""
+    import matplotlib  # only --plot needs it: keep the command quick to start without
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    levels = list(dict.fromkeys(r.level for r in results))
+    rules = list(dict.fromkeys(r.rule for r in results))
+    width = 0.8 / len(rules)
+    figure, axes = plt.subplots(figsize=(2 + 2 * len(levels), 4))
+    for k, rule in enumerate(rules):
+        rows = [r for r in results if r.rule == rule]
+        x = [levels.index(r.level) + (k - (len(rules) - 1) / 2) * width for r in rows]
+        rates = [100 * r.win_rate for r in rows]
+        errors = [
+            [100 * (r.win_rate - r.wilson_low) for r in rows],
+            [100 * (r.wilson_high - r.win_rate) for r in rows],
+        ]
+        axes.bar(x, rates, width, yerr=errors, capsize=4, label=f"first click: {rule}")
+    axes.set_xticks(range(len(levels)), levels)
+    axes.set_title(f"{results[0].games} simulated games per bar")
+    axes.set_ylabel("win rate, % (Wilson 95% interval)")
+    axes.set_ylim(0, 100)
+    axes.legend()
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)

@@ -1,0 +1,283 @@
+"""The simulated win-rate benchmark: many seeded games per level and first-click rule, all cores.
+
+A strategy is any function ``strategy(board, rule) -> moves`` (the contract of
+:func:`solver.strategy.next_moves`): each move has a ``cell``, an ``action`` whose name is
+``OPEN``, ``FLAG`` or ``CHORD``, and ``is_guess``. The game loop applies a burst of moves until
+the game ends, timing only the strategy's decision. Game ``i`` of a run uses seed ``seed + i``, so
+a run repeats exactly, whatever the number of workers.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import platform
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+from tqdm import tqdm
+
+from solver.board import LEVELS, Board, Cell, Tile
+from solver.engine import FirstClick, Game
+from solver.stats import wilson_interval
+
+
+class MoveLike(Protocol):
+    """What the bench needs of a move (:class:`solver.strategy.Move` has it)."""
+
+    @property
+    def cell(self) -> Cell: ...
+    @property
+    def action(self) -> Any: ...
+    @property
+    def is_guess(self) -> bool: ...
+
+
+Strategy = Callable[[Board, FirstClick], Sequence[MoveLike]]
+
+
+class BenchError(RuntimeError):
+    """A strategy misbehaved (no move, a move that changes nothing, an unknown action)."""
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """One simulated game as the benchmark measures it."""
+
+    won: bool
+    decision_seconds: list[float]
+    """Wall time of each call to the strategy."""
+    guesses: int
+    cpu_seconds: float
+    """Process CPU time for the whole game: the strategy's decisions and the engine's work."""
+
+
+def play_game(strategy: Strategy, game: Game, seed: int | None = None) -> GameOutcome:
+    """Play ``game`` to its end with ``strategy``; ``seed`` only names the game in errors."""
+    decisions: list[float] = []
+    guesses = 0
+    cpu_start = time.process_time()
+    while not game.is_over:
+        started = time.perf_counter()
+        moves = strategy(game.board, game.rule)
+        decisions.append(time.perf_counter() - started)
+        if not moves:
+            raise BenchError(f"the strategy returned no move in game seed {seed}:\n{game.board}")
+        changed = False
+        for move in moves:
+            guesses += bool(move.is_guess)
+            changed |= _apply(game, move)
+            if game.is_over:
+                break
+        if not changed:
+            raise BenchError(
+                f"the strategy's moves {[(m.cell, m.action) for m in moves]} changed nothing "
+                f"in game seed {seed}:\n{game.board}"
+            )
+    return GameOutcome(game.board.is_won, decisions, guesses, time.process_time() - cpu_start)
+
+
+def _apply(game: Game, move: MoveLike) -> bool:
+    """Carry out one move; return whether it changed the board. FLAG only ever adds a flag."""
+    action = getattr(move.action, "name", str(move.action)).upper()
+    if action == "OPEN":
+        return bool(game.open(move.cell))
+    if action == "CHORD":
+        return bool(game.chord(move.cell))
+    if action == "FLAG":
+        return game.board[move.cell] != Tile.FLAG and game.flag(move.cell)
+    raise BenchError(f"unknown action {move.action!r} for cell {move.cell}")
+
+
+@dataclass(frozen=True)
+class _Chunk:
+    games: int
+    wins: int
+    guesses: int
+    cpu_seconds: float
+    decision_seconds: np.ndarray
+
+
+def _play_chunk(strategy: Strategy, level: str, rule: FirstClick, seeds: range) -> _Chunk:
+    outcomes = [play_game(strategy, Game.level(level, rule, seed), seed) for seed in seeds]
+    return _Chunk(
+        games=len(outcomes),
+        wins=sum(o.won for o in outcomes),
+        guesses=sum(o.guesses for o in outcomes),
+        cpu_seconds=sum(o.cpu_seconds for o in outcomes),
+        decision_seconds=np.array([t for o in outcomes for t in o.decision_seconds]),
+    )
+
+
+@dataclass(frozen=True)
+class BenchResult:
+    """The figures for one level under one first-click rule."""
+
+    level: str
+    rule: str
+    rows: int
+    columns: int
+    mines: int
+    games: int
+    wins: int
+    win_rate: float
+    wilson_low: float
+    wilson_high: float
+    games_per_second: float
+    decision_ms_median: float
+    decision_ms_p99: float
+    cpu_ms_per_game: float
+    guesses_per_game: float
+    first_seed: int
+
+
+def _chunks(games: int, seed: int, size: int) -> Iterator[range]:
+    for start in range(0, games, size):
+        yield range(seed + start, seed + min(start + size, games))
+
+
+def run_benchmark(
+    strategy: Strategy,
+    levels: Sequence[str],
+    rules: Sequence[FirstClick | str],
+    games: int,
+    workers: int | None = None,
+    seed: int = 0,
+    progress: bool | None = None,
+) -> list[BenchResult]:
+    """Play ``games`` seeded games of every level under every rule; one result per pair.
+
+    ``workers`` processes (default: every core) take chunks of games; with one worker the games
+    run in this process. ``progress`` shows a tqdm bar (None: only on a terminal).
+    """
+    if games < 1:
+        raise ValueError(f"the benchmark needs at least one game, not {games}")
+    workers = workers or os.cpu_count() or 1
+    if workers < 1:
+        raise ValueError(f"the benchmark needs at least one worker, not {workers}")
+    for level in levels:
+        if level not in LEVELS:
+            raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
+    parsed_rules = [FirstClick(rule) for rule in rules]
+    chunk_size = max(1, min(100, games // (4 * workers)))
+    bar = tqdm(
+        total=games * len(levels) * len(parsed_rules),
+        unit="game",
+        disable=None if progress is None else not progress,
+    )
+    results = []
+    pool = ProcessPoolExecutor(workers) if workers > 1 else None
+    try:
+        for level in levels:
+            for rule in parsed_rules:
+                bar.set_description(f"{level} {rule}")
+                started = time.perf_counter()
+                chunks = []
+                if pool is None:
+                    for seeds in _chunks(games, seed, chunk_size):
+                        chunks.append(_play_chunk(strategy, level, rule, seeds))
+                        bar.update(len(seeds))
+                else:
+                    futures: list[Future[_Chunk]] = [
+                        pool.submit(_play_chunk, strategy, level, rule, seeds)
+                        for seeds in _chunks(games, seed, chunk_size)
+                    ]
+                    for future in futures:
+                        chunks.append(future.result())
+                        bar.update(chunks[-1].games)
+                results.append(_summarise(level, rule, chunks, time.perf_counter() - started, seed))
+    finally:
+        bar.close()
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+    return results
+
+
+def _summarise(
+    level: str, rule: FirstClick, chunks: list[_Chunk], wall_seconds: float, seed: int
+) -> BenchResult:
+    games = sum(c.games for c in chunks)
+    wins = sum(c.wins for c in chunks)
+    low, high = wilson_interval(wins, games)
+    decisions = np.concatenate([c.decision_seconds for c in chunks])
+    median, p99 = np.percentile(decisions, [50, 99]) * 1000 if decisions.size else (0.0, 0.0)
+    rows, columns, mines = LEVELS[level]
+    return BenchResult(
+        level=level,
+        rule=str(rule),
+        rows=rows,
+        columns=columns,
+        mines=mines,
+        games=games,
+        wins=wins,
+        win_rate=wins / games,
+        wilson_low=low,
+        wilson_high=high,
+        games_per_second=games / wall_seconds,
+        decision_ms_median=float(median),
+        decision_ms_p99=float(p99),
+        cpu_ms_per_game=1000 * sum(c.cpu_seconds for c in chunks) / games,
+        guesses_per_game=sum(c.guesses for c in chunks) / games,
+        first_seed=seed,
+    )
+
+
+def load_strategy(spec: str) -> Strategy:
+    """The strategy named ``module:function`` (e.g. ``solver.strategy:next_moves``)."""
+    module_name, _, function_name = spec.partition(":")
+    if not module_name or not function_name:
+        raise ValueError(f"a strategy is named 'module:function', not {spec!r}")
+    module = importlib.import_module(module_name)
+    try:
+        function: Strategy = getattr(module, function_name)
+    except AttributeError:
+        raise ValueError(f"module {module_name} has no function {function_name!r}") from None
+    return function
+
+
+def machine_description() -> dict[str, Any]:
+    """Where a figure was measured: core count, CPU model, Python."""
+    model = platform.processor() or "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {"cpus": os.cpu_count(), "cpu_model": model, "python": platform.python_version()}
+
+
+def format_table(results: Sequence[BenchResult]) -> str:
+    """The results as an aligned text table, one line per level and rule."""
+    header = (
+        f"{'level':<13}{'rule':<8}{'games':>7}{'wins':>7}  {'win rate [Wilson 95%]':<24}"
+        f"{'games/s':>9}{'dec ms p50':>11}{'dec ms p99':>11}{'CPU ms/game':>12}{'guesses':>9}"
+    )
+    lines = [header]
+    for r in results:
+        rate = f"{100 * r.win_rate:.2f}% [{100 * r.wilson_low:.2f}, {100 * r.wilson_high:.2f}]"
+        lines.append(
+            f"{r.level:<13}{r.rule:<8}{r.games:>7}{r.wins:>7}  {rate:<24}{r.games_per_second:>9.1f}"
+            f"{r.decision_ms_median:>11.3f}{r.decision_ms_p99:>11.3f}{r.cpu_ms_per_game:>12.2f}"
+            f"{r.guesses_per_game:>9.2f}"
+        )
+    return "\n".join(lines)
+
+
+def write_json(results: Sequence[BenchResult], path: Path, settings: dict[str, Any]) -> None:
+    """Save the results with the settings and machine they were measured with."""
+    document = {
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": machine_description(),
+        "settings": settings,
+        "results": [asdict(r) for r in results],
+    }
+    Path(path).write_text(json.dumps(document, indent=2) + "\n")

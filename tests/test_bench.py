@@ -1,0 +1,210 @@
+"""The benchmark's game loop, its parallel runner and the ``autosweeper bench`` command.
+
+The strategies here are deliberately simple test players (a seeded random opener, an oracle
+that knows the mines, scripted moves): the benchmark is tested, not a solver.
+"""
+
+import json
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from controller.cli import main
+from solver import Board, Cell, FirstClick, Game, GameState, Tile
+from solver.bench import BenchError, load_strategy, play_game, run_benchmark, write_json
+
+
+class Action(Enum):
+    OPEN = "open"
+    FLAG = "flag"
+    CHORD = "chord"
+    JUMP = "jump"
+
+
+@dataclass(frozen=True)
+class Move:
+    cell: Cell
+    action: Action
+    is_guess: bool = False
+
+
+def random_opener(board: Board, rule: FirstClick) -> list[Move]:
+    """Open one hidden cell picked by a generator seeded with the board: repeatable anywhere."""
+    rng = np.random.default_rng(zlib.crc32(board.tiles.tobytes()))
+    hidden = np.argwhere(board.tiles == Tile.HIDDEN)
+    r, c = hidden[rng.integers(len(hidden))]
+    return [Move((int(r), int(c)), Action.OPEN, is_guess=True)]
+
+
+def single_cell_player(board: Board, rule: FirstClick) -> list[Move]:
+    """The one-number rules as a burst (all mines flagged: chord; all hidden are mines: flag),
+    else a random guess. Strong enough to win some games, so win counts mean something."""
+    tiles = board.tiles.tolist()
+    chords: list[Move] = []
+    flags: dict[Cell, Move] = {}
+    for r, c in np.argwhere(board.tiles <= Tile.EIGHT).tolist():
+        around = list(board.neighbours((r, c)))
+        hidden = [(rr, cc) for rr, cc in around if tiles[rr][cc] == Tile.HIDDEN]
+        flagged = sum(tiles[rr][cc] == Tile.FLAG for rr, cc in around)
+        if hidden and flagged == tiles[r][c]:
+            chords.append(Move((r, c), Action.CHORD))
+        elif hidden and flagged + len(hidden) == tiles[r][c]:
+            flags.update((cell, Move(cell, Action.FLAG)) for cell in hidden)
+    return [*flags.values(), *chords] or random_opener(board, rule)
+
+
+def play_by_hand(seed: int, level: str, rule: FirstClick) -> bool:
+    """The same games played without the benchmark, for a cross-check."""
+    game = Game.level(level, rule, seed)
+    while game.state is GameState.PLAYING:
+        for move in single_cell_player(game.board, rule):
+            {"OPEN": game.open, "FLAG": game.flag, "CHORD": game.chord}[move.action.name](move.cell)
+            if game.state is not GameState.PLAYING:
+                break
+    return game.state is GameState.WON
+
+
+def test_wins_match_games_played_by_hand_and_do_not_depend_on_workers() -> None:
+    games, seed, rules = 150, 1000, ["none", "opening"]
+    one = run_benchmark(single_cell_player, ["beginner"], rules, games, workers=1, seed=seed)
+    two = run_benchmark(single_cell_player, ["beginner"], rules, games, workers=2, seed=seed)
+    for result in one:
+        rule = FirstClick(result.rule)
+        expected = sum(play_by_hand(seed + i, "beginner", rule) for i in range(games))
+        assert result.games == games and result.wins == expected
+        assert result.win_rate == expected / games
+        assert result.wilson_low <= result.win_rate <= result.wilson_high
+        assert result.first_seed == seed
+        assert (result.rows, result.columns, result.mines) == (9, 9, 10)
+    assert [(r.level, r.rule, r.wins, r.guesses_per_game) for r in one] == [
+        (r.level, r.rule, r.wins, r.guesses_per_game) for r in two
+    ]
+    assert 0 < one[0].wins < one[1].wins < games, "an opening start is easier: more wins"
+
+
+def test_timings_are_measured_per_decision_and_per_game() -> None:
+    (result,) = run_benchmark(random_opener, ["intermediate"], ["safe"], 50, workers=1)
+    assert 0 < result.decision_ms_median <= result.decision_ms_p99
+    assert result.cpu_ms_per_game > 0 and result.games_per_second > 0
+    # The random opener makes one guess per decision, and needs at least one decision a game.
+    assert result.guesses_per_game >= 1
+
+
+def test_guesses_count_the_moves_flagged_as_guesses() -> None:
+    game = Game.level("beginner", "safe", seed=4)
+    outcome = play_game(random_opener, game, seed=4)
+    assert outcome.guesses == len(outcome.decision_seconds) >= 1
+    assert outcome.won == (game.state is GameState.WON) and outcome.cpu_seconds > 0
+
+
+def test_an_oracle_wins_every_game_and_the_burst_stops_when_the_game_ends() -> None:
+    game = Game.level("expert", "safe", seed=9)
+
+    def oracle(board: Board, rule: FirstClick) -> Sequence[Move]:
+        layout = game.mine_layout
+        if layout is None:
+            return [Move((0, 0), Action.OPEN, is_guess=True)]
+        flags = [Move(cell, Action.FLAG) for cell in map(tuple, np.argwhere(layout))]
+        opens = [Move(cell, Action.OPEN) for cell in map(tuple, np.argwhere(~layout))]
+        # A move the bench would reject, after the game is already won: never applied.
+        return [*flags, *opens, Move((0, 0), Action.JUMP)]
+
+    outcome = play_game(oracle, game)
+    assert outcome.won and outcome.guesses == 1 and len(outcome.decision_seconds) == 2
+    assert game.board.is_won
+
+
+def scripted(*bursts: list[Move]):
+    remaining = list(bursts)
+
+    def strategy(board: Board, rule: FirstClick) -> list[Move]:
+        return remaining.pop(0)
+
+    return strategy
+
+
+# One mine at the left: the middle cell shows 1, the right one 0.
+LINE = np.array([[True, False, False]])
+
+
+def test_flag_and_chord_moves_are_carried_out() -> None:
+    game = Game.from_layout(LINE)
+    strategy = scripted(
+        [Move((0, 1), Action.OPEN)], [Move((0, 0), Action.FLAG)], [Move((0, 1), Action.CHORD)]
+    )
+    assert play_game(strategy, game).won
+    assert [Tile(t) for t in game.board.tiles[0]] == [Tile.FLAG, Tile.ONE, Tile.ZERO]
+
+
+def test_a_flag_move_never_removes_a_flag_and_a_burst_that_changes_nothing_is_an_error() -> None:
+    game = Game.from_layout(LINE)
+    strategy = scripted(
+        [Move((0, 1), Action.OPEN)],
+        [Move((0, 0), Action.FLAG)],
+        [Move((0, 0), Action.FLAG), Move((0, 1), Action.OPEN)],
+    )
+    with pytest.raises(BenchError, match=r"changed nothing in game seed 7"):
+        play_game(strategy, game, seed=7)
+    assert game.board[0, 0] == Tile.FLAG
+
+
+def test_no_move_and_unknown_actions_are_errors() -> None:
+    with pytest.raises(BenchError, match="no move"):
+        play_game(scripted([]), Game.from_layout(LINE))
+    with pytest.raises(BenchError, match="unknown action.*JUMP"):
+        play_game(scripted([Move((0, 2), Action.JUMP)]), Game.from_layout(LINE))
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"games": 0}, "at least one game"),
+        ({"workers": -1}, "at least one worker"),
+        ({"levels": ["huge"]}, "unknown level 'huge'"),
+        ({"rules": ["vista"]}, "'vista'"),
+    ],
+)
+def test_bad_settings_are_named(kwargs: dict, message: str) -> None:
+    settings: dict = {"levels": ["beginner"], "rules": ["safe"], "games": 5, "workers": 1}
+    with pytest.raises(ValueError, match=message):
+        run_benchmark(random_opener, **{**settings, **kwargs})
+
+
+def test_load_strategy_names_what_is_missing() -> None:
+    assert load_strategy("test_bench:random_opener") is random_opener
+    with pytest.raises(ValueError, match="module:function"):
+        load_strategy("random_opener")
+    with pytest.raises(ValueError, match="no function 'nothing'"):
+        load_strategy("test_bench:nothing")
+
+
+def test_json_holds_results_settings_and_machine(tmp_path: Path) -> None:
+    results = run_benchmark(random_opener, ["beginner"], ["xp"], 20, workers=1, seed=3)
+    path = tmp_path / "bench.json"
+    write_json(results, path, {"games": 20})
+    document = json.loads(path.read_text())
+    (row,) = document["results"]
+    assert row["level"] == "beginner" and row["rule"] == "xp" and row["wins"] == results[0].wins
+    assert document["settings"] == {"games": 20} and document["machine"]["cpus"] >= 1
+
+
+def test_the_command_prints_saves_and_plots(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out, plot = tmp_path / "bench.json", tmp_path / "bench.png"
+    options = "--level all --rule opening --games 10 --workers 1 --seed 5"
+    code = main(
+        ["bench", *options.split(), "--strategy", "test_bench:random_opener"]
+        + ["--out", str(out), "--plot", str(plot)]
+    )
+    assert code == 0
+    printed = capsys.readouterr().out
+    for level in ("beginner", "intermediate", "expert"):
+        assert level in printed
+    document = json.loads(out.read_text())
+    assert [row["level"] for row in document["results"]] == ["beginner", "intermediate", "expert"]
+    assert document["settings"]["seed"] == 5
+    assert plot.read_bytes().startswith(b"\x89PNG")
