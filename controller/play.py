@@ -14,7 +14,7 @@ from __future__ import annotations
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Protocol
@@ -212,25 +212,24 @@ def play_games(
     games: int,
     *,
     echo: Callable[[str], None] = print,
-    progress: Callable[[int], Iterator[int]] | None = None,
-) -> list[GameReport]:
-    """Play ``games`` games (or until stopped or a game cannot go on), echoing a live line each.
+    progress: Callable[[int], Iterable[int]] = range,
+) -> Iterator[GameReport]:
+    """Play up to ``games`` games, yielding each and echoing its live line.
 
-    A misread or stopped game ends the run: the screen is not what the bot thinks it is.
+    A misread or stopped game ends the run: the screen is not what the bot thinks it is. A stop
+    request propagates (after the game it interrupted is logged as stopped).
     """
-    reports: list[GameReport] = []
     won = finished = 0
-    for number in progress(games) if progress else range(games):
+    for number in progress(games):
         report = player.play_game()
-        reports.append(report)
         record = report.record
         if record.result.is_finished_game:
             finished += 1
             won += record.result == Result.WON
         echo(live_line(number + 1, report, won, finished))
+        yield report
         if not record.result.is_finished_game:
-            break
-    return reports
+            return
 
 
 def live_line(number: int, report: GameReport, won: int, finished: int) -> str:

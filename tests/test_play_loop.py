@@ -15,6 +15,11 @@ from vision.errors import BoardNotFoundError, UnreadableCellError
 from vision.read import Reading
 
 
+def play_all(player: Player, games: int) -> list[GameReport]:
+    """Every game of a run, with the live lines dropped."""
+    return list(play_games(player, games, echo=lambda line: None))
+
+
 class SimulatedTable:
     """A Table over solver.Game: what a real window would show, with faults to inject.
 
@@ -84,7 +89,7 @@ def test_games_are_played_to_the_end_and_logged(tmp_path: Path) -> None:
     table = SimulatedTable(seed=1)
     lines: list[str] = []
     with OutcomeLog(tmp_path / "log.db") as log:
-        reports = play_games(Player(table, log), 6, echo=lines.append)
+        reports = list(play_games(Player(table, log), 6, echo=lines.append))
         records = log.games()
         moves = [log.moves(r.id) for r in records]
     assert len(reports) == len(records) == 6
@@ -110,7 +115,7 @@ def test_an_unreadable_cell_ends_the_game_as_misread_and_the_run(tmp_path: Path)
     )
     table = SimulatedTable(seed=2, faults={3: unreadable})
     with OutcomeLog(tmp_path / "log.db") as log:
-        reports = play_games(Player(table, log), 5, echo=lambda line: None)
+        reports = play_all(Player(table, log), 5)
         (record,) = log.games()
     assert len(reports) == 1
     assert record.result == Result.MISREAD
@@ -126,7 +131,7 @@ def test_a_moved_board_is_found_again_and_play_goes_on(tmp_path: Path) -> None:
     )
     table = SimulatedTable(seed=3, faults={2: unreadable}, relocation="moved")
     with OutcomeLog(tmp_path / "log.db") as log:
-        (report,) = play_games(Player(table, log), 1, echo=lambda line: None)
+        (report,) = play_all(Player(table, log), 1)
     assert report.record.result in (Result.WON, Result.LOST)
 
 
@@ -136,7 +141,7 @@ def test_a_vanished_board_stops_without_a_click(tmp_path: Path) -> None:
     )
     table = SimulatedTable(seed=4, faults={2: unreadable}, relocation="gone")
     with OutcomeLog(tmp_path / "log.db") as log:
-        (report,) = play_games(Player(table, log), 3, echo=lambda line: None)
+        (report,) = play_all(Player(table, log), 3)
     assert report.record.result == Result.STOPPED
     assert "gone" in (report.reason or "")
     assert len(table.clicks) == 1  # only the first click, made before the board vanished
@@ -145,7 +150,7 @@ def test_a_vanished_board_stops_without_a_click(tmp_path: Path) -> None:
 def test_clicks_the_game_does_not_take_stop_the_game(tmp_path: Path) -> None:
     table = SimulatedTable(seed=5, drops_clicks=True)
     with OutcomeLog(tmp_path / "log.db") as log:
-        (report,) = play_games(Player(table, log), 3, echo=lambda line: None)
+        (report,) = play_all(Player(table, log), 3)
     assert report.record.result == Result.STOPPED
     assert "did not take the clicks" in (report.reason or "")
     assert len(table.clicks) == 1
@@ -161,7 +166,7 @@ def test_a_stop_request_records_the_game_as_stopped_and_propagates(tmp_path: Pat
     table = FailSafeTable(seed=6)
     with OutcomeLog(tmp_path / "log.db") as log:
         with pytest.raises(StopRequested, match="fail-safe"):
-            play_games(Player(table, log), 3, echo=lambda line: None)
+            play_all(Player(table, log), 3)
         (record,) = log.games()
     assert record.result == Result.STOPPED
     assert record.clicks == 2
@@ -170,7 +175,7 @@ def test_a_stop_request_records_the_game_as_stopped_and_propagates(tmp_path: Pat
 def test_games_that_need_every_mine_flagged_are_finished_with_flags(tmp_path: Path) -> None:
     table = SimulatedTable(seed=7, size=(9, 12, 10), flags_to_win=True)
     with OutcomeLog(tmp_path / "log.db") as log:
-        reports = play_games(Player(table, log), 4, echo=lambda line: None)
+        reports = play_all(Player(table, log), 4)
     won = [r.record for r in reports if r.record.result == Result.WON]
     assert won, "seeds 7-10 include a won game"
     for record in won:
@@ -181,7 +186,7 @@ def test_games_that_need_every_mine_flagged_are_finished_with_flags(tmp_path: Pa
 def test_with_flags_the_solver_flags_mines_as_it_goes(tmp_path: Path) -> None:
     table = SimulatedTable(seed=8)
     with OutcomeLog(tmp_path / "log.db") as log:
-        play_games(Player(table, log, flags=True), 3, echo=lambda line: None)
+        play_all(Player(table, log, flags=True), 3)
     assert any(action == Action.FLAG for _, action in table.clicks)
 
 

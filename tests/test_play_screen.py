@@ -7,12 +7,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_play_loop import play_all
 from vision_synth import draw, make_skin
 
 from controller.mouse import ClickOutsideError
 from controller.mouse import Rect as MouseRect
 from controller.outcomes import OutcomeLog, Result
-from controller.play import Player, ScreenTable, play_games
+from controller.play import Player, ScreenTable
 from solver import Game
 from vision.capture import ScreenGrabber
 from vision.geometry import BoardGeometry, Rect
@@ -104,7 +105,7 @@ def test_games_on_a_drawn_screen_are_read_clicked_and_logged(tmp_path: Path) -> 
     screen = DrawnScreen(seed=11)
     mouse = RecordingMouse(screen)
     with OutcomeLog(tmp_path / "log.db") as log:
-        reports = play_games(Player(table_for(screen, mouse), log), 3, echo=lambda line: None)
+        reports = play_all(Player(table_for(screen, mouse), log), 3)
         records = log.games()
     assert [r.record.result for r in reports] == [r.result for r in records]
     assert all(r.result in (Result.WON, Result.LOST) for r in records)
@@ -122,7 +123,7 @@ def test_a_board_that_moves_mid_game_is_followed(tmp_path: Path) -> None:
 
     mouse.hooks[1] = move_window  # right after the first click lands
     with OutcomeLog(tmp_path / "log.db") as log:
-        (report,) = play_games(Player(table_for(screen, mouse), log), 1, echo=lambda line: None)
+        (report,) = play_all(Player(table_for(screen, mouse), log), 1)
     assert report.record.result in (Result.WON, Result.LOST)
     assert report.record.clicks == len(mouse.clicks)
     # every click after the first went to the board's new place
@@ -139,7 +140,7 @@ def test_a_board_that_vanishes_is_never_clicked_again(tmp_path: Path) -> None:
 
     mouse.hooks[1] = close_window
     with OutcomeLog(tmp_path / "log.db") as log:
-        (report,) = play_games(Player(table_for(screen, mouse), log), 2, echo=lambda line: None)
+        (report,) = play_all(Player(table_for(screen, mouse), log), 2)
     assert report.record.result == Result.STOPPED
     assert "gone" in (report.reason or "")
     assert len(mouse.clicks) == 1
