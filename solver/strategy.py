@@ -26,6 +26,7 @@ import numpy as np
 from solver.analysis import Analysis, analyze
 from solver.board import Board, BoardError, Cell, Tile
 from solver.deduce import find_certain
+from solver.engine import neighbour_counts
 from solver.winprob import PositionTooLarge, best_guess
 
 ENDGAME_LAYOUTS = 400
@@ -80,7 +81,9 @@ def next_moves(board: Board, rule: str = "safe", *, flags: bool = False) -> list
     if not safe:
         analysis = analyze(board)
         safe, mines = analysis.safe, analysis.mines
-    moves = [Move(cell, Action.FLAG) for cell in sorted(mines) if flags and board[cell] != Tile.FLAG]
+    moves = [
+        Move(cell, Action.FLAG) for cell in sorted(mines) if flags and board[cell] != Tile.FLAG
+    ]
     if safe:
         return moves + [Move(cell, Action.OPEN) for cell in sorted(safe)]
     assert analysis is not None
@@ -117,14 +120,18 @@ def choose_guess(analysis: Analysis) -> tuple[Cell, float]:
     if len(candidates) == 1:
         cell = candidates[0]
         return cell, float(safety[cell])
-    best = max(candidates, key=lambda cell: _score(board, analysis, cell, float(safety[cell])))
+    if PROGRESS_WEIGHT:
+        best = max(candidates, key=lambda cell: _score(board, analysis, cell, float(safety[cell])))
+    else:
+        unknown_around = _unknown_neighbour_counts(board)
+        best = max(candidates, key=lambda cell: (safety[cell], -unknown_around[cell]))
     return best, float(safety[best])
 
 
 def _first_move(board: Board, rule: str) -> Move:
     protected = rule in ("safe", "xp", "opening")
-    cells = board.rows * board.columns
-    return Move(first_click(board, rule), Action.OPEN, 1.0 if protected else 1 - board.mines / cells)
+    safety = 1.0 if protected else 1 - board.mines / (board.rows * board.columns)
+    return Move(first_click(board, rule), Action.OPEN, safety)
 
 
 def _candidates(board: Board, analysis: Analysis, safety: np.ndarray) -> list[Cell]:
@@ -151,14 +158,8 @@ def _candidates(board: Board, analysis: Analysis, safety: np.ndarray) -> list[Ce
 
 
 def _unknown_neighbour_counts(board: Board) -> np.ndarray:
-    unknown = np.pad(((board.tiles == Tile.HIDDEN) | (board.tiles == Tile.QUESTION)).astype(int), 1)
-    rows, columns = board.rows, board.columns
-    return sum(
-        unknown[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + columns]
-        for dr in (-1, 0, 1)
-        for dc in (-1, 0, 1)
-        if dr or dc
-    )
+    unknown = (board.tiles == Tile.HIDDEN) | (board.tiles == Tile.QUESTION)
+    return neighbour_counts(unknown)
 
 
 def _score(board: Board, analysis: Analysis, cell: Cell, safety: float) -> float:
