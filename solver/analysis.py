@@ -40,6 +40,7 @@ import numpy.typing as npt
 
 from solver.board import Board, BoardError, Cell, Tile
 from solver.constraints import Constraint, read_constraints
+from solver.deduce import certain_cells
 
 MAX_STATES = 200_000
 """Most states the programme of one group may hold after one box before numbers are dropped."""
@@ -71,51 +72,51 @@ class _TooManyStates(Exception):
     """The programme of a group outgrew :data:`MAX_STATES`."""
 
 
+_BITS_PER_NEED = 4
+"""A state packs each open number's remaining need (at most 8) into its own 4-bit slot."""
+_NEED_MASK = (1 << _BITS_PER_NEED) - 1
+
+
 @dataclass(frozen=True)
 class _Step:
-    """How one box changes the state: which needs it touches and how the next state is built."""
+    """How one box changes the state (an int of 4-bit slots, one per open number).
+
+    Placing ``m`` mines in the box turns ``state`` into ``state + opening - m * touched``: the
+    numbers that open here get their slots filled, and every touched number loses ``m``.
+    """
 
     size: int
-    checks: tuple[tuple[int, int, int], ...]
-    """Per number of this box: (index in the state or -1 when it opens here, its full need,
-    capacity of its boxes still to come). After ``m`` mines its need must be within 0..capacity."""
-    sources: tuple[tuple[int, int], ...]
-    """Per number open after the box: (index in the old state or -1, full need)."""
-    touched: tuple[bool, ...]
-    """Per number open after the box: whether this box is one of its cells."""
+    low: int
+    high: int
+    """Bounds on the mines in this box from the numbers that open here."""
+    reads: tuple[tuple[int, int], ...]
+    """Per already open number of this box: (slot shift, capacity of its boxes still to come).
+    After ``m`` mines its need must be within 0..capacity."""
+    opening: int
+    touched: int
 
-    def successors(self, needs: tuple[int, ...]) -> Iterator[tuple[int, tuple[int, ...]]]:
-        """(mines in this box, next state) for every choice that keeps all numbers satisfiable."""
-        low, high = 0, self.size
-        for index, need, capacity in self.checks:
-            if index >= 0:
-                need = needs[index]
+    def choices(self, state: int) -> range:
+        """The mine counts for this box that keep every number satisfiable."""
+        low, high = self.low, self.high
+        for shift, capacity in self.reads:
+            need = (state >> shift) & _NEED_MASK
             low = max(low, need - capacity)
             high = min(high, need)
-        if low > high:
-            return
-        base = [needs[index] if index >= 0 else need for index, need in self.sources]
-        for mines in range(low, high + 1):
-            yield mines, tuple(
-                value - mines if touched else value
-                for value, touched in zip(base, self.touched, strict=True)
-            )
+        return range(low, high + 1)
 
 
-def _order_boxes(box_numbers: list[tuple[int, ...]], number_count: int) -> list[int]:
-    """An order of the boxes that keeps few numbers open at a time (greedy, one box ahead).
+def _greedy_order(
+    box_numbers: list[tuple[int, ...]], boxes_of: list[list[int]], start: int
+) -> list[int]:
+    """An order of the boxes from ``start`` that keeps few numbers open at a time.
 
     Each step takes, among the boxes next to an open number, the one that opens the fewest new
     numbers net of those it closes; this walks along the frontier instead of across it.
     """
-    boxes_of: list[list[int]] = [[] for _ in range(number_count)]
-    for box, numbers in enumerate(box_numbers):
-        for number in numbers:
-            boxes_of[number].append(box)
     unplaced = [len(boxes) for boxes in boxes_of]
     open_numbers: set[int] = set()
     remaining = set(range(len(box_numbers)))
-    candidates: set[int] = set()
+    candidates = {start}
     order: list[int] = []
 
     def cost(box: int) -> tuple[int, int, int]:
@@ -138,6 +139,66 @@ def _order_boxes(box_numbers: list[tuple[int, ...]], number_count: int) -> list[
     return order
 
 
+def _estimated_states(
+    order: list[int], box_numbers: list[tuple[int, ...]], sizes: list[int], needs: list[int]
+) -> int:
+    """A bound on the states the programme visits along ``order``, to compare orders cheaply.
+
+    After each box, an open number that has seen ``a`` of its cells and has ``c`` to come can
+    still need only ``min(need, a) - max(0, need - c) + 1`` different counts; the bound
+    multiplies these over the open numbers and adds over the boxes.
+    """
+    seen = [0] * len(needs)
+    to_come = [0] * len(needs)
+    for box, numbers in enumerate(box_numbers):
+        for number in numbers:
+            to_come[number] += sizes[box]
+    open_numbers: set[int] = set()
+    total = 0
+    for box in order:
+        for number in box_numbers[box]:
+            seen[number] += sizes[box]
+            to_come[number] -= sizes[box]
+            (open_numbers.add if to_come[number] else open_numbers.discard)(number)
+        states = 1
+        for number in open_numbers:
+            need = needs[number]
+            states *= min(need, seen[number]) - max(0, need - to_come[number]) + 1
+        total += states
+    return total
+
+
+_TRY_MORE_STARTS_ABOVE = 2_000
+"""Estimated states above which other starting boxes are tried (an order's cost varies a lot
+with where it starts on big groups; on small ones the first order is already cheap)."""
+_OTHER_STARTS = 12
+
+
+def _order_boxes(
+    box_numbers: list[tuple[int, ...]], sizes: list[int], needs: list[int]
+) -> list[int]:
+    """The cheapest, by :func:`_estimated_states`, of a few greedy orders from different starts.
+
+    The first starts at a box touching the fewest numbers (often an end of the frontier); for a
+    big group, further starts are spread along that first order.
+    """
+    boxes_of: list[list[int]] = [[] for _ in needs]
+    for box, numbers in enumerate(box_numbers):
+        for number in numbers:
+            boxes_of[number].append(box)
+    first_start = min(range(len(box_numbers)), key=lambda box: (len(box_numbers[box]), box))
+    best = _greedy_order(box_numbers, boxes_of, first_start)
+    best_cost = _estimated_states(best, box_numbers, sizes, needs)
+    if best_cost > _TRY_MORE_STARTS_ABOVE:
+        stride = max(1, len(best) // _OTHER_STARTS)
+        for start in {best[-1], *best[stride::stride]}:
+            order = _greedy_order(box_numbers, boxes_of, start)
+            cost = _estimated_states(order, box_numbers, sizes, needs)
+            if cost < best_cost:
+                best, best_cost = order, cost
+    return best
+
+
 class _GroupCount:
     """The forward-backward count of one group's layouts over its boxes."""
 
@@ -146,7 +207,7 @@ class _GroupCount:
         mine_limit: int,
     ) -> None:
         self.mine_limit = mine_limit
-        order = _order_boxes(box_numbers, len(needs))
+        order = _order_boxes(box_numbers, [len(box) for box in boxes], needs)
         self.boxes = [boxes[b] for b in order]
         numbers_in_order = [box_numbers[b] for b in order]
         position: dict[int, list[int]] = {number: [] for number in range(len(needs))}
@@ -155,39 +216,40 @@ class _GroupCount:
                 position[number].append(step)
         last = {number: steps[-1] for number, steps in position.items()}
         self.steps: list[_Step] = []
-        open_numbers: list[int] = []
+        slot_of: dict[int, int] = {}
         for step, numbers in enumerate(numbers_in_order):
-            index_of = {number: i for i, number in enumerate(open_numbers)}
-            checks = tuple(
-                (
-                    index_of.get(number, -1),
-                    needs[number],
-                    sum(len(self.boxes[s]) for s in position[number] if s > step),
-                )
-                for number in numbers
-            )
-            opening = sorted(n for n in numbers if n not in index_of and last[n] > step)
-            open_numbers = [n for n in open_numbers if last[n] > step] + opening
-            self.steps.append(
-                _Step(
-                    size=len(self.boxes[step]),
-                    checks=checks,
-                    sources=tuple((index_of.get(n, -1), needs[n]) for n in open_numbers),
-                    touched=tuple(n in numbers for n in open_numbers),
-                )
-            )
+            size = len(self.boxes[step])
+            low, high, opening, touched = 0, size, 0, 0
+            reads = []
+            for number in numbers:
+                capacity = sum(len(self.boxes[s]) for s in position[number] if s > step)
+                if number not in slot_of:
+                    low = max(low, needs[number] - capacity)
+                    high = min(high, needs[number])
+                    if not capacity:
+                        continue
+                    free = set(range(len(slot_of) + 1)) - set(slot_of.values())
+                    slot_of[number] = min(free)
+                    opening += needs[number] << (_BITS_PER_NEED * slot_of[number])
+                else:
+                    reads.append((_BITS_PER_NEED * slot_of[number], capacity))
+                touched += 1 << (_BITS_PER_NEED * slot_of[number])
+                if last[number] == step:
+                    del slot_of[number]
+            self.steps.append(_Step(size, low, high, tuple(reads), opening, touched))
         self.forward = self._forward()
         self.backward, self.box_mines = self._backward()
-        self.layouts_by_mines: Polynomial = self.forward[-1].get((), {})
+        self.layouts_by_mines: Polynomial = self.forward[-1].get(0, {})
 
-    def _forward(self) -> list[dict[tuple[int, ...], Polynomial]]:
-        tables: list[dict[tuple[int, ...], Polynomial]] = [{(): {0: 1}}]
+    def _forward(self) -> list[dict[int, Polynomial]]:
+        tables: list[dict[int, Polynomial]] = [{0: {0: 1}}]
         for step in self.steps:
-            table: dict[tuple[int, ...], Polynomial] = {}
-            for needs, counts in tables[-1].items():
-                for mines, following in step.successors(needs):
+            table: dict[int, Polynomial] = {}
+            for state, counts in tables[-1].items():
+                base = state + step.opening
+                for mines in step.choices(state):
                     ways = comb(step.size, mines)
-                    target = table.setdefault(following, {})
+                    target = table.setdefault(base - mines * step.touched, {})
                     for total, count in counts.items():
                         if total + mines <= self.mine_limit:
                             target[total + mines] = target.get(total + mines, 0) + count * ways
@@ -196,19 +258,20 @@ class _GroupCount:
             tables.append(table)
         return tables
 
-    def _backward(self) -> tuple[list[dict[tuple[int, ...], Polynomial]], list[Polynomial]]:
+    def _backward(self) -> tuple[list[dict[int, Polynomial]], list[Polynomial]]:
         """Ways to finish from every reachable state, and each box's per-cell mine counts."""
-        tables: list[dict[tuple[int, ...], Polynomial]] = [{} for _ in self.forward]
-        tables[-1] = {(): {0: 1}}
+        tables: list[dict[int, Polynomial]] = [{} for _ in self.forward]
+        tables[-1] = {0: {0: 1}}
         box_mines: list[Polynomial] = [{} for _ in self.steps]
         for index in range(len(self.steps) - 1, -1, -1):
             step = self.steps[index]
             after = tables[index + 1]
-            for needs, counts in self.forward[index].items():
+            for state, counts in self.forward[index].items():
                 finish: Polynomial = {}
                 mined: Polynomial = {}
-                for mines, following in step.successors(needs):
-                    rest = after.get(following)
+                base = state + step.opening
+                for mines in step.choices(state):
+                    rest = after.get(base - mines * step.touched)
                     if not rest:
                         continue
                     ways = comb(step.size, mines)
@@ -220,25 +283,27 @@ class _GroupCount:
                                 mined.get(total + mines, 0) + count * ways_with_one_cell_mined
                             )
                 if finish:
-                    tables[index][needs] = finish
+                    tables[index][state] = finish
                     _add_product(box_mines[index], counts, mined, self.mine_limit)
         return tables, box_mines
 
     def box_layouts(self, allowed_totals: frozenset[int]) -> Iterator[tuple[int, ...]]:
         """Every choice of mines per box (in search order) with a total in ``allowed_totals``."""
 
-        def walk(index: int, needs: tuple[int, ...], total: int) -> Iterator[tuple[int, ...]]:
+        def walk(index: int, state: int, total: int) -> Iterator[tuple[int, ...]]:
             if index == len(self.steps):
                 if total in allowed_totals:
                     yield ()
                 return
-            for mines, following in self.steps[index].successors(needs):
+            step = self.steps[index]
+            for mines in step.choices(state):
+                following = state + step.opening - mines * step.touched
                 rest = self.backward[index + 1].get(following)
                 if rest and any(total + mines + more in allowed_totals for more in rest):
                     for tail in walk(index + 1, following, total + mines):
                         yield (mines, *tail)
 
-        return walk(0, (), 0)
+        return walk(0, 0, 0)
 
 
 @dataclass(frozen=True)
@@ -297,6 +362,10 @@ class Analysis:
     """False if some group was too big to count exactly (see the module notes)."""
     _mined_solutions: Mapping[Cell, int] = field(default_factory=dict, repr=False, compare=False)
     _off_frontier_mined_solutions: int = field(default=0, repr=False, compare=False)
+    _decided_frontier_mines: frozenset[Cell] = field(default=frozenset(), repr=False, compare=False)
+    """Frontier mines the simple rules settle before counting; they are in no group."""
+    _possible_group_totals: frozenset[int] = field(default=frozenset(), repr=False, compare=False)
+    """Mines the groups together may hold, leaving a number the off-frontier cells can take."""
 
     def mined_solutions(self, cell: Cell) -> int:
         """In how many of the :attr:`solutions` ``cell`` is a mine (flags: all of them)."""
@@ -334,12 +403,14 @@ class Analysis:
             for layout in group.layouts():
                 by_mines.setdefault(len(layout), []).append(layout)
             per_group.append(by_mines)
-        off = len(self.off_frontier)
         result: list[frozenset[Cell]] = []
         for totals in itertools.product(*(sorted(by_mines) for by_mines in per_group)):
-            if 0 <= self.mines_left - sum(totals) <= off:
+            if sum(totals) in self._possible_group_totals:
                 parts = [by_mines[t] for by_mines, t in zip(per_group, totals, strict=True)]
-                result.extend(frozenset().union(*chosen) for chosen in itertools.product(*parts))
+                result.extend(
+                    self._decided_frontier_mines.union(*chosen)
+                    for chosen in itertools.product(*parts)
+                )
         return result
 
 
@@ -396,15 +467,29 @@ def analyze(board: Board) -> Analysis:
     first offending number in reading order where there is one.
     """
     position = read_constraints(board)
-    mines_left = position.mines_left
-    frontier: set[Cell] = set()
+    try:
+        known_safe, known_mines = certain_cells(position)
+    except BoardError:
+        # The board is impossible; the full count below finds that too and names the group.
+        known_safe, known_mines = frozenset(), frozenset()
+    known = known_safe | known_mines
+    constraints = []
     for constraint in position.constraints:
-        frontier |= constraint.unknown
-    off_frontier = position.unknown - frontier
-    off = len(off_frontier)
+        if constraint.unknown - known:
+            constraints.append(
+                Constraint(
+                    constraint.cell,
+                    constraint.unknown - known,
+                    constraint.mines - len(constraint.unknown & known_mines),
+                )
+            )
+    touching_numbers = frozenset().union(*(c.unknown for c in position.constraints))
+    off_frontier = position.unknown - touching_numbers
+    mines_left = position.mines_left - len(known_mines)
+    off = len(off_frontier - known)
 
     counted: list[tuple[list[Constraint], _GroupCount, tuple[Constraint, ...]]] = []
-    for numbers in _split_into_groups(position.constraints):
+    for numbers in _split_into_groups(tuple(constraints)):
         count, dropped = _count_group(numbers, mines_left)
         if not count.layouts_by_mines:
             raise BoardError(
@@ -443,24 +528,34 @@ def analyze(board: Board) -> Analysis:
             mined = sum(n * completions.get(t, 0) for t, n in by_mines.items())
             for cell in box:
                 mined_solutions[cell] = mined
-        possible = {t: n for t, n in count.layouts_by_mines.items() if completions[t]}
+        completable = {t: n for t, n in count.layouts_by_mines.items() if completions[t]}
         groups.append(
             Group(
                 cells=frozenset(cell for box in count.boxes for cell in box),
                 numbers=tuple(c.cell for c in numbers),
                 boxes=tuple(count.boxes),
-                layouts_by_mines=possible,
+                layouts_by_mines=completable,
                 exact=not dropped,
                 _count=count,
                 _dropped=dropped,
             )
         )
-    off_mined = sum(n * _ways(off - 1, mines_left - t - 1) for t, n in frontier_by_mines.items())
+    mined_solutions.update(dict.fromkeys(touching_numbers & known_safe, 0))
+    mined_solutions.update(dict.fromkeys(touching_numbers & known_mines, solutions))
+    if off_frontier <= known_mines:
+        off_mined = solutions
+    elif off_frontier & known_safe:
+        off_mined = 0
+    else:
+        off_mined = sum(
+            n * _ways(off - 1, mines_left - t - 1) for t, n in frontier_by_mines.items()
+        )
+    possible = frozenset(t for t in frontier_by_mines if 0 <= mines_left - t <= off)
     safe = {cell for cell, mined in mined_solutions.items() if mined == 0}
     mines = {cell for cell, mined in mined_solutions.items() if mined == solutions}
-    if off_mined == 0:
+    if off_frontier and off_mined == 0:
         safe |= off_frontier
-    elif off_mined == solutions:
+    elif off_frontier and off_mined == solutions:
         mines |= off_frontier
     return Analysis(
         board=board,
@@ -470,10 +565,10 @@ def analyze(board: Board) -> Analysis:
         groups=tuple(groups),
         off_frontier=off_frontier,
         mines_left=mines_left,
-        frontier_layout_count=sum(
-            n for t, n in frontier_by_mines.items() if 0 <= mines_left - t <= off
-        ),
+        frontier_layout_count=sum(n for t, n in frontier_by_mines.items() if t in possible),
         exact=all(group.exact for group in groups),
         _mined_solutions=mined_solutions,
         _off_frontier_mined_solutions=off_mined,
+        _decided_frontier_mines=touching_numbers & known_mines,
+        _possible_group_totals=possible,
     )

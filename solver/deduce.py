@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from solver.board import Board, BoardError, Cell
-from solver.constraints import Constraint, read_constraints
+from solver.constraints import Constraint, Constraints, read_constraints
 
 
 def _reduce(
@@ -65,7 +65,11 @@ def find_certain(board: Board) -> tuple[frozenset[Cell], frozenset[Cell]]:
     Sound but not complete: every cell returned is certain, but :func:`solver.analysis.analyze`
     may find more. Raises :class:`BoardError` for a board the rules show to be impossible.
     """
-    position = read_constraints(board)
+    return certain_cells(read_constraints(board))
+
+
+def certain_cells(position: Constraints) -> tuple[frozenset[Cell], frozenset[Cell]]:
+    """:func:`find_certain` for a board already read into constraints."""
     safe: set[Cell] = set()
     mines: set[Cell] = set()
     constraints = list(position.constraints)
