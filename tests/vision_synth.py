@@ -7,7 +7,7 @@ drawn on the opened colour. Boards are drawn with grid lines between tiles and a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -64,10 +64,14 @@ def make_skin(pitch: int, seed: int = 0, name: str = "synthetic") -> Skin:
 
 @dataclass
 class Scene:
-    """A drawn screen and where its board truly is."""
+    """A drawn screen and what is truly on it (the arrays are left out of reprs: too long)."""
 
-    screen: Image
+    skin: Skin = field(repr=False)
+    tiles: npt.NDArray[np.uint8] = field(repr=False)
+    screen: Image = field(repr=False)
     geometry: BoardGeometry
+    face: str | None
+    """The face state drawn, if any."""
 
 
 def draw(
@@ -106,4 +110,4 @@ def draw(
     geometry = BoardGeometry(
         left, top, skin.pitch, skin.tile_size, skin.tile_offset, rows, columns, face_rect
     )
-    return Scene(screen, geometry)
+    return Scene(skin, tiles, screen, geometry, face)

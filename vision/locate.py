@@ -122,11 +122,10 @@ def _anchor_phases(skin: Skin, screen: Image, distinctive: list[Tile]) -> list[t
     order = sorted(
         distinctive, key=lambda tile: (tile != Tile.HIDDEN, -flatness(skin.templates[tile]))
     )
-    limit = (GREY_SLACK * skin.threshold * 255 + 1) ** 2
     for tile in order:
         template = cv2.cvtColor(skin.templates[tile], cv2.COLOR_BGR2GRAY)
-        squared = cv2.matchTemplate(grey, template, cv2.TM_SQDIFF) / template.size
-        ys, xs = np.nonzero(squared <= limit)
+        limit = (GREY_SLACK * skin.threshold * 255 + 1) ** 2 * template.size
+        ys, xs = np.nonzero(cv2.matchTemplate(grey, template, cv2.TM_SQDIFF) <= limit)
         if len(xs):
             phases = zip((xs % skin.pitch[0]).tolist(), (ys % skin.pitch[1]).tolist(), strict=True)
             counts = Counter(phases)

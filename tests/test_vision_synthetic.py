@@ -1,0 +1,242 @@
+"""Vision on synthetic screens: known skins drawn at known places, so locate and read are exact."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from vision_synth import LAYOUTS, OPENED, Scene, draw, make_skin
+
+from solver import Board, Tile
+from vision.errors import BoardNotFoundError, UnreadableCellError, UnreadableFaceError
+from vision.geometry import BoardGeometry
+from vision.locate import locate
+from vision.match import TemplateBank
+from vision.read import BoardReader, Reading
+from vision.skin import FACE_STATES, Skin
+
+SKINS = {pitch: make_skin(pitch, seed=pitch) for pitch in LAYOUTS}
+SCREEN = (640, 480)
+examples = settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+
+
+@st.composite
+def scenes(draw_from: st.DrawFn, face: bool = True) -> Scene:
+    """A random board of a random skin drawn at a random place on a random plain screen."""
+    skin = SKINS[draw_from(st.sampled_from(sorted(SKINS)))]
+    pitch = skin.pitch[0]
+    rows = draw_from(st.integers(1, min(12, (SCREEN[1] - 60) // pitch)))
+    columns = draw_from(st.integers(1, min(16, (SCREEN[0] - 10) // pitch)))
+    seed = draw_from(st.integers(0, 2**32 - 1))
+    tiles = np.random.default_rng(seed).integers(0, len(Tile), size=(rows, columns), dtype=np.uint8)
+    tiles[0, 0] = tiles[-1, -1] = Tile.HIDDEN  # every edge line shows a distinctive tile
+    left = draw_from(st.integers(5, SCREEN[0] - columns * pitch - 5))
+    top = draw_from(st.integers(45, SCREEN[1] - rows * pitch - 5))
+    background = draw_from(st.sampled_from([OPENED, (0, 0, 0), (90, 40, 20)]))
+    state = draw_from(st.sampled_from(FACE_STATES)) if face else None
+    return draw(skin, tiles, (left, top), SCREEN, background, state)
+
+
+def read_scene(skin: Skin, geometry: BoardGeometry, screen: np.ndarray, crops: Path) -> Reading:
+    reader = BoardReader(skin, geometry, crops_dir=crops)
+    region = reader.region
+    frame = np.ascontiguousarray(screen[region.top : region.bottom, region.left : region.right])
+    return reader.read(frame, mines=0)
+
+
+def read_png(path: Path) -> np.ndarray:
+    image = cv2.imread(str(path))
+    assert image is not None, f"{path} is not a readable PNG"
+    return np.asarray(image)
+
+
+@examples
+@given(scenes())
+def test_locate_and_read_are_exact(tmp_path: Path, drawn: Scene) -> None:
+    skin, tiles = drawn.skin, drawn.tiles
+    geometry = locate(skin, drawn.screen)
+    assert geometry == drawn.geometry
+    reading = read_scene(skin, geometry, drawn.screen, tmp_path)
+    assert np.array_equal(reading.board.tiles, tiles)
+    assert reading.scores.shape == tiles.shape and float(reading.scores.max()) < 1e-3
+    assert reading.face == drawn.face
+
+
+@examples
+@given(scenes(face=False), st.integers(-2000, 2000), st.integers(-1000, 1000))
+def test_locate_reports_screen_coordinates(drawn: Scene, dx: int, dy: int) -> None:
+    """A capture of a monitor left of or above the primary one keeps its own origin."""
+    skin = drawn.skin
+    faceless = replace(skin, faces={})
+    geometry = locate(faceless, drawn.screen, origin=(dx, dy))
+    assert (geometry.left, geometry.top) == (drawn.geometry.left + dx, drawn.geometry.top + dy)
+    assert geometry.shape == drawn.geometry.shape
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(sorted(SKINS)),
+    st.integers(1, 20),
+    st.integers(1, 30),
+    st.integers(-50, 50),
+    st.integers(-50, 50),
+)
+def test_cell_geometry_round_trips(pitch: int, rows: int, columns: int, dx: int, dy: int) -> None:
+    skin = SKINS[pitch]
+    geometry = BoardGeometry(100, 80, skin.pitch, skin.tile_size, skin.tile_offset, rows, columns)
+    for cell in [(0, 0), (rows - 1, columns - 1), (rows // 2, columns // 3)]:
+        x, y = geometry.cell_centre(cell)
+        assert geometry.cell_at(x, y) == cell
+        assert geometry.rect.contains_rect(geometry.tile_rect(cell))
+    x, y = geometry.left + dx, geometry.top + dy
+    inside = 0 <= dx < columns * pitch and 0 <= dy < rows * pitch
+    assert (geometry.cell_at(x, y) is not None) == inside
+
+
+def test_plain_edge_line_needs_the_shape(tmp_path: Path) -> None:
+    """An edge column of plain ZERO tiles is part of the board only when the shape says so."""
+    skin = SKINS[21]
+    tiles = np.full((6, 8), Tile.HIDDEN, dtype=np.uint8)
+    tiles[:, -1] = Tile.ZERO
+    drawn = draw(skin, tiles, (40, 60), SCREEN, background=OPENED)
+    assert locate(skin, drawn.screen).shape == (6, 7)
+    geometry = locate(skin, drawn.screen, shape=(6, 8))
+    assert geometry == drawn.geometry
+    assert np.array_equal(read_scene(skin, geometry, drawn.screen, tmp_path).board.tiles, tiles)
+
+
+def test_ambiguous_placement_is_refused() -> None:
+    tiles = np.full((5, 5), Tile.ZERO, dtype=np.uint8)
+    tiles[:, 1:4] = Tile.HIDDEN
+    drawn = draw(SKINS[16], tiles, (40, 60), SCREEN)
+    with pytest.raises(BoardNotFoundError, match="fit 2 different 5x4 boards"):
+        locate(SKINS[16], drawn.screen, shape=(5, 4))
+
+
+def test_no_board_names_the_skin_and_the_area() -> None:
+    screen = np.full((300, 400, 3), OPENED, dtype=np.uint8)
+    with pytest.raises(BoardNotFoundError, match=r"skin 'synthetic' in the screen area Rect"):
+        locate(SKINS[16], screen)
+
+
+def test_missing_face_is_an_error() -> None:
+    tiles = np.full((4, 4), Tile.HIDDEN, dtype=np.uint8)
+    drawn = draw(SKINS[16], tiles, (40, 60), SCREEN, face=None)
+    with pytest.raises(BoardNotFoundError, match="none of the faces"):
+        locate(SKINS[16], drawn.screen)
+
+
+@examples
+@given(scenes(), st.integers(0, 2**32 - 1))
+def test_unknown_tile_names_the_cell_and_saves_its_crop(
+    tmp_path: Path, drawn: Scene, seed: int
+) -> None:
+    skin, tiles = drawn.skin, drawn.tiles
+    rng = np.random.default_rng(seed)
+    cell = (int(rng.integers(tiles.shape[0])), int(rng.integers(tiles.shape[1])))
+    tile = drawn.geometry.tile_rect(cell)
+    noise = rng.integers(0, 256, size=(tile.height, tile.width, 3), dtype=np.uint8)
+    drawn.screen[tile.top : tile.bottom, tile.left : tile.right] = noise
+    with pytest.raises(UnreadableCellError) as raised:
+        read_scene(skin, drawn.geometry, drawn.screen, tmp_path)
+    assert raised.value.cell == cell
+    assert f"cell (row {cell[0]}, column {cell[1]})" in str(raised.value)
+    assert str(raised.value.crop_path) in str(raised.value)
+    assert raised.value.crop_path.parent == tmp_path
+    assert np.array_equal(read_png(raised.value.crop_path), noise)
+
+
+@examples
+@given(
+    scenes(),
+    st.sampled_from(list(Tile)),
+    st.sampled_from(list(Tile)),
+    st.floats(0.4, 0.6),
+)
+def test_blends_of_two_tiles_are_never_guessed(
+    tmp_path: Path, drawn: Scene, first: Tile, second: Tile, mix: float
+) -> None:
+    """A half-drawn cell, near the middle between two templates, is refused, not read as either."""
+    skin = drawn.skin
+    a, b = skin.templates[first].astype(float), skin.templates[second].astype(float)
+    assume(np.sqrt(np.mean((a - b) ** 2)) / 255 > skin.threshold)
+    tile = drawn.geometry.tile_rect((0, 0))
+    blend = np.round(mix * a + (1 - mix) * b).astype(np.uint8)
+    drawn.screen[tile.top : tile.bottom, tile.left : tile.right] = blend
+    with pytest.raises(UnreadableCellError) as raised:
+        read_scene(skin, drawn.geometry, drawn.screen, tmp_path)
+    assert raised.value.cell == (0, 0)
+
+
+def test_near_tie_between_similar_tiles_is_ambiguous(tmp_path: Path) -> None:
+    base = SKINS[16]
+    templates = dict(base.templates)
+    seven = templates[Tile.ONE].copy()
+    seven[2:5, 2:5] = 255 - seven[2:5, 2:5]  # a few pixels apart: within the threshold
+    templates[Tile.SEVEN] = seven
+    skin = Skin("close", base.pitch, base.tile_size, templates, base.threshold, base.new_game)
+    tiles = np.full((3, 3), Tile.HIDDEN, dtype=np.uint8)
+    tiles[1, 2] = Tile.ONE
+    drawn = draw(skin, tiles, (40, 60), SCREEN, face=None)
+    tile = drawn.geometry.tile_rect((1, 2))
+    halfway = ((templates[Tile.ONE].astype(int) + seven) // 2).astype(np.uint8)
+    drawn.screen[tile.top : tile.bottom, tile.left : tile.right] = halfway
+    with pytest.raises(
+        UnreadableCellError, match=r"\(row 1, column 2\).*is ambiguous: (ONE|SEVEN)"
+    ):
+        read_scene(skin, drawn.geometry, drawn.screen, tmp_path)
+
+
+def test_unreadable_face_saves_its_crop(tmp_path: Path) -> None:
+    skin = SKINS[24]
+    tiles = np.full((4, 5), Tile.HIDDEN, dtype=np.uint8)
+    drawn = draw(skin, tiles, (40, 60), SCREEN)
+    face = drawn.geometry.face
+    assert face is not None
+    drawn.screen[face.top : face.bottom, face.left : face.right] = 255
+    with pytest.raises(UnreadableFaceError) as raised:
+        read_scene(skin, drawn.geometry, drawn.screen, tmp_path)
+    assert np.array_equal(read_png(raised.value.crop_path), np.full((24, 24, 3), 255))
+
+
+@pytest.mark.parametrize(
+    ("rows", "face", "outcome"),
+    [
+        (["1F", "11"], None, "won"),  # every safe cell open: won without a face
+        (["1U", "11"], None, "won"),
+        (["1U", "11"], "playing", "playing"),  # xdemineur: not won until the mine is flagged
+        (["1F", "11"], "won", "won"),
+        (["1X", "11"], "playing", "lost"),  # an exploded mine is a loss whatever the face says
+        (["1X", "11"], None, "lost"),
+        (["UU", "11"], None, "playing"),
+    ],
+)
+def test_outcome_from_face_and_board(rows: list[str], face: str | None, outcome: str) -> None:
+    board = Board.from_rows(rows, mines=1)
+    assert Reading(board, np.zeros(board.tiles.shape, np.float32), face).outcome == outcome
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(1, 40), st.integers(1, 6), st.integers(0, 2**32 - 1))
+def test_bank_distance_is_the_rms_difference(patches: int, templates: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    images = rng.integers(0, 256, size=(templates, 7, 5, 3), dtype=np.uint8)
+    tested = rng.integers(0, 256, size=(patches, 7, 5, 3), dtype=np.uint8)
+    tested[0] = images[-1]
+    bank = TemplateBank(list(range(templates)), list(images))
+    expected = (
+        np.sqrt(
+            ((tested[:, None].astype(float) - images[None].astype(float)) ** 2).mean(axis=(2, 3, 4))
+        )
+        / 255
+    )
+    assert np.allclose(bank.distances(tested), expected, atol=2e-3)
+    verdict = bank.judge(bank.distances(tested), threshold=0.01)
+    assert verdict.best[0] == templates - 1 and verdict.accepted[0]
