@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from vision_synth import LAYOUTS, OPENED, Scene, draw, make_skin
 
 from solver import Board, Tile
 from vision.errors import BoardNotFoundError, UnreadableCellError, UnreadableFaceError
@@ -19,6 +18,7 @@ from vision.locate import locate
 from vision.match import TemplateBank
 from vision.read import BoardReader, Reading
 from vision.skin import FACE_STATES, Skin
+from vision.synthetic import LAYOUTS, OPENED, Scene, draw, make_skin
 
 SKINS = {pitch: make_skin(pitch, seed=pitch) for pitch in LAYOUTS}
 SCREEN = (640, 480)

@@ -1,4 +1,4 @@
-"""Synthetic skins and screens for the vision tests: known pixels, so reads can be checked exactly.
+"""Synthetic skins and screens: known pixels, so tests and the benchmark can check reads exactly.
 
 A skin's tiles look like a real game's: a raised HIDDEN tile with light and dark edges, a plain
 one-colour ZERO (which, like real opened cells, also matches plain backgrounds), and glyph tiles
