@@ -164,10 +164,11 @@ class Player:
         raise GameAborted(Result.STOPPED, f"the game did not take the clicks on {cells}")
 
     def _look(self, changed: bool = False) -> Reading:
-        """A stable read; an unreadable board is looked for once more (it may have moved)."""
+        """A stable read. When a cell is unreadable the board may have moved: it is looked for
+        once (an unreadable face alone means the cells were read where they were)."""
         try:
             return self.table.look(changed)
-        except (UnreadableCellError, UnreadableFaceError) as unreadable:
+        except UnreadableCellError as unreadable:
             if not self.table.relocate():
                 raise GameAborted(Result.MISREAD, str(unreadable)) from unreadable
         return self.table.look()

@@ -11,7 +11,7 @@ from controller.outcomes import GameSetup, OutcomeLog, Result
 from controller.play import GameReport, Player, StopRequested, live_line, play_games
 from solver import Board, Game, Tile
 from solver.strategy import Action, Move
-from vision.errors import BoardNotFoundError, UnreadableCellError
+from vision.errors import BoardNotFoundError, UnreadableCellError, UnreadableFaceError
 from vision.read import Reading
 
 
@@ -200,3 +200,14 @@ def test_the_live_line_says_result_time_moves_guesses_and_rate(tmp_path: Path) -
     assert line.startswith("game 4: won in ")
     assert "2 clicks, 1 guess (80%)" in line
     assert "75.00% [" in line and "of 4" in line
+
+
+def test_an_unreadable_face_is_a_misread_without_looking_elsewhere(tmp_path: Path) -> None:
+    unreadable = UnreadableFaceError(
+        "the face matches none of the skin's faces", tmp_path / "f.png"
+    )
+    table = SimulatedTable(seed=9, faults={2: unreadable}, relocation="gone")
+    with OutcomeLog(tmp_path / "log.db") as log:
+        (report,) = play_all(Player(table, log), 3)
+    assert report.record.result == Result.MISREAD
+    assert "face" in (report.reason or "")
