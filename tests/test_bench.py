@@ -16,7 +16,14 @@ import pytest
 
 from controller.cli import main
 from solver import Board, Cell, FirstClick, Game, GameState, Tile
-from solver.bench import BenchError, load_strategy, play_game, run_benchmark, write_json
+from solver.bench import (
+    BenchError,
+    load_strategy,
+    measure_engine,
+    play_game,
+    run_benchmark,
+    write_json,
+)
 
 
 class Action(Enum):
@@ -208,3 +215,10 @@ def test_the_command_prints_saves_and_plots(tmp_path: Path, capsys: pytest.Captu
     assert [row["level"] for row in document["results"]] == ["beginner", "intermediate", "expert"]
     assert document["settings"]["seed"] == 5
     assert plot.read_bytes().startswith(b"\x89PNG")
+
+
+def test_engine_speed_clears_every_game(capsys: pytest.CaptureFixture) -> None:
+    speed = measure_engine("beginner", 30, seed=2)
+    assert speed.games == 30 and 0 < speed.games_per_second < speed.opens_per_second
+    assert main(["bench", "--engine", "--level", "expert", "--games", "3"]) == 0
+    assert "expert" in capsys.readouterr().out

@@ -7,7 +7,14 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from solver.bench import BenchResult, format_table, load_strategy, run_benchmark, write_json
+from solver.bench import (
+    BenchResult,
+    format_table,
+    load_strategy,
+    measure_engine,
+    run_benchmark,
+    write_json,
+)
 from solver.board import LEVELS
 from solver.engine import FirstClick
 
@@ -52,11 +59,25 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         metavar="FILE.png",
         help="draw the win rate per level with its interval",
     )
+    parser.add_argument(
+        "--engine",
+        action="store_true",
+        help="time the game engine alone instead (one process, no strategy: every safe cell "
+        "opened in a random order), in games and open() calls per second",
+    )
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
     levels = list(LEVELS) if args.level == "all" else [args.level]
+    if args.engine:
+        for level in levels:
+            speed = measure_engine(level, args.games, args.seed)
+            print(
+                f"{level:<13}{speed.games:>7} games  {speed.games_per_second:>9.0f} games/s"
+                f"  {speed.opens_per_second:>9.0f} opens/s"
+            )
+        return 0
     rules = list(FirstClick) if args.rule == "all" else [FirstClick(args.rule)]
     strategy = load_strategy(args.strategy)
     results = run_benchmark(strategy, levels, rules, args.games, args.workers, args.seed)
