@@ -94,15 +94,23 @@ _CLICK_CONFIRM_PAUSE = 0.1
 class Player:
     """Plays games on one table and logs each; see the module docstring for what stops it."""
 
-    def __init__(self, table: Table, log: OutcomeLog, *, flags: bool = False) -> None:
+    def __init__(
+        self, table: Table, log: OutcomeLog, *, flags: bool = False, one_game_a_second: bool = True
+    ) -> None:
         self.table = table
         self.log = log
         self.flags = flags
+        self.one_game_a_second = one_game_a_second
+        """Start no two games within one clock second. Wine's winemine seeds its mines with the
+        time in whole seconds at the first click, so two games begun in the same second are the
+        same game, and a fast bot would count one board twice."""
+        self._last_start_second: int | None = None
 
     def play_game(self) -> GameReport:
         """Start a fresh game, play it to the end, and return its logged record."""
         with _game_errors():
             board = self._fresh_board()
+        self._wait_for_a_new_second()
         game_id = self.log.start_game(
             GameSetup(
                 self.table.game,
@@ -124,6 +132,11 @@ class Player:
             self.log.finish_game(game_id, Result.STOPPED, self._board)
             raise
         return GameReport(self.log.finish_game(game_id, result, self._board), reason)
+
+    def _wait_for_a_new_second(self) -> None:
+        if self.one_game_a_second and self._last_start_second is not None:
+            time.sleep(max(0.0, self._last_start_second + 1 - time.time()))
+        self._last_start_second = int(time.time())
 
     def _fresh_board(self) -> Board:
         reading = self._look()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +19,11 @@ from vision.read import Reading
 def play_all(player: Player, games: int) -> list[GameReport]:
     """Every game of a run, with the live lines dropped."""
     return list(play_games(player, games, echo=lambda line: None))
+
+
+def quick_player(table: SimulatedTable, log: OutcomeLog, flags: bool = False) -> Player:
+    """A player that may start several games a second (simulated games need no new seed)."""
+    return Player(table, log, flags=flags, one_game_a_second=False)
 
 
 class SimulatedTable:
@@ -89,7 +95,7 @@ def test_games_are_played_to_the_end_and_logged(tmp_path: Path) -> None:
     table = SimulatedTable(seed=1)
     lines: list[str] = []
     with OutcomeLog(tmp_path / "log.db") as log:
-        reports = list(play_games(Player(table, log), 6, echo=lines.append))
+        reports = list(play_games(quick_player(table, log), 6, echo=lines.append))
         records = log.games()
         moves = [log.moves(r.id) for r in records]
     assert len(reports) == len(records) == 6
@@ -115,7 +121,7 @@ def test_an_unreadable_cell_ends_the_game_as_misread_and_the_run(tmp_path: Path)
     )
     table = SimulatedTable(seed=2, faults={3: unreadable})
     with OutcomeLog(tmp_path / "log.db") as log:
-        reports = play_all(Player(table, log), 5)
+        reports = play_all(quick_player(table, log), 5)
         (record,) = log.games()
     assert len(reports) == 1
     assert record.result == Result.MISREAD
@@ -131,7 +137,7 @@ def test_a_moved_board_is_found_again_and_play_goes_on(tmp_path: Path) -> None:
     )
     table = SimulatedTable(seed=3, faults={2: unreadable}, relocation="moved")
     with OutcomeLog(tmp_path / "log.db") as log:
-        (report,) = play_all(Player(table, log), 1)
+        (report,) = play_all(quick_player(table, log), 1)
     assert report.record.result in (Result.WON, Result.LOST)
 
 
@@ -141,7 +147,7 @@ def test_a_vanished_board_stops_without_a_click(tmp_path: Path) -> None:
     )
     table = SimulatedTable(seed=4, faults={2: unreadable}, relocation="gone")
     with OutcomeLog(tmp_path / "log.db") as log:
-        (report,) = play_all(Player(table, log), 3)
+        (report,) = play_all(quick_player(table, log), 3)
     assert report.record.result == Result.STOPPED
     assert "gone" in (report.reason or "")
     assert len(table.clicks) == 1  # only the first click, made before the board vanished
@@ -150,7 +156,7 @@ def test_a_vanished_board_stops_without_a_click(tmp_path: Path) -> None:
 def test_clicks_the_game_does_not_take_stop_the_game(tmp_path: Path) -> None:
     table = SimulatedTable(seed=5, drops_clicks=True)
     with OutcomeLog(tmp_path / "log.db") as log:
-        (report,) = play_all(Player(table, log), 3)
+        (report,) = play_all(quick_player(table, log), 3)
     assert report.record.result == Result.STOPPED
     assert "did not take the clicks" in (report.reason or "")
     assert len(table.clicks) == 1
@@ -166,7 +172,7 @@ def test_a_stop_request_records_the_game_as_stopped_and_propagates(tmp_path: Pat
     table = FailSafeTable(seed=6)
     with OutcomeLog(tmp_path / "log.db") as log:
         with pytest.raises(StopRequested, match="fail-safe"):
-            play_all(Player(table, log), 3)
+            play_all(quick_player(table, log), 3)
         (record,) = log.games()
     assert record.result == Result.STOPPED
     assert record.clicks == 2
@@ -175,7 +181,7 @@ def test_a_stop_request_records_the_game_as_stopped_and_propagates(tmp_path: Pat
 def test_games_that_need_every_mine_flagged_are_finished_with_flags(tmp_path: Path) -> None:
     table = SimulatedTable(seed=7, size=(9, 12, 10), flags_to_win=True)
     with OutcomeLog(tmp_path / "log.db") as log:
-        reports = play_all(Player(table, log), 4)
+        reports = play_all(quick_player(table, log), 4)
     won = [r.record for r in reports if r.record.result == Result.WON]
     assert won, "seeds 7-10 include a won game"
     for record in won:
@@ -186,7 +192,7 @@ def test_games_that_need_every_mine_flagged_are_finished_with_flags(tmp_path: Pa
 def test_with_flags_the_solver_flags_mines_as_it_goes(tmp_path: Path) -> None:
     table = SimulatedTable(seed=8)
     with OutcomeLog(tmp_path / "log.db") as log:
-        play_all(Player(table, log, flags=True), 3)
+        play_all(quick_player(table, log, flags=True), 3)
     assert any(action == Action.FLAG for _, action in table.clicks)
 
 
@@ -208,6 +214,23 @@ def test_an_unreadable_face_is_a_misread_without_looking_elsewhere(tmp_path: Pat
     )
     table = SimulatedTable(seed=9, faults={2: unreadable}, relocation="gone")
     with OutcomeLog(tmp_path / "log.db") as log:
-        (report,) = play_all(Player(table, log), 3)
+        (report,) = play_all(quick_player(table, log), 3)
     assert report.record.result == Result.MISREAD
     assert "face" in (report.reason or "")
+
+
+def test_no_two_games_start_in_the_same_clock_second(tmp_path: Path) -> None:
+    table = SimulatedTable(seed=10)
+    first_click_seconds: list[int] = []
+    play = table.play
+
+    def timed_play(move: Move) -> None:
+        if table.current.board.is_fresh:
+            first_click_seconds.append(int(time.time()))
+        play(move)
+
+    table.play = timed_play  # type: ignore[method-assign]
+    with OutcomeLog(tmp_path / "log.db") as log:
+        play_all(Player(table, log), 3)
+    assert len(first_click_seconds) == 3
+    assert len(set(first_click_seconds)) == 3

@@ -8,7 +8,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 from test_play_loop import play_all
-from vision_synth import draw, make_skin
 
 from controller.mouse import ClickOutsideError
 from controller.mouse import Rect as MouseRect
@@ -19,6 +18,7 @@ from vision.capture import ScreenGrabber
 from vision.geometry import BoardGeometry, Rect
 from vision.locate import locate
 from vision.skin import Image
+from vision.synthetic import draw, make_skin
 
 SCREEN = (640, 480)
 SKIN = make_skin(16, seed=3, name="drawn")
