@@ -27,6 +27,7 @@ from solver.analysis import Analysis, analyze
 from solver.board import Board, BoardError, Cell, Tile
 from solver.deduce import find_certain
 from solver.engine import neighbour_counts
+from solver.guess import LookAhead
 from solver.winprob import PositionTooLarge, best_guess
 
 ENDGAME_LAYOUTS = 400
@@ -36,7 +37,11 @@ CANDIDATE_SAFETY_RATIO = 0.9
 """Cells at least this fraction as safe as the safest cell are scored for a guess."""
 
 MAX_CANDIDATES = 8
-"""Most cells scored for one guess (the safest first): each costs one analysis per number."""
+"""Most frontier cells scored for one guess (the safest first)."""
+
+OFF_FRONTIER_CANDIDATES = 3
+"""Cells away from the frontier scored for a guess (they share one safety; the fewest unknown
+neighbours first, the likeliest to show a 0)."""
 
 PROGRESS_WEIGHT = 0.2
 """How much the chance of a certain safe cell next is worth against immediate safety."""
@@ -117,14 +122,17 @@ def choose_guess(analysis: Analysis) -> tuple[Cell, float]:
             pass
     safety = 1.0 - analysis.probabilities()
     candidates = _candidates(board, analysis, safety)
-    if len(candidates) == 1:
-        cell = candidates[0]
-        return cell, float(safety[cell])
-    if PROGRESS_WEIGHT:
-        best = max(candidates, key=lambda cell: _score(board, analysis, cell, float(safety[cell])))
+    unknown_around = _unknown_neighbour_counts(board)
+    look = LookAhead(analysis)
+    outlooks = [o for o in map(look.outlook, candidates) if o is not None]
+    live = [o for o in outlooks if not o.is_dead] or outlooks
+    if live:
+        best = max(
+            live,
+            key=lambda o: (o.safety + PROGRESS_WEIGHT * o.progress, -int(unknown_around[o.cell])),
+        ).cell
     else:
-        unknown_around = _unknown_neighbour_counts(board)
-        best = max(candidates, key=lambda cell: (safety[cell], -unknown_around[cell]))
+        best = max(candidates, key=lambda cell: (safety[cell], -int(unknown_around[cell])))
     return best, float(safety[best])
 
 
@@ -152,28 +160,11 @@ def _candidates(board: Board, analysis: Analysis, safety: np.ndarray) -> list[Ce
         some_off = next(iter(off))
         if safety[some_off] >= threshold:
             unknown_around = _unknown_neighbour_counts(board)
-            ranked = sorted(off, key=lambda cell: (unknown_around[cell], cell))
-            chosen += ranked[:2]
+            ranked = sorted(off, key=lambda cell: (int(unknown_around[cell]), cell))
+            chosen += ranked[:OFF_FRONTIER_CANDIDATES]
     return chosen or [max(zip(*usable.nonzero(), strict=True), key=lambda rc: safety[rc])]
 
 
 def _unknown_neighbour_counts(board: Board) -> np.ndarray:
     unknown = (board.tiles == Tile.HIDDEN) | (board.tiles == Tile.QUESTION)
     return neighbour_counts(unknown)
-
-
-def _score(board: Board, analysis: Analysis, cell: Cell, safety: float) -> float:
-    """Safety plus the weighted chance that opening ``cell`` leaves a certain safe cell next."""
-    flagged = sum(1 for n in board.neighbours(cell) if board[n] == Tile.FLAG)
-    unknown = sum(1 for n in board.neighbours(cell) if board[n] in (Tile.HIDDEN, Tile.QUESTION))
-    progress = 0.0
-    tiles = board.tiles.copy()
-    for shown in range(flagged, flagged + unknown + 1):
-        tiles[cell] = shown
-        try:
-            after = analyze(Board(board.rows, board.columns, board.mines, tiles))
-        except BoardError:
-            continue
-        if after.safe or not (after.mines or after.groups or after.off_frontier):
-            progress += after.solutions / analysis.solutions
-    return safety + PROGRESS_WEIGHT * progress

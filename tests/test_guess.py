@@ -1,0 +1,60 @@
+"""The one-move look-ahead against the full analysis of every board the guess could lead to."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver import Board, BoardError, Tile
+from solver.analysis import analyze
+from solver.engine import FirstClick, Game
+from solver.guess import LookAhead
+from solver.strategy import ENDGAME_LAYOUTS, next_moves
+
+
+def position_before_a_guess(rows: int, columns: int, mines: int, seed: int) -> Board | None:
+    """Play a seeded game with next_moves until the first guess after the opening."""
+    game = Game(rows, columns, mines, FirstClick.SAFE, seed)
+    while not game.is_over:
+        moves = next_moves(game.board)
+        if moves[0].is_guess and not game.board.is_fresh:
+            return game.board.copy()
+        for move in moves:
+            game.open(move.cell)
+    return None
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from([(9, 9, 10), (12, 12, 30), (16, 16, 40)]), st.integers(0, 2**32 - 1))
+def test_outlook_matches_the_analysis_of_each_number_shown(
+    size: tuple[int, int, int], seed: int
+) -> None:
+    board = position_before_a_guess(*size, seed)
+    if board is None:
+        return
+    analysis = analyze(board)
+    look = LookAhead(analysis)
+    hidden = [cell for cell in board.cells() if board[cell] == Tile.HIDDEN]
+    for cell in hidden[:: max(1, len(hidden) // 12)]:
+        outlook = look.outlook(cell)
+        if outlook is None:
+            continue
+        assert abs(outlook.safety - float(1 - analysis.probability(cell))) < 1e-9
+        progress = 0.0
+        for shown in range(9):
+            after = board.copy()
+            after.tiles[cell] = shown
+            try:
+                exact = analyze(after)
+            except BoardError:
+                assert shown not in outlook.shows
+                continue
+            chance = exact.solutions / analysis.solutions
+            assert abs(outlook.shows.get(shown, 0.0) - chance) < 1e-9
+            if exact.safe and chance:
+                progress += chance
+        # progress only misses certainties the mine count makes far away, which matters only
+        # near the end of a game, where the strategy searches the win probability instead
+        assert outlook.progress <= progress + 1e-9
+        if analysis.solutions > ENDGAME_LAYOUTS:
+            assert outlook.progress >= progress - 0.02
