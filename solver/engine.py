@@ -122,6 +122,8 @@ class Game:
         self._mines: npt.NDArray[np.bool_] | None = None
         self._mine_flags: bytes = b""
         self._counts: bytes = b""
+        self._count_array: npt.NDArray[np.uint8] = np.zeros(0, dtype=np.uint8)
+        self._safe_cells = rows * columns - mines
         self._opened = 0
         self._flags = 0
         self.state = GameState.PLAYING
@@ -234,9 +236,10 @@ class Game:
             r, c = int(cell[0]), int(cell[1])
         except (TypeError, ValueError, IndexError):
             raise BoardError(f"a cell is a (row, column) pair of integers, not {cell!r}") from None
-        if not (0 <= r < self.rows and 0 <= c < self.columns):
-            raise BoardError(f"off the {self.rows}x{self.columns} board", cell=(r, c))
-        return r * self.columns + c
+        rows, columns = self._tiles.shape
+        if not (0 <= r < rows and 0 <= c < columns):
+            raise BoardError(f"off the {rows}x{columns} board", cell=(r, c))
+        return r * columns + c
 
     def _cell(self, index: int) -> Cell:
         return divmod(index, self.columns)
@@ -267,12 +270,13 @@ class Game:
     def _set_mines(self, layout: npt.NDArray[np.bool_]) -> None:
         self._mines = layout
         self._mine_flags = layout.tobytes()
-        self._counts = neighbour_counts(layout).tobytes()
+        self._count_array = neighbour_counts(layout).reshape(-1)
+        self._counts = self._count_array.tobytes()
 
     def _reveal(self, starts: list[int]) -> list[Cell]:
         """Open the given safe cells with their floods, and end the game if that wins it."""
         opened = self._flood(starts)
-        if self._opened == self.rows * self.columns - self.mines:
+        if self._opened == self._safe_cells:
             self._win()
         columns = self.columns
         return [divmod(i, columns) for i in opened]
@@ -295,7 +299,7 @@ class Game:
                     opened.append(j)
                     if counts[j] == 0:
                         stack.append(j)
-        self._flat[opened] = np.frombuffer(counts, dtype=np.uint8)[opened]
+        self._flat[opened] = self._count_array[opened]
         self._opened += len(opened)
         return opened
 
