@@ -57,12 +57,15 @@ class GameOutcome:
     guesses: int
     cpu_seconds: float
     """Process CPU time for the whole game: the strategy's decisions and the engine's work."""
+    lost_on_certain_move: bool = False
+    """The mine was hit by a move the strategy called certain: a bug in the strategy."""
 
 
 def play_game(strategy: Strategy, game: Game, seed: int | None = None) -> GameOutcome:
     """Play ``game`` to its end with ``strategy``; ``seed`` only names the game in errors."""
     decisions: list[float] = []
     guesses = 0
+    lost_on_certain_move = False
     cpu_start = time.process_time()
     while not game.is_over:
         started = time.perf_counter()
@@ -75,13 +78,15 @@ def play_game(strategy: Strategy, game: Game, seed: int | None = None) -> GameOu
             guesses += bool(move.is_guess)
             changed |= _apply(game, move)
             if game.is_over:
+                lost_on_certain_move = game.board.is_lost and not move.is_guess
                 break
         if not changed:
             raise BenchError(
                 f"the strategy's moves {[(m.cell, m.action) for m in moves]} changed nothing "
                 f"in game seed {seed}:\n{game.board}"
             )
-    return GameOutcome(game.board.is_won, decisions, guesses, time.process_time() - cpu_start)
+    cpu_seconds = time.process_time() - cpu_start
+    return GameOutcome(game.board.is_won, decisions, guesses, cpu_seconds, lost_on_certain_move)
 
 
 def _apply(game: Game, move: MoveLike) -> bool:
@@ -101,6 +106,7 @@ class _Chunk:
     games: int
     wins: int
     guesses: int
+    certain_move_losses: int
     cpu_seconds: float
     decision_seconds: np.ndarray
 
@@ -111,6 +117,7 @@ def _play_chunk(strategy: Strategy, level: str, rule: FirstClick, seeds: range) 
         games=len(outcomes),
         wins=sum(o.won for o in outcomes),
         guesses=sum(o.guesses for o in outcomes),
+        certain_move_losses=sum(o.lost_on_certain_move for o in outcomes),
         cpu_seconds=sum(o.cpu_seconds for o in outcomes),
         decision_seconds=np.array([t for o in outcomes for t in o.decision_seconds]),
     )
@@ -135,6 +142,8 @@ class BenchResult:
     decision_ms_p99: float
     cpu_ms_per_game: float
     guesses_per_game: float
+    certain_move_losses: int
+    """Games lost on a move the strategy called certain: should be 0."""
     first_seed: int
 
 
@@ -225,6 +234,7 @@ def _summarise(
         decision_ms_p99=float(p99),
         cpu_ms_per_game=1000 * sum(c.cpu_seconds for c in chunks) / games,
         guesses_per_game=sum(c.guesses for c in chunks) / games,
+        certain_move_losses=sum(c.certain_move_losses for c in chunks),
         first_seed=seed,
     )
 
@@ -302,6 +312,12 @@ def format_table(results: Sequence[BenchResult]) -> str:
             f"{r.decision_ms_median:>11.3f}{r.decision_ms_p99:>11.3f}{r.cpu_ms_per_game:>12.2f}"
             f"{r.guesses_per_game:>9.2f}"
         )
+    for r in results:
+        if r.certain_move_losses:
+            lines.append(
+                f"WARNING: {r.level} {r.rule}: {r.certain_move_losses} games lost on a move the "
+                "strategy called certain"
+            )
     return "\n".join(lines)
 
 

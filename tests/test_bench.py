@@ -18,6 +18,7 @@ from controller.cli import main
 from solver import Board, Cell, FirstClick, Game, GameState, Tile
 from solver.bench import (
     BenchError,
+    format_table,
     load_strategy,
     measure_engine,
     play_game,
@@ -158,6 +159,28 @@ def test_a_flag_move_never_removes_a_flag_and_a_burst_that_changes_nothing_is_an
     with pytest.raises(BenchError, match=r"changed nothing in game seed 7"):
         play_game(strategy, game, seed=7)
     assert game.board[0, 0] == Tile.FLAG
+
+
+@pytest.mark.parametrize("is_guess", [True, False])
+def test_a_loss_on_a_move_called_certain_is_counted(is_guess: bool) -> None:
+    outcome = play_game(scripted([Move((0, 0), Action.OPEN, is_guess)]), Game.from_layout(LINE))
+    assert not outcome.won and outcome.lost_on_certain_move is not is_guess
+
+
+def overconfident_opener(board: Board, rule: FirstClick) -> list[Move]:
+    """The random opener, claiming every guess is certain."""
+    return [Move(move.cell, move.action) for move in random_opener(board, rule)]
+
+
+def test_the_benchmark_reports_losses_on_moves_called_certain() -> None:
+    honest, liar = (
+        run_benchmark(strategy, ["beginner"], ["safe"], 40, workers=1)[0]
+        for strategy in (random_opener, overconfident_opener)
+    )
+    assert honest.certain_move_losses == 0 and honest.wins == liar.wins
+    assert liar.certain_move_losses == liar.games - liar.wins > 0
+    assert "WARNING" not in format_table([honest])
+    assert f"{liar.certain_move_losses} games lost on a move" in format_table([liar])
 
 
 def test_no_move_and_unknown_actions_are_errors() -> None:
