@@ -2,6 +2,9 @@
 
 How the count is organised, and why it stays fast on Expert boards:
 
+* First the cheap rules of :mod:`solver.deduce` settle what they can. Those cells hold the same
+  value in every solution, so fixing them changes no count, and it spares the search the many
+  dead ends that forced cells otherwise create.
 * The *frontier* is the unknown cells next to a number. Numbers that share no frontier cell,
   directly or through a chain, do not influence each other except through the total mine count,
   so the frontier splits into independent *groups*, each counted alone.
@@ -20,11 +23,11 @@ How the count is organised, and why it stays fast on Expert boards:
 
 All counts are exact Python integers and probabilities exact :class:`~fractions.Fraction`.
 
-If a group's programme would need more than :data:`MAX_STATES` states after some box (never seen
-in real play, but possible in contrived positions), numbers are dropped from that group, widest
-first, until it fits. Every layout of the full problem is still counted, plus some that break a
-dropped number, so cells reported safe or mines stay certain, while counts and probabilities
-become approximate: :attr:`Analysis.exact` and :attr:`Group.exact` say so.
+If a group's programme would visit more than :data:`MAX_STATES` states (not seen in real play,
+but possible in contrived positions), numbers are dropped from that group, the one open across
+the most boxes first, until it fits. Every layout of the full problem is still counted, plus
+some that break a dropped number, so cells reported safe or mines stay certain, while counts and
+probabilities become approximate: :attr:`Analysis.exact` and :attr:`Group.exact` say so.
 """
 
 from __future__ import annotations
@@ -42,8 +45,9 @@ from solver.board import Board, BoardError, Cell, Tile
 from solver.constraints import Constraint, read_constraints
 from solver.deduce import certain_cells
 
-MAX_STATES = 200_000
-"""Most states the programme of one group may hold after one box before numbers are dropped."""
+MAX_STATES = 100_000
+"""Most states the forward pass over one group may visit (about a second) before numbers are
+dropped."""
 
 Polynomial = dict[int, int]
 """Counts by number of mines: ``{mines: count}``."""
@@ -69,7 +73,12 @@ def _product(a: Polynomial, b: Polynomial, limit: int) -> Polynomial:
 
 
 class _TooManyStates(Exception):
-    """The programme of a group outgrew :data:`MAX_STATES`."""
+    """The programme of a group outgrew :data:`MAX_STATES`; names the number that stays open
+    across the most boxes, the one whose removal narrows the programme most."""
+
+    def __init__(self, longest_open: int) -> None:
+        super().__init__(longest_open)
+        self.longest_open = longest_open
 
 
 _BITS_PER_NEED = 4
@@ -215,6 +224,7 @@ class _GroupCount:
             for number in numbers:
                 position[number].append(step)
         last = {number: steps[-1] for number, steps in position.items()}
+        self.longest_open = max(position, key=lambda n: (last[n] - position[n][0], -n), default=-1)
         self.steps: list[_Step] = []
         slot_of: dict[int, int] = {}
         for step, numbers in enumerate(numbers_in_order):
@@ -243,6 +253,7 @@ class _GroupCount:
 
     def _forward(self) -> list[dict[int, Polynomial]]:
         tables: list[dict[int, Polynomial]] = [{0: {0: 1}}]
+        visited = 0
         for step in self.steps:
             table: dict[int, Polynomial] = {}
             for state, counts in tables[-1].items():
@@ -253,8 +264,9 @@ class _GroupCount:
                     for total, count in counts.items():
                         if total + mines <= self.mine_limit:
                             target[total + mines] = target.get(total + mines, 0) + count * ways
-            if len(table) > MAX_STATES:
-                raise _TooManyStates
+            visited += len(table)
+            if visited > MAX_STATES:
+                raise _TooManyStates(self.longest_open)
             tables.append(table)
         return tables
 
@@ -309,7 +321,7 @@ class _GroupCount:
 @dataclass(frozen=True)
 class Group:
     """Frontier cells tied together by numbers; independent of the other groups but for the
-    total mine count."""
+    total mine count. Cells the cheap rules settle before counting belong to no group."""
 
     cells: frozenset[Cell]
     numbers: tuple[Cell, ...]
@@ -443,7 +455,8 @@ def _count_group(
     kept = list(numbers)
     while True:
         boxes_by_numbers: dict[tuple[int, ...], list[Cell]] = {}
-        numbers_of: dict[Cell, list[int]] = {}
+        # Cells whose numbers were all dropped stay in the group as a box free of numbers.
+        numbers_of: dict[Cell, list[int]] = {cell: [] for c in numbers for cell in c.unknown}
         for index, constraint in enumerate(kept):
             for cell in constraint.unknown:
                 numbers_of.setdefault(cell, []).append(index)
@@ -454,10 +467,8 @@ def _count_group(
         try:
             count = _GroupCount(boxes, box_numbers, [c.mines for c in kept], mine_limit)
             return count, tuple(dropped)
-        except _TooManyStates:
-            widest = max(kept, key=lambda c: (len(c.unknown), c.cell))
-            kept.remove(widest)
-            dropped.append(widest)
+        except _TooManyStates as too_many:
+            dropped.append(kept.pop(too_many.longest_open))
 
 
 def analyze(board: Board) -> Analysis:
@@ -493,7 +504,8 @@ def analyze(board: Board) -> Analysis:
         count, dropped = _count_group(numbers, mines_left)
         if not count.layouts_by_mines:
             raise BoardError(
-                "no placement of mines satisfies this number and the numbers linked to it",
+                f"no placement of the {position.mines_left} unflagged mines satisfies this number "
+                "and the numbers linked to it",
                 cell=numbers[0].cell,
             )
         counted.append((numbers, count, dropped))
@@ -512,8 +524,8 @@ def analyze(board: Board) -> Analysis:
         low = sum(min(count.layouts_by_mines) for _, count, _ in counted)
         high = sum(max(count.layouts_by_mines) for _, count, _ in counted)
         raise BoardError(
-            f"the numbers need {low} to {high} mines, but {mines_left} unflagged mines must go "
-            f"there and in the {off} cells touching no number"
+            f"the numbers need {low} to {high} more mines, but {mines_left} must go there "
+            f"and into the {off} unknown cells touching no number"
         )
 
     groups: list[Group] = []

@@ -1,0 +1,263 @@
+"""Exact analysis and cheap deductions, checked against a brute-force count and the real mines."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+from bruteforce import enumerate_solutions, layout_count, random_position
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solver import Analysis, Board, BoardError, Tile, analyze, find_certain
+from solver import analysis as analysis_module
+
+BOARDS = Path(__file__).parent / "boards"
+BRUTE_FORCE_LIMIT = 3000
+"""Most layouts the brute-force referee is asked to try for one position."""
+
+
+def small_position(seed: int, rows: int, columns: int, density: float, openings: int,
+                   flag_share: float, question_share: float) -> Board:
+    """A random small position from play, opened further until brute force is affordable."""
+    mines = min(rows * columns - 1, round(density * rows * columns))
+    while True:
+        board = random_position(
+            random.Random(seed), rows, columns, mines, openings, flag_share, question_share
+        )
+        if layout_count(board) <= BRUTE_FORCE_LIMIT:
+            return board
+        openings += 1
+
+
+small_positions = st.builds(
+    small_position,
+    seed=st.integers(0, 2**32),
+    rows=st.integers(1, 5),
+    columns=st.integers(1, 6),
+    density=st.floats(0.0, 0.6),
+    openings=st.integers(0, 3),
+    flag_share=st.sampled_from([0.0, 0.0, 0.3, 1.0]),
+    question_share=st.sampled_from([0.0, 0.0, 0.2]),
+)
+
+
+def assert_matches_brute_force(board: Board) -> Analysis:
+    truth = enumerate_solutions(board)
+    result = analyze(board)
+    assert result.solutions == truth.solutions
+    for cell, mined in truth.mined.items():
+        assert result.probability(cell) == Fraction(mined, truth.solutions), cell
+    expected = np.full(board.tiles.shape, np.nan)
+    expected[board.tiles == Tile.FLAG] = 1.0
+    for cell, mined in truth.mined.items():
+        expected[cell] = mined / truth.solutions
+    np.testing.assert_allclose(result.probabilities(), expected, rtol=0, atol=1e-9)
+    assert result.safe == {cell for cell, mined in truth.mined.items() if mined == 0}
+    assert result.mines == {c for c, mined in truth.mined.items() if mined == truth.solutions}
+    assert result.frontier_layout_count == len(truth.frontier_layouts)
+    layouts = result.frontier_layouts(limit=len(truth.frontier_layouts))
+    assert layouts is not None and len(layouts) == len(truth.frontier_layouts)
+    assert set(layouts) == truth.frontier_layouts
+    if truth.frontier_layouts:
+        assert result.frontier_layouts(limit=len(truth.frontier_layouts) - 1) is None
+    return result
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions)
+def test_analysis_agrees_with_brute_force_on_small_positions(board: Board) -> None:
+    assert_matches_brute_force(board)
+
+
+@pytest.mark.slow
+@settings(max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions)
+def test_analysis_agrees_with_brute_force_on_many_small_positions(board: Board) -> None:
+    assert_matches_brute_force(board)
+
+
+@settings(max_examples=200, deadline=None)
+@given(small_positions)
+def test_groups_partition_the_undecided_frontier_and_multiply_to_the_layouts(
+    board: Board,
+) -> None:
+    result = analyze(board)
+    cells = [group.cells for group in result.groups]
+    assert sum(len(c) for c in cells) == len(frozenset().union(*cells))
+    settled_safe, settled_mines = find_certain(board)
+    for group in result.groups:
+        assert group.cells.isdisjoint(result.off_frontier)
+        assert group.layout_count == sum(1 for _ in group.layouts())
+        assert {len(layout) for layout in group.layouts()} <= set(group.layouts_by_mines)
+        assert group.cells.isdisjoint(settled_safe | settled_mines)
+    off = [result.probability(cell) for cell in result.off_frontier]
+    assert len(set(off)) <= 1
+
+
+def test_find_certain_and_analyze_never_call_a_mine_safe() -> None:
+    """Hunt over many positions from play, of every size, for a deduction the truth refutes."""
+    rng = random.Random(20261121)
+    checked = 0
+    for _ in range(400):
+        rows, columns = rng.randint(2, 16), rng.randint(2, 30)
+        mines = rng.randint(1, rows * columns * 2 // 5)
+        board = random_position(
+            rng, rows, columns, mines, rng.randint(1, 12), rng.choice([0.0, 0.5]), 0.05
+        )
+        assert board.real_mines is not None
+        real = board.real_mines
+        simple_safe, simple_mines = find_certain(board)
+        result = analyze(board)
+        assert simple_safe <= result.safe and simple_mines <= result.mines
+        assert not any(real[cell] for cell in result.safe)
+        assert all(real[cell] for cell in result.mines)
+        for cell in board.cells():
+            if board[cell] in (Tile.HIDDEN, Tile.QUESTION):
+                chance = result.probability(cell)
+                assert chance > 0 if real[cell] else chance < 1
+        checked += len(result.safe) + len(result.mines)
+    assert checked > 1000
+
+
+def single_number_deductions(board: Board) -> set[tuple[int, int]]:
+    """Cells one number alone decides, found the plain way: for comparison with find_certain."""
+    decided = set()
+    for cell in board.cells():
+        if board[cell].is_number:
+            around = list(board.neighbours(cell))
+            unknown = [n for n in around if board[n] in (Tile.HIDDEN, Tile.QUESTION)]
+            flags = sum(board[n] == Tile.FLAG for n in around)
+            if int(board[cell]) - flags in (0, len(unknown)):
+                decided.update(unknown)
+    return decided
+
+
+@settings(max_examples=300, deadline=None)
+@given(small_positions)
+def test_find_certain_includes_every_single_number_deduction(board: Board) -> None:
+    safe, mines = find_certain(board)
+    assert single_number_deductions(board) <= safe | mines
+    assert not safe & mines
+
+
+@pytest.mark.parametrize(
+    ("rows", "mines", "safe", "certain_mines"),
+    [
+        # 1-2-1 against a wall: the mines sit under the 1s.
+        (["UUUUU", "11211", "00000"], 2, {(0, 0), (0, 2), (0, 4)}, {(0, 1), (0, 3)}),
+        # subset rule: each 1 sees a subset of the 2's cells, so the 2's extra cells are mines.
+        (["UUU", "121", "000"], 2, {(0, 1)}, {(0, 0), (0, 2)}),
+        # the mine counter: no mines left, so even cells touching no number are safe.
+        (["UUUUU", "F1000", "11000", "00000"], 1, {(0, 0), (0, 1), (0, 2), (0, 3), (0, 4)}, set()),
+    ],
+)
+def test_find_certain_on_classic_patterns(
+    rows: list[str], mines: int, safe: set[tuple[int, int]], certain_mines: set[tuple[int, int]]
+) -> None:
+    board = Board.from_rows(rows, mines)
+    found_safe, found_mines = find_certain(board)
+    assert safe <= found_safe and certain_mines <= found_mines
+    result = analyze(board)
+    assert found_safe <= result.safe and found_mines <= result.mines
+
+
+def test_off_frontier_cells_are_weighted_by_the_mines_they_can_take() -> None:
+    # The 1 puts exactly one mine among its three cells; the other two of the 3 mines go into
+    # the four cells touching no number: 3 * C(4, 2) = 18 solutions. A uniform guess over the
+    # seven unknown cells would say 3/7 everywhere.
+    board = Board.from_rows(["UUUU", "1UUU"], 3)
+    result = analyze(board)
+    assert result.solutions == 3 * 6
+    assert result.off_frontier == {(0, 2), (0, 3), (1, 2), (1, 3)}
+    assert result.probability((0, 0)) == result.probability((1, 1)) == Fraction(1, 3)
+    assert result.probability((1, 3)) == Fraction(1, 2)
+    assert result.probability((1, 0)) == 0
+
+
+def test_flags_have_probability_one_and_opened_cells_nan() -> None:
+    board = Board.from_rows(["F1", "11"], 1)
+    result = analyze(board)
+    assert result.solutions == 1 and result.probability((0, 0)) == 1
+    grid = result.probabilities()
+    assert grid[0, 0] == 1.0 and np.isnan(grid[1, 1])
+
+
+def read_fixture(name: str) -> Board:
+    return Board.from_text((BOARDS / name).read_text())
+
+
+@pytest.mark.parametrize(
+    ("name", "cell", "words"),
+    [
+        ("too_many_flags_around.txt", (1, 1), "flags around"),
+        ("too_few_unopened.txt", (1, 2), "only 2 unopened"),
+        ("more_flags_than_mines.txt", None, "flags on a board with only"),
+        ("more_mines_than_cells.txt", None, "cells are unknown"),
+        ("contradicting_numbers.txt", (1, 0), "no placement of"),
+        ("second_group_contradicts.txt", (2, 1), "no placement of"),
+        ("not_enough_mines.txt", (0, 1), "no placement of the 1 unflagged"),
+        ("too_many_mines_for_the_numbers.txt", None, "the numbers need 1 to 1 more mines"),
+        ("lost_game.txt", (0, 1), "the game is over"),
+    ],
+)
+def test_impossible_boards_raise_naming_the_first_offending_cell(
+    name: str, cell: tuple[int, int] | None, words: str
+) -> None:
+    board = read_fixture(name)
+    with pytest.raises(BoardError) as caught:
+        analyze(board)
+    assert caught.value.cell == cell
+    assert words in str(caught.value)
+    with pytest.raises(BoardError):
+        find_certain(board)
+
+
+def test_hard_expert_position_matches_ms_toollib() -> None:
+    ms_toollib = pytest.importorskip("ms_toollib")
+    board = read_fixture("expert_wide_frontier.txt")
+    result = analyze(board)
+    assert result.exact
+    ours = result.probabilities()
+    theirs = np.array(ms_toollib.cal_probability_onboard(ms_toollib_grid(board), board.mines)[0])
+    hidden = board.tiles == Tile.HIDDEN
+    np.testing.assert_allclose(ours[hidden], theirs[hidden], rtol=0, atol=1e-9)
+
+
+def ms_toollib_grid(board: Board) -> list[list[int]]:
+    """ms-toollib's board form: numbers as they are, 10 for a hidden cell (found by experiment:
+    it also reads 11 as a flag but treats it as hidden, so the boards compared carry none)."""
+    assert not np.isin(board.tiles, (Tile.FLAG, Tile.QUESTION)).any()
+    return [[int(t) if t <= Tile.EIGHT else 10 for t in row] for row in board.tiles]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_probabilities_match_ms_toollib_on_positions_from_expert_play(seed: int) -> None:
+    ms_toollib = pytest.importorskip("ms_toollib")
+    rng = random.Random(seed)
+    for _ in range(15):
+        board = random_position(rng, 16, 30, 99, rng.randint(1, 40))
+        theirs = np.array(
+            ms_toollib.cal_probability_onboard(ms_toollib_grid(board), board.mines)[0]
+        )
+        hidden = board.tiles == Tile.HIDDEN
+        np.testing.assert_allclose(
+            analyze(board).probabilities()[hidden], theirs[hidden], rtol=0, atol=1e-9
+        )
+
+
+def test_too_big_groups_fall_back_to_fewer_numbers_and_stay_sound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    board = read_fixture("expert_wide_frontier.txt")
+    exact = analyze(board)
+    monkeypatch.setattr(analysis_module, "MAX_STATES", 3)
+    relaxed = analyze(board)
+    assert not relaxed.exact and any(not group.exact for group in relaxed.groups)
+    assert relaxed.solutions >= exact.solutions
+    assert relaxed.safe <= exact.safe and relaxed.mines <= exact.mines
+    assert board.real_mines is not None
+    assert not any(board.real_mines[cell] for cell in relaxed.safe)
