@@ -26,7 +26,7 @@ from solver import Tile
 from vision.capture import ScreenGrabber
 from vision.errors import BoardNotFoundError
 from vision.geometry import BoardGeometry, Rect
-from vision.match import TemplateBank, flatness
+from vision.match import TemplateBank, flatness, tile_lattice
 from vision.skin import Image, Skin
 
 GREY_SLACK = 1.5
@@ -93,10 +93,10 @@ def locate(
     best: tuple[_Candidate, tuple[int, int]] | None = None
     problems: list[str] = []
     for phase in phases:
-        start, hits, strong = _read_lattice(skin, bank, plain, screen, phase)
-        for candidate in _boards(hits, strong, shape, problems, start, skin.pitch):
+        hits, strong = _read_lattice(skin, bank, plain, screen, phase)
+        for candidate in _boards(hits, strong, shape, problems, phase, skin.pitch):
             if best is None or candidate.strong > best[0].strong:
-                best = (candidate, start)
+                best = (candidate, phase)
     if best is None:
         raise BoardNotFoundError(f"no board of {where}: " + "; ".join(problems))
 
@@ -135,31 +135,19 @@ def _anchor_phases(skin: Skin, screen: Image, distinctive: list[Tile]) -> list[t
 
 def _read_lattice(
     skin: Skin, bank: TemplateBank[Tile], plain: Mask, screen: Image, phase: tuple[int, int]
-) -> tuple[tuple[int, int], Mask, Mask]:
-    """Read every pitch-spaced tile image of one phase: (first tile's x, y), hits, strong hits."""
+) -> tuple[Mask, Mask]:
+    """Read every pitch-spaced tile image from ``phase`` (the first tile's x, y): hits, strong."""
     (pitch_x, pitch_y), (width, height) = skin.pitch, skin.tile_size
     start_x, start_y = phase
     columns = (screen.shape[1] - start_x - width) // pitch_x + 1
     rows = (screen.shape[0] - start_y - height) // pitch_y + 1
     if rows < 1 or columns < 1:
         empty = np.zeros((0, 0), dtype=bool)
-        return phase, empty, empty
-    row_stride, column_stride, channel_stride = screen.strides
-    lattice = np.lib.stride_tricks.as_strided(
-        screen[start_y:, start_x:],
-        shape=(rows, columns, height, width, screen.shape[2]),
-        strides=(
-            pitch_y * row_stride,
-            pitch_x * column_stride,
-            row_stride,
-            column_stride,
-            channel_stride,
-        ),
-        writeable=False,
-    )
+        return empty, empty
+    lattice = tile_lattice(screen, phase, skin.pitch, skin.tile_size, (rows, columns))
     verdict = bank.judge(bank.distances(lattice), skin.threshold)
     hits = verdict.accepted
-    return phase, hits, hits & ~plain[verdict.best]
+    return hits, hits & ~plain[verdict.best]
 
 
 def _boards(

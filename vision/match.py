@@ -105,6 +105,34 @@ class TemplateBank(Generic[Label]):
         )
 
 
+def tile_lattice(
+    image: Image,
+    start: tuple[int, int],
+    pitch: tuple[int, int],
+    tile_size: tuple[int, int],
+    shape: tuple[int, int],
+) -> npt.NDArray[np.uint8]:
+    """A read-only (rows, columns, height, width, channels) view of ``image``, no copy.
+
+    Tile (row, column) is the ``tile_size`` (width, height) crop at ``start`` (x, y) plus
+    ``column * pitch[0]``, ``row * pitch[1]``; the caller makes sure every tile lies inside.
+    """
+    (x, y), (pitch_x, pitch_y), (width, height), (rows, columns) = start, pitch, tile_size, shape
+    row_stride, column_stride, channel_stride = image.strides
+    return np.lib.stride_tricks.as_strided(
+        image[y:, x:],
+        shape=(rows, columns, height, width, image.shape[2]),
+        strides=(
+            pitch_y * row_stride,
+            pitch_x * column_stride,
+            row_stride,
+            column_stride,
+            channel_stride,
+        ),
+        writeable=False,
+    )
+
+
 def flatness(image: Image) -> float:
     """The distance from ``image`` to a flat patch of its own mean colour.
 

@@ -21,7 +21,7 @@ import platformdirs
 from solver import Board, Cell
 from vision.errors import UnreadableCellError, UnreadableFaceError, VisionError
 from vision.geometry import BoardGeometry
-from vision.match import TemplateBank, Verdict
+from vision.match import TemplateBank, Verdict, tile_lattice
 from vision.skin import Image, Skin
 
 Outcome = Literal["playing", "won", "lost"]
@@ -92,20 +92,9 @@ class BoardReader:
             raise VisionError(
                 f"frame of shape {frame.shape} is not a capture of the board region {self.region}"
             )
-        (pitch_x, pitch_y), (width, height) = self.geometry.pitch, self.geometry.tile_size
-        x, y = self._tile_origin
-        row_stride, column_stride, channel_stride = frame.strides
-        return np.lib.stride_tricks.as_strided(
-            frame[y:, x:],
-            shape=(self.geometry.rows, self.geometry.columns, height, width, frame.shape[2]),
-            strides=(
-                pitch_y * row_stride,
-                pitch_x * column_stride,
-                row_stride,
-                column_stride,
-                channel_stride,
-            ),
-            writeable=False,
+        geometry = self.geometry
+        return tile_lattice(
+            frame, self._tile_origin, geometry.pitch, geometry.tile_size, geometry.shape
         )
 
     def read(self, frame: Image, mines: int) -> Reading:
