@@ -34,7 +34,7 @@ Launch = Callable[[str, "str | Size"], GameWindow]
 
 
 def read_live(grabber: ScreenGrabber, reader: BoardReader, mines: int) -> Reading:
-    return reader.read(wait_stable(grabber, reader.region), mines)
+    return reader.read(wait_stable(grabber, reader.region, watch=reader.watched), mines)
 
 
 def window_rect(window: GameWindow) -> Rect:
@@ -79,14 +79,16 @@ def test_a_click_is_seen_once_the_frame_settles(
     with ScreenGrabber() as grabber:
         geometry = locate_on_screen(grabber, skin, shape=(rows, columns))
         reader = BoardReader(skin, geometry, crops_dir=tmp_path)
-        before_frame = wait_stable(grabber, reader.region)
+        before_frame = wait_stable(grabber, reader.region, watch=reader.watched)
         before = reader.read(before_frame, mines)
         hidden = np.argwhere(before.board.tiles == Tile.HIDDEN)
         cell = (int(hidden[len(hidden) // 2][0]), int(hidden[len(hidden) // 2][1]))
         board = geometry.rect
         mouse.allow(MouseRect(board.left, board.top, board.width, board.height))
         mouse.click(*geometry.cell_centre(cell))
-        frame = wait_stable(grabber, reader.region, differs_from=before_frame, timeout=5)
+        frame = wait_stable(
+            grabber, reader.region, watch=reader.watched, differs_from=before_frame, timeout=5
+        )
         try:
             after = reader.read(frame, mines)
         except UnreadableCellError as refused:

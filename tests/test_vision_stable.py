@@ -57,3 +57,31 @@ def test_a_click_that_never_shows_times_out() -> None:
     before = np.zeros((REGION.height, REGION.width, 3), dtype=np.uint8)
     with pytest.raises(UnstableFrameError, match="change from the frame before the click"):
         wait_stable(ScriptedGrabber([0]), REGION, interval=0.001, timeout=0.05, differs_from=before)
+
+
+class TickingTimerGrabber:
+    """A board that settles after three grabs, with a timer pixel that changes on every grab."""
+
+    def __init__(self) -> None:
+        self.grabs = 0
+
+    def grab(self, region: Rect | None = None) -> Image:
+        frame = np.zeros((REGION.height, REGION.width, 3), dtype=np.uint8)
+        frame[0, 0] = self.grabs % 256  # the timer, outside the watched board
+        frame[1:, :] = min(self.grabs, 3)  # the board: redrawn until the third grab
+        self.grabs += 1
+        return frame
+
+
+def test_only_watched_parts_must_hold_still() -> None:
+    board = Rect(REGION.left, REGION.top + 1, REGION.width, REGION.height - 1)
+    grabber = TickingTimerGrabber()
+    frame = wait_stable(grabber, REGION, watch=[board], interval=0, timeout=5)
+    assert grabber.grabs == 5 and int(frame[1, 0, 0]) == 3
+    with pytest.raises(UnstableFrameError, match="stop changing"):
+        wait_stable(TickingTimerGrabber(), REGION, interval=0.001, timeout=0.05)
+
+
+def test_watched_parts_must_lie_in_the_region() -> None:
+    with pytest.raises(ValueError, match="not inside the captured region"):
+        wait_stable(ScriptedGrabber([0]), REGION, watch=[Rect(0, 0, 5, 5)], interval=0)

@@ -81,6 +81,8 @@ class BoardReader:
         board = geometry.rect
         self.region = board if geometry.face is None else board.union(geometry.face)
         """The screen region to capture for :meth:`read`: the board and the face."""
+        self.watched = [board] + ([geometry.face] if geometry.face is not None else [])
+        """The parts of :attr:`region` that show the game's state (not its timer or counter)."""
         self._tile_origin = (
             geometry.left + geometry.tile_offset[0] - self.region.left,
             geometry.top + geometry.tile_offset[1] - self.region.top,
