@@ -576,7 +576,7 @@ def analyze(board: Board) -> Analysis:
         mines=frozenset(mines),
         groups=tuple(groups),
         off_frontier=off_frontier,
-        mines_left=mines_left,
+        mines_left=position.mines_left,
         frontier_layout_count=sum(n for t, n in frontier_by_mines.items() if t in possible),
         exact=all(group.exact for group in groups),
         _mined_solutions=mined_solutions,

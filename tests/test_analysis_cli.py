@@ -1,0 +1,107 @@
+"""``autosweeper analyze``: the report on a board file, its JSON form and its errors."""
+
+from __future__ import annotations
+
+import json
+import random
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from bruteforce import enumerate_solutions, random_position
+
+from controller.cli import main
+from solver import Board, Tile, analyze
+
+BOARDS = Path(__file__).parent / "boards"
+
+
+@pytest.fixture
+def small_board_file(tmp_path: Path) -> tuple[Path, Board]:
+    board = random_position(random.Random(7), 5, 6, 6, openings=2, flag_share=0.5)
+    path = tmp_path / "small.txt"
+    path.write_text(board.to_text())
+    return path, board
+
+
+def test_json_report_agrees_with_brute_force(
+    small_board_file: tuple[Path, Board], capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, board = small_board_file
+    assert main(["analyze", str(path), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    truth = enumerate_solutions(board)
+    assert report["solutions"] == truth.solutions
+    assert report["mines_left"] == board.mines - int((board.tiles == Tile.FLAG).sum())
+    assert {tuple(cell) for cell in report["safe"]} == {
+        cell for cell, mined in truth.mined.items() if mined == 0
+    }
+    for key, chance in report["exact_probabilities"].items():
+        r, c = (int(x) for x in key.split(","))
+        assert Fraction(chance) == Fraction(truth.mined[r, c], truth.solutions)
+    layouts = {frozenset(tuple(cell) for cell in layout) for layout in report["frontier_layouts"]}
+    assert layouts == truth.frontier_layouts
+    assert 0 < Fraction(report["win_probability"]) <= 1
+
+
+def test_text_report_lists_certain_cells_layouts_and_a_probability_grid(
+    small_board_file: tuple[Path, Board], capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, board = small_board_file
+    assert main(["analyze", str(path)]) == 0
+    out = capsys.readouterr().out
+    result = analyze(board)
+    assert f"solutions: {result.solutions}\n" in out
+    assert f"certain safe ({len(result.safe)}):" in out
+    assert f"frontier layouts: {result.frontier_layout_count}\n" in out
+    assert "win probability with best play:" in out
+    grid = out.split("F a flag):\n")[1].splitlines()
+    assert len(grid) == board.rows + 1
+    for r in range(board.rows):
+        cells = grid[r + 1].split()[1:]
+        assert len(cells) == board.columns
+        for c, text in enumerate(cells):
+            tile = board[r, c]
+            if tile.is_number:
+                assert text == f"[{int(tile)}]"
+            elif tile == Tile.FLAG:
+                assert text == "F"
+            elif (r, c) in result.safe:
+                assert text == "0"
+
+
+def test_big_positions_count_layouts_instead_of_listing_them(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = BOARDS / "expert_wide_frontier.txt"
+    assert main(["analyze", str(path), "--layouts", "5"]) == 0
+    out = capsys.readouterr().out
+    count = analyze(Board.from_text(path.read_text())).frontier_layout_count
+    assert count > 5 and f"frontier layouts: {count} (too many to list)" in out
+    assert "position too large for the exact search" in out
+
+
+@pytest.mark.parametrize(
+    ("name", "where"),
+    [
+        ("contradicting_numbers.txt", "cell (row 1, column 0)"),
+        ("lost_game.txt", "cell (row 0, column 1)"),
+    ],
+)
+def test_impossible_board_exits_2_naming_the_cell(
+    name: str, where: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["analyze", str(BOARDS / name)]) == 2
+    captured = capsys.readouterr()
+    assert where in captured.err and captured.out == ""
+
+
+def test_malformed_or_missing_file_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text("MINESWEEPER-BOARD v0.1\nrows: 1\ncolumns: 2\nmines: 1\n[view]\nUZ\n")
+    assert main(["analyze", str(bad)]) == 2
+    assert "cell (row 0, column 1)" in capsys.readouterr().err
+    assert main(["analyze", str(tmp_path / "missing.txt")]) == 2
+    assert "cannot read" in capsys.readouterr().err
