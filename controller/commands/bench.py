@@ -123,7 +123,7 @@ def plot_win_rates(results: Sequence[BenchResult], path: Path) -> None:
     axes.set_title(f"{results[0].games} simulated games per bar")
     axes.set_ylabel("win rate, % (Wilson 95% interval)")
     axes.set_ylim(0, 100)
-    axes.legend()
+    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1))
     figure.tight_layout()
     figure.savefig(path, dpi=100)
     plt.close(figure)
