@@ -69,6 +69,10 @@ class StopRequested(Exception):
     """The user asked the bot to stop (SIGINT/SIGTERM, or the pyautogui fail-safe)."""
 
 
+class NoFreshGame(Exception):
+    """No new game could be started: the run cannot go on (no game was logged)."""
+
+
 class GameAborted(Exception):
     """A game ended before won or lost; ``result`` says how, the message why."""
 
@@ -86,6 +90,7 @@ class GameReport:
     """Why the game was not won or lost, when it was not."""
 
 
+_NEW_GAME_TRIES = 2
 _CLICK_CONFIRM_TRIES = 3
 _CLICK_CONFIRM_PAUSE = 0.1
 """Seconds between re-reads while a click is not visible yet (a slow game may lag a frame)."""
@@ -108,8 +113,11 @@ class Player:
 
     def play_game(self) -> GameReport:
         """Start a fresh game, play it to the end, and return its logged record."""
-        with _game_errors():
-            board = self._fresh_board()
+        try:
+            with _game_errors():
+                board = self._fresh_board()
+        except GameAborted as aborted:
+            raise NoFreshGame(f"could not start a new game: {aborted}") from aborted
         self._wait_for_a_new_second()
         game_id = self.log.start_game(
             GameSetup(
@@ -139,13 +147,25 @@ class Player:
         self._last_start_second = int(time.time())
 
     def _fresh_board(self) -> Board:
+        """The board of a new game: the one shown if untouched, else one started the skin's way.
+
+        A game busy finishing the last one may miss the new-game action; it is tried again.
+        """
         reading = self._look()
-        if reading.board.is_fresh and reading.outcome == "playing":
-            return reading.board
-        self.table.new_game()
-        reading = self._look(changed=True)
-        if not (reading.board.is_fresh and reading.outcome == "playing"):
-            raise GameAborted(Result.STOPPED, "the new-game action did not show a fresh board")
+        tries = 0
+        while not (reading.board.is_fresh and reading.outcome == "playing"):
+            if tries == _NEW_GAME_TRIES:
+                raise GameAborted(
+                    Result.STOPPED,
+                    f"{tries} new-game actions did not show a fresh board; it shows\n"
+                    f"{reading.board}",
+                )
+            tries += 1
+            self.table.new_game()
+            try:
+                reading = self._look(changed=True)
+            except UnstableFrameError:
+                reading = self._look()
         return reading.board
 
     def _play_to_the_end(self, game_id: int, rule: str) -> Result:
@@ -231,7 +251,8 @@ def play_games(
     """Play up to ``games`` games, yielding each and echoing its live line.
 
     A misread or stopped game ends the run: the screen is not what the bot thinks it is. A stop
-    request propagates (after the game it interrupted is logged as stopped).
+    request propagates (after the game it interrupted is logged as stopped), as does
+    :class:`NoFreshGame`.
     """
     won = finished = 0
     for number in progress(games):

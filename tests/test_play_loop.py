@@ -9,7 +9,14 @@ import numpy as np
 import pytest
 
 from controller.outcomes import GameSetup, OutcomeLog, Result
-from controller.play import GameReport, Player, StopRequested, live_line, play_games
+from controller.play import (
+    GameReport,
+    NoFreshGame,
+    Player,
+    StopRequested,
+    live_line,
+    play_games,
+)
 from solver import Board, Game, Tile
 from solver.strategy import Action, Move
 from vision.errors import BoardNotFoundError, UnreadableCellError, UnreadableFaceError
@@ -41,6 +48,7 @@ class SimulatedTable:
         faults: dict[int, Exception] | None = None,
         relocation: str = "same",
         drops_clicks: bool = False,
+        ignored_new_games: int = 0,
     ) -> None:
         self.game = "simulated"
         self.skin = "simulated-skin"
@@ -52,6 +60,8 @@ class SimulatedTable:
         self.relocation = relocation
         """Where relocate finds the board: the "same" place, "moved", or "gone"."""
         self.drops_clicks = drops_clicks
+        self.ignored_new_games = ignored_new_games
+        """How many new-game actions the game misses (like one still busy with the last game)."""
         self.looks = 0
         self.clicks: list[tuple[tuple[int, int], Action]] = []
         self.new_games = 0
@@ -82,6 +92,9 @@ class SimulatedTable:
         }[move.action](move.cell)
 
     def new_game(self) -> None:
+        if self.ignored_new_games:
+            self.ignored_new_games -= 1
+            return
         self.new_games += 1
         self.current = Game(*self.size, rule="safe", seed=self.seed + self.new_games)
 
@@ -234,3 +247,19 @@ def test_no_two_games_start_in_the_same_clock_second(tmp_path: Path) -> None:
         play_all(Player(table, log), 3)
     assert len(first_click_seconds) == 3
     assert len(set(first_click_seconds)) == 3
+
+
+def test_a_missed_new_game_action_is_tried_again(tmp_path: Path) -> None:
+    table = SimulatedTable(seed=11, ignored_new_games=1)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        reports = play_all(quick_player(table, log), 2)
+    assert len(reports) == 2 and table.new_games == 1
+
+
+def test_a_game_that_will_not_restart_ends_the_run_without_a_phantom_game(tmp_path: Path) -> None:
+    table = SimulatedTable(seed=12, ignored_new_games=5)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        with pytest.raises(NoFreshGame, match="did not show a fresh board"):
+            play_all(quick_player(table, log), 3)
+        (only,) = log.games()
+    assert only.result in (Result.WON, Result.LOST)
