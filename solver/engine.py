@@ -18,7 +18,6 @@ from solver.board import LEVELS, Board, BoardError, Cell, Tile
 
 _HIDDEN = int(Tile.HIDDEN)
 _FLAG = int(Tile.FLAG)
-_QUESTION = int(Tile.QUESTION)
 
 
 class FirstClick(StrEnum):
@@ -85,7 +84,8 @@ class Game:
     Mines are placed at the first :meth:`open` (so the first-click rule can protect it), from a
     ``numpy`` generator seeded with ``seed``: the same seed and first click give the same game.
     Actions on an already opened cell, or after the game has ended, change nothing, as in the
-    real programs; a cell off the board raises :class:`BoardError`.
+    real programs; a cell off the board raises :class:`BoardError`. Flags toggle on and off
+    (question marks, an option of the real programs, are not simulated).
     """
 
     def __init__(
@@ -186,7 +186,7 @@ class Game:
         Flagged and already opened cells are left alone, as a real left click leaves them.
         """
         index = self._index(cell)
-        if self.is_over or self._mirror[index] not in (_HIDDEN, _QUESTION):
+        if self.is_over or self._mirror[index] != _HIDDEN:
             return []
         if self._mines is None:
             self._place_mines(index)
@@ -209,7 +209,7 @@ class Game:
         mirror = self._mirror
         if sum(1 for j in around if mirror[j] == _FLAG) != number:
             return []
-        targets = [j for j in around if mirror[j] in (_HIDDEN, _QUESTION)]
+        targets = [j for j in around if mirror[j] == _HIDDEN]
         hit = [j for j in targets if self._mine_flags[j]]
         if not hit:
             return self._reveal(targets)
@@ -221,7 +221,7 @@ class Game:
         """Toggle a flag on an unopened cell; return whether the cell is flagged now."""
         index = self._index(cell)
         tile = self._mirror[index]
-        if self.is_over or tile not in (_HIDDEN, _FLAG, _QUESTION):
+        if self.is_over or tile not in (_HIDDEN, _FLAG):
             return tile == _FLAG
         new = _HIDDEN if tile == _FLAG else _FLAG
         self._flags += 1 if new == _FLAG else -1
@@ -287,14 +287,14 @@ class Game:
         opened: list[int] = []
         stack: list[int] = []
         for start in starts:
-            if mirror[start] in (_HIDDEN, _QUESTION):
+            if mirror[start] == _HIDDEN:
                 mirror[start] = counts[start]
                 opened.append(start)
                 if counts[start] == 0:
                     stack.append(start)
         while stack:
             for j in neighbours[stack.pop()]:
-                if mirror[j] == _HIDDEN or mirror[j] == _QUESTION:
+                if mirror[j] == _HIDDEN:
                     mirror[j] = counts[j]
                     opened.append(j)
                     if counts[j] == 0:
