@@ -1,0 +1,273 @@
+"""``autosweeper play``: play real Minesweeper games by itself and log every one.
+
+On a desktop it plays the game window that is open, found by the named skin or by each stored
+skin in turn. With no ``DISPLAY`` (a fresh Linux server) it starts a virtual display and a game,
+learns the game's skin if none is stored yet, and plays there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from tqdm import tqdm
+
+from calibration.evidence import CalibrationError
+from calibration.learn import calibrate
+from controller.mouse import Mouse
+from controller.mouse import Rect as MouseRect
+from controller.outcomes import GameRecord, OutcomeLog, OutcomeLogError, Result, default_db_path
+from controller.play import (
+    NoFreshGame,
+    Player,
+    ScreenTable,
+    StopRequested,
+    play_games,
+    stop_on_signals,
+)
+from controller.sandbox import (
+    XDEMINEUR_MIN_COLUMNS,
+    Geometry,
+    SandboxError,
+    VirtualDisplay,
+    launch_game,
+)
+from solver import LEVELS
+from solver.stats import format_win_rate
+from vision.capture import ScreenGrabber
+from vision.errors import BoardNotFoundError, VisionError
+from vision.geometry import BoardGeometry, Rect
+from vision.locate import locate_on_screen
+from vision.skin import Skin, SkinError
+
+KNOWN_FIRST_CLICK = {"winemine": "safe"}
+"""First-click rules of the games we know (Wine's winemine moves a mine from under the first
+click); other games are played assuming the first click may lose."""
+
+SANDBOX_GAMES = ("winemine", "xdemineur")
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "play",
+        help="play real Minesweeper games and log each one",
+        description=(
+            "Play the Minesweeper window that is open (or, with no DISPLAY, one started on a "
+            "virtual display) and log every game. Stop with Ctrl-C or by moving the pointer "
+            "into a screen corner (pyautogui's fail-safe)."
+        ),
+    )
+    parser.add_argument("--games", type=int, default=1, help="games to play (default: 1)")
+    parser.add_argument(
+        "--level",
+        choices=list(LEVELS),
+        default="beginner",
+        help="level of the game started when there is no DISPLAY (default: %(default)s)",
+    )
+    parser.add_argument("--skin", help="the stored skin to look for (default: each in turn)")
+    parser.add_argument(
+        "--mines", type=int, help="the mine count, for a board that is not a standard level"
+    )
+    parser.add_argument("--flags", action="store_true", help="flag every mine found")
+    parser.add_argument(
+        "--game",
+        choices=SANDBOX_GAMES,
+        default="winemine",
+        help="the game started when there is no DISPLAY (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--db", type=Path, default=None, help=f"outcome log (default {default_db_path()})"
+    )
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    declare_dpi_aware()
+    if args.games < 1:
+        print("autosweeper play: --games needs at least 1", file=sys.stderr)
+        return 2
+    try:
+        with OutcomeLog(args.db or default_db_path()) as log, ExitStack() as stack:
+            table = _table(args, stack)
+            return _play(table, log, args)
+    except (OutcomeLogError, SetupError, VisionError) as error:
+        print(f"autosweeper play: {error}", file=sys.stderr)
+        return 2
+
+
+class SetupError(RuntimeError):
+    """No game to play: no display, no window, no skin that matches. The message says which."""
+
+
+def declare_dpi_aware(platform: str = sys.platform, windll: Any = None) -> str | None:
+    """On Windows, declare the process DPI-aware; return which declaration took, else None.
+
+    Without it, Windows scales a DPI-unaware process's view of the screen, so captured pixels,
+    the board's position and the mouse's coordinates disagree on a scaled display. It must run
+    before mss or pyautogui first touch the screen. Per-monitor v2 (Windows 10 1703+) is tried
+    first, then per-monitor (8.1), then system-wide (Vista). ``windll`` is for tests.
+    """
+    if platform != "win32":
+        return None
+    import ctypes
+
+    if windll is None:
+        windll = ctypes.windll  # type: ignore[attr-defined]
+    per_monitor_v2 = ctypes.c_void_p(-4)  # DPI_AWARENESS_CONTEXT_PER_MONITOR_AWARE_V2
+    attempts = (
+        ("per-monitor v2", lambda: windll.user32.SetProcessDpiAwarenessContext(per_monitor_v2)),
+        ("per-monitor", lambda: windll.shcore.SetProcessDpiAwareness(2) == 0),  # S_OK
+        ("system", lambda: windll.user32.SetProcessDPIAware()),
+    )
+    for name, declare in attempts:
+        try:
+            if declare():
+                return name
+        except (AttributeError, OSError):
+            continue
+    return None
+
+
+def _play(table: ScreenTable, log: OutcomeLog, args: argparse.Namespace) -> int:
+    player = Player(table, log, flags=args.flags)
+    finished: list[GameRecord] = []
+    size = f"{table.geometry.rows}x{table.geometry.columns}x{table.mines}"
+
+    def progress(games: int) -> Iterable[int]:
+        return tqdm(range(games), unit="game", desc=f"{table.game} {size}")
+
+    try:
+        with stop_on_signals():
+            for report in play_games(player, args.games, echo=tqdm.write, progress=progress):
+                if report.record.result.is_finished_game:
+                    finished.append(report.record)
+    except (StopRequested, NoFreshGame) as stop:
+        print(f"stopped: {stop}", file=sys.stderr)
+    won = sum(record.result == Result.WON for record in finished)
+    print(
+        f"{won} of {len(finished)} games won: win rate {format_win_rate(won, len(finished))} "
+        f"(outcomes in {log.path})"
+    )
+    return 0 if len(finished) == args.games else 1
+
+
+def needs_virtual_display(
+    platform: str = sys.platform, environ: Mapping[str, str] = os.environ
+) -> bool:
+    """True on a Linux (X11) machine with no ``DISPLAY``: there is nothing to see or click."""
+    return platform.startswith("linux") and not environ.get("DISPLAY")
+
+
+def _table(args: argparse.Namespace, stack: ExitStack) -> ScreenTable:
+    """The game to play: started on a virtual display, or found on the desktop."""
+    if needs_virtual_display():
+        return _sandbox_table(args, stack)
+    grabber = stack.enter_context(ScreenGrabber(os.environ.get("DISPLAY")))
+    skins = _stored_skins(args.skin)
+    if not skins:
+        raise SetupError(
+            f"no stored skin{f' named {args.skin!r}' if args.skin else ''} in {skins_folder()}; "
+            "learn one with 'autosweeper calibrate' first"
+        )
+    skin, geometry = _locate_first(grabber, skins)
+    mines = args.mines or _standard_mines(geometry.rows, geometry.columns)
+    game = str(skin.extra.get("game", skin.name))
+    return ScreenTable(
+        grabber, skin, geometry, Mouse(), mines, game=game, first_click=_first_click(game, skin)
+    )
+
+
+def _sandbox_table(args: argparse.Namespace, stack: ExitStack) -> ScreenTable:
+    """Start Xvfb and the game, learn its skin unless one is stored, and locate its board."""
+    rows, columns, mines = LEVELS[args.level]
+    if args.game == "xdemineur":
+        columns = max(columns, XDEMINEUR_MIN_COLUMNS)
+    try:
+        stack.enter_context(VirtualDisplay())
+        window = stack.enter_context(launch_game(args.game, (rows, columns, mines)))
+    except SandboxError as error:
+        raise SetupError(f"cannot start {args.game} on a virtual display: {error}") from error
+    print(f"no DISPLAY: playing {args.game} on virtual display {os.environ['DISPLAY']}")
+    grabber = stack.enter_context(ScreenGrabber(os.environ.get("DISPLAY")))
+    mouse = Mouse()
+    skins = _stored_skins(args.skin or args.game)
+    if not skins:
+        skins = [_learn_skin(args.game, window.geometry, grabber, mouse)]
+    skin, geometry = _locate_first(grabber, skins, shape=(rows, columns))
+    return ScreenTable(
+        grabber,
+        skin,
+        geometry,
+        mouse,
+        mines,
+        game=args.game,
+        first_click=_first_click(args.game, skin),
+    )
+
+
+def _locate_first(
+    grabber: ScreenGrabber, skins: Sequence[Skin], shape: tuple[int, int] | None = None
+) -> tuple[Skin, BoardGeometry]:
+    """The first skin whose board is on the screen, with where; else say why each failed."""
+    problems = []
+    for skin in skins:
+        try:
+            return skin, locate_on_screen(grabber, skin, shape=shape)
+        except BoardNotFoundError as error:
+            problems.append(str(error))
+    raise SetupError("no Minesweeper board on the screen:\n  " + "\n  ".join(problems))
+
+
+def _standard_mines(rows: int, columns: int) -> int:
+    for level_rows, level_columns, mines in LEVELS.values():
+        if (level_rows, level_columns) == (rows, columns):
+            return mines
+    raise SetupError(
+        f"the board is {rows}x{columns}, not a standard level: give its mine count with --mines"
+    )
+
+
+def _first_click(game: str, skin: Skin) -> str | None:
+    rule = skin.extra.get("first_click", KNOWN_FIRST_CLICK.get(game))
+    return None if rule is None else str(rule)
+
+
+def skins_folder() -> Path:
+    """Where learned skins are kept, one folder each."""
+    return platformdirs.user_data_path("autosweeper") / "skins"
+
+
+def _stored_skins(name: str | None) -> list[Skin]:
+    """The stored skin called ``name``, or every stored skin; a broken one is named and skipped."""
+    folder = skins_folder()
+    candidates = [folder / name] if name else sorted(p for p in folder.glob("*") if p.is_dir())
+    skins = []
+    for path in candidates:
+        if not (path / "skin.json").is_file():
+            continue
+        try:
+            skins.append(Skin.load(path))
+        except SkinError as error:
+            print(f"skipped a broken skin: {error}", file=sys.stderr)
+    return skins
+
+
+def _learn_skin(game: str, window: Geometry, grabber: ScreenGrabber, mouse: Mouse) -> Skin:
+    """Calibrate the game's skin on its window, store it, and say what it could not learn."""
+    area = Rect(window.x, window.y, window.width, window.height)
+    mouse.allow(MouseRect(area.left, area.top, area.width, area.height))
+    print(f"no stored skin for {game}: learning it (this plays some throwaway games)")
+    try:
+        learned = calibrate(game, mouse, grabber, [area])
+    except CalibrationError as error:
+        raise SetupError(f"could not learn the skin of {game}: {error}") from error
+    path = learned.skin.save(skins_folder() / game)
+    missing = "" if learned.complete else f"; not seen yet: {learned.describe_missing()}"
+    print(f"learned skin {game!r} in {learned.games} games, saved to {path}{missing}")
+    return learned.skin
