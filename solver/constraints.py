@@ -8,6 +8,7 @@ known mines; question marks count as hidden cells.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -79,10 +80,23 @@ def read_constraints(board: Board) -> Constraints:
             f"{board.mines - flag_count} mines are not flagged "
             f"but only {unknown_count} cells are unknown"
         )
+    columns = board.columns
+    is_unknown = unknown.ravel().tolist()
+    needs = (values - flags_around).ravel().tolist()
+    table = _neighbour_table(board.rows, columns)
     constraints = []
-    for r, c in np.argwhere(numbers & (unknown_around > 0)):
-        cell = (int(r), int(c))
-        around = frozenset(n for n in board.neighbours(cell) if unknown[n])
-        constraints.append(Constraint(cell, around, int(values[cell]) - int(flags_around[cell])))
-    unknown_cells = frozenset((int(r), int(c)) for r, c in np.argwhere(unknown))
+    for index in np.flatnonzero(numbers & (unknown_around > 0)).tolist():
+        around = frozenset(cell for cell, flat in table[index] if is_unknown[flat])
+        constraints.append(Constraint(divmod(index, columns), around, needs[index]))
+    unknown_cells = frozenset(divmod(index, columns) for index in np.flatnonzero(unknown).tolist())
     return Constraints(board, tuple(constraints), unknown_cells, board.mines - flag_count)
+
+
+@lru_cache(maxsize=16)
+def _neighbour_table(rows: int, columns: int) -> tuple[tuple[tuple[Cell, int], ...], ...]:
+    """For each cell in reading order, its neighbours as (cell, index in reading order); built
+    once per board size, because reading constraints runs on every move of every game."""
+    board = Board.empty(rows, columns, 0)
+    return tuple(
+        tuple((n, n[0] * columns + n[1]) for n in board.neighbours(cell)) for cell in board.cells()
+    )

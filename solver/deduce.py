@@ -28,6 +28,9 @@ def _reduce(
     """The constraints on the still undecided cells; raise if a number can no longer be met."""
     reduced = []
     for constraint in constraints:
+        if constraint.unknown.isdisjoint(safe) and constraint.unknown.isdisjoint(mines):
+            reduced.append(constraint)
+            continue
         unknown = constraint.unknown - safe - mines
         need = constraint.mines - len(constraint.unknown & mines)
         if not 0 <= need <= len(unknown):
@@ -83,17 +86,17 @@ def certain_cells(position: Constraints) -> tuple[frozenset[Cell], frozenset[Cel
                 mines.update(constraint.unknown)
         if len(safe) + len(mines) == before:
             _apply_pair_rules(constraints, safe, mines)
-        undecided = position.unknown - safe - mines
+        if not mines.isdisjoint(safe):
+            raise BoardError("the numbers contradict each other", cell=min(mines & safe))
+        undecided = len(position.unknown) - len(safe) - len(mines)
         mines_left = position.mines_left - len(mines)
-        if not 0 <= mines_left <= len(undecided):
+        if not 0 <= mines_left <= undecided:
             raise BoardError(
                 f"the numbers force {len(mines)} of the {position.mines_left} unflagged mines "
-                f"and leave {len(undecided)} cells for the rest"
+                f"and leave {undecided} cells for the rest"
             )
-        if undecided and mines_left in (0, len(undecided)):
-            (mines if mines_left else safe).update(undecided)
-        if mines & safe:
-            raise BoardError("the numbers contradict each other", cell=min(mines & safe))
+        if undecided and mines_left in (0, undecided):
+            (mines if mines_left else safe).update(position.unknown - safe - mines)
         if len(safe) + len(mines) == before:
             return frozenset(safe), frozenset(mines)
 
