@@ -15,7 +15,7 @@ import os
 import platform
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -168,13 +168,14 @@ def run_benchmark(
     """
     if games < 1:
         raise ValueError(f"the benchmark needs at least one game, not {games}")
-    workers = workers or os.cpu_count() or 1
+    if workers is None:
+        workers = os.cpu_count() or 1
     if workers < 1:
         raise ValueError(f"the benchmark needs at least one worker, not {workers}")
     for level in levels:
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
-    parsed_rules = [FirstClick(rule) for rule in rules]
+    parsed_rules = [FirstClick.parse(rule) for rule in rules]
     chunk_size = max(1, min(100, games // (4 * workers)))
     bar = tqdm(
         total=games * len(levels) * len(parsed_rules),
@@ -194,11 +195,11 @@ def run_benchmark(
                         chunks.append(_play_chunk(strategy, level, rule, seeds))
                         bar.update(len(seeds))
                 else:
-                    futures: list[Future[_Chunk]] = [
+                    futures = [
                         pool.submit(_play_chunk, strategy, level, rule, seeds)
                         for seeds in _chunks(games, seed, chunk_size)
                     ]
-                    for future in futures:
+                    for future in as_completed(futures):
                         chunks.append(future.result())
                         bar.update(chunks[-1].games)
                 results.append(_summarise(level, rule, chunks, time.perf_counter() - started, seed))

@@ -33,6 +33,17 @@ class FirstClick(StrEnum):
     NONE = "none"
     """Mines uniform over all cells; the first click may lose."""
 
+    @classmethod
+    def parse(cls, rule: FirstClick | str) -> FirstClick:
+        """The rule named ``rule`` (any case), or a ValueError listing the rules."""
+        try:
+            return cls(str(rule).lower())
+        except ValueError:
+            choices = ", ".join(r.value for r in cls)
+            raise ValueError(
+                f"unknown first-click rule {rule!r}; choose one of {choices}"
+            ) from None
+
 
 class GameState(StrEnum):
     PLAYING = "playing"
@@ -70,14 +81,6 @@ def neighbour_counts(mine_layout: npt.NDArray[np.bool_]) -> npt.NDArray[np.uint8
     )  # fmt: skip
 
 
-def _parse_rule(rule: FirstClick | str) -> FirstClick:
-    try:
-        return FirstClick(str(rule).lower())
-    except ValueError:
-        choices = ", ".join(r.value for r in FirstClick)
-        raise ValueError(f"unknown first-click rule {rule!r}; choose one of {choices}") from None
-
-
 class Game:
     """One game: hidden mines, the tiles a player sees, and the actions a player may take.
 
@@ -96,7 +99,7 @@ class Game:
         rule: FirstClick | str = FirstClick.SAFE,
         seed: int | None = None,
     ) -> None:
-        self.rule = _parse_rule(rule)
+        self.rule = FirstClick.parse(rule)
         spare = {
             FirstClick.NONE: 0,
             FirstClick.SAFE: 1,

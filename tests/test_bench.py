@@ -194,9 +194,9 @@ def test_no_move_and_unknown_actions_are_errors() -> None:
     "kwargs, message",
     [
         ({"games": 0}, "at least one game"),
-        ({"workers": -1}, "at least one worker"),
+        ({"workers": 0}, "at least one worker"),
         ({"levels": ["huge"]}, "unknown level 'huge'"),
-        ({"rules": ["vista"]}, "'vista'"),
+        ({"rules": ["vista"]}, "unknown first-click rule 'vista'"),
     ],
 )
 def test_bad_settings_are_named(kwargs: dict, message: str) -> None:

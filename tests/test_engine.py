@@ -327,7 +327,7 @@ def test_a_cell_off_the_board_is_a_clear_error(cell: tuple) -> None:
 
 
 def test_bad_rules_levels_and_sizes_are_named() -> None:
-    with pytest.raises(ValueError, match="'windows'.*safe, xp, opening, none"):
+    with pytest.raises(ValueError, match="'windows'; choose from safe, xp, opening, none"):
         Game(9, 9, 10, "windows")
     with pytest.raises(ValueError, match="'huge'.*beginner"):
         Game.level("huge")
