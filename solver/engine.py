@@ -39,10 +39,8 @@ class FirstClick(StrEnum):
         try:
             return cls(str(rule).lower())
         except ValueError:
-            choices = ", ".join(r.value for r in cls)
-            raise ValueError(
-                f"unknown first-click rule {rule!r}; choose one of {choices}"
-            ) from None
+            choices = ", ".join(cls)
+            raise ValueError(f"unknown first-click rule {rule!r}; choose from {choices}") from None
 
 
 class GameState(StrEnum):
