@@ -7,10 +7,11 @@ known mines; question marks count as hidden cells.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 
 import numpy as np
+import numpy.typing as npt
 
 from solver.board import Board, BoardError, Cell, Tile
 from solver.engine import neighbour_counts
@@ -34,10 +35,17 @@ class Constraints:
     board: Board
     constraints: tuple[Constraint, ...]
     """One per number that still has unknown neighbours, in reading order."""
-    unknown: frozenset[Cell]
+    unknown_mask: npt.NDArray[np.bool_] = field(repr=False)
     """Hidden and question-marked cells: those that may or may not hold a mine."""
+    unknown_count: int
     mines_left: int
     """Mines not yet accounted for by flags."""
+
+    @cached_property
+    def unknown(self) -> frozenset[Cell]:
+        """The unknown cells as a set, built on demand: most moves need only their count."""
+        columns = self.board.columns
+        return frozenset(divmod(i, columns) for i in np.flatnonzero(self.unknown_mask).tolist())
 
 
 def read_constraints(board: Board) -> Constraints:
@@ -88,8 +96,9 @@ def read_constraints(board: Board) -> Constraints:
     for index in np.flatnonzero(numbers & (unknown_around > 0)).tolist():
         around = frozenset(cell for cell, flat in table[index] if is_unknown[flat])
         constraints.append(Constraint(divmod(index, columns), around, needs[index]))
-    unknown_cells = frozenset(divmod(index, columns) for index in np.flatnonzero(unknown).tolist())
-    return Constraints(board, tuple(constraints), unknown_cells, board.mines - flag_count)
+    return Constraints(
+        board, tuple(constraints), unknown, unknown_count, board.mines - flag_count
+    )
 
 
 @lru_cache(maxsize=16)

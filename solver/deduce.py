@@ -88,7 +88,7 @@ def certain_cells(position: Constraints) -> tuple[frozenset[Cell], frozenset[Cel
             _apply_pair_rules(constraints, safe, mines)
         if not mines.isdisjoint(safe):
             raise BoardError("the numbers contradict each other", cell=min(mines & safe))
-        undecided = len(position.unknown) - len(safe) - len(mines)
+        undecided = position.unknown_count - len(safe) - len(mines)
         mines_left = position.mines_left - len(mines)
         if not 0 <= mines_left <= undecided:
             raise BoardError(
