@@ -1,0 +1,189 @@
+"""Calibration from start to end: play games on live windows until every tile has a meaning, then
+build the :class:`vision.skin.Skin` and check that vision reads the live board with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+
+import numpy as np
+
+from calibration.evidence import (
+    CalibrationError,
+    GameRecord,
+    Meanings,
+    board_of,
+    check_counting,
+    learn,
+)
+from calibration.pointer import Pointer
+from calibration.session import Evidence, Player
+from solver import Board, Tile
+from vision.geometry import Rect
+from vision.locate import locate
+from vision.match import TemplateBank, flatness
+from vision.read import BoardReader
+from vision.skin import FACE_STATES, Image, NewGame, Skin
+from vision.stable import Grabber
+
+MAX_THRESHOLD = 0.1
+THRESHOLD_SHARE = 0.4
+"""The match threshold is this share of the distance between the two closest templates."""
+
+
+@dataclass
+class Calibration:
+    """The outcome: the skin (possibly incomplete), and what is still missing."""
+
+    skin: Skin
+    meanings: Meanings
+    games: int
+    missing_tiles: list[Tile] = field(default_factory=list)
+    missing_faces: list[str] = field(default_factory=list)
+    """Face states never seen (none are listed for a game without a face)."""
+
+    @property
+    def complete(self) -> bool:
+        return not self.missing_tiles and not self.missing_faces
+
+    def describe_missing(self) -> str:
+        """One line naming what the games played did not show."""
+        parts = []
+        if self.missing_tiles:
+            parts.append("tiles " + ", ".join(tile.name for tile in self.missing_tiles))
+        if self.missing_faces:
+            parts.append("faces " + ", ".join(self.missing_faces))
+        return "; ".join(parts) or "nothing"
+
+
+def calibrate(
+    name: str,
+    pointer: Pointer,
+    grabber: Grabber,
+    windows: Sequence[Rect],
+    *,
+    max_games: int = 40,
+    seed: int | None = None,
+) -> Calibration:
+    """Learn the skin of the game shown in ``windows`` (screen rectangles, each a fresh game).
+
+    Several windows of one program (for example a sparse and a dense board) pool what they
+    show; each is played for up to ``max_games`` games until no tile is missing.
+    """
+    evidence: Evidence | None = None
+    faces: dict[str, Image] = {}
+    new_game: NewGame | None = None
+    meanings = Meanings()
+    played = 0
+    for index, window in enumerate(windows):
+        player = Player(pointer, grabber, window, evidence, None if seed is None else seed + index)
+        player.new_game_method = new_game
+        evidence = player.evidence
+        for game_number in range(max_games):
+            player.play_game()
+            played += 1
+            meanings = learn(evidence.games)
+            for state, picture in player.face_pictures.items():
+                faces.setdefault(state, picture)
+            if not meanings.missing() or game_number == max_games - 1:
+                break
+            new_game = player.start_new_game()
+        if not meanings.missing():
+            break
+    if evidence is None:
+        raise CalibrationError("no game window to calibrate")
+    _check_all_boards(evidence.games, meanings)
+    skin = build_skin(name, evidence, meanings, faces, new_game or NewGame("key", "f2"))
+    missing_faces = sorted(set(FACE_STATES) - set(faces)) if faces else []
+    return Calibration(skin, meanings, played, meanings.missing(), missing_faces)
+
+
+def _check_all_boards(games: list[GameRecord], meanings: Meanings) -> None:
+    """Every board seen, read with the learned meanings, must obey the counting rules."""
+    known = set(meanings.tiles)
+    for number, game in enumerate(games, start=1):
+        for index, step in enumerate(game.steps, start=1):
+            if set(np.unique(step.after).tolist()) <= known:
+                board = board_of(step.after, meanings)
+                check_counting(board, f"game {number}, after click {index} (on {step.cell})")
+
+
+def build_skin(
+    name: str, evidence: Evidence, meanings: Meanings, faces: dict[str, Image], new_game: NewGame
+) -> Skin:
+    """The skin: one template per learned tile, cropped to the part that differs between tiles."""
+    blocks = {tile: evidence.catalogue.images[i] for i, tile in meanings.tiles.items()}
+    (offset_x, offset_y), (width, height) = _tile_box(list(blocks.values()))
+    templates = {
+        tile: np.ascontiguousarray(block[offset_y : offset_y + height, offset_x : offset_x + width])
+        for tile, block in blocks.items()
+    }
+    grid = evidence.catalogue.images[0].shape
+    return Skin(
+        name=name,
+        pitch=(grid[1], grid[0]),
+        tile_size=(width, height),
+        tile_offset=(offset_x, offset_y),
+        templates=templates,
+        threshold=match_threshold(templates),
+        new_game=new_game,
+        faces=faces,
+        extra={"question_marks": meanings.has_question_marks},
+    )
+
+
+def _tile_box(blocks: list[Image]) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The tile inside a pitch block: without the edge lines every block shares (grid lines)."""
+    stack = np.stack(blocks)
+    same = (stack == stack[:1]).all(axis=(0, 3))
+    rows_same, columns_same = same.all(axis=1), same.all(axis=0)
+    top = _leading(rows_same)
+    bottom = len(rows_same) - _leading(rows_same[::-1])
+    left = _leading(columns_same)
+    right = len(columns_same) - _leading(columns_same[::-1])
+    if top >= bottom or left >= right:
+        return (0, 0), (stack.shape[2], stack.shape[1])
+    return (left, top), (right - left, bottom - top)
+
+
+def _leading(flags: np.ndarray) -> int:
+    count = 0
+    for flag in flags:
+        if not flag:
+            break
+        count += 1
+    return count
+
+
+def match_threshold(templates: dict[Tile, Image]) -> float:
+    """A distance well inside the gap between the two most alike templates."""
+    tiles = sorted(templates)
+    bank = TemplateBank(tiles, [templates[tile] for tile in tiles])
+    closest = MAX_THRESHOLD / THRESHOLD_SHARE
+    for a, b in combinations(range(len(tiles)), 2):
+        distance = float(bank.distances(templates[tiles[a]][None])[0, b])
+        closest = min(closest, distance)
+    threshold = THRESHOLD_SHARE * closest
+    hidden = templates.get(Tile.HIDDEN)
+    if hidden is not None and flatness(hidden) <= threshold:
+        raise CalibrationError(
+            f"the hidden tile is too plain (flatness {flatness(hidden):.3f}) to find the board by"
+        )
+    return threshold
+
+
+def verify(skin: Skin, grabber: Grabber, window: Rect, expected: Board) -> None:
+    """Locate and read the board in ``window`` with ``skin``; raise unless it reads ``expected``."""
+    frame = grabber.grab(window)
+    geometry = locate(skin, frame, origin=(window.left, window.top), shape=expected.tiles.shape)
+    reader = BoardReader(skin, geometry)
+    reading = reader.read(grabber.grab(reader.region), expected.mines)
+    if not np.array_equal(reading.board.tiles, expected.tiles):
+        wrong = np.argwhere(reading.board.tiles != expected.tiles)[0]
+        cell = (int(wrong[0]), int(wrong[1]))
+        raise CalibrationError(
+            f"vision reads cell {cell} as {Tile(int(reading.board.tiles[cell])).name}, "
+            f"calibration saw {Tile(int(expected.tiles[cell])).name}"
+        )

@@ -1,0 +1,325 @@
+"""Playing a live game to collect evidence: clicks through a Pointer, captures through a Grabber.
+
+Each game opens random hidden cells until it is lost, with a few right-clicks on the way (flags
+that may turn out wrong, a question mark). Whether a click lost is told by the game itself: a
+lost game ignores further clicks, so when a click changed several cells into an appearance not
+yet seen on a safe cell, a *probe* click on another hidden cell settles it (nothing happens:
+lost; something opens: still playing, and the probe is one more step).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from calibration.evidence import (
+    HIDDEN_ID,
+    Action,
+    CalibrationError,
+    Catalogue,
+    GameRecord,
+    Ids,
+    Step,
+)
+from calibration.faces import crop, find_face
+from calibration.grid import Grid, find_grid, lattice_blocks
+from calibration.pointer import Pointer
+from solver import Cell
+from vision.errors import UnstableFrameError
+from vision.geometry import Rect
+from vision.skin import Image, NewGame
+from vision.stable import Grabber, wait_stable
+
+SETTLE_TIMEOUT = 5.0
+"""Seconds a click may take to show on the board (Wine on a busy machine can take seconds)."""
+PROBE_TIMEOUT = 1.0
+"""Seconds a probe click is given: a game still playing draws an opened cell well within it."""
+KEY_TIMEOUT = 1.5
+"""Seconds a new-game key is given before the face is tried instead."""
+MAX_STEPS = 400
+log = logging.getLogger(__name__)
+FLAGS_PER_GAME = 2
+
+
+@dataclass
+class Evidence:
+    """What the games showed, shared by every window of one game program calibrated together."""
+
+    catalogue: Catalogue
+    games: list[GameRecord] = field(default_factory=list)
+    safe_appearances: set[int] = field(default_factory=set)
+    """Appearances seen on cells opened without losing."""
+
+
+@dataclass
+class Observation:
+    """One window: its grid, and captures of the whole window for the face."""
+
+    grid: Grid
+    window: Rect
+    playing_frames: list[Image] = field(default_factory=list)
+    lost_frames: list[Image] = field(default_factory=list)
+    won_frames: list[Image] = field(default_factory=list)
+
+    @property
+    def board_rect(self) -> Rect:
+        """The board's cells on the screen."""
+        (x, y), (pitch_x, pitch_y) = self.grid.origin, self.grid.pitch
+        return Rect(
+            self.window.left + x,
+            self.window.top + y,
+            self.grid.columns * pitch_x,
+            self.grid.rows * pitch_y,
+        )
+
+    @property
+    def board_in_window(self) -> Rect:
+        """The board's cells in window coordinates."""
+        board = self.board_rect
+        return Rect(
+            board.left - self.window.left, board.top - self.window.top, board.width, board.height
+        )
+
+    def cell_point(self, cell: Cell) -> tuple[int, int]:
+        """The screen point in the middle of ``cell``."""
+        x, y = self.grid.cell_centre(*cell)
+        return self.window.left + x, self.window.top + y
+
+
+class Player:
+    """Plays games on one window, recording them into the shared :class:`Evidence`."""
+
+    def __init__(
+        self,
+        pointer: Pointer,
+        grabber: Grabber,
+        window: Rect,
+        evidence: Evidence | None = None,
+        seed: int | None = None,
+    ) -> None:
+        self.pointer = pointer
+        self.grabber = grabber
+        self.random = random.Random(seed)
+        fresh = grabber.grab(window)
+        rough = find_grid(fresh)
+        # winemine's fresh board fits two cuts equally; one opened cell settles it.
+        x, y = rough.cell_centre(rough.rows // 2, rough.columns // 2)
+        pointer.click(window.left + x, window.top + y, "left")
+        grid = find_grid(fresh, self._settled(window, fresh))
+        if evidence is None:
+            evidence = Evidence(Catalogue(grid.hidden))
+        elif evidence.catalogue.add(grid.hidden) != HIDDEN_ID:
+            raise CalibrationError(
+                f"the hidden tile in window {window} differs from the one calibrated before"
+            )
+        self.evidence = evidence
+        self.observation = Observation(grid, window, [fresh])
+        self.face: Rect | None = None
+        """The face button in window coordinates, once a loss has shown where it is."""
+        self.face_pictures: dict[str, Image] = {}
+        self.new_game_method: NewGame | None = None
+
+    # -- looking ----------------------------------------------------------------------------
+
+    def _settled(self, region: Rect, before: Image, timeout: float = SETTLE_TIMEOUT) -> Image:
+        """The region once it differs from ``before`` and holds still; ``before`` on timeout."""
+        try:
+            return wait_stable(self.grabber, region, timeout=timeout, differs_from=before)
+        except UnstableFrameError:
+            return self.grabber.grab(region)
+
+    def board_ids(self, frame: Image | None = None) -> Ids:
+        """Appearance ids of every cell, from ``frame`` (a board capture) or a new capture."""
+        seen = self.observation
+        frame = self.grabber.grab(seen.board_rect) if frame is None else frame
+        grid = seen.grid
+        blocks = lattice_blocks(frame, (0, 0), grid.pitch, (grid.rows, grid.columns))
+        return self.evidence.catalogue.ids(blocks)
+
+    def face_state(self, timeout: float = PROBE_TIMEOUT) -> str | None:
+        """Which known face picture the face shows (waiting up to ``timeout`` for one), or None."""
+        if self.face is None:
+            return None
+        window = self.observation.window
+        rect = Rect(
+            window.left + self.face.left,
+            window.top + self.face.top,
+            self.face.width,
+            self.face.height,
+        )
+        deadline = time.monotonic() + timeout
+        while True:
+            picture = self.grabber.grab(rect)
+            for state, known in self.face_pictures.items():
+                if np.array_equal(picture, known):
+                    return state
+            if time.monotonic() >= deadline:
+                return None
+            time.sleep(0.02)
+
+    def face_point(self) -> tuple[int, int] | None:
+        """The screen point in the middle of the face, if known."""
+        if self.face is None:
+            return None
+        window = self.observation.window
+        return (
+            window.left + self.face.left + self.face.width // 2,
+            window.top + self.face.top + self.face.height // 2,
+        )
+
+    # -- playing ----------------------------------------------------------------------------
+
+    def _click(self, action: Action, cell: Cell, timeout: float = SETTLE_TIMEOUT) -> Step:
+        rect = self.observation.board_rect
+        before_frame = self.grabber.grab(rect)
+        x, y = self.observation.cell_point(cell)
+        self.pointer.click(x, y, "left" if action == Action.OPEN else "right")
+        after_frame = self._settled(rect, before_frame, timeout)
+        step = Step(action, cell, self.board_ids(before_frame), self.board_ids(after_frame))
+        log.debug("%s %s at %s: %d cells changed", action, cell, (x, y), int(step.changed.sum()))
+        return step
+
+    def _hidden_cells(self, ids: Ids) -> list[Cell]:
+        return [(int(r), int(c)) for r, c in np.argwhere(ids == HIDDEN_ID)]
+
+    def play_game(self) -> GameRecord:
+        """Play the game on the screen at random until it is lost (or won, or nothing is left
+        to open), with a few flags and a question mark on the way."""
+        game = GameRecord()
+        self.evidence.games.append(game)
+        flags_left = FLAGS_PER_GAME
+        question_done = False
+        for _ in range(MAX_STEPS):
+            hidden = self._hidden_cells(self.board_ids())
+            if not hidden:
+                self._won()
+                return game
+            cell = self.random.choice(hidden)
+            if flags_left and self.random.random() < 0.3:
+                flags_left -= 1
+                game.steps.append(self._mark(cell))
+                if not question_done:
+                    question_done = True
+                    game.steps.append(self._mark(cell))
+                continue
+            game.steps.append(self._click(Action.OPEN, cell))
+            outcome = self._outcome(game)
+            if outcome == "lost":
+                self._lost(game)
+                return game
+            if outcome == "won":
+                self._won()
+                return game
+        raise CalibrationError(f"a game lasted {MAX_STEPS} clicks without ending")
+
+    def _mark(self, cell: Cell) -> Step:
+        step = self._click(Action.MARK, cell)
+        if not step.changed[cell]:
+            raise CalibrationError(
+                f"a right-click on cell {cell} at screen {self.observation.cell_point(cell)} "
+                "changed nothing"
+            )
+        return step
+
+    def _outcome(self, game: GameRecord) -> str:
+        """ "lost", "won" or "playing" after the last step, probing with more clicks when unsure.
+
+        The face tells once it is known; before that a click that changed several cells into an
+        appearance never seen on a safe cell is followed by a probe click elsewhere.
+        """
+        while True:
+            step = game.steps[-1]
+            if not step.changed[step.cell]:
+                raise CalibrationError(
+                    f"a click on hidden cell {step.cell} at screen "
+                    f"{self.observation.cell_point(step.cell)} changed nothing: is the game "
+                    "over, or the window covered?"
+                )
+            face = self.face_state()
+            if face is not None:
+                if face == "playing":
+                    self._opened_safely(step)
+                return face
+            shown = int(step.after[step.cell])
+            hidden = self._hidden_cells(step.after)
+            if (
+                int(step.changed.sum()) == 1
+                or shown in self.evidence.safe_appearances
+                or not hidden
+            ):
+                self._opened_safely(step)
+                return "playing"
+            probe = self._click(Action.OPEN, self.random.choice(hidden), PROBE_TIMEOUT)
+            if not probe.changed.any():
+                return "lost"
+            self._opened_safely(step)
+            game.steps.append(probe)
+
+    def _opened_safely(self, step: Step) -> None:
+        opened = step.changed & (step.before == HIDDEN_ID)
+        self.evidence.safe_appearances.update(int(i) for i in np.unique(step.after[opened]))
+
+    def _lost(self, game: GameRecord) -> None:
+        game.lost = True
+        seen = self.observation
+        frame = self.grabber.grab(seen.window)
+        seen.lost_frames.append(frame)
+        if self.face is None:
+            self.face = find_face(seen.playing_frames[0], frame, seen.board_in_window)
+            if self.face is not None:
+                self.face_pictures["playing"] = crop(seen.playing_frames[0], self.face)
+        if self.face is not None:
+            self.face_pictures.setdefault("lost", crop(frame, self.face))
+
+    def _won(self) -> None:
+        seen = self.observation
+        frame = self.grabber.grab(seen.window)
+        seen.won_frames.append(frame)
+        if self.face is not None and "won" not in self.face_pictures:
+            self.face_pictures["won"] = crop(frame, self.face)
+
+    # -- new games --------------------------------------------------------------------------
+
+    def start_new_game(self, key: str = "f2") -> NewGame:
+        """Start a new game the way that worked before, else by ``key``, else with the face."""
+        rect = self.observation.board_rect
+        ended = self.grabber.grab(rect)
+        method = self.new_game_method
+        if method is None or method.kind == "key":
+            self.pointer.press(key)
+            log.debug("pressed %s for a new game", key)
+            if self._is_new_game(self._settled(rect, ended, KEY_TIMEOUT), ended):
+                self.new_game_method = NewGame("key", key)
+                return self.new_game_method
+        face = self.face_point()
+        if face is not None:
+            self.pointer.click(face[0], face[1], "left")
+            log.debug("clicked the face at %s for a new game", face)
+            if self._is_new_game(self._settled(rect, ended), ended):
+                self.new_game_method = NewGame("face")
+                return self.new_game_method
+        raise CalibrationError(
+            f"cannot start a new game in window {self.observation.window}: neither the {key} "
+            "key"
+            + ("" if face is None else f" nor a click on the face at {face}")
+            + " changed the finished board into a new one (did the window move?)"
+        )
+
+    def _is_new_game(self, frame: Image, ended: Image) -> bool:
+        if np.array_equal(frame, ended):
+            return False
+        ids = self.board_ids(frame)
+        return bool((ids == HIDDEN_ID).any()) and not np.isin(ids, self._end_appearances()).any()
+
+    def _end_appearances(self) -> list[int]:
+        """Appearances only a finished game shows: on the last step of lost games, not safe ones."""
+        ends: set[int] = set()
+        for game in self.evidence.games:
+            if game.lost:
+                last = game.steps[-1]
+                ends.update(int(i) for i in np.unique(last.after[last.changed]))
+        return sorted(ends - self.evidence.safe_appearances - {HIDDEN_ID})
