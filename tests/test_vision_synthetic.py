@@ -44,11 +44,13 @@ def scenes(draw_from: st.DrawFn, face: bool = True) -> Scene:
     return draw(skin, tiles, (left, top), SCREEN, background, state)
 
 
-def read_scene(skin: Skin, geometry: BoardGeometry, screen: np.ndarray, crops: Path) -> Reading:
+def read_scene(
+    skin: Skin, geometry: BoardGeometry, screen: np.ndarray, crops: Path, mines: int = 0
+) -> Reading:
     reader = BoardReader(skin, geometry, crops_dir=crops)
     region = reader.region
     frame = np.ascontiguousarray(screen[region.top : region.bottom, region.left : region.right])
-    return reader.read(frame, mines=0)
+    return reader.read(frame, mines)
 
 
 def read_png(path: Path) -> np.ndarray:
@@ -204,6 +206,19 @@ def test_unreadable_face_saves_its_crop(tmp_path: Path) -> None:
     with pytest.raises(UnreadableFaceError) as raised:
         read_scene(skin, drawn.geometry, drawn.screen, tmp_path)
     assert np.array_equal(read_png(raised.value.crop_path), np.full((24, 24, 3), 255))
+
+
+def test_a_face_the_skin_never_learned_leaves_the_outcome_to_the_board(tmp_path: Path) -> None:
+    full = SKINS[16]
+    skin = replace(full, faces={s: full.faces[s] for s in ("playing", "lost")})
+    tiles = np.full((3, 4), Tile.ONE, dtype=np.uint8)
+    tiles[0, 0] = Tile.FLAG
+    drawn = draw(full, tiles, (40, 60), SCREEN, face="won")
+    reading = read_scene(skin, drawn.geometry, drawn.screen, tmp_path, mines=1)
+    assert (reading.face, reading.outcome) == (None, "won")
+    tiles[0, 1] = Tile.HIDDEN
+    drawn = draw(full, tiles, (40, 60), SCREEN, face="won")
+    assert read_scene(skin, drawn.geometry, drawn.screen, tmp_path, mines=1).outcome == "playing"
 
 
 @pytest.mark.parametrize(

@@ -22,7 +22,7 @@ from solver import Board, Cell
 from vision.errors import UnreadableCellError, UnreadableFaceError, VisionError
 from vision.geometry import BoardGeometry
 from vision.match import TemplateBank, Verdict, tile_lattice
-from vision.skin import Image, Skin
+from vision.skin import FACE_STATES, Image, Skin
 
 Outcome = Literal["playing", "won", "lost"]
 
@@ -40,7 +40,9 @@ class Reading:
     scores: npt.NDArray[np.float32]
     """(rows, columns) distance of each cell to its template (0 is a perfect match)."""
     face: str | None
-    """The face's state (one of :data:`vision.skin.FACE_STATES`), or None for skins without one."""
+    """The face's state (one of :data:`vision.skin.FACE_STATES`), or None when there is none to
+    read: a skin without faces, or a face the skin never learned (calibration rarely wins, so
+    skins often lack "won"); the board then decides the outcome."""
 
     @property
     def outcome(self) -> Outcome:
@@ -103,7 +105,8 @@ class BoardReader:
         """The board (and face) in ``frame``, a capture of :attr:`region`.
 
         Raises :class:`UnreadableCellError` for the first cell that cannot be told for sure, and
-        :class:`UnreadableFaceError` when the face is none of the skin's.
+        :class:`UnreadableFaceError` when the face is none of the skin's and the skin has every
+        face of :data:`vision.skin.FACE_STATES`.
         """
         tiles = self.tile_images(frame)
         verdict = self._bank.judge(self._bank.distances(tiles), self.skin.threshold)
@@ -132,6 +135,9 @@ class BoardReader:
         verdict = self._faces.judge(self._faces.distances(crop[None]), self.skin.threshold)
         if verdict.accepted[0]:
             return self._faces.labels[int(verdict.best[0])]
+        unlearned = set(FACE_STATES) - set(self._faces.labels)
+        if unlearned and not verdict.within_threshold[0]:
+            return None
         path = self._save_crop(crop, "face")
         raise UnreadableFaceError(
             f"skin {self.skin.name!r}: the face at screen ({face.left}, {face.top}) "
