@@ -112,6 +112,26 @@ def test_chord_with_matching_flags_opens_the_other_neighbours() -> None:
     assert game.state is GameState.PLAYING
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_a_chord_with_right_flags_opens_what_opening_each_cell_opens(data: st.DataObject) -> None:
+    layout = data.draw(layouts(max_side=6).filter(lambda lay: not lay.all()))
+    start = data.draw(st.sampled_from(cells_of(~layout)))
+    chorded, by_hand = Game.from_layout(layout), Game.from_layout(layout)
+    chorded.open(start)
+    by_hand.open(start)
+    cell = data.draw(st.sampled_from(cells_of(chorded.board.tiles <= Tile.EIGHT)))
+    around = list(chorded.board.neighbours(cell))
+    for game in (chorded, by_hand):
+        for mine in (n for n in around if layout[n] and game.board[n] == Tile.HIDDEN):
+            game.flag(mine)
+    opened = chorded.chord(cell)
+    opened_by_hand = [c for n in around if not layout[n] for c in by_hand.open(n)]
+    assert sorted(opened) == sorted(opened_by_hand)
+    assert np.array_equal(chorded.board.tiles, by_hand.board.tiles)
+    assert chorded.state is by_hand.state is not GameState.LOST
+
+
 def test_chord_with_too_few_or_too_many_flags_does_nothing() -> None:
     game = Game.from_layout(CHORD_LAYOUT)
     game.open((1, 1))
@@ -261,18 +281,22 @@ def sample_layouts(rows: int, columns: int, mines: int, rule: FirstClick, click:
 
 
 @pytest.mark.parametrize(
-    "rule, click",
+    "size, rule, click",
     [
-        (FirstClick.SAFE, (1, 1)),
-        (FirstClick.XP, (0, 1)),
-        (FirstClick.OPENING, (0, 0)),
-        (FirstClick.NONE, (2, 2)),
+        ((3, 3, 2), FirstClick.SAFE, (1, 1)),
+        ((3, 3, 2), FirstClick.XP, (0, 1)),
+        ((2, 4, 3), FirstClick.XP, (0, 0)),
+        ((3, 3, 2), FirstClick.OPENING, (0, 0)),
+        ((4, 3, 2), FirstClick.OPENING, (1, 1)),
+        ((3, 3, 2), FirstClick.NONE, (2, 2)),
     ],
 )
-def test_mine_placement_follows_the_exact_distribution_of_its_rule(rule, click) -> None:
-    games = 4000
-    observed = sample_layouts(3, 3, 2, rule, click, games)
-    assert not chi_square_rejects(observed, exact_distribution(3, 3, 2, rule, click), games)
+def test_mine_placement_follows_the_exact_distribution_of_its_rule(
+    size: tuple[int, int, int], rule: FirstClick, click: Cell
+) -> None:
+    games = 3000
+    observed = sample_layouts(*size, rule, click, games)
+    assert not chi_square_rejects(observed, exact_distribution(*size, rule, click), games)
 
 
 def test_the_uniformity_check_notices_a_different_rule() -> None:
