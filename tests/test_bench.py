@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from controller.cli import main
+from controller.commands.bench import DEFAULT_STRATEGY
 from solver import Board, Cell, FirstClick, Game, GameState, Tile
 from solver.bench import (
     BenchError,
@@ -245,3 +246,17 @@ def test_engine_speed_clears_every_game(capsys: pytest.CaptureFixture) -> None:
     assert speed.games == 30 and 0 < speed.games_per_second < speed.opens_per_second
     assert main(["bench", "--engine", "--level", "expert", "--games", "3"]) == 0
     assert "expert" in capsys.readouterr().out
+
+
+def test_the_default_strategy_plays_through_the_bench() -> None:
+    strategy = load_strategy(DEFAULT_STRATEGY)
+    (result,) = run_benchmark(strategy, ["beginner"], ["safe"], 10, workers=1, seed=7)
+    assert result.games == 10 and result.certain_move_losses == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rule", list(FirstClick))
+def test_the_default_strategy_never_loses_on_a_move_it_calls_certain(rule: FirstClick) -> None:
+    strategy = load_strategy(DEFAULT_STRATEGY)
+    for result in run_benchmark(strategy, ["beginner", "intermediate", "expert"], [rule], 100):
+        assert result.certain_move_losses == 0, result
