@@ -23,9 +23,10 @@ How the count is organised, and why it stays fast on Expert boards:
 
 All counts are exact Python integers and probabilities exact :class:`~fractions.Fraction`.
 
-If a group's programme would visit more than :data:`MAX_STATES` states (not seen in real play,
-but possible in contrived positions), numbers are dropped from that group, the one open across
-the most boxes first, until it fits. Every layout of the full problem is still counted, plus
+If a group's programme visits more than :data:`MAX_STATES` states (not seen in real play, nor
+in random or contrived Expert positions tried so far), numbers are dropped from that group, the
+one open across the most boxes first, until a bound on the states fits; so a decision costs at
+most about two such passes and never hangs. Every layout of the full problem is still counted, plus
 some that break a dropped number, so cells reported safe or mines stay certain, while counts and
 probabilities become approximate: :attr:`Analysis.exact` and :attr:`Group.exact` say so.
 """
@@ -45,9 +46,9 @@ from solver.board import Board, BoardError, Cell, Tile
 from solver.constraints import Constraint, read_constraints
 from solver.deduce import certain_cells
 
-MAX_STATES = 100_000
-"""Most states the forward pass over one group may visit (about a second) before numbers are
-dropped."""
+MAX_STATES = 60_000
+"""Most states the forward pass over one group may visit (well under a second) before numbers
+are dropped."""
 
 Polynomial = dict[int, int]
 """Counts by number of mines: ``{mines: count}``."""
@@ -73,12 +74,7 @@ def _product(a: Polynomial, b: Polynomial, limit: int) -> Polynomial:
 
 
 class _TooManyStates(Exception):
-    """The programme of a group outgrew :data:`MAX_STATES`; names the number that stays open
-    across the most boxes, the one whose removal narrows the programme most."""
-
-    def __init__(self, longest_open: int) -> None:
-        super().__init__(longest_open)
-        self.longest_open = longest_open
+    """The programme of a group outgrew :data:`MAX_STATES`."""
 
 
 _BITS_PER_NEED = 4
@@ -213,10 +209,9 @@ class _GroupCount:
 
     def __init__(
         self, boxes: list[tuple[Cell, ...]], box_numbers: list[tuple[int, ...]], needs: list[int],
-        mine_limit: int,
+        mine_limit: int, order: list[int],
     ) -> None:
         self.mine_limit = mine_limit
-        order = _order_boxes(box_numbers, [len(box) for box in boxes], needs)
         self.boxes = [boxes[b] for b in order]
         numbers_in_order = [box_numbers[b] for b in order]
         position: dict[int, list[int]] = {number: [] for number in range(len(needs))}
@@ -224,7 +219,6 @@ class _GroupCount:
             for number in numbers:
                 position[number].append(step)
         last = {number: steps[-1] for number, steps in position.items()}
-        self.longest_open = max(position, key=lambda n: (last[n] - position[n][0], -n), default=-1)
         self.steps: list[_Step] = []
         slot_of: dict[int, int] = {}
         for step, numbers in enumerate(numbers_in_order):
@@ -266,7 +260,7 @@ class _GroupCount:
                             target[total + mines] = target.get(total + mines, 0) + count * ways
             visited += len(table)
             if visited > MAX_STATES:
-                raise _TooManyStates(self.longest_open)
+                raise _TooManyStates
             tables.append(table)
         return tables
 
@@ -447,28 +441,49 @@ def _split_into_groups(constraints: tuple[Constraint, ...]) -> list[list[Constra
     return list(members.values())
 
 
+def _longest_open(order: list[int], box_numbers: list[tuple[int, ...]]) -> int:
+    """The number that stays open across the most boxes of ``order``: dropping it narrows the
+    programme most."""
+    first: dict[int, int] = {}
+    last: dict[int, int] = {}
+    for step, box in enumerate(order):
+        for number in box_numbers[box]:
+            first.setdefault(number, step)
+            last[number] = step
+    return max(first, key=lambda number: (last[number] - first[number], -number))
+
+
 def _count_group(
     numbers: list[Constraint], mine_limit: int
 ) -> tuple[_GroupCount, tuple[Constraint, ...]]:
-    """Count one group, dropping its widest numbers while the programme is too big."""
+    """Count one group; when it is too big, drop numbers (see the module notes).
+
+    After a first count overflows, numbers are dropped until :func:`_estimated_states` (an upper
+    bound on the states visited) fits under :data:`MAX_STATES`, so the second count completes.
+    """
     dropped: list[Constraint] = []
     kept = list(numbers)
     while True:
-        boxes_by_numbers: dict[tuple[int, ...], list[Cell]] = {}
         # Cells whose numbers were all dropped stay in the group as a box free of numbers.
         numbers_of: dict[Cell, list[int]] = {cell: [] for c in numbers for cell in c.unknown}
         for index, constraint in enumerate(kept):
             for cell in constraint.unknown:
-                numbers_of.setdefault(cell, []).append(index)
+                numbers_of[cell].append(index)
+        boxes_by_numbers: dict[tuple[int, ...], list[Cell]] = {}
         for cell in sorted(numbers_of):
             boxes_by_numbers.setdefault(tuple(numbers_of[cell]), []).append(cell)
         box_numbers = list(boxes_by_numbers)
         boxes = [tuple(cells) for cells in boxes_by_numbers.values()]
+        sizes = [len(box) for box in boxes]
+        needs = [c.mines for c in kept]
+        order = _order_boxes(box_numbers, sizes, needs)
+        if dropped and _estimated_states(order, box_numbers, sizes, needs) > MAX_STATES:
+            dropped.append(kept.pop(_longest_open(order, box_numbers)))
+            continue
         try:
-            count = _GroupCount(boxes, box_numbers, [c.mines for c in kept], mine_limit)
-            return count, tuple(dropped)
-        except _TooManyStates as too_many:
-            dropped.append(kept.pop(too_many.longest_open))
+            return _GroupCount(boxes, box_numbers, needs, mine_limit, order), tuple(dropped)
+        except _TooManyStates:
+            dropped.append(kept.pop(_longest_open(order, box_numbers)))
 
 
 def analyze(board: Board) -> Analysis:
