@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import ExitStack
 from pathlib import Path
@@ -33,7 +34,6 @@ from controller.play import (
 )
 from controller.sandbox import (
     XDEMINEUR_MIN_COLUMNS,
-    Geometry,
     SandboxError,
     VirtualDisplay,
     launch_game,
@@ -51,6 +51,8 @@ KNOWN_FIRST_CLICK = {"winemine": "safe"}
 click); other games are played assuming the first click may lose."""
 
 SANDBOX_GAMES = ("winemine", "xdemineur")
+DRAW_TIMEOUT = 10.0
+"""Seconds a just-started game may take to draw its window."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -195,10 +197,12 @@ def _sandbox_table(args: argparse.Namespace, stack: ExitStack) -> ScreenTable:
         raise SetupError(f"cannot start {args.game} on a virtual display: {error}") from error
     print(f"no DISPLAY: playing {args.game} on virtual display {os.environ['DISPLAY']}")
     grabber = stack.enter_context(ScreenGrabber(os.environ.get("DISPLAY")))
+    area = Rect(*window.geometry)
+    wait_until_drawn(grabber, area)
     mouse = Mouse()
     skins = _stored_skins(args.skin or args.game)
     if not skins:
-        skins = [_learn_skin(args.game, window.geometry, grabber, mouse)]
+        skins = [_learn_skin(args.game, area, grabber, mouse)]
     skin, geometry = _locate_first(grabber, skins, shape=(rows, columns))
     return ScreenTable(
         grabber,
@@ -258,9 +262,21 @@ def _stored_skins(name: str | None) -> list[Skin]:
     return skins
 
 
-def _learn_skin(game: str, window: Geometry, grabber: ScreenGrabber, mouse: Mouse) -> Skin:
+def wait_until_drawn(grabber: ScreenGrabber, area: Rect, timeout: float = DRAW_TIMEOUT) -> None:
+    """Wait until a just-opened window shows more than one colour (it is mapped before it is
+    drawn); raise :class:`SetupError` naming the area after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        frame = grabber.grab(area)
+        if (frame != frame[0, 0]).any():
+            return
+        if time.monotonic() > deadline:
+            raise SetupError(f"the game window at {area} stayed blank for {timeout:.0f} s")
+        time.sleep(0.05)
+
+
+def _learn_skin(game: str, area: Rect, grabber: ScreenGrabber, mouse: Mouse) -> Skin:
     """Calibrate the game's skin on its window, store it, and say what it could not learn."""
-    area = Rect(window.x, window.y, window.width, window.height)
     mouse.allow(MouseRect(area.left, area.top, area.width, area.height))
     print(f"no stored skin for {game}: learning it (this plays some throwaway games)")
     try:

@@ -1,0 +1,179 @@
+"""End to end on real games in Xvfb: calibrate, play Beginner, log; and a bot killed mid-game.
+
+Every click is checked against the board (or face) the bot located, no cell may be misread, and
+every game must be in the outcome log with a won or lost result.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import LaunchGame
+
+from calibration.learn import calibrate
+from controller.commands.play import wait_until_drawn
+from controller.mouse import Mouse
+from controller.mouse import Rect as MouseRect
+from controller.outcomes import OutcomeLog, Result
+from controller.play import Player, ScreenTable, play_games
+from controller.sandbox import GameWindow
+from vision.capture import ScreenGrabber
+from vision.geometry import Rect
+from vision.locate import locate_on_screen
+from vision.skin import Skin
+
+pytestmark = pytest.mark.realgame
+
+REPO = Path(__file__).resolve().parents[1]
+SIZES = {"winemine": (9, 9, 10), "xdemineur": (9, 12, 10)}
+"""Beginner, except that xdemineur is at least 12 columns wide."""
+FIRST_CLICK = {"winemine": "safe", "xdemineur": None}
+
+
+class AuditedMouse:
+    """The real guarded Mouse, with every click it was asked for kept for the test to check."""
+
+    def __init__(self, mouse: Mouse) -> None:
+        self.mouse = mouse
+        self.clicks: list[tuple[int, int, list[MouseRect]]] = []
+
+    def allow(self, *areas: MouseRect) -> None:
+        self.mouse.allow(*areas)
+
+    def click(self, x: int, y: int, button: str = "left") -> None:
+        self.clicks.append((x, y, list(self.mouse.allowed)))
+        self.mouse.click(x, y, button)
+
+    def press(self, key: str) -> None:
+        self.mouse.press(key)
+
+
+def window_rect(window: GameWindow) -> Rect:
+    geometry = window.refresh()
+    return Rect(geometry.x, geometry.y, geometry.width, geometry.height)
+
+
+def learned_skin(game: str, launch: LaunchGame, mouse: Mouse) -> Skin:
+    """Calibrate ``game`` on a window of its own, closed afterwards."""
+    with launch(game, SIZES[game]) as window, ScreenGrabber() as grabber:
+        area = window_rect(window)
+        wait_until_drawn(grabber, area)
+        mouse.allow(MouseRect(area.left, area.top, area.width, area.height))
+        return calibrate(game, mouse, grabber, [area], seed=7).skin
+
+
+@pytest.fixture(scope="module")
+def skins() -> dict[str, Skin]:
+    """Skins calibrated once per module, by game."""
+    return {}
+
+
+def skin_for(game: str, skins: dict[str, Skin], launch: LaunchGame, mouse: Mouse) -> Skin:
+    if game not in skins:
+        skins[game] = learned_skin(game, launch, mouse)
+    return skins[game]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["winemine", "xdemineur"])
+def test_beginner_games_are_played_read_exactly_and_logged(
+    game: str,
+    skins: dict[str, Skin],
+    launch: LaunchGame,
+    mouse: Mouse,
+    tmp_path: Path,
+) -> None:
+    skin = skin_for(game, skins, launch, mouse)
+    rows, columns, mines = SIZES[game]
+    window = launch(game, SIZES[game])
+    audited = AuditedMouse(mouse)
+    games = 5
+    with ScreenGrabber() as grabber, OutcomeLog(tmp_path / "log.db") as log:
+        wait_until_drawn(grabber, window_rect(window))
+        geometry = locate_on_screen(grabber, skin, shape=(rows, columns))
+        table = ScreenTable(
+            grabber, skin, geometry, audited, mines, game=game, first_click=FIRST_CLICK[game]
+        )
+        reports = list(play_games(Player(table, log), games, echo=print))
+        records = log.games()
+    reasons = [r.reason for r in reports if r.reason]
+    assert not reasons, f"games ended early: {reasons}"
+    assert len(records) == games
+    assert all(r.result in (Result.WON, Result.LOST) for r in records)
+    assert all(r.final_board for r in records)
+    board, face = geometry.rect, geometry.face
+    for x, y, allowed in audited.clicks:
+        assert board.contains(x, y) or (face is not None and face.contains(x, y)), (x, y)
+        assert any(area.contains(x, y) for area in allowed)
+    assert sum(r.clicks for r in records) <= len(audited.clicks)
+
+
+def database_rows(db: Path) -> list[tuple[int, str, int]]:
+    """(id, result, clicks) of every game, read with plain sqlite3 (no cut-off marking)."""
+    if not db.exists():
+        return []
+    with sqlite3.connect(db, timeout=10) as raw:
+        return raw.execute("SELECT id, result, clicks FROM games ORDER BY id").fetchall()
+
+
+@pytest.fixture
+def bot_process() -> Iterator[list[subprocess.Popen[bytes]]]:
+    """Processes a test starts; any still running afterwards are killed by pid."""
+    started: list[subprocess.Popen[bytes]] = []
+    yield started
+    for process in started:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def test_a_bot_killed_mid_game_leaves_the_log_intact_with_the_game_cut_off(
+    skins: dict[str, Skin],
+    launch: LaunchGame,
+    mouse: Mouse,
+    tmp_path: Path,
+    bot_process: list[subprocess.Popen[bytes]],
+) -> None:
+    skin = skin_for("winemine", skins, launch, mouse)
+    data = tmp_path / "data"
+    skin.save(data / "autosweeper" / "skins" / "winemine")
+    window = launch("winemine", "beginner")
+    with ScreenGrabber() as grabber:
+        wait_until_drawn(grabber, window_rect(window))
+    db = tmp_path / "log.db"
+    bot = subprocess.Popen(
+        [sys.executable, "-m", "controller.cli", "play", "--games", "200", "--db", str(db)],
+        cwd=REPO,
+        env={**os.environ, "XDG_DATA_HOME": str(data)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    bot_process.append(bot)
+    deadline = time.monotonic() + 120
+    killed_during: int | None = None
+    while time.monotonic() < deadline and bot.poll() is None:
+        playing = [row for row in database_rows(db) if row[1] == "in progress" and row[2] > 0]
+        if playing:
+            os.kill(bot.pid, signal.SIGKILL)
+            bot.wait()
+            killed_during = playing[-1][0]
+            break
+        time.sleep(0.005)
+    assert killed_during is not None, f"the bot never was mid-game (exit status {bot.poll()})"
+    with sqlite3.connect(db) as raw:
+        assert raw.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    with OutcomeLog(db) as log:
+        records = {record.id: record for record in log.games()}
+        killed_moves = log.moves(killed_during)
+    cut = records[killed_during]
+    assert cut.result == Result.CUT_OFF
+    assert cut.clicks == len(killed_moves) > 0
+    assert cut.ended_at is not None
