@@ -13,8 +13,11 @@ from solver.analysis import Analysis, Group, analyze
 from solver.board import LEVELS, Board, BoardError, Cell, Tile
 from solver.deduce import find_certain
 from solver.engine import FirstClick, Game, GameState
+from solver.strategy import Action, Move, choose_move, next_moves
+from solver.winprob import PositionTooLarge, win_probability
 
 __all__ = [
     "LEVELS", "Board", "BoardError", "Cell", "Tile", "FirstClick", "Game", "GameState",
     "Analysis", "Group", "analyze", "find_certain",
+    "Action", "Move", "choose_move", "next_moves", "PositionTooLarge", "win_probability",
 ]
