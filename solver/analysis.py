@@ -181,8 +181,9 @@ _OTHER_STARTS = 12
 
 def _order_boxes(
     box_numbers: list[tuple[int, ...]], sizes: list[int], needs: list[int]
-) -> list[int]:
-    """The cheapest, by :func:`_estimated_states`, of a few greedy orders from different starts.
+) -> tuple[list[int], int]:
+    """The cheapest, by :func:`_estimated_states`, of a few greedy orders from different starts,
+    with its estimate.
 
     The first starts at a box touching the fewest numbers (often an end of the frontier); for a
     big group, further starts are spread along that first order.
@@ -201,7 +202,7 @@ def _order_boxes(
             cost = _estimated_states(order, box_numbers, sizes, needs)
             if cost < best_cost:
                 best, best_cost = order, cost
-    return best
+    return best, best_cost
 
 
 class _GroupCount:
@@ -453,6 +454,21 @@ def _longest_open(order: list[int], box_numbers: list[tuple[int, ...]]) -> int:
     return max(first, key=lambda number: (last[number] - first[number], -number))
 
 
+def _boxes(
+    cells: set[Cell], numbers: list[Constraint]
+) -> tuple[list[tuple[Cell, ...]], list[tuple[int, ...]]]:
+    """``cells`` merged by the ``numbers`` (indices) they touch: the boxes and their numbers.
+    Cells touching none of them form one box free of numbers."""
+    numbers_of: dict[Cell, list[int]] = {cell: [] for cell in cells}
+    for index, constraint in enumerate(numbers):
+        for cell in constraint.unknown:
+            numbers_of[cell].append(index)
+    boxes_by_numbers: dict[tuple[int, ...], list[Cell]] = {}
+    for cell in sorted(numbers_of):
+        boxes_by_numbers.setdefault(tuple(numbers_of[cell]), []).append(cell)
+    return [tuple(box) for box in boxes_by_numbers.values()], list(boxes_by_numbers)
+
+
 def _count_group(
     numbers: list[Constraint], mine_limit: int
 ) -> tuple[_GroupCount, tuple[Constraint, ...]]:
@@ -461,23 +477,14 @@ def _count_group(
     After a first count overflows, numbers are dropped until :func:`_estimated_states` (an upper
     bound on the states visited) fits under :data:`MAX_STATES`, so the second count completes.
     """
+    cells = {cell for constraint in numbers for cell in constraint.unknown}
     dropped: list[Constraint] = []
     kept = list(numbers)
     while True:
-        # Cells whose numbers were all dropped stay in the group as a box free of numbers.
-        numbers_of: dict[Cell, list[int]] = {cell: [] for c in numbers for cell in c.unknown}
-        for index, constraint in enumerate(kept):
-            for cell in constraint.unknown:
-                numbers_of[cell].append(index)
-        boxes_by_numbers: dict[tuple[int, ...], list[Cell]] = {}
-        for cell in sorted(numbers_of):
-            boxes_by_numbers.setdefault(tuple(numbers_of[cell]), []).append(cell)
-        box_numbers = list(boxes_by_numbers)
-        boxes = [tuple(cells) for cells in boxes_by_numbers.values()]
-        sizes = [len(box) for box in boxes]
+        boxes, box_numbers = _boxes(cells, kept)
         needs = [c.mines for c in kept]
-        order = _order_boxes(box_numbers, sizes, needs)
-        if dropped and _estimated_states(order, box_numbers, sizes, needs) > MAX_STATES:
+        order, bound = _order_boxes(box_numbers, [len(box) for box in boxes], needs)
+        if dropped and bound > MAX_STATES:
             dropped.append(kept.pop(_longest_open(order, box_numbers)))
             continue
         try:

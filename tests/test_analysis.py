@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -12,8 +13,9 @@ from bruteforce import enumerate_solutions, layout_count, random_position
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import Analysis, Board, BoardError, Tile, analyze, find_certain
+from solver import Analysis, Board, BoardError, Game, Tile, analyze, find_certain
 from solver import analysis as analysis_module
+from solver.constraints import read_constraints
 
 BOARDS = Path(__file__).parent / "boards"
 BRUTE_FORCE_LIMIT = 3000
@@ -67,7 +69,7 @@ def assert_matches_brute_force(board: Board) -> Analysis:
     return result
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_positions)
 def test_analysis_agrees_with_brute_force_on_small_positions(board: Board) -> None:
     assert_matches_brute_force(board)
@@ -261,3 +263,56 @@ def test_too_big_groups_fall_back_to_fewer_numbers_and_stay_sound(
     assert relaxed.safe <= exact.safe and relaxed.mines <= exact.mines
     assert board.real_mines is not None
     assert not any(board.real_mines[cell] for cell in relaxed.safe)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), openings=st.integers(1, 30))
+def test_state_bound_holds_on_expert_positions(seed: int, openings: int) -> None:
+    """The fallback relies on the bound: a count whose bound fits is never cut short."""
+    board = random_position(random.Random(seed), 16, 30, 99, openings)
+    constraints = read_constraints(board).constraints
+    for numbers in analysis_module._split_into_groups(constraints):
+        cells = {cell for constraint in numbers for cell in constraint.unknown}
+        boxes, box_numbers = analysis_module._boxes(cells, numbers)
+        needs = [constraint.mines for constraint in numbers]
+        order, bound = analysis_module._order_boxes(box_numbers, [len(b) for b in boxes], needs)
+        count = analysis_module._GroupCount(boxes, box_numbers, needs, board.mines, order)
+        assert sum(len(table) for table in count.forward[1:]) <= bound
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rule", ["safe", "opening"])
+def test_expert_play_never_opens_a_mine_called_safe_and_matches_ms_toollib(rule: str) -> None:
+    """Whole Expert games: every certain cell checked against the real mines, every analysis
+    against ms-toollib, every decision timed."""
+    ms_toollib = pytest.importorskip("ms_toollib")
+    slowest = 0.0
+    for seed in range(150):
+        game = Game.level("expert", rule=rule, seed=seed)
+        game.open((7, 15))
+        while not game.is_over:
+            layout = game.mine_layout
+            assert layout is not None
+            safe, mines = find_certain(game.board)
+            if not safe:
+                started = time.perf_counter()
+                result = analyze(game.board)
+                slowest = max(slowest, time.perf_counter() - started)
+                assert safe <= result.safe and mines <= result.mines
+                safe, mines = result.safe, result.mines
+                theirs = ms_toollib.cal_probability_onboard(
+                    ms_toollib_grid(game.board), game.mines
+                )[0]
+                hidden = game.board.tiles == Tile.HIDDEN
+                np.testing.assert_allclose(
+                    result.probabilities()[hidden], np.array(theirs)[hidden], atol=1e-9
+                )
+            assert not any(layout[cell] for cell in safe)
+            assert all(layout[cell] for cell in mines)
+            if safe:
+                for cell in safe:
+                    game.open(cell)
+            else:
+                chances = np.where(game.board.tiles == Tile.HIDDEN, result.probabilities(), 2)
+                game.open(divmod(int(np.argmin(chances)), game.columns))
+    assert slowest < 2.0
