@@ -278,7 +278,12 @@ def load_strategy(spec: str) -> Strategy:
     module_name, _, function_name = spec.partition(":")
     if not module_name or not function_name:
         raise ValueError(f"a strategy is named 'module:function', not {spec!r}")
-    module = importlib.import_module(module_name)
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name != module_name:
+            raise
+        raise ValueError(f"no module {module_name!r} for the strategy {spec!r}") from None
     try:
         function: Strategy = getattr(module, function_name)
     except AttributeError:

@@ -212,6 +212,13 @@ def test_load_strategy_names_what_is_missing() -> None:
         load_strategy("random_opener")
     with pytest.raises(ValueError, match="no function 'nothing'"):
         load_strategy("test_bench:nothing")
+    with pytest.raises(ValueError, match="no module 'no_such_module'"):
+        load_strategy("no_such_module:play")
+
+
+def test_the_command_names_a_bad_strategy(capsys: pytest.CaptureFixture) -> None:
+    assert main(["bench", "--strategy", "solver.engine:nothing", "--games", "1"]) == 2
+    assert "no function 'nothing'" in capsys.readouterr().err
 
 
 def test_json_holds_results_settings_and_machine(tmp_path: Path) -> None:

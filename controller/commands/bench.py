@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -79,7 +80,11 @@ def run(args: argparse.Namespace) -> int:
             )
         return 0
     rules = list(FirstClick) if args.rule == "all" else [FirstClick(args.rule)]
-    strategy = load_strategy(args.strategy)
+    try:
+        strategy = load_strategy(args.strategy)
+    except ValueError as error:
+        print(f"autosweeper bench: {error}", file=sys.stderr)
+        return 2
     results = run_benchmark(strategy, levels, rules, args.games, args.workers, args.seed)
     print(format_table(results))
     if args.out:
