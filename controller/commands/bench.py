@@ -28,25 +28,31 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="measure the win rate on simulated games",
         description=(
             "Play seeded simulated games with the solver on every core and report the win rate "
-            "(Wilson 95%% interval), speed and decision times. Game i uses seed SEED+i, so runs "
+            "(Wilson 95% interval), speed and decision times. Game i uses seed SEED+i, so runs "
             "repeat exactly."
         ),
     )
-    parser.add_argument("--level", choices=[*LEVELS, "all"], default="all")
+    parser.add_argument(
+        "--level", choices=[*LEVELS, "all"], default="all", help="(default: %(default)s)"
+    )
     parser.add_argument(
         "--rule",
         choices=[*FirstClick, "all"],
         default="safe",
         help="first-click rule (default: %(default)s)",
     )
-    parser.add_argument("--games", type=int, default=100, help="games per level and rule")
+    parser.add_argument(
+        "--games", type=int, default=100, help="games per level and rule (default: %(default)s)"
+    )
     parser.add_argument(
         "--workers",
         type=int,
         default=os.cpu_count() or 1,
         help="processes (default: every core, %(default)s here)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the first game (default: %(default)s)"
+    )
     parser.add_argument(
         "--strategy",
         default=DEFAULT_STRATEGY,
