@@ -122,10 +122,15 @@ def _anchor_phases(skin: Skin, screen: Image, distinctive: list[Tile]) -> list[t
     order = sorted(
         distinctive, key=lambda tile: (tile != Tile.HIDDEN, -flatness(skin.templates[tile]))
     )
+    neighbourhood = np.ones((skin.pitch[1], skin.pitch[0]), dtype=np.uint8)
     for tile in order:
         template = cv2.cvtColor(skin.templates[tile], cv2.COLOR_BGR2GRAY)
         limit = (GREY_SLACK * skin.threshold * 255 + 1) ** 2 * template.size
-        ys, xs = np.nonzero(cv2.matchTemplate(grey, template, cv2.TM_SQDIFF) <= limit)
+        squared = cv2.matchTemplate(grey, template, cv2.TM_SQDIFF)
+        # Only the best position within a pitch counts: a near-miss shifted by a pixel or two
+        # from a real tile would otherwise vote for a wrong phase.
+        best_nearby = squared == cv2.erode(squared, neighbourhood)
+        ys, xs = np.nonzero(best_nearby & (squared <= limit))
         if len(xs):
             phases = zip((xs % skin.pitch[0]).tolist(), (ys % skin.pitch[1]).tolist(), strict=True)
             counts = Counter(phases)
