@@ -102,6 +102,16 @@ def test_cell_geometry_round_trips(pitch: int, rows: int, columns: int, dx: int,
     assert (geometry.cell_at(x, y) is not None) == inside
 
 
+@pytest.mark.parametrize("background", [OPENED, (0, 0, 0), (90, 40, 20)])
+def test_a_lone_tile_sets_the_grid_phase_not_its_near_misses(
+    background: tuple[int, int, int],
+) -> None:
+    """A 1x1 board: positions a pixel off its tile also match loosely, and must not outvote it."""
+    skin = SKINS[21]
+    drawn = draw(skin, np.full((1, 1), Tile.HIDDEN, dtype=np.uint8), (8, 45), SCREEN, background)
+    assert locate(skin, drawn.screen) == drawn.geometry
+
+
 def test_plain_edge_line_needs_the_shape(tmp_path: Path) -> None:
     """An edge column of plain ZERO tiles is part of the board only when the shape says so."""
     skin = SKINS[21]
