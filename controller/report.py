@@ -123,7 +123,8 @@ def format_table(rates: Sequence[WinRate]) -> str:
         )
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     return "\n".join(
-        "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)) for line in lines
+        "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip()
+        for line in lines
     )
 
 

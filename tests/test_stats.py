@@ -6,8 +6,10 @@ import json
 import math
 import struct
 import time
+from dataclasses import fields
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import ms_toollib
 import pytest
@@ -81,14 +83,18 @@ def test_win_rates_group_by_game_and_level_and_leave_unfinished_games_out() -> N
     assert rates["winemine", "expert"].simulated is None
 
 
+def bench_result(level: str, rule: str, size: tuple[int, int, int], rate: float) -> BenchResult:
+    """A benchmark row with the figures stats reads; the timings it ignores are zero."""
+    figures: dict[str, Any] = {f.name: 0 for f in fields(BenchResult)}
+    rows, columns, mines = size
+    figures.update(level=level, rule=rule, rows=rows, columns=columns, mines=mines, win_rate=rate)
+    return BenchResult(**figures)
+
+
 def test_simulated_rates_are_read_from_the_benchmark_json(tmp_path: Path) -> None:
     results = [
-        BenchResult(
-            "beginner", "safe", 9, 9, 10, 1000, 913, 0.913, 0.89, 0.93, 1.0, 1.0, 1.0, 1.0, 1.0, 0
-        ),
-        BenchResult(
-            "expert", "xp", 16, 30, 99, 100, 38, 0.38, 0.29, 0.48, 1.0, 1.0, 1.0, 1.0, 1.0, 0
-        ),
+        bench_result("beginner", "safe", (9, 9, 10), 0.913),
+        bench_result("expert", "xp", (16, 30, 99), 0.38),
     ]
     write_json(results, tmp_path / "bench.json", {"games": 1000})
     assert report.load_simulated(tmp_path / "bench.json") == [
@@ -207,3 +213,15 @@ def test_stats_command_names_a_missing_or_broken_log(
     broken.write_text("not sqlite at all" * 50)
     assert main(["stats", "--db", str(broken)]) == 2
     assert str(broken) in capsys.readouterr().err
+
+
+def test_the_table_has_a_line_per_group_with_rate_and_interval() -> None:
+    games = [record(i, Result.WON if i < 7 else Result.LOST) for i in range(10)]
+    games.append(record(10, Result.MISREAD, "xdemineur"))
+    rates = report.win_rates(games)
+    header, winemine, xdemineur = report.format_table(rates).splitlines()
+    assert header.split()[:3] == ["game", "level", "rule"]
+    low, high = rates[0].low, rates[0].high
+    assert winemine.split()[:5] == ["winemine", "beginner", "safe", "7", "10"]
+    assert f"70.0%     {100 * low:.1f}% - {100 * high:.1f}%" in winemine
+    assert xdemineur.split()[3:] == ["0", "0", "-", "-", "-", "1"]
