@@ -295,22 +295,25 @@ class _GroupCount:
         return tables, box_mines
 
     def box_layouts(self, allowed_totals: frozenset[int]) -> Iterator[tuple[int, ...]]:
-        """Every choice of mines per box (in search order) with a total in ``allowed_totals``."""
+        """Every choice of mines per box (in search order) with a total in ``allowed_totals``.
 
-        def walk(index: int, state: int, total: int) -> Iterator[tuple[int, ...]]:
+        A depth-first walk that only enters states the backward pass can finish from, so no
+        branch is a dead end; kept iterative because groups can have thousands of boxes.
+        """
+        pending: list[tuple[int, int, tuple[int, ...]]] = [(0, 0, ())]
+        while pending:
+            state, total, chosen = pending.pop()
+            index = len(chosen)
             if index == len(self.steps):
                 if total in allowed_totals:
-                    yield ()
-                return
+                    yield chosen
+                continue
             step = self.steps[index]
-            for mines in step.choices(state):
+            for mines in reversed(step.choices(state)):
                 following = state + step.opening - mines * step.touched
                 rest = self.backward[index + 1].get(following)
                 if rest and any(total + mines + more in allowed_totals for more in rest):
-                    for tail in walk(index + 1, following, total + mines):
-                        yield (mines, *tail)
-
-        return walk(0, 0, 0)
+                    pending.append((following, total + mines, (*chosen, mines)))
 
 
 @dataclass(frozen=True)
