@@ -85,7 +85,11 @@ _VIEW_CHARS: dict[str, Tile] = {
     "#": Tile.WRONG_FLAG,
 }
 _CHAR_OF_TILE: dict[Tile, str] = {tile: char for char, tile in _VIEW_CHARS.items()}
-_JS_CHARS: dict[str, Tile] = {**{str(n): Tile(n) for n in range(9)}, "H": Tile.HIDDEN, "F": Tile.FLAG}
+_JS_CHARS: dict[str, Tile] = {
+    **{str(n): Tile(n) for n in range(9)},
+    "H": Tile.HIDDEN,
+    "F": Tile.FLAG,
+}
 
 LEVELS: dict[str, tuple[int, int, int]] = {
     "beginner": (9, 9, 10),
@@ -125,12 +129,16 @@ class Board:
 
     def __post_init__(self) -> None:
         if self.rows < 1 or self.columns < 1:
-            raise BoardError(f"a board needs at least one row and one column, not {self.rows}x{self.columns}")
+            raise BoardError(
+                f"a board needs at least one row and one column, not {self.rows}x{self.columns}"
+            )
         if not 0 <= self.mines <= self.rows * self.columns:
             raise BoardError(f"{self.mines} mines do not fit in {self.rows}x{self.columns} cells")
         self.tiles = np.asarray(self.tiles, dtype=np.uint8)
         if self.tiles.shape != (self.rows, self.columns):
-            raise BoardError(f"tiles have shape {self.tiles.shape}, expected {(self.rows, self.columns)}")
+            raise BoardError(
+                f"tiles have shape {self.tiles.shape}, expected {(self.rows, self.columns)}"
+            )
         if self.tiles.size and int(self.tiles.max()) >= TILE_COUNT:
             r, c = np.argwhere(self.tiles >= TILE_COUNT)[0]
             raise BoardError(f"unknown tile value {self.tiles[r, c]}", cell=(int(r), int(c)))
@@ -191,7 +199,9 @@ class Board:
             chars = []
             for t in row:
                 tile = Tile(t)
-                chars.append(str(int(tile)) if tile.is_number else "F" if tile == Tile.FLAG else "H")
+                chars.append(
+                    str(int(tile)) if tile.is_number else "F" if tile == Tile.FLAG else "H"
+                )
             out.append("".join(chars))
         return "\n".join(out) + "\n"
 
@@ -206,10 +216,11 @@ class Board:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Board):
             return NotImplemented
-        return (
-            (self.rows, self.columns, self.mines) == (other.rows, other.columns, other.mines)
-            and bool(np.array_equal(self.tiles, other.tiles))
-        )
+        return (self.rows, self.columns, self.mines) == (
+            other.rows,
+            other.columns,
+            other.mines,
+        ) and bool(np.array_equal(self.tiles, other.tiles))
 
     def copy(self) -> Board:
         real = None if self.real_mines is None else self.real_mines.copy()
@@ -260,7 +271,9 @@ def _parse_view(lines: list[str], mines: int, first_line: int) -> Board:
         for c, char in enumerate(text):
             tile = _VIEW_CHARS.get(char.upper())
             if tile is None:
-                raise BoardError(f"unknown cell character {char!r}", cell=(r, c), line=first_line + r)
+                raise BoardError(
+                    f"unknown cell character {char!r}", cell=(r, c), line=first_line + r
+                )
             tiles[r, c] = tile
     return Board(len(lines), width, mines, tiles)
 
@@ -278,7 +291,7 @@ def _header_int(lines: list[str], key: str) -> int | None:
 
 
 def _section(lines: list[str], name: str) -> tuple[int, list[str]] | None:
-    """The non-empty lines of ``[name]`` up to the next section, with the 1-based line of the first."""
+    """The non-empty lines of section ``[name]``, and the line number of the first."""
     try:
         start = next(i for i, line in enumerate(lines) if line.lower() == f"[{name}]")
     except StopIteration:
@@ -310,7 +323,9 @@ def _parse_metasweeper(lines: list[str]) -> Board:
         first_real, real_rows = real
         layout = np.zeros(board.tiles.shape, dtype=bool)
         if len(real_rows) != board.rows:
-            raise BoardError(f"[real] has {len(real_rows)} rows, [view] has {board.rows}", line=first_real)
+            raise BoardError(
+                f"[real] has {len(real_rows)} rows, [view] has {board.rows}", line=first_real
+            )
         for r, text in enumerate(real_rows):
             if len(text) != board.columns:
                 raise BoardError(f"[real] row {r} has {len(text)} cells", line=first_real + r)
@@ -327,7 +342,9 @@ def _parse_jsminesweeper(lines: list[str]) -> Board:
     tiles = np.empty((rows, columns), dtype=np.uint8)
     for r, text in enumerate(body):
         if len(text) != columns:
-            raise BoardError(f"row {r} has {len(text)} cells, the header says {columns}", line=r + 2)
+            raise BoardError(
+                f"row {r} has {len(text)} cells, the header says {columns}", line=r + 2
+            )
         for c, char in enumerate(text):
             tile = _JS_CHARS.get(char.upper())
             if tile is None:

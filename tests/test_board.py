@@ -31,7 +31,9 @@ def test_metasweeper_round_trip_keeps_view_and_real_layout() -> None:
 
 
 def test_every_view_character_reads_to_its_tile() -> None:
-    board = Board.from_text("MINESWEEPER-BOARD v0.1\nrows: 1\ncolumns: 15\nmines: 3\n[view]\n012345678UF?@X#\n")
+    board = Board.from_text(
+        "MINESWEEPER-BOARD v0.1\nrows: 1\ncolumns: 15\nmines: 3\n[view]\n012345678UF?@X#\n"
+    )
     assert [Tile(t) for t in board.tiles[0]] == list(Tile)
 
 
@@ -45,7 +47,10 @@ def test_jsminesweeper_form_reads_columns_then_rows() -> None:
 @pytest.mark.parametrize(
     ("text", "where"),
     [
-        ("MINESWEEPER-BOARD v0.1\nrows: 1\ncolumns: 2\nmines: 1\n[view]\nUZ\n", "cell (row 0, column 1)"),
+        (
+            "MINESWEEPER-BOARD v0.1\nrows: 1\ncolumns: 2\nmines: 1\n[view]\nUZ\n",
+            "cell (row 0, column 1)",
+        ),
         ("MINESWEEPER-BOARD v0.1\nrows: 2\ncolumns: 2\nmines: 1\n[view]\nUU\nU\n", "line 7"),
         ("MINESWEEPER-BOARD v0.1\nrows: 3\ncolumns: 2\nmines: 1\n[view]\nUU\nUU\n", "rows: 3"),
         ("MINESWEEPER-BOARD v0.1\nrows: 1\ncolumns: 2\n[view]\nUU\n", "mines:"),

@@ -1,1 +1,1 @@
-"""Screen pixels to a :class:`solver.Board`: capture, locating the board, reading cells by template."""
+"""Screen pixels to a :class:`solver.Board`: capture, locate the board, read cells by template."""

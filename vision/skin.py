@@ -31,7 +31,7 @@ class SkinError(ValueError):
 
 @dataclass
 class NewGame:
-    """How to start a new game: press a key (``key``, e.g. ``"f2"``) or click the face (``"face"``)."""
+    """How to start a new game: press ``key`` (e.g. ``"f2"``) or click the face (``"face"``)."""
 
     kind: str
     key: str | None = None
@@ -53,6 +53,7 @@ class Skin:
     tile_size: tuple[int, int]
     templates: dict[Tile, Image]
     threshold: float
+    """The largest template distance accepted (RMS pixel difference / 255, see vision.match)."""
     new_game: NewGame
     tile_offset: tuple[int, int] = (0, 0)
     faces: dict[str, Image] = field(default_factory=dict)
@@ -89,14 +90,19 @@ class Skin:
 
     @classmethod
     def load(cls, folder: Path) -> Skin:
-        """Read a skin folder written by :meth:`save`; raise :class:`SkinError` naming what is wrong."""
+        """Read a folder written by :meth:`save`; raise :class:`SkinError` naming what is wrong."""
         meta_path = folder / "skin.json"
         if not meta_path.is_file():
             raise SkinError(f"{meta_path}: no such file (is {folder} a skin folder?)")
         try:
             meta = json.loads(meta_path.read_text())
-            templates = {Tile[name]: _read_png(folder / "tiles" / f"{name}.png") for name in meta["tiles"]}
-            faces = {state: _read_png(folder / "faces" / f"{state}.png") for state in meta.get("faces", [])}
+            templates = {
+                Tile[name]: _read_png(folder / "tiles" / f"{name}.png") for name in meta["tiles"]
+            }
+            faces = {
+                state: _read_png(folder / "faces" / f"{state}.png")
+                for state in meta.get("faces", [])
+            }
             return cls(
                 name=meta["name"],
                 pitch=(int(meta["pitch"][0]), int(meta["pitch"][1])),
@@ -121,4 +127,4 @@ def _read_png(path: Path) -> Image:
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if image is None:
         raise SkinError(f"{path}: missing or not a PNG")
-    return image
+    return np.asarray(image, dtype=np.uint8)
