@@ -177,3 +177,36 @@ def test_a_bot_killed_mid_game_leaves_the_log_intact_with_the_game_cut_off(
     assert cut.result == Result.CUT_OFF
     assert cut.clicks == len(killed_moves) > 0
     assert cut.ended_at is not None
+
+
+@pytest.mark.slow
+def test_with_no_display_play_starts_its_own_game_and_prints_the_win_rate(
+    skins: dict[str, Skin], launch: LaunchGame, mouse: Mouse, tmp_path: Path
+) -> None:
+    skin = skin_for("winemine", skins, launch, mouse)
+    data = tmp_path / "data"
+    skin.save(data / "autosweeper" / "skins" / "winemine")
+    db = tmp_path / "log.db"
+    environment = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "XAUTHORITY")}
+    bot = subprocess.Popen(
+        [sys.executable, "-m", "controller.cli", "play", "--games", "3", "--db", str(db)],
+        cwd=REPO,
+        env={**environment, "XDG_DATA_HOME": str(data)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its Xvfb and game share its process group, killed on timeout
+    )
+    try:
+        out, err = bot.communicate(timeout=300)
+    except subprocess.TimeoutExpired:
+        os.killpg(bot.pid, signal.SIGKILL)
+        bot.communicate()
+        raise
+    assert bot.returncode == 0, err
+    assert "no DISPLAY: playing winemine on virtual display" in out
+    assert "games won: win rate" in out
+    with OutcomeLog(db) as log:
+        records = log.games()
+    assert len(records) == 3
+    assert all(r.result in (Result.WON, Result.LOST) for r in records)
