@@ -35,8 +35,7 @@ def _reduce(
         need = constraint.mines - len(constraint.unknown & mines)
         if not 0 <= need <= len(unknown):
             raise BoardError(
-                f"the number needs {constraint.mines} more mines among its unknown neighbours, "
-                "which no placement of the other numbers' mines allows",
+                "the mines the other numbers force leave this number unsatisfiable",
                 cell=constraint.cell,
             )
         if unknown:
@@ -87,7 +86,9 @@ def certain_cells(position: Constraints) -> tuple[frozenset[Cell], frozenset[Cel
         if len(safe) + len(mines) == before:
             _apply_pair_rules(constraints, safe, mines)
         if not mines.isdisjoint(safe):
-            raise BoardError("the numbers contradict each other", cell=min(mines & safe))
+            raise BoardError(
+                "the numbers force this cell to be both a mine and safe", cell=min(mines & safe)
+            )
         undecided = position.unknown_count - len(safe) - len(mines)
         mines_left = position.mines_left - len(mines)
         if not 0 <= mines_left <= undecided:
