@@ -1,0 +1,44 @@
+"""The package layering of DEVELOPERS.md: solver < vision < calibration < controller, no cycles."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("solver", "vision", "calibration", "controller")
+ALLOWED = {
+    "solver": set(),
+    "vision": {"solver"},
+    "calibration": {"solver", "vision"},
+    "controller": {"solver", "vision", "calibration"},
+}
+
+
+def imported_packages(path: Path) -> set[str]:
+    """The top-level packages of ours that one module imports (at any depth of the file)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+        else:
+            continue
+        found.update(name.split(".")[0] for name in names if name.split(".")[0] in PACKAGES)
+    return found
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_package_imports_only_the_layers_below_it(package: str) -> None:
+    offenders = {
+        str(path.relative_to(ROOT)): sorted(imported_packages(path) - ALLOWED[package] - {package})
+        for path in sorted((ROOT / package).rglob("*.py"))
+    }
+    assert {name: bad for name, bad in offenders.items() if bad} == {}
+
+
+def test_the_checker_sees_a_forbidden_import(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text("import os\nfrom controller.play import x\nimport vision.read as r\n")
+    assert imported_packages(module) == {"controller", "vision"}
