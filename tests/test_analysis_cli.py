@@ -105,3 +105,15 @@ def test_malformed_or_missing_file_exits_2(
     assert "cell (row 0, column 1)" in capsys.readouterr().err
     assert main(["analyze", str(tmp_path / "missing.txt")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_jsminesweeper_file_gives_the_same_report(
+    small_board_file: tuple[Path, Board], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, board = small_board_file
+    js_path = tmp_path / "small.js.txt"
+    js_path.write_text(board.to_jsminesweeper_text())
+    assert main(["analyze", str(path), "--json"]) == 0
+    from_metasweeper = json.loads(capsys.readouterr().out)
+    assert main(["analyze", str(js_path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == from_metasweeper
