@@ -355,6 +355,7 @@ class Analysis:
     """Everything exact that can be said about where the mines are."""
 
     board: Board
+    """A copy of the board analysed (a live game's board changes after the analysis)."""
     solutions: int
     """Full-board mine layouts consistent with the board (flags taken as mines)."""
     safe: frozenset[Cell]
@@ -502,6 +503,7 @@ def analyze(board: Board) -> Analysis:
     Raises :class:`BoardError` for a finished game or a board no layout satisfies, naming the
     first offending number in reading order where there is one.
     """
+    board = board.copy()  # the analysis describes this moment, even of a live game's board
     position = read_constraints(board)
     try:
         known_safe, known_mines = certain_cells(position)

@@ -316,3 +316,13 @@ def test_expert_play_never_opens_a_mine_called_safe_and_matches_ms_toollib(rule:
                 chances = np.where(game.board.tiles == Tile.HIDDEN, result.probabilities(), 2)
                 game.open(divmod(int(np.argmin(chances)), game.columns))
     assert slowest < 2.0
+
+
+def test_analysis_keeps_describing_the_board_it_was_given() -> None:
+    game = Game.level("beginner", seed=3)
+    game.open((0, 0))
+    result = analyze(game.board)
+    before = result.probabilities()
+    cell = next(iter(result.safe or result.off_frontier))
+    game.open(cell)
+    np.testing.assert_array_equal(result.probabilities(), before)
