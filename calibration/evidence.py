@@ -36,6 +36,10 @@ class CalibrationError(RuntimeError):
     """Calibration cannot go on; the message says what was seen, and where."""
 
 
+class UnknownAppearanceError(CalibrationError):
+    """A cell shows a picture whose meaning has not been learned yet."""
+
+
 class Catalogue:
     """Every distinct tile picture seen, each with a small id; the hidden tile is id 0."""
 
@@ -92,6 +96,11 @@ class GameRecord:
 
     steps: list[Step] = field(default_factory=list)
     lost: bool = False
+    won: bool = False
+
+    @property
+    def finished(self) -> bool:
+        return self.lost or self.won
 
 
 @dataclass
@@ -203,7 +212,7 @@ def board_of(ids: Ids, meanings: Meanings, mines: int = 0) -> Board:
     unknown = np.argwhere(tiles == 255)
     if len(unknown):
         cell = (int(unknown[0][0]), int(unknown[0][1]))
-        raise CalibrationError(f"cell {cell} shows appearance #{ids[cell]}, not learned yet")
+        raise UnknownAppearanceError(f"cell {cell} shows appearance #{ids[cell]}, not learned yet")
     return Board(ids.shape[0], ids.shape[1], mines, tiles)
 
 

@@ -88,13 +88,74 @@ def lattice_blocks(
     )
 
 
-def find_grid(*frames: Image) -> Grid:
-    """The grid of hidden tiles in ``frames``: captures of one game window (see module doc).
+@dataclass(frozen=True)
+class Lattice:
+    """The captures cut into pitch-sized blocks at the phase aligned with the cells."""
 
-    One fresh frame is enough to find the grid; a second one with some cells opened settles the
-    phase on games whose tiles have a border of the background colour (winemine), where the
-    fresh board alone fits two cuts equally well. The board spans every cell hidden in any frame
-    (xdemineur opens a starting area by itself, which may cover an edge row of one frame).
+    phase: tuple[int, int]
+    pitch: tuple[int, int]
+    frames: tuple[Image, ...]
+    hashes: tuple[npt.NDArray[np.int64], ...]
+    """Per frame, one hash per block (equal blocks, equal hashes)."""
+    ranked: tuple[int, ...]
+    """Hashes of detailed blocks, the most frequent first: the hidden tile is among the first."""
+
+    def cell_of(self, x: int, y: int) -> tuple[int, int]:
+        """The lattice (row, column) holding capture pixel (x, y)."""
+        return (y - self.phase[1]) // self.pitch[1], (x - self.phase[0]) // self.pitch[0]
+
+    def hash_at(self, frame: int, x: int, y: int) -> int:
+        """The hash of the block holding pixel (x, y) in frame number ``frame``."""
+        return int(self.hashes[frame][self.cell_of(x, y)])
+
+    def grid(self, hidden: int) -> Grid:
+        """The board whose hidden tile has hash ``hidden``: the box of every cell hidden in some
+        frame, grown over edge rows and columns made only of pictures seen inside the box (a
+        starting area that xdemineur opened along an edge)."""
+        anywhere = np.logical_or.reduce([hashes == hidden for hashes in self.hashes])
+        rows, columns = np.nonzero(anywhere)
+        if not len(rows):
+            raise GridNotFoundError("no hidden tile in the captures (is the game fresh?)")
+        top, left = int(rows.min()), int(columns.min())
+        bottom, right = int(rows.max()) + 1, int(columns.max()) + 1
+        grown = True
+        while grown:
+            inside = set().union(
+                *(set(h[top:bottom, left:right].ravel().tolist()) for h in self.hashes)
+            )
+            grown = False
+            for side in ("top", "bottom", "left", "right"):
+                box = {
+                    "top": (top - 1, top, left, right),
+                    "bottom": (bottom, bottom + 1, left, right),
+                    "left": (top, bottom, left - 1, left),
+                    "right": (top, bottom, right, right + 1),
+                }[side]
+                r0, r1, c0, c1 = box
+                if r0 < 0 or c0 < 0 or r1 > anywhere.shape[0] or c1 > anywhere.shape[1]:
+                    continue
+                if all(set(h[r0:r1, c0:c1].ravel().tolist()) <= inside for h in self.hashes):
+                    top, bottom, left, right = (
+                        min(top, r0),
+                        max(bottom, r1),
+                        min(left, c0),
+                        max(right, c1),
+                    )
+                    grown = True
+        origin = (self.phase[0] + left * self.pitch[0], self.phase[1] + top * self.pitch[1])
+        index = next(i for i, hashes in enumerate(self.hashes) if (hashes == hidden).any())
+        row, column = np.argwhere(self.hashes[index] == hidden)[0]
+        shape = self.hashes[index].shape
+        picture = lattice_blocks(self.frames[index], self.phase, self.pitch, shape)[row, column]
+        return Grid(origin, self.pitch, bottom - top, right - left, np.array(picture))
+
+
+def find_lattice(*frames: Image) -> Lattice:
+    """The pitch and phase of the tile grid in ``frames``: captures of one game window.
+
+    One frame is enough to find them; a second one with some cells opened settles the phase on
+    games whose tiles have a border of the background colour (winemine), where a fresh board
+    alone fits two cuts equally well.
     """
     frame = frames[0]
     height, width = frame.shape[:2]
@@ -105,35 +166,35 @@ def find_grid(*frames: Image) -> Grid:
         raise GridNotFoundError(f"the {width}x{height} capture is one plain colour: no board in it")
     pitch = (_pitch(frame, detail, axis=1), _pitch(frame, detail, axis=0))
     weights = np.random.default_rng(0).integers(1, 2**62, size=(pitch[1], pitch[0], 3))
-    best: tuple[int, tuple[int, int], int] | None = None
+    best: tuple[int, tuple[int, int], Counter[int]] | None = None
     for phase_y in range(pitch[1]):
         for phase_x in range(pitch[0]):
             counts: Counter[int] = Counter()
             for each in frames:
                 counts.update(_detailed_block_hashes(each, (phase_x, phase_y), pitch, weights))
             if counts:
-                key, count = counts.most_common(1)[0]
+                count = counts.most_common(1)[0][1]
                 if best is None or count > best[0]:
-                    best = (count, (phase_x, phase_y), key)
+                    best = (count, (phase_x, phase_y), counts)
     if best is None or best[0] < MIN_HIDDEN_CELLS * len(frames):
         found = 0 if best is None else best[0] // len(frames)
         raise GridNotFoundError(
             f"no board in the {width}x{height} capture: with a pitch of {pitch[0]}x{pitch[1]} px "
             f"only {found} identical detailed tiles repeat (a board needs {MIN_HIDDEN_CELLS})"
         )
-    _, phase, key = best
-    shape = ((height - phase[1]) // pitch[1], (width - phase[0]) // pitch[0])
-    hidden_anywhere = np.zeros(shape, dtype=bool)
-    for each in frames:
-        hidden_anywhere |= _block_hashes(each, phase, pitch, weights) == key
-    rows, columns = np.nonzero(hidden_anywhere)
-    if not len(rows):
-        raise GridNotFoundError("the captures show no hidden tile (is the game fresh?)")
-    top, left = int(rows.min()), int(columns.min())
-    origin = (phase[0] + left * pitch[0], phase[1] + top * pitch[1])
-    first = np.argwhere(_block_hashes(frame, phase, pitch, weights) == key)[0]
-    hidden = np.array(lattice_blocks(frame, phase, pitch, shape)[first[0], first[1]])
-    return Grid(origin, pitch, int(rows.max()) - top + 1, int(columns.max()) - left + 1, hidden)
+    _, phase, counts = best
+    hashes = tuple(_block_hashes(each, phase, pitch, weights) for each in frames)
+    ranked = tuple(key for key, _ in counts.most_common())
+    return Lattice(phase, pitch, tuple(frames), hashes, ranked)
+
+
+def find_grid(*frames: Image) -> Grid:
+    """The grid of a fresh board, taking its most frequent detailed tile as the hidden one.
+
+    Right for games that start with every cell hidden; see :class:`Lattice` for the others.
+    """
+    lattice = find_lattice(*frames)
+    return lattice.grid(lattice.ranked[0])
 
 
 def _block_hashes(

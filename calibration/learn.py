@@ -4,6 +4,7 @@ build the :class:`vision.skin.Skin` and check that vision reads the live board w
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -14,6 +15,7 @@ from calibration.evidence import (
     CalibrationError,
     GameRecord,
     Meanings,
+    UnknownAppearanceError,
     board_of,
     check_counting,
     learn,
@@ -28,6 +30,10 @@ from vision.read import BoardReader
 from vision.skin import FACE_STATES, Image, NewGame, Skin
 from vision.stable import Grabber
 
+log = logging.getLogger(__name__)
+
+WIN_ATTEMPTS = 6
+"""Games the solver plays, per window whose mine count is known, to see the won face."""
 MAX_THRESHOLD = 0.1
 THRESHOLD_SHARE = 0.4
 """The match threshold is this share of the distance between the two closest templates."""
@@ -64,13 +70,16 @@ def calibrate(
     grabber: Grabber,
     windows: Sequence[Rect],
     *,
+    mines: Sequence[int | None] = (),
     max_games: int = 40,
     seed: int | None = None,
 ) -> Calibration:
     """Learn the skin of the game shown in ``windows`` (screen rectangles, each a fresh game).
 
     Several windows of one program (for example a sparse and a dense board) pool what they
-    show; each is played for up to ``max_games`` games until no tile is missing.
+    show; each is played for up to ``max_games`` random games until no tile is missing. Where
+    the window's number of mines is given (``mines``, one per window), the solver then plays to
+    win, to see the won face.
     """
     evidence: Evidence | None = None
     faces: dict[str, Image] = {}
@@ -85,12 +94,24 @@ def calibrate(
             player.play_game()
             played += 1
             meanings = learn(evidence.games)
-            for state, picture in player.face_pictures.items():
-                faces.setdefault(state, picture)
+            faces = {**player.face_pictures, **faces}
             if not meanings.missing() or game_number == max_games - 1:
                 break
             new_game = player.start_new_game()
-        if not meanings.missing():
+        window_mines = mines[index] if index < len(mines) else None
+        if window_mines is not None and player.face is not None:
+            for _ in range(WIN_ATTEMPTS):
+                if "won" in faces:
+                    break
+                new_game = player.start_new_game()
+                played += 1
+                try:
+                    player.play_to_win(meanings, window_mines)
+                except UnknownAppearanceError as error:
+                    log.info("stopped a game played to win: %s", error)
+                faces = {**player.face_pictures, **faces}
+                meanings = learn(evidence.games)
+        if not meanings.missing() and (not faces or "won" in faces):
             break
     if evidence is None:
         raise CalibrationError("no game window to calibrate")

@@ -23,12 +23,16 @@ from calibration.evidence import (
     Catalogue,
     GameRecord,
     Ids,
+    Meanings,
     Step,
+    board_of,
 )
 from calibration.faces import crop, find_face
-from calibration.grid import Grid, find_grid, lattice_blocks
+from calibration.grid import Grid, find_lattice, lattice_blocks
 from calibration.pointer import Pointer
-from solver import Cell
+from solver import Cell, Tile
+from solver.strategy import Action as MoveAction
+from solver.strategy import next_moves
 from vision.errors import UnstableFrameError
 from vision.geometry import Rect
 from vision.skin import Image, NewGame
@@ -38,6 +42,10 @@ SETTLE_TIMEOUT = 5.0
 """Seconds a click may take to show on the board (Wine on a busy machine can take seconds)."""
 PROBE_TIMEOUT = 1.0
 """Seconds a probe click is given: a game still playing draws an opened cell well within it."""
+QUIET = 0.06
+"""Seconds a board must stay unchanged after a click before it counts as drawn."""
+HIDDEN_CANDIDATES = 3
+"""How many of a fresh board's most common tiles are clicked to find the hidden one."""
 KEY_TIMEOUT = 1.5
 """Seconds a new-game key is given before the face is tried instead."""
 MAX_STEPS = 400
@@ -104,12 +112,16 @@ class Player:
         self.pointer = pointer
         self.grabber = grabber
         self.random = random.Random(seed)
+        self.face: Rect | None = None
+        """The face button in window coordinates, once a loss has shown where it is."""
+        self.face_pictures: dict[str, Image] = {}
+        self.new_game_method: NewGame | None = None
         fresh = grabber.grab(window)
-        rough = find_grid(fresh)
-        # winemine's fresh board fits two cuts equally; one opened cell settles it.
-        x, y = rough.cell_centre(rough.rows // 2, rough.columns // 2)
-        pointer.click(window.left + x, window.top + y, "left")
-        grid = find_grid(fresh, self._settled(window, fresh))
+        point, after = self._find_hidden_tile(window, fresh)
+        # The hidden tile is the block under the click in the fresh frame; with the opened cells
+        # of the second frame the cut is certain (see calibration.grid).
+        lattice = find_lattice(fresh, after)
+        grid = lattice.grid(lattice.hash_at(0, *point))
         if evidence is None:
             evidence = Evidence(Catalogue(grid.hidden))
         elif evidence.catalogue.add(grid.hidden) != HIDDEN_ID:
@@ -118,19 +130,75 @@ class Player:
             )
         self.evidence = evidence
         self.observation = Observation(grid, window, [fresh])
-        self.face: Rect | None = None
-        """The face button in window coordinates, once a loss has shown where it is."""
-        self.face_pictures: dict[str, Image] = {}
-        self.new_game_method: NewGame | None = None
+        cell = (
+            (point[1] - grid.origin[1]) // grid.pitch[1],
+            (point[0] - grid.origin[0]) // grid.pitch[0],
+        )
+        first = Step(
+            Action.OPEN,
+            cell,
+            self.board_ids(self._board_part(fresh)),
+            self.board_ids(self._board_part(after)),
+        )
+        self._game: GameRecord | None = GameRecord([first])
+        self.evidence.games.append(self._game)
+        self._finish_if_over(self._game)
+
+    def _find_hidden_tile(self, window: Rect, fresh: Image) -> tuple[tuple[int, int], Image]:
+        """Click the most common tiles of the fresh board until one changes: that is the hidden
+        tile (xdemineur's starting area may show more opened cells than hidden ones).
+
+        Returns the clicked point (window coordinates) and the window once it changed.
+        """
+        lattice = find_lattice(fresh)
+        for key in lattice.ranked[:HIDDEN_CANDIDATES]:
+            cells = np.argwhere(lattice.hashes[0] == key)
+            middle = np.array(lattice.hashes[0].shape) / 2
+            row, column = cells[np.argmin(((cells - middle) ** 2).sum(axis=1))]
+            x = lattice.phase[0] + int(column) * lattice.pitch[0] + lattice.pitch[0] // 2
+            y = lattice.phase[1] + int(row) * lattice.pitch[1] + lattice.pitch[1] // 2
+            block = Rect(
+                window.left + x - lattice.pitch[0] // 2,
+                window.top + y - lattice.pitch[1] // 2,
+                lattice.pitch[0],
+                lattice.pitch[1],
+            )
+            unclicked = self.grabber.grab(block)
+            self.pointer.click(window.left + x, window.top + y, "left")
+            if not np.array_equal(self._settled(block, unclicked), unclicked):
+                return (x, y), self._settled(window, fresh)
+            log.debug("tile at %s did not change when clicked: not the hidden tile", (x, y))
+        raise CalibrationError(
+            f"none of the {HIDDEN_CANDIDATES} most common tiles in window {window} changed when "
+            "clicked: is it a fresh Minesweeper game?"
+        )
+
+    def _board_part(self, window_frame: Image) -> Image:
+        """The board's cells cut out of a capture of the whole window."""
+        board = self.observation.board_in_window
+        return window_frame[board.top : board.bottom, board.left : board.right]
 
     # -- looking ----------------------------------------------------------------------------
 
     def _settled(self, region: Rect, before: Image, timeout: float = SETTLE_TIMEOUT) -> Image:
-        """The region once it differs from ``before`` and holds still; ``before`` on timeout."""
+        """The region once it differs from ``before`` and then stays unchanged for
+        :data:`QUIET` seconds; on timeout, the region as it is (maybe still ``before``).
+
+        Wine on a busy machine can pause a flood of opened cells for longer than the frame
+        interval, and a half-drawn board read as settled would blame the rest on the next click.
+        """
+        deadline = time.monotonic() + timeout
         try:
-            return wait_stable(self.grabber, region, timeout=timeout, differs_from=before)
+            frame = wait_stable(self.grabber, region, timeout=timeout, differs_from=before)
         except UnstableFrameError:
             return self.grabber.grab(region)
+        while time.monotonic() < deadline:
+            time.sleep(QUIET)
+            again = self.grabber.grab(region)
+            if np.array_equal(again, frame):
+                return frame
+            frame = again
+        return frame
 
     def board_ids(self, frame: Image | None = None) -> Ids:
         """Appearance ids of every cell, from ``frame`` (a board capture) or a new capture."""
@@ -140,8 +208,11 @@ class Player:
         blocks = lattice_blocks(frame, (0, 0), grid.pitch, (grid.rows, grid.columns))
         return self.evidence.catalogue.ids(blocks)
 
-    def face_state(self, timeout: float = PROBE_TIMEOUT) -> str | None:
-        """Which known face picture the face shows (waiting up to ``timeout`` for one), or None."""
+    def face_state(self, timeout: float = PROBE_TIMEOUT, until_unknown: bool = False) -> str | None:
+        """Which known face picture the face shows (waiting up to ``timeout`` for one), or None.
+
+        With ``until_unknown`` it waits instead for a picture that is none of the known ones.
+        """
         if self.face is None:
             return None
         window = self.observation.window
@@ -154,11 +225,16 @@ class Player:
         deadline = time.monotonic() + timeout
         while True:
             picture = self.grabber.grab(rect)
-            for state, known in self.face_pictures.items():
-                if np.array_equal(picture, known):
-                    return state
-            if time.monotonic() >= deadline:
-                return None
+            state = next(
+                (
+                    name
+                    for name, known in self.face_pictures.items()
+                    if np.array_equal(picture, known)
+                ),
+                None,
+            )
+            if (state is None) == until_unknown or time.monotonic() >= deadline:
+                return state
             time.sleep(0.02)
 
     def face_point(self) -> tuple[int, int] | None:
@@ -173,9 +249,26 @@ class Player:
 
     # -- playing ----------------------------------------------------------------------------
 
-    def _click(self, action: Action, cell: Cell, timeout: float = SETTLE_TIMEOUT) -> Step:
+    def _board_frame(self) -> Image:
+        """A capture of the board once it holds still (the game may still be drawing a click)."""
         rect = self.observation.board_rect
-        before_frame = self.grabber.grab(rect)
+        try:
+            return wait_stable(self.grabber, rect, timeout=SETTLE_TIMEOUT)
+        except UnstableFrameError as error:
+            raise CalibrationError(f"the board at {rect} never held still: {error}") from error
+
+    def _click(
+        self,
+        action: Action,
+        cell: Cell,
+        before_frame: Image | None = None,
+        timeout: float = SETTLE_TIMEOUT,
+    ) -> Step:
+        """Click ``cell`` and record the step; ``before_frame`` is the settled board the cell
+        was chosen from (captured anew if not given)."""
+        rect = self.observation.board_rect
+        if before_frame is None:
+            before_frame = self._board_frame()
         x, y = self.observation.cell_point(cell)
         self.pointer.click(x, y, "left" if action == Action.OPEN else "right")
         after_frame = self._settled(rect, before_frame, timeout)
@@ -189,35 +282,65 @@ class Player:
     def play_game(self) -> GameRecord:
         """Play the game on the screen at random until it is lost (or won, or nothing is left
         to open), with a few flags and a question mark on the way."""
-        game = GameRecord()
-        self.evidence.games.append(game)
+        if self._game is None:
+            self._game = GameRecord()
+            self.evidence.games.append(self._game)
+        game = self._game
         flags_left = FLAGS_PER_GAME
         question_done = False
         for _ in range(MAX_STEPS):
-            hidden = self._hidden_cells(self.board_ids())
-            if not hidden:
-                self._won()
+            if game.finished:
+                self._game = None
                 return game
+            frame = self._board_frame()
+            hidden = self._hidden_cells(self.board_ids(frame))
+            if not hidden:
+                self._won(game)
+                continue
             cell = self.random.choice(hidden)
             if flags_left and self.random.random() < 0.3:
                 flags_left -= 1
-                game.steps.append(self._mark(cell))
+                game.steps.append(self._mark(cell, frame))
                 if not question_done:
                     question_done = True
                     game.steps.append(self._mark(cell))
                 continue
-            game.steps.append(self._click(Action.OPEN, cell))
-            outcome = self._outcome(game)
-            if outcome == "lost":
-                self._lost(game)
-                return game
-            if outcome == "won":
-                self._won()
-                return game
+            game.steps.append(self._click(Action.OPEN, cell, frame))
+            self._finish_if_over(game)
         raise CalibrationError(f"a game lasted {MAX_STEPS} clicks without ending")
 
-    def _mark(self, cell: Cell) -> Step:
-        step = self._click(Action.MARK, cell)
+    def play_to_win(self, meanings: Meanings, mines: int) -> GameRecord:
+        """Play one game with the solver, reading the board with ``meanings``, to see the face a
+        won game shows. Every mine the solver proves is flagged (xdemineur wins only then).
+
+        Returns the record, won or lost; raises if the board shows an appearance not learned.
+        """
+        if self._game is not None and self._game.steps:
+            raise CalibrationError("play_to_win needs a new game, not one in progress")
+        game = self._game or GameRecord()
+        self._game = None
+        if game not in self.evidence.games:
+            self.evidence.games.append(game)
+        for _ in range(MAX_STEPS):
+            frame = self._board_frame()
+            board = board_of(self.board_ids(frame), meanings, mines)
+            if board.is_won:
+                for cell in map(tuple, np.argwhere(board.tiles == Tile.HIDDEN)):
+                    game.steps.append(self._mark((int(cell[0]), int(cell[1]))))
+                self._won(game)
+                return game
+            moves = next_moves(board, flags=True)
+            move = moves[0]
+            action = Action.OPEN if move.action == MoveAction.OPEN else Action.MARK
+            game.steps.append(self._click(action, move.cell, frame))
+            if action == Action.OPEN:
+                self._finish_if_over(game)
+                if game.finished:
+                    return game
+        raise CalibrationError(f"a game lasted {MAX_STEPS} clicks without ending")
+
+    def _mark(self, cell: Cell, before_frame: Image | None = None) -> Step:
+        step = self._click(Action.MARK, cell, before_frame)
         if not step.changed[cell]:
             raise CalibrationError(
                 f"a right-click on cell {cell} at screen {self.observation.cell_point(cell)} "
@@ -253,7 +376,7 @@ class Player:
             ):
                 self._opened_safely(step)
                 return "playing"
-            probe = self._click(Action.OPEN, self.random.choice(hidden), PROBE_TIMEOUT)
+            probe = self._click(Action.OPEN, self.random.choice(hidden), timeout=PROBE_TIMEOUT)
             if not probe.changed.any():
                 return "lost"
             self._opened_safely(step)
@@ -262,6 +385,14 @@ class Player:
     def _opened_safely(self, step: Step) -> None:
         opened = step.changed & (step.before == HIDDEN_ID)
         self.evidence.safe_appearances.update(int(i) for i in np.unique(step.after[opened]))
+
+    def _finish_if_over(self, game: GameRecord) -> None:
+        """Mark ``game`` lost or won if its last step ended it."""
+        outcome = self._outcome(game)
+        if outcome == "lost":
+            self._lost(game)
+        elif outcome == "won":
+            self._won(game)
 
     def _lost(self, game: GameRecord) -> None:
         game.lost = True
@@ -275,12 +406,18 @@ class Player:
         if self.face is not None:
             self.face_pictures.setdefault("lost", crop(frame, self.face))
 
-    def _won(self) -> None:
+    def _won(self, game: GameRecord) -> None:
+        """Record a won game and, once the face shows something new, the won face."""
+        game.won = True
         seen = self.observation
+        if self.face is not None and "won" not in self.face_pictures:
+            self.face_state(SETTLE_TIMEOUT, until_unknown=True)
         frame = self.grabber.grab(seen.window)
         seen.won_frames.append(frame)
         if self.face is not None and "won" not in self.face_pictures:
-            self.face_pictures["won"] = crop(frame, self.face)
+            picture = crop(frame, self.face)
+            if not any(np.array_equal(picture, known) for known in self.face_pictures.values()):
+                self.face_pictures["won"] = picture
 
     # -- new games --------------------------------------------------------------------------
 
