@@ -329,6 +329,9 @@ class Group:
     layouts_by_mines: Mapping[int, int]
     """How many mine layouts of these cells satisfy the numbers, by their number of mines;
     only counts the rest of the board can complete appear."""
+    solutions_by_mines: Mapping[int, int]
+    """How many full-board solutions put that many mines in these cells: the group's mine-count
+    distribution, once divided by :attr:`Analysis.solutions`."""
     _count: _GroupCount = field(repr=False, compare=False)
     exact: bool = True
     """False when numbers had to be dropped (see the module notes): counts are then upper bounds."""
@@ -574,6 +577,7 @@ def analyze(board: Board) -> Analysis:
                 numbers=tuple(c.cell for c in numbers),
                 boxes=tuple(count.boxes),
                 layouts_by_mines=completable,
+                solutions_by_mines={t: n * completions[t] for t, n in completable.items()},
                 exact=not dropped,
                 _count=count,
                 _dropped=dropped,

@@ -25,6 +25,8 @@ class BruteForce:
     """Per unknown cell, in how many solutions it is a mine."""
     frontier_layouts: frozenset[frozenset[Cell]]
     """The distinct mine sets on the cells next to a number."""
+    solution_mines: list[frozenset[Cell]]
+    """Every solution, as its unflagged mines."""
 
 
 def enumerate_solutions(board: Board) -> BruteForce:
@@ -36,17 +38,17 @@ def enumerate_solutions(board: Board) -> BruteForce:
     frontier = {n for c in numbers for n in board.neighbours(c) if n in set(unknown)}
     mined = dict.fromkeys(unknown, 0)
     layouts: set[frozenset[Cell]] = set()
-    solutions = 0
+    solution_mines: list[frozenset[Cell]] = []
     for chosen in itertools.combinations(unknown, board.mines - len(flags)):
         mines = flags | set(chosen)
         if all(
             sum(n in mines for n in board.neighbours(c)) == int(board[c]) for c in numbers
         ):
-            solutions += 1
+            solution_mines.append(frozenset(chosen))
             for cell in chosen:
                 mined[cell] += 1
             layouts.add(frozenset(frontier & set(chosen)))
-    return BruteForce(solutions, mined, frozenset(layouts))
+    return BruteForce(len(solution_mines), mined, frozenset(layouts), solution_mines)
 
 
 def layout_count(board: Board) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 
@@ -66,6 +67,10 @@ def assert_matches_brute_force(board: Board) -> Analysis:
     assert set(layouts) == truth.frontier_layouts
     if truth.frontier_layouts:
         assert result.frontier_layouts(limit=len(truth.frontier_layouts) - 1) is None
+    for group in result.groups:
+        by_mines = Counter(len(mines & group.cells) for mines in truth.solution_mines)
+        assert group.solutions_by_mines == by_mines
+        assert sum(group.solutions_by_mines.values()) == result.solutions
     return result
 
 
