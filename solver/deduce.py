@@ -25,7 +25,8 @@ from solver.constraints import Constraint, Constraints, read_constraints
 def _reduce(
     constraints: list[Constraint], safe: set[Cell], mines: set[Cell]
 ) -> list[Constraint]:
-    """The constraints on the still undecided cells; raise if a number can no longer be met."""
+    """The constraints without the newly decided ``safe`` and ``mines`` cells; raise if a number
+    can no longer be met."""
     reduced = []
     for constraint in constraints:
         if constraint.unknown.isdisjoint(safe) and constraint.unknown.isdisjoint(mines):
@@ -74,10 +75,15 @@ def certain_cells(position: Constraints) -> tuple[frozenset[Cell], frozenset[Cel
     """:func:`find_certain` for a board already read into constraints."""
     safe: set[Cell] = set()
     mines: set[Cell] = set()
+    reduced_safe: set[Cell] = set()
+    reduced_mines: set[Cell] = set()
     constraints = list(position.constraints)
     while True:
         before = len(safe) + len(mines)
-        constraints = _reduce(constraints, safe, mines)
+        if len(safe) > len(reduced_safe) or len(mines) > len(reduced_mines):
+            # Only cells decided since the last reduction can change a constraint.
+            constraints = _reduce(constraints, safe - reduced_safe, mines - reduced_mines)
+            reduced_safe, reduced_mines = set(safe), set(mines)
         for constraint in constraints:
             if constraint.mines == 0:
                 safe.update(constraint.unknown)
