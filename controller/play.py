@@ -58,8 +58,9 @@ class Table(Protocol):
     def play(self, move: Move) -> None:
         """Click ``move``'s cell the way its action needs."""
 
-    def new_game(self) -> None:
-        """Start a new game the skin's way (key or face)."""
+    def new_game(self, attempt: int = 0) -> None:
+        """Start a new game: the skin's way first; later attempts may use another way the game
+        offers (a key press can miss, depending on which window has the keyboard)."""
 
     def relocate(self) -> bool:
         """Find the board again after it vanished; True if it moved (and was found)."""
@@ -160,8 +161,8 @@ class Player:
                     f"{tries} new-game actions did not show a fresh board; it shows\n"
                     f"{reading.board}",
                 )
+            self.table.new_game(tries)
             tries += 1
-            self.table.new_game()
             try:
                 reading = self._look(changed=True)
             except UnstableFrameError:
@@ -354,18 +355,25 @@ class ScreenTable:
     def play(self, move: Move) -> None:
         self._click(*self.geometry.cell_centre(move.cell), _BUTTONS[move.action])
 
-    def new_game(self) -> None:
-        how = self._skin.new_game
-        if how.kind == "face" and self.geometry.face is not None:
+    def new_game(self, attempt: int = 0) -> None:
+        ways = self._new_game_ways()
+        if not ways:
+            raise GameAborted(
+                Result.STOPPED,
+                f"skin {self._skin.name!r} has no usable new-game action ({self._skin.new_game})",
+            )
+        if ways[attempt % len(ways)] == "face" and self.geometry.face is not None:
             face = self.geometry.face
             self._click(face.left + face.width // 2, face.top + face.height // 2, "left")
-        elif how.kind == "key" and how.key:
+        elif self._skin.new_game.key:
             with _failsafe_as_stop():
-                self._mouse.press(how.key)
-        else:
-            raise GameAborted(
-                Result.STOPPED, f"skin {self._skin.name!r} has no usable new-game action ({how})"
-            )
+                self._mouse.press(self._skin.new_game.key)
+
+    def _new_game_ways(self) -> list[str]:
+        """``key`` and/or ``face``, the skin's own way first."""
+        key = ["key"] if self._skin.new_game.key else []
+        face = ["face"] if self.geometry.face is not None else []
+        return key + face if self._skin.new_game.kind == "key" else face + key
 
     def relocate(self) -> bool:
         shape = (self.geometry.rows, self.geometry.columns)

@@ -65,6 +65,7 @@ class SimulatedTable:
         self.looks = 0
         self.clicks: list[tuple[tuple[int, int], Action]] = []
         self.new_games = 0
+        self.new_game_attempts: list[int] = []
         self.current = Game(*size, rule="safe", seed=seed)
 
     def look(self, changed: bool = False) -> Reading:
@@ -91,7 +92,8 @@ class SimulatedTable:
             Action.CHORD: self.current.chord,
         }[move.action](move.cell)
 
-    def new_game(self) -> None:
+    def new_game(self, attempt: int = 0) -> None:
+        self.new_game_attempts.append(attempt)
         if self.ignored_new_games:
             self.ignored_new_games -= 1
             return
@@ -254,6 +256,7 @@ def test_a_missed_new_game_action_is_tried_again(tmp_path: Path) -> None:
     with OutcomeLog(tmp_path / "log.db") as log:
         reports = play_all(quick_player(table, log), 2)
     assert len(reports) == 2 and table.new_games == 1
+    assert table.new_game_attempts == [0, 1]  # the second attempt may use another way
 
 
 def test_a_game_that_will_not_restart_ends_the_run_without_a_phantom_game(tmp_path: Path) -> None:
