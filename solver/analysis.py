@@ -408,7 +408,11 @@ class Analysis:
         return grid
 
     def frontier_layouts(self, limit: int) -> list[frozenset[Cell]] | None:
-        """The distinct mine sets on the frontier, or None when there are more than ``limit``."""
+        """The distinct mine sets on the frontier, or None when there are more than ``limit``.
+
+        When the analysis is not :attr:`exact`, the count compared with ``limit`` is an upper
+        bound, while the layouts listed are exactly the valid ones.
+        """
         if self.frontier_layout_count > limit:
             return None
         per_group: list[dict[int, list[frozenset[Cell]]]] = []
