@@ -117,6 +117,9 @@ def calibrate(
         raise CalibrationError("no game window to calibrate")
     _check_all_boards(evidence.games, meanings)
     skin = build_skin(name, evidence, meanings, faces, new_game or NewGame("key", "f2"))
+    if not meanings.missing():
+        seen = player.observation
+        verify(skin, grabber, seen.window, board_of(player.board_ids(), meanings))
     missing_faces = sorted(set(FACE_STATES) - set(faces)) if faces else []
     return Calibration(skin, meanings, played, meanings.missing(), missing_faces)
 

@@ -42,6 +42,8 @@ SETTLE_TIMEOUT = 5.0
 """Seconds a click may take to show on the board (Wine on a busy machine can take seconds)."""
 PROBE_TIMEOUT = 1.0
 """Seconds a probe click is given: a game still playing draws an opened cell well within it."""
+DOUBLE_CLICK_GAP = 0.6
+"""Seconds between two clicks on one cell so they are not taken as a double-click."""
 QUIET = 0.06
 """Seconds a board must stay unchanged after a click before it counts as drawn."""
 HIDDEN_CANDIDATES = 3
@@ -116,6 +118,7 @@ class Player:
         """The face button in window coordinates, once a loss has shown where it is."""
         self.face_pictures: dict[str, Image] = {}
         self.new_game_method: NewGame | None = None
+        self._question_tested = False
         fresh = grabber.grab(window)
         point, after = self._find_hidden_tile(window, fresh)
         # The hidden tile is the block under the click in the fresh frame; with the opened cells
@@ -287,7 +290,6 @@ class Player:
             self.evidence.games.append(self._game)
         game = self._game
         flags_left = FLAGS_PER_GAME
-        question_done = False
         for _ in range(MAX_STEPS):
             if game.finished:
                 self._game = None
@@ -301,9 +303,12 @@ class Player:
             if flags_left and self.random.random() < 0.3:
                 flags_left -= 1
                 game.steps.append(self._mark(cell, frame))
-                if not question_done:
-                    question_done = True
+                if not self._question_tested:
+                    # A second click at the same spot within the double-click time is a
+                    # double-click, which the game may not take as a right-click.
+                    time.sleep(DOUBLE_CLICK_GAP)
                     game.steps.append(self._mark(cell))
+                    self._question_tested = True
                 continue
             game.steps.append(self._click(Action.OPEN, cell, frame))
             self._finish_if_over(game)
