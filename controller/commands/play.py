@@ -69,8 +69,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument(
         "--level",
         choices=list(LEVELS),
-        default="beginner",
-        help="level of the game started when there is no DISPLAY (default: %(default)s)",
+        help="the level to play: the size of the board looked for on a desktop, and of the game "
+        "started when there is no DISPLAY (default: any board found; beginner)",
     )
     parser.add_argument("--skin", help="the stored skin to look for (default: each in turn)")
     parser.add_argument(
@@ -177,8 +177,9 @@ def _table(args: argparse.Namespace, stack: ExitStack) -> ScreenTable:
             f"no stored skin{f' named {args.skin!r}' if args.skin else ''} in {skins_folder()}; "
             "learn one with 'autosweeper calibrate' first"
         )
-    skin, geometry = _locate_first(grabber, skins)
-    mines = args.mines or _standard_mines(geometry.rows, geometry.columns)
+    level = LEVELS.get(args.level or "")
+    skin, geometry = _locate_first(grabber, skins, shape=level[:2] if level else None)
+    mines = args.mines or (level[2] if level else _standard_mines(geometry.rows, geometry.columns))
     game = str(skin.extra.get("game", skin.name))
     return ScreenTable(
         grabber, skin, geometry, Mouse(), mines, game=game, first_click=_first_click(game, skin)
@@ -187,7 +188,7 @@ def _table(args: argparse.Namespace, stack: ExitStack) -> ScreenTable:
 
 def _sandbox_table(args: argparse.Namespace, stack: ExitStack) -> ScreenTable:
     """Start Xvfb and the game, learn its skin unless one is stored, and locate its board."""
-    rows, columns, mines = LEVELS[args.level]
+    rows, columns, mines = LEVELS[args.level or "beginner"]
     if args.game == "xdemineur":
         columns = max(columns, XDEMINEUR_MIN_COLUMNS)
     try:
