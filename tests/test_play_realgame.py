@@ -67,7 +67,7 @@ def learned_skin(game: str, launch: LaunchGame, mouse: Mouse) -> Skin:
         area = window_rect(window)
         wait_until_drawn(grabber, area)
         mouse.allow(MouseRect(area.left, area.top, area.width, area.height))
-        return calibrate(game, mouse, grabber, [area], seed=7).skin
+        return calibrate(game, mouse, grabber, [area], mines=[SIZES[game][2]], seed=7).skin
 
 
 @pytest.fixture(scope="module")

@@ -203,7 +203,7 @@ def _sandbox_table(args: argparse.Namespace, stack: ExitStack) -> ScreenTable:
     mouse = Mouse()
     skins = _stored_skins(args.skin or args.game)
     if not skins:
-        skins = [_learn_skin(args.game, area, grabber, mouse)]
+        skins = [_learn_skin(args.game, area, mines, grabber, mouse)]
     skin, geometry = _locate_first(grabber, skins, shape=(rows, columns))
     return ScreenTable(
         grabber,
@@ -276,12 +276,13 @@ def wait_until_drawn(grabber: ScreenGrabber, area: Rect, timeout: float = DRAW_T
         time.sleep(0.05)
 
 
-def _learn_skin(game: str, area: Rect, grabber: ScreenGrabber, mouse: Mouse) -> Skin:
-    """Calibrate the game's skin on its window, store it, and say what it could not learn."""
+def _learn_skin(game: str, area: Rect, mines: int, grabber: ScreenGrabber, mouse: Mouse) -> Skin:
+    """Calibrate the game's skin on its window (of ``mines`` mines, so that calibration can win
+    a game and see the won face), store it, and say what it could not learn."""
     mouse.allow(MouseRect(area.left, area.top, area.width, area.height))
     print(f"no stored skin for {game}: learning it (this plays some throwaway games)")
     try:
-        learned = calibrate(game, mouse, grabber, [area])
+        learned = calibrate(game, mouse, grabber, [area], mines=[mines])
     except CalibrationError as error:
         raise SetupError(f"could not learn the skin of {game}: {error}") from error
     path = learned.skin.save(skins_folder() / game)
