@@ -150,24 +150,27 @@ class Player:
     def _fresh_board(self) -> Board:
         """The board of a new game: the one shown if untouched, else one started the skin's way.
 
-        A game busy finishing the last one may miss the new-game action; it is tried again.
+        Some games (xdemineur) open a starting area by themselves, so a new game is recognised
+        as a board still playing, without marks, that the new-game action changed. A game busy
+        finishing the last one may miss the action; it is tried again.
         """
         reading = self._look()
-        tries = 0
-        while not (reading.board.is_fresh and reading.outcome == "playing"):
-            if tries == _NEW_GAME_TRIES:
-                raise GameAborted(
-                    Result.STOPPED,
-                    f"{tries} new-game actions did not show a fresh board; it shows\n"
-                    f"{reading.board}",
-                )
-            self.table.new_game(tries)
-            tries += 1
+        if reading.outcome == "playing" and reading.board.is_fresh:
+            return reading.board
+        for attempt in range(_NEW_GAME_TRIES):
+            self.table.new_game(attempt)
             try:
-                reading = self._look(changed=True)
+                after = self._look(changed=True)
             except UnstableFrameError:
-                reading = self._look()
-        return reading.board
+                after = self._look()
+            if _is_new_game(reading.board, after):
+                return after.board
+            reading = after
+        raise GameAborted(
+            Result.STOPPED,
+            f"{_NEW_GAME_TRIES} new-game actions did not show a new game; the board shows\n"
+            f"{reading.board}",
+        )
 
     def _play_to_the_end(self, game_id: int, rule: str) -> Result:
         """Play until the game is won or lost; :attr:`_board` always holds the last read board."""
@@ -221,6 +224,15 @@ def _game_errors() -> Iterator[None]:
         raise GameAborted(Result.STOPPED, str(error)) from error
     except KeyboardInterrupt as interrupt:
         raise StopRequested("stopped by the user") from interrupt
+
+
+def _is_new_game(before: Board, after: Reading) -> bool:
+    """Whether ``after`` (read after a new-game action on ``before``) shows a new game."""
+    if after.outcome != "playing":
+        return False
+    marked = np.isin(after.board.tiles, (Tile.FLAG, Tile.QUESTION)).any()
+    changed = not np.array_equal(before.tiles, after.board.tiles)
+    return after.board.is_fresh or (changed and not marked)
 
 
 def _flags_to_finish(board: Board) -> list[Move]:

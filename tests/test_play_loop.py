@@ -49,6 +49,7 @@ class SimulatedTable:
         relocation: str = "same",
         drops_clicks: bool = False,
         ignored_new_games: int = 0,
+        opens_a_start: bool = False,
     ) -> None:
         self.game = "simulated"
         self.skin = "simulated-skin"
@@ -66,7 +67,15 @@ class SimulatedTable:
         self.clicks: list[tuple[tuple[int, int], Action]] = []
         self.new_games = 0
         self.new_game_attempts: list[int] = []
-        self.current = Game(*size, rule="safe", seed=seed)
+        self.opens_a_start = opens_a_start
+        """Like xdemineur: every new game opens a starting area by itself."""
+        self.current = self._started(seed)
+
+    def _started(self, seed: int) -> Game:
+        game = Game(*self.size, rule="safe", seed=seed)
+        if self.opens_a_start:
+            game.open((self.size[0] // 2, self.size[1] // 2))
+        return game
 
     def look(self, changed: bool = False) -> Reading:
         self.looks += 1
@@ -98,7 +107,7 @@ class SimulatedTable:
             self.ignored_new_games -= 1
             return
         self.new_games += 1
-        self.current = Game(*self.size, rule="safe", seed=self.seed + self.new_games)
+        self.current = self._started(self.seed + self.new_games)
 
     def relocate(self) -> bool:
         if self.relocation == "gone":
@@ -262,7 +271,15 @@ def test_a_missed_new_game_action_is_tried_again(tmp_path: Path) -> None:
 def test_a_game_that_will_not_restart_ends_the_run_without_a_phantom_game(tmp_path: Path) -> None:
     table = SimulatedTable(seed=12, ignored_new_games=5)
     with OutcomeLog(tmp_path / "log.db") as log:
-        with pytest.raises(NoFreshGame, match="did not show a fresh board"):
+        with pytest.raises(NoFreshGame, match="did not show a new game"):
             play_all(quick_player(table, log), 3)
         (only,) = log.games()
     assert only.result in (Result.WON, Result.LOST)
+
+
+def test_games_that_open_a_starting_area_are_recognised_as_new(tmp_path: Path) -> None:
+    table = SimulatedTable(seed=13, size=(9, 12, 10), opens_a_start=True)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        reports = play_all(quick_player(table, log), 3)
+    assert [r.reason for r in reports] == [None, None, None]
+    assert table.new_games == 3  # the board shown at first was not known to be a new game
