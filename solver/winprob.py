@@ -18,7 +18,8 @@ winning every layout it survives could not beat the best cell found so far.
 
 Limits: the search refuses, with :class:`PositionTooLarge`, positions with more than
 ``max_layouts`` consistent layouts (:data:`MAX_LAYOUTS` by default) or more than
-:data:`MAX_UNRESOLVED` cells whose content still differs between layouts.
+:data:`MAX_UNRESOLVED` cells whose content still differs between layouts, and gives up the same
+way once it has evaluated ``max_positions`` distinct positions (:data:`MAX_POSITIONS`).
 
 The first-click ``rule`` only changes anything on a fresh board; once a cell is open, every layout
 consistent with the board is taken as equally likely under every rule.
@@ -40,6 +41,9 @@ from solver.board import Board, Cell, Tile
 MAX_LAYOUTS = 2000
 """Default cap on the consistent full-board layouts a search will take on."""
 
+MAX_POSITIONS = 50_000
+"""Default cap on the distinct positions one search may evaluate (bounds its time)."""
+
 MAX_UNRESOLVED = 48
 """Cap on the cells that are a mine in some consistent layouts and not in others."""
 
@@ -55,7 +59,11 @@ class PositionTooLarge(Exception):
 
 
 def win_probability(
-    board: Board, *, rule: str = "safe", max_layouts: int = MAX_LAYOUTS
+    board: Board,
+    *,
+    rule: str = "safe",
+    max_layouts: int = MAX_LAYOUTS,
+    max_positions: int = MAX_POSITIONS,
 ) -> Fraction:
     """The exact chance of winning from ``board`` with best play from here on.
 
@@ -67,8 +75,8 @@ def win_probability(
     if board.is_lost:
         return Fraction(0)
     if board.is_fresh:
-        return _fresh_board_win_probability(board, rule, max_layouts)
-    search = _Search(board, max_layouts)
+        return _fresh_board_win_probability(board, rule, max_layouts, max_positions)
+    search = _Search(board, max_layouts, max_positions)
     total = sum(search.weight.values())
     if total == 0:
         raise ValueError("no mine layout is consistent with this board")
@@ -76,14 +84,16 @@ def win_probability(
     return Fraction(won, total)
 
 
-def best_guess(board: Board, *, max_layouts: int = MAX_LAYOUTS) -> tuple[Cell, Fraction]:
+def best_guess(
+    board: Board, *, max_layouts: int = MAX_LAYOUTS, max_positions: int = MAX_POSITIONS
+) -> tuple[Cell, Fraction]:
     """The cell to open that wins most often, with that chance of winning.
 
     A certain safe cell, when the board has one, is as good as any and is returned. Raises
     :class:`PositionTooLarge` beyond the limits and ``ValueError`` when no layout fits or there
     is nothing to open (solved, or every hidden cell a certain mine).
     """
-    search = _Search(board, max_layouts)
+    search = _Search(board, max_layouts, max_positions)
     total = sum(search.weight.values())
     if total == 0:
         raise ValueError("no mine layout is consistent with this board")
@@ -101,7 +111,11 @@ class _Search:
     """One win-probability search: the hidden cells as bit positions, the layouts as bitmasks."""
 
     def __init__(
-        self, board: Board, max_layouts: int, layouts: dict[int, int] | None = None
+        self,
+        board: Board,
+        max_layouts: int,
+        max_positions: int,
+        layouts: dict[int, int] | None = None,
     ) -> None:
         self.cells: list[Cell] = [
             (int(r), int(c)) for r, c in zip(*_unopened_mask(board).nonzero(), strict=True)
@@ -117,6 +131,7 @@ class _Search:
         )
         self.layouts = frozenset(self.weight)
         self.memo: dict[frozenset[int], int] = {}
+        self.max_positions = max_positions
         unresolved = _bits(_unresolved_mask(self.layouts))
         if len(unresolved) > MAX_UNRESOLVED:
             raise PositionTooLarge(
@@ -136,11 +151,20 @@ class _Search:
             yield layouts
             return
         shown = [self.neighbour_masks[i] for i in _bits(newly_safe)]
-        parts: defaultdict[tuple[int, ...], list[int]] = defaultdict(list)
-        for layout in layouts:
-            parts[tuple((layout & mask).bit_count() for mask in shown)].append(layout)
+        parts: defaultdict[object, list[int]] = defaultdict(list)
+        if len(shown) == 1:
+            (mask,) = shown
+            for layout in layouts:
+                parts[(layout & mask).bit_count()].append(layout)
+        else:
+            for layout in layouts:
+                parts[tuple([(layout & mask).bit_count() for mask in shown])].append(layout)
+        opened |= newly_safe
         for part in parts.values():
-            yield from self.split(frozenset(part), opened | newly_safe)
+            if len(part) == 1:
+                yield frozenset(part)
+            else:
+                yield from self.split(frozenset(part), opened)
 
     def value(self, layouts: frozenset[int]) -> int:
         """The weight of the layouts of this (closed) position that best play wins."""
@@ -148,6 +172,8 @@ class _Search:
             return self.weight[next(iter(layouts))]
         known = self.memo.get(layouts)
         if known is None:
+            if len(self.memo) >= self.max_positions:
+                raise PositionTooLarge(f"the search outgrew {self.max_positions} positions")
             known = self.best_cell(layouts, _safe_mask(layouts, len(self.cells)))[1]
             self.memo[layouts] = known
         return known
@@ -181,7 +207,9 @@ class _Search:
         return best_cell, max(best, 0)
 
 
-def _fresh_board_win_probability(board: Board, rule: str, max_layouts: int) -> Fraction:
+def _fresh_board_win_probability(
+    board: Board, rule: str, max_layouts: int, max_positions: int
+) -> Fraction:
     """Best first click under ``rule`` on an untouched (tiny) board, then best play."""
     count = board.rows * board.columns
     if comb(count, board.mines) > max_layouts:
@@ -197,7 +225,7 @@ def _fresh_board_win_probability(board: Board, rule: str, max_layouts: int) -> F
         weights = _first_click_weights(board, every_layout, first, rule)
         if not weights:
             continue
-        search = _Search(board, max_layouts, weights)
+        search = _Search(board, max_layouts, max_positions, weights)
         surviving = frozenset(layout for layout in weights if not layout >> first & 1)
         won = sum(search.value(part) for part in search.split(surviving, 0))
         best = max(best, Fraction(won, sum(weights.values())))

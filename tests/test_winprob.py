@@ -169,6 +169,13 @@ def test_too_many_layouts_raise_instead_of_hanging() -> None:
         win_probability(Board.empty(9, 9, 10))
 
 
+def test_a_search_past_its_position_budget_gives_up() -> None:
+    board = Board.empty(3, 3, 2)
+    assert win_probability(board, max_positions=10_000) == brute_force_fresh_board(board, "safe")
+    with pytest.raises(PositionTooLarge, match="positions"):
+        win_probability(board, max_positions=3)
+
+
 def test_unknown_rule_is_refused() -> None:
     with pytest.raises(ValueError, match="rule"):
         win_probability(Board.empty(2, 2, 1), rule="vista")
