@@ -33,6 +33,10 @@ from solver.winprob import PositionTooLarge, best_guess
 ENDGAME_LAYOUTS = 400
 """At most this many consistent layouts: guesses come from the exact win-probability search."""
 
+ENDGAME_POSITIONS = 600
+"""The search gives up past this many positions (bounds a decision's time); the look-ahead
+scoring then chooses."""
+
 CANDIDATE_SAFETY_RATIO = 0.9
 """Cells at least this fraction as safe as the safest cell are scored for a guess."""
 
@@ -116,7 +120,9 @@ def choose_guess(analysis: Analysis) -> tuple[Cell, float]:
     board = analysis.board
     if analysis.solutions <= ENDGAME_LAYOUTS:
         try:
-            cell, _ = best_guess(board, max_layouts=ENDGAME_LAYOUTS)
+            cell, _ = best_guess(
+                board, max_layouts=ENDGAME_LAYOUTS, max_positions=ENDGAME_POSITIONS
+            )
             return cell, float(1 - analysis.probability(cell))
         except PositionTooLarge:
             pass
