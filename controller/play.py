@@ -179,7 +179,9 @@ class Player:
             board = self._board
             moves = next_moves(board, rule, flags=self.flags) or _flags_to_finish(board)
             if not moves:
-                raise GameAborted(Result.STOPPED, f"the solver found no move on\n{board}")
+                reading = self._end_shown(board)
+                self._board, outcome = reading.board, reading.outcome
+                continue
             for move in moves:
                 self.table.play(move)
                 self.log.record_move(
@@ -188,6 +190,19 @@ class Player:
             reading = self._confirmed(moves)
             self._board, outcome = reading.board, reading.outcome
         return Result.WON if outcome == "won" else Result.LOST
+
+    def _end_shown(self, board: Board) -> Reading:
+        """The read once the game shows the end the board has reached (a game may draw its face
+        a moment after its last cell); stop if it never does."""
+        try:
+            reading = self._look(changed=True)
+        except UnstableFrameError:
+            reading = self._look()
+        if reading.outcome == "playing" and np.array_equal(reading.board.tiles, board.tiles):
+            raise GameAborted(
+                Result.STOPPED, f"the solver has no move and the game goes on, on\n{board}"
+            )
+        return reading
 
     def _confirmed(self, moves: Sequence[Move]) -> Reading:
         """The board after ``moves``, once the game shows every one of them taken."""

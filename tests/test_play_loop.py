@@ -50,6 +50,7 @@ class SimulatedTable:
         drops_clicks: bool = False,
         ignored_new_games: int = 0,
         opens_a_start: bool = False,
+        face_lag: int = 0,
     ) -> None:
         self.game = "simulated"
         self.skin = "simulated-skin"
@@ -68,6 +69,8 @@ class SimulatedTable:
         self.new_games = 0
         self.new_game_attempts: list[int] = []
         self.opens_a_start = opens_a_start
+        self.face_lag = face_lag
+        """How many looks the face still says playing once every mine is flagged."""
         """Like xdemineur: every new game opens a starting area by itself."""
         self.current = self._started(seed)
 
@@ -86,6 +89,9 @@ class SimulatedTable:
         face = None
         if self.flags_to_win:
             all_flagged = board.is_won and not (board.tiles == Tile.HIDDEN).any()
+            if all_flagged and self.face_lag:
+                self.face_lag -= 1
+                all_flagged = False
             face = "lost" if board.is_lost else "won" if all_flagged else "playing"
         return Reading(board, np.zeros(board.tiles.shape, np.float32), face)
 
@@ -283,3 +289,17 @@ def test_games_that_open_a_starting_area_are_recognised_as_new(tmp_path: Path) -
         reports = play_all(quick_player(table, log), 3)
     assert [r.reason for r in reports] == [None, None, None]
     assert table.new_games == 3  # the board shown at first was not known to be a new game
+
+
+def test_a_face_drawn_late_is_waited_for_and_one_never_drawn_stops_the_game(
+    tmp_path: Path,
+) -> None:
+    results = []
+    for lag in (1, 1000):
+        table = SimulatedTable(seed=14, size=(9, 12, 10), flags_to_win=True, face_lag=lag)
+        with OutcomeLog(tmp_path / f"log{lag}.db") as log:
+            (report,) = play_all(quick_player(table, log), 1)
+        results.append((report.record.result, report.reason))
+    assert results[0] == (Result.WON, None), "seed 14 is a won game"
+    assert results[1][0] == Result.STOPPED
+    assert "no move and the game goes on" in (results[1][1] or "")
