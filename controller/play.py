@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
+import numpy.typing as npt
 
 from controller.mouse import ClickOutsideError
 from controller.mouse import Rect as MouseRect
@@ -179,8 +180,7 @@ class Player:
             board = self._board
             moves = next_moves(board, rule, flags=self.flags) or _flags_to_finish(board)
             if not moves:
-                reading = self._end_shown(board)
-                self._board, outcome = reading.board, reading.outcome
+                self._board, outcome = self._end_shown(board)
                 continue
             for move in moves:
                 self.table.play(move)
@@ -191,18 +191,25 @@ class Player:
             self._board, outcome = reading.board, reading.outcome
         return Result.WON if outcome == "won" else Result.LOST
 
-    def _end_shown(self, board: Board) -> Reading:
-        """The read once the game shows the end the board has reached (a game may draw its face
-        a moment after its last cell); stop if it never does."""
+    def _end_shown(self, board: Board) -> tuple[Board, str]:
+        """The board and outcome once the game shows the end the board has reached (a game may
+        draw its face a moment after its last cell); stop if it never does.
+
+        A board with every cell opened or flagged, as many flags as mines, is won whatever the
+        face shows: nothing is left to play (a skin's face crop may not tell won from playing).
+        """
         try:
             reading = self._look(changed=True)
         except UnstableFrameError:
             reading = self._look()
-        if reading.outcome == "playing" and np.array_equal(reading.board.tiles, board.tiles):
+        final = reading.board
+        if reading.outcome == "playing" and final.is_won and not _closed_cells(final).any():
+            return final, "won"
+        if reading.outcome == "playing" and np.array_equal(final.tiles, board.tiles):
             raise GameAborted(
                 Result.STOPPED, f"the solver has no move and the game goes on, on\n{board}"
             )
-        return reading
+        return final, reading.outcome
 
     def _confirmed(self, moves: Sequence[Move]) -> Reading:
         """The board after ``moves``, once the game shows every one of them taken."""
@@ -250,21 +257,25 @@ def _is_new_game(before: Board, after: Reading) -> bool:
     return after.board.is_fresh or (changed and not marked)
 
 
+def _closed_cells(board: Board) -> npt.NDArray[np.bool_]:
+    """Hidden or question-marked: cells neither opened nor flagged."""
+    return np.isin(board.tiles, (Tile.HIDDEN, Tile.QUESTION))
+
+
 def _flags_to_finish(board: Board) -> list[Move]:
     """Flags on the mines left when every safe cell is open: games like xdemineur need them."""
     if not board.is_won:
         return []
-    hidden = np.argwhere(np.isin(board.tiles, (Tile.HIDDEN, Tile.QUESTION)))
-    return [Move((int(r), int(c)), Action.FLAG) for r, c in hidden]
+    return [Move((int(r), int(c)), Action.FLAG) for r, c in np.argwhere(_closed_cells(board))]
 
 
 def _untaken(moves: Sequence[Move], board: Board) -> list[Move]:
     """The moves whose effect the board does not show (chords have no single effect to see)."""
-    still_closed = (Tile.HIDDEN, Tile.QUESTION)
+    closed = _closed_cells(board)
     return [
         move
         for move in moves
-        if (move.action == Action.OPEN and board[move.cell] in still_closed)
+        if (move.action == Action.OPEN and closed[move.cell])
         or (move.action == Action.FLAG and board[move.cell] != Tile.FLAG)
     ]
 

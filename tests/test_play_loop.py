@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import controller.play
 from controller.outcomes import GameSetup, OutcomeLog, Result
 from controller.play import (
     GameReport,
@@ -291,15 +292,32 @@ def test_games_that_open_a_starting_area_are_recognised_as_new(tmp_path: Path) -
     assert table.new_games == 3  # the board shown at first was not known to be a new game
 
 
-def test_a_face_drawn_late_is_waited_for_and_one_never_drawn_stops_the_game(
-    tmp_path: Path,
-) -> None:
-    results = []
+def test_a_face_drawn_late_or_never_still_ends_a_complete_board_as_won(tmp_path: Path) -> None:
     for lag in (1, 1000):
         table = SimulatedTable(seed=14, size=(9, 12, 10), flags_to_win=True, face_lag=lag)
         with OutcomeLog(tmp_path / f"log{lag}.db") as log:
             (report,) = play_all(quick_player(table, log), 1)
-        results.append((report.record.result, report.reason))
-    assert results[0] == (Result.WON, None), "seed 14 is a won game"
-    assert results[1][0] == Result.STOPPED
-    assert "no move and the game goes on" in (results[1][1] or "")
+        assert (report.record.result, report.reason) == (Result.WON, None), "seed 14 is won"
+        final = Board.from_text(report.record.final_board or "")
+        assert int((final.tiles == Tile.FLAG).sum()) == 10
+
+
+def test_no_move_on_a_game_that_goes_on_stops_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = SimulatedTable(seed=15)
+    solver_moves = controller.play.next_moves
+    calls = 0
+
+    def gives_up_after_the_first_move(board: Board, rule: str, *, flags: bool) -> list[Move]:
+        nonlocal calls
+        calls += 1
+        return solver_moves(board, rule, flags=flags) if calls == 1 else []
+
+    monkeypatch.setattr(controller.play, "next_moves", gives_up_after_the_first_move)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        (report,) = play_all(quick_player(table, log), 1)
+    if table.current.is_over:
+        pytest.skip("seed 15's first click ended the game")
+    assert report.record.result == Result.STOPPED
+    assert "no move and the game goes on" in (report.reason or "")
