@@ -17,11 +17,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from itertools import product
 from math import comb
 
+import numpy as np
+
 from solver.analysis import Analysis, Group
-from solver.board import Cell, Tile
+from solver.board import Board, Cell, Tile
 
 MAX_ENUMERATED_LAYOUTS = 4000
 """Most layouts of the touched groups (their product) one look-ahead will enumerate."""
@@ -38,6 +41,9 @@ class Outlook:
     """Chance of each number it may show (they add up to ``safety``)."""
     progress: float
     """Chance it is safe and its number leaves a certainly safe cell to open next."""
+    two_moves: float
+    """Chance of surviving this move and the next: a certain safe cell when the number leaves
+    one, else the safest cell then (its groups' cells re-weighed, others as they are now)."""
 
     @property
     def is_dead(self) -> bool:
@@ -67,6 +73,15 @@ class LookAhead:
             for t, count in every_group.items()
         )
         """Whether these counts rebuild the analysis's own (else no outlook is given)."""
+        safety = 1.0 - analysis.probabilities()
+        unknown = np.isin(analysis.board.tiles, (Tile.HIDDEN, Tile.QUESTION)) & (safety > 0)
+        self._by_safety = sorted(
+            (
+                (float(safety[r, c]), (int(r), int(c)))
+                for r, c in zip(*unknown.nonzero(), strict=True)
+            ),
+            reverse=True,
+        )
 
     def outlook(self, cell: Cell) -> Outlook | None:
         """The outlook of opening ``cell``, or None when its groups have too many layouts."""
@@ -110,8 +125,10 @@ class LookAhead:
 
         unknown_set = frozenset(unknown)
         weight: defaultdict[int, int] = defaultdict(int)
-        mined_somewhere: defaultdict[int, frozenset[Cell]] = defaultdict(frozenset)
-        off_counts: defaultdict[int, set[int]] = defaultdict(set)
+        mined_weight: defaultdict[int, defaultdict[Cell, int]] = defaultdict(
+            lambda: defaultdict(int)
+        )
+        off_mined_weight: defaultdict[int, int] = defaultdict(int)
         for combination in product(*(layouts or [] for layouts in enumerated)):
             mines = frozenset().union(*combination)
             if cell in mines:
@@ -123,21 +140,40 @@ class LookAhead:
                     continue
                 shown = known + near + j
                 weight[shown] += w
-                mined_somewhere[shown] |= mines
-                off_counts[shown].add(j)
+                by_cell = mined_weight[shown]
+                for mine in mines:
+                    by_cell[mine] += w
+                off_mined_weight[shown] += w * j
         group_cells = frozenset().union(*(analysis.groups[i].cells for i in touched)) - {cell}
-        progress = sum(
-            w
-            for shown, w in weight.items()
-            if group_cells - mined_somewhere[shown] or (off_around and off_counts[shown] == {0})
-        )
+        elsewhere = self._safest_elsewhere(group_cells | {cell, *off_around})
+        progress = 0
+        two_moves = 0.0
+        for shown, w in weight.items():
+            mined = mined_weight[shown]
+            if len(mined) < len(group_cells) or (off_around and not off_mined_weight[shown]):
+                progress += w
+                two_moves += w
+                continue
+            riskiest_first = min(mined.values(), default=w)
+            local = 1 - riskiest_first / w
+            if off_around:
+                local = max(local, 1 - off_mined_weight[shown] / (k * w))
+            two_moves += w * max(local, elsewhere)
         total = analysis.solutions
         return Outlook(
             cell=cell,
             safety=sum(weight.values()) / total,
             shows={shown: w / total for shown, w in sorted(weight.items())},
             progress=progress / total,
+            two_moves=two_moves / total,
         )
+
+    def _safest_elsewhere(self, excluded: frozenset[Cell]) -> float:
+        """The best safety among unknown cells outside ``excluded`` (0 when there is none)."""
+        for safety, cell in self._by_safety:
+            if cell not in excluded:
+                return safety
+        return 0.0
 
     def _group_layouts(self, index: int) -> list[frozenset[Cell]] | None:
         if index not in self._layouts:
@@ -160,3 +196,48 @@ def _multiply(a: Mapping[int, int], b: Mapping[int, int], limit: int) -> dict[in
             if i + j <= limit:
                 result[i + j] += x * y
     return dict(result)
+
+
+def forced_fifty_fifty(
+    analysis: Analysis, max_layouts: int = MAX_ENUMERATED_LAYOUTS
+) -> Cell | None:
+    """A cell of an unavoidable 50/50, or None when the position has none (that this sees).
+
+    Two neighbouring cells form one when every layout puts exactly one mine in them and no
+    cell that could still be opened, other than the two, sees one of them but not the other:
+    then nothing but opening one can tell them apart, so the guess will have to be made anyway,
+    and making it first costs nothing and spares the work (and the risk) spent elsewhere first.
+    """
+    board = analysis.board
+    half = Fraction(1, 2)
+    group_of = {cell: group for group in analysis.groups for cell in group.cells}
+    for a, group in sorted(group_of.items()):
+        if analysis.probability(a) != half:
+            continue
+        for b in board.neighbours(a):
+            if b <= a or group_of.get(b) is not group or analysis.probability(b) != half:
+                continue
+            if (
+                _sees_only_one(board, analysis, a, b)
+                and group.layout_count <= max_layouts
+                and all((a in layout) != (b in layout) for layout in group.layouts())
+            ):
+                return a
+    return None
+
+
+def _sees_only_one(board: Board, analysis: Analysis, a: Cell, b: Cell) -> bool:
+    """Whether every cell next to exactly one of ``a``, ``b`` is settled: a certain mine, or a
+    number whose unknown neighbours other than ``a``, ``b`` are certain mines."""
+    one_side = set(board.neighbours(a)) ^ set(board.neighbours(b))
+    for cell in one_side - {a, b}:
+        tile = board[cell]
+        if tile in (Tile.HIDDEN, Tile.QUESTION):
+            if cell not in analysis.mines:
+                return False
+        elif tile.is_number:
+            for n in board.neighbours(cell):
+                unknown = board[n] in (Tile.HIDDEN, Tile.QUESTION)
+                if unknown and n not in (a, b) and n not in analysis.mines:
+                    return False
+    return True

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver import Board, BoardError, Tile
 from solver.analysis import analyze
 from solver.engine import FirstClick, Game
-from solver.guess import LookAhead
+from solver.guess import LookAhead, forced_fifty_fifty
 from solver.strategy import ENDGAME_LAYOUTS, next_moves
 
 
@@ -41,6 +43,7 @@ def test_outlook_matches_the_analysis_of_each_number_shown(
             continue
         assert abs(outlook.safety - float(1 - analysis.probability(cell))) < 1e-9
         progress = 0.0
+        two_moves = 0.0
         for shown in range(9):
             after = board.copy()
             after.tiles[cell] = shown
@@ -53,8 +56,51 @@ def test_outlook_matches_the_analysis_of_each_number_shown(
             assert abs(outlook.shows.get(shown, 0.0) - chance) < 1e-9
             if exact.safe and chance:
                 progress += chance
+                two_moves += chance
+            elif chance:
+                two_moves += chance * float(1 - min(exact.probabilities()[after.tiles == 9]))
         # progress only misses certainties the mine count makes far away, which matters only
         # near the end of a game, where the strategy searches the win probability instead
         assert outlook.progress <= progress + 1e-9
         if analysis.solutions > ENDGAME_LAYOUTS:
             assert outlook.progress >= progress - 0.02
+            # the safest cell after a number is looked for only near the cell; elsewhere the
+            # present safeties stand in for the new ones
+            assert abs(outlook.two_moves - two_moves) < 0.03
+
+
+def test_forced_fifty_fifty_is_found_only_when_nothing_can_tell_the_two_apart() -> None:
+    forced = Board.from_rows(["UU", "11"], mines=1)
+    assert forced_fifty_fifty(analyze(forced)) == (0, 0)
+    # (0, 2) is safe and sees (0, 1) but not (0, 0): opening it will settle the pair
+    settled_later = Board.from_rows(["UUU", "11U"], mines=1)
+    assert forced_fifty_fifty(analyze(settled_later)) is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_no_move_changes_the_odds_of_a_forced_fifty_fifty(seed: int) -> None:
+    """Whatever any other cell shows, each cell of a reported pair stays a mine half the time."""
+    half = Fraction(1, 2)
+    game = Game(8, 8, 14, FirstClick.SAFE, seed)
+    while not game.is_over:
+        board = game.board
+        moves = next_moves(board)
+        if moves[0].is_guess and not board.is_fresh:
+            analysis = analyze(board)
+            cell = forced_fifty_fifty(analysis)
+            if cell is not None:
+                partners = {n for n in board.neighbours(cell) if analysis.probability(n) == half}
+                for other in board.cells():
+                    if board[other] != Tile.HIDDEN or other == cell or other in partners:
+                        continue
+                    for shown in range(9):
+                        after = board.copy()
+                        after.tiles[other] = shown
+                        try:
+                            odds = analyze(after).probability(cell)
+                        except BoardError:
+                            continue
+                        assert odds == half
+        for move in moves:
+            game.open(move.cell)
