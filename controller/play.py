@@ -4,9 +4,10 @@ The loop talks to the game only through a :class:`Table` (read a stable board, p
 start a new game, find the board again), so the same loop plays a real window through
 :class:`ScreenTable` and a simulated game in the tests.
 
-Nothing here guesses about the screen: an unreadable cell ends the game as ``misread``; a board
-that vanished and cannot be found again, a click the game did not take, the fail-safe or a stop
-request end it as ``stopped``. Every game is in the outcome log from its first click on.
+Nothing here guesses about the screen: an unreadable cell ends the game as ``misread`` unless
+the board is found again elsewhere (it moved); a screen that cannot be captured, a click the
+game did not take, the fail-safe or a stop request end it as ``stopped``. Either way no click
+follows. Every game is in the outcome log from its first click on.
 """
 
 from __future__ import annotations
@@ -192,24 +193,23 @@ class Player:
         return Result.WON if outcome == "won" else Result.LOST
 
     def _end_shown(self, board: Board) -> tuple[Board, str]:
-        """The board and outcome once the game shows the end the board has reached (a game may
-        draw its face a moment after its last cell); stop if it never does.
+        """The board and outcome when the solver has no move left.
 
         A board with every cell opened or flagged, as many flags as mines, is won whatever the
-        face shows: nothing is left to play (a skin's face crop may not tell won from playing).
+        face shows: nothing is left to play (and a skin's face crop may not tell won from
+        playing). Otherwise the game is given a moment to draw its end; if it never does, stop.
         """
+        if board.is_won and not _closed_cells(board).any():
+            return board, "won"
         try:
             reading = self._look(changed=True)
         except UnstableFrameError:
             reading = self._look()
-        final = reading.board
-        if reading.outcome == "playing" and final.is_won and not _closed_cells(final).any():
-            return final, "won"
-        if reading.outcome == "playing" and np.array_equal(final.tiles, board.tiles):
+        if reading.outcome == "playing" and np.array_equal(reading.board.tiles, board.tiles):
             raise GameAborted(
                 Result.STOPPED, f"the solver has no move and the game goes on, on\n{board}"
             )
-        return final, reading.outcome
+        return reading.board, reading.outcome
 
     def _confirmed(self, moves: Sequence[Move]) -> Reading:
         """The board after ``moves``, once the game shows every one of them taken."""
@@ -224,11 +224,19 @@ class Player:
 
     def _look(self, changed: bool = False) -> Reading:
         """A stable read. When a cell is unreadable the board may have moved: it is looked for
-        once (an unreadable face alone means the cells were read where they were)."""
+        once (an unreadable face alone means the cells were read where they were). Found
+        nowhere, the board is misread: a tile the skin lacks, or a window closed or covered,
+        look the same from here."""
         try:
             return self.table.look(changed)
         except UnreadableCellError as unreadable:
-            if not self.table.relocate():
+            try:
+                moved = self.table.relocate()
+            except BoardNotFoundError as nowhere:
+                raise GameAborted(
+                    Result.MISREAD, f"{unreadable}; and the board is not found elsewhere: {nowhere}"
+                ) from unreadable
+            if not moved:
                 raise GameAborted(Result.MISREAD, str(unreadable)) from unreadable
         return self.table.look()
 

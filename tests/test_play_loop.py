@@ -20,7 +20,12 @@ from controller.play import (
 )
 from solver import Board, Game, Tile
 from solver.strategy import Action, Move
-from vision.errors import BoardNotFoundError, UnreadableCellError, UnreadableFaceError
+from vision.errors import (
+    BoardNotFoundError,
+    CaptureError,
+    UnreadableCellError,
+    UnreadableFaceError,
+)
 from vision.read import Reading
 
 
@@ -172,15 +177,15 @@ def test_a_moved_board_is_found_again_and_play_goes_on(tmp_path: Path) -> None:
     assert report.record.result in (Result.WON, Result.LOST)
 
 
-def test_a_vanished_board_stops_without_a_click(tmp_path: Path) -> None:
+def test_a_vanished_board_ends_the_game_without_another_click(tmp_path: Path) -> None:
     unreadable = UnreadableCellError(
         "cell (row 0, column 0) matches no template", (0, 0), tmp_path / "c.png"
     )
     table = SimulatedTable(seed=4, faults={2: unreadable}, relocation="gone")
     with OutcomeLog(tmp_path / "log.db") as log:
         (report,) = play_all(quick_player(table, log), 3)
-    assert report.record.result == Result.STOPPED
-    assert "gone" in (report.reason or "")
+    assert report.record.result == Result.MISREAD
+    assert "not found elsewhere" in (report.reason or "")
     assert len(table.clicks) == 1  # only the first click, made before the board vanished
 
 
@@ -321,3 +326,13 @@ def test_no_move_on_a_game_that_goes_on_stops_it(
         pytest.skip("seed 15's first click ended the game")
     assert report.record.result == Result.STOPPED
     assert "no move and the game goes on" in (report.reason or "")
+
+
+def test_a_screen_that_cannot_be_captured_stops_the_game(tmp_path: Path) -> None:
+    off_screen = CaptureError("cannot capture Rect(left=2000, ...): not inside the screen")
+    table = SimulatedTable(seed=16, faults={2: off_screen})
+    with OutcomeLog(tmp_path / "log.db") as log:
+        (report,) = play_all(quick_player(table, log), 3)
+    assert report.record.result == Result.STOPPED
+    assert "gone" in (report.reason or "") and "not inside the screen" in (report.reason or "")
+    assert len(table.clicks) == 1

@@ -144,8 +144,8 @@ def test_a_board_that_vanishes_is_never_clicked_again(tmp_path: Path) -> None:
     mouse.hooks[1] = close_window
     with OutcomeLog(tmp_path / "log.db") as log:
         (report,) = play_all(Player(table_for(screen, mouse), log), 2)
-    assert report.record.result == Result.STOPPED
-    assert "gone" in (report.reason or "")
+    assert report.record.result == Result.MISREAD
+    assert "not found elsewhere" in (report.reason or "")
     assert len(mouse.clicks) == 1
 
 
