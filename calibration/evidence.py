@@ -247,13 +247,22 @@ def check_counting(board: Board, where: str) -> None:
             )
 
 
-def learn(games: Iterable[GameRecord]) -> Meanings:
-    """All meanings the recorded games prove (marks first: losses need to know the flags)."""
-    games = list(games)
+def new_meanings() -> Meanings:
+    """Meanings before any game: only the hidden tile (id 0, taken from the fresh board)."""
     meanings = Meanings()
     meanings.give(HIDDEN_ID, Tile.HIDDEN, "the fresh board")
+    return meanings
+
+
+def learn_game(meanings: Meanings, game: GameRecord) -> None:
+    """Add what one finished game proves (its marks first: its loss needs to know its flags)."""
+    learn_marks(meanings, game)
+    learn_from_loss(meanings, game)
+
+
+def learn(games: Iterable[GameRecord]) -> Meanings:
+    """All meanings the recorded games prove."""
+    meanings = new_meanings()
     for game in games:
-        learn_marks(meanings, game)
-    for game in games:
-        learn_from_loss(meanings, game)
+        learn_game(meanings, game)
     return meanings

@@ -7,14 +7,18 @@ changed patch nearest the board's middle; its crop in each capture is that state
 
 from __future__ import annotations
 
+from collections import Counter
+
 import cv2
 import numpy as np
 
 from vision.geometry import Rect
 from vision.skin import Image
 
-MIN_FACE_SIZE = 6
-"""Changes smaller than this (pixels) in both directions are not a face."""
+MIN_FACE_SIZE = 3
+"""Changes smaller than this (pixels) in either direction are not a face."""
+MAX_FACE_GROWTH = 5
+"""The face may be at most this many times the changed patch's longer side across."""
 
 
 def find_face(playing: Image, lost: Image, board: Rect) -> Rect | None:
@@ -40,7 +44,46 @@ def find_face(playing: Image, lost: Image, board: Rect) -> Rect | None:
         distance = abs(patch.left + patch.width / 2 - middle)
         if best is None or distance < best[0]:
             best = (distance, patch)
-    return None if best is None else best[1]
+    return None if best is None else _whole_face(playing, best[1])
+
+
+def _whole_face(frame: Image, changed: Rect) -> Rect:
+    """The face picture around the changed patch (a mouth or the eyes): the area of the colour
+    that surrounds the patch, flood-filled, joined with the patch.
+
+    The states differ only in parts of the picture (xdemineur's won face keeps the smile and
+    wears sunglasses), so the whole face is cropped for every state. If the surrounding colour
+    spreads far (it is the window's background), the patch alone is kept.
+    """
+    height, width = frame.shape[:2]
+    ring = [
+        (x, y)
+        for x in range(changed.left - 1, changed.right + 1)
+        for y in (changed.top - 1, changed.bottom)
+    ] + [
+        (x, y)
+        for x in (changed.left - 1, changed.right)
+        for y in range(changed.top, changed.bottom)
+    ]
+    ring = [(x, y) for x, y in ring if 0 <= x < width and 0 <= y < height]
+    if not ring:
+        return changed
+    colours = Counter(tuple(int(v) for v in frame[y, x]) for x, y in ring)
+    colour = colours.most_common(1)[0][0]
+    seed = next((x, y) for x, y in ring if tuple(int(v) for v in frame[y, x]) == colour)
+    mask = np.zeros((height + 2, width + 2), np.uint8)
+    cv2.floodFill(
+        frame.copy(), mask, seed, (0, 0, 0), (0, 0, 0), (0, 0, 0), cv2.FLOODFILL_MASK_ONLY | 8
+    )
+    ys, xs = np.nonzero(mask[1:-1, 1:-1])
+    face = Rect(int(xs.min()), int(ys.min()), int(np.ptp(xs)) + 1, int(np.ptp(ys)) + 1)
+    if face.width > MAX_FACE_GROWTH * max(changed.width, changed.height) or face.height > (
+        MAX_FACE_GROWTH * max(changed.width, changed.height)
+    ):
+        return changed
+    left, top = min(face.left, changed.left), min(face.top, changed.top)
+    right, bottom = max(face.right, changed.right), max(face.bottom, changed.bottom)
+    return Rect(left, top, right - left, bottom - top)
 
 
 def _shrink(changed: np.ndarray, box: Rect) -> Rect:

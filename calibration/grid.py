@@ -153,9 +153,12 @@ class Lattice:
 def find_lattice(*frames: Image) -> Lattice:
     """The pitch and phase of the tile grid in ``frames``: captures of one game window.
 
-    One frame is enough to find them; a second one with some cells opened settles the phase on
-    games whose tiles have a border of the background colour (winemine), where a fresh board
-    alone fits two cuts equally well.
+    With one frame the cut is the one showing the most identical detailed blocks, right for a
+    fresh board. Given a second frame, taken after a click opened cells, the cut in which the
+    fewest blocks changed wins instead: only the aligned cut sees each opened cell as one block.
+    That settles games whose tiles have a border of the background colour (winemine), where a
+    fresh board fits two cuts equally well, and boards with a large opened area (xdemineur's
+    starting area), whose near-plain pictures repeat under misaligned cuts too.
     """
     frame = frames[0]
     height, width = frame.shape[:2]
@@ -166,26 +169,32 @@ def find_lattice(*frames: Image) -> Lattice:
         raise GridNotFoundError(f"the {width}x{height} capture is one plain colour: no board in it")
     pitch = (_pitch(frame, detail, axis=1), _pitch(frame, detail, axis=0))
     weights = np.random.default_rng(0).integers(1, 2**62, size=(pitch[1], pitch[0], 3))
-    best: tuple[int, tuple[int, int], Counter[int]] | None = None
+    best: tuple[tuple[int, int], tuple[int, int], Counter[int]] | None = None
     for phase_y in range(pitch[1]):
         for phase_x in range(pitch[0]):
+            phase = (phase_x, phase_y)
             counts: Counter[int] = Counter()
+            hashes = []
             for each in frames:
-                counts.update(_detailed_block_hashes(each, (phase_x, phase_y), pitch, weights))
-            if counts:
-                count = counts.most_common(1)[0][1]
-                if best is None or count > best[0]:
-                    best = (count, (phase_x, phase_y), counts)
-    if best is None or best[0] < MIN_HIDDEN_CELLS * len(frames):
-        found = 0 if best is None else best[0] // len(frames)
+                block_hashes, detailed = _block_hashes_and_detail(each, phase, pitch, weights)
+                counts.update(block_hashes[detailed].tolist())
+                hashes.append(block_hashes)
+            if not counts:
+                continue
+            changed = sum(int((a != b).sum()) for a, b in zip(hashes, hashes[1:], strict=False))
+            score = (changed, -counts.most_common(1)[0][1])
+            if best is None or score < best[0]:
+                best = (score, phase, counts)
+    if best is None or -best[0][1] < MIN_HIDDEN_CELLS * len(frames):
+        found = 0 if best is None else -best[0][1] // len(frames)
         raise GridNotFoundError(
             f"no board in the {width}x{height} capture: with a pitch of {pitch[0]}x{pitch[1]} px "
             f"only {found} identical detailed tiles repeat (a board needs {MIN_HIDDEN_CELLS})"
         )
     _, phase, counts = best
-    hashes = tuple(_block_hashes(each, phase, pitch, weights) for each in frames)
+    final = tuple(_block_hashes(each, phase, pitch, weights) for each in frames)
     ranked = tuple(key for key, _ in counts.most_common())
-    return Lattice(phase, pitch, tuple(frames), hashes, ranked)
+    return Lattice(phase, pitch, tuple(frames), final, ranked)
 
 
 def find_grid(*frames: Image) -> Grid:
@@ -209,20 +218,15 @@ def _block_hashes(
     return np.einsum("aybxc,yxc->ab", blocks, weights)
 
 
-def _detailed_block_hashes(
+def _block_hashes_and_detail(
     frame: Image, phase: tuple[int, int], pitch: tuple[int, int], weights: npt.NDArray[np.int64]
-) -> list[int]:
-    """Hashes of the blocks of the cut at ``phase`` that are not one plain colour."""
-    (phase_x, phase_y), (pitch_x, pitch_y) = phase, pitch
-    rows = (frame.shape[0] - phase_y) // pitch_y
-    columns = (frame.shape[1] - phase_x) // pitch_x
-    if rows < 1 or columns < 1:
-        return []
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    """The block hashes of the cut at ``phase``, and which blocks are not one plain colour."""
     hashes = _block_hashes(frame, phase, pitch, weights)
+    rows, columns = hashes.shape
     # A plain block hashes like its first pixel's colour times the summed weights.
-    first_pixels = frame[phase_y::pitch_y, phase_x::pitch_x][:rows, :columns].astype(np.int64)
-    detailed = hashes != first_pixels @ weights.sum(axis=(0, 1))
-    return [int(value) for value in hashes[detailed]]
+    first_pixels = frame[phase[1] :: pitch[1], phase[0] :: pitch[0]][:rows, :columns]
+    return hashes, hashes != first_pixels.astype(np.int64) @ weights.sum(axis=(0, 1))
 
 
 def _detailed_pixels(frame: Image) -> npt.NDArray[np.bool_]:

@@ -18,7 +18,8 @@ from calibration.evidence import (
     UnknownAppearanceError,
     board_of,
     check_counting,
-    learn,
+    learn_game,
+    new_meanings,
 )
 from calibration.pointer import Pointer
 from calibration.session import Evidence, Player
@@ -84,16 +85,15 @@ def calibrate(
     evidence: Evidence | None = None
     faces: dict[str, Image] = {}
     new_game: NewGame | None = None
-    meanings = Meanings()
+    meanings = new_meanings()
     played = 0
     for index, window in enumerate(windows):
         player = Player(pointer, grabber, window, evidence, None if seed is None else seed + index)
         player.new_game_method = new_game
         evidence = player.evidence
         for game_number in range(max_games):
-            player.play_game()
+            learn_game(meanings, player.play_game())
             played += 1
-            meanings = learn(evidence.games)
             faces = {**player.face_pictures, **faces}
             if not meanings.missing() or game_number == max_games - 1:
                 break
@@ -106,11 +106,10 @@ def calibrate(
                 new_game = player.start_new_game()
                 played += 1
                 try:
-                    player.play_to_win(meanings, window_mines)
+                    learn_game(meanings, player.play_to_win(meanings, window_mines))
                 except UnknownAppearanceError as error:
                     log.info("stopped a game played to win: %s", error)
                 faces = {**player.face_pictures, **faces}
-                meanings = learn(evidence.games)
         if not meanings.missing() and (not faces or "won" in faces):
             break
     if evidence is None:

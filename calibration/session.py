@@ -14,6 +14,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from calibration.evidence import (
@@ -31,7 +32,6 @@ from calibration.faces import crop, find_face
 from calibration.grid import Grid, find_lattice, lattice_blocks
 from calibration.pointer import Pointer
 from solver import Cell, Tile
-from solver.strategy import Action as MoveAction
 from solver.strategy import next_moves
 from vision.errors import UnstableFrameError
 from vision.geometry import Rect
@@ -49,7 +49,7 @@ QUIET = 0.06
 HIDDEN_CANDIDATES = 3
 """How many of a fresh board's most common tiles are clicked to find the hidden one."""
 KEY_TIMEOUT = 1.5
-"""Seconds a new-game key is given before the face is tried instead."""
+"""Seconds a new-game key (or a click on a tile that may be no hidden one) is given to act."""
 MAX_STEPS = 400
 log = logging.getLogger(__name__)
 FLAGS_PER_GAME = 2
@@ -123,7 +123,7 @@ class Player:
         point, after = self._find_hidden_tile(window, fresh)
         # The hidden tile is the block under the click in the fresh frame; with the opened cells
         # of the second frame the cut is certain (see calibration.grid).
-        lattice = find_lattice(fresh, after)
+        lattice = find_lattice(fresh, _only_changes_around(fresh, after, point))
         grid = lattice.grid(lattice.hash_at(0, *point))
         if evidence is None:
             evidence = Evidence(Catalogue(grid.hidden))
@@ -168,7 +168,7 @@ class Player:
             )
             unclicked = self.grabber.grab(block)
             self.pointer.click(window.left + x, window.top + y, "left")
-            if not np.array_equal(self._settled(block, unclicked), unclicked):
+            if not np.array_equal(self._settled(block, unclicked, KEY_TIMEOUT), unclicked):
                 return (x, y), self._settled(window, fresh)
             log.debug("tile at %s did not change when clicked: not the hidden tile", (x, y))
         raise CalibrationError(
@@ -316,7 +316,8 @@ class Player:
 
     def play_to_win(self, meanings: Meanings, mines: int) -> GameRecord:
         """Play one game with the solver, reading the board with ``meanings``, to see the face a
-        won game shows. Every mine the solver proves is flagged (xdemineur wins only then).
+        won game shows. Once every safe cell is open the mines left hidden are flagged
+        (xdemineur declares the win only when the last mine is flagged).
 
         Returns the record, won or lost; raises if the board shows an appearance not learned.
         """
@@ -334,14 +335,11 @@ class Player:
                     game.steps.append(self._mark((int(cell[0]), int(cell[1]))))
                 self._won(game)
                 return game
-            moves = next_moves(board, flags=True)
-            move = moves[0]
-            action = Action.OPEN if move.action == MoveAction.OPEN else Action.MARK
-            game.steps.append(self._click(action, move.cell, frame))
-            if action == Action.OPEN:
-                self._finish_if_over(game)
-                if game.finished:
-                    return game
+            move = next_moves(board)[0]
+            game.steps.append(self._click(Action.OPEN, move.cell, frame))
+            self._finish_if_over(game)
+            if game.finished:
+                return game
         raise CalibrationError(f"a game lasted {MAX_STEPS} clicks without ending")
 
     def _mark(self, cell: Cell, before_frame: Image | None = None) -> Step:
@@ -465,3 +463,21 @@ class Player:
                 last = game.steps[-1]
                 ends.update(int(i) for i in np.unique(last.after[last.changed]))
         return sorted(ends - self.evidence.safe_appearances - {HIDDEN_ID})
+
+
+def _only_changes_around(before: Image, after: Image, point: tuple[int, int]) -> Image:
+    """``before`` with just the changes connected to ``point`` taken from ``after``.
+
+    A click changes a connected patch of cells around it; a counter ticking meanwhile elsewhere
+    in the window must not count as a changed block when the cut is chosen.
+    """
+    changed = (before != after).any(axis=2).astype(np.uint8)
+    if not changed.any():
+        return before
+    _, labels = cv2.connectedComponents(cv2.dilate(changed, np.ones((3, 3), np.uint8)))
+    ys, xs = np.nonzero(changed)
+    nearest = np.argmin((xs - point[0]) ** 2 + (ys - point[1]) ** 2)
+    patch = (labels == labels[ys[nearest], xs[nearest]]) & changed.astype(bool)
+    result = before.copy()
+    result[patch] = after[patch]
+    return result
