@@ -33,6 +33,8 @@ from vision.stable import Grabber
 
 log = logging.getLogger(__name__)
 
+PATIENCE = 12
+"""Games in a row that teach nothing new before calibration moves on to the next window."""
 WIN_ATTEMPTS = 6
 """Games the solver plays, per window whose mine count is known, to see the won face."""
 MAX_THRESHOLD = 0.1
@@ -78,7 +80,8 @@ def calibrate(
     """Learn the skin of the game shown in ``windows`` (screen rectangles, each a fresh game).
 
     Several windows of one program (for example a sparse and a dense board) pool what they
-    show; each is played for up to ``max_games`` random games until no tile is missing. Where
+    show; each is played for up to ``max_games`` random games until no tile is missing, or
+    (but the last window) until :data:`PATIENCE` games in a row taught nothing new. Where
     the window's number of mines is given (``mines``, one per window), the solver then plays to
     win, to see the won face.
     """
@@ -91,11 +94,17 @@ def calibrate(
         player = Player(pointer, grabber, window, evidence, None if seed is None else seed + index)
         player.new_game_method = new_game
         evidence = player.evidence
+        last_window = index == len(windows) - 1
+        since_news = 0
         for game_number in range(max_games):
+            known = len(meanings.tiles) + len(faces)
             learn_game(meanings, player.play_game())
             played += 1
             faces = {**player.face_pictures, **faces}
+            since_news = 0 if len(meanings.tiles) + len(faces) > known else since_news + 1
             if not meanings.missing() or game_number == max_games - 1:
+                break
+            if since_news >= PATIENCE and not last_window:
                 break
             new_game = player.start_new_game()
         window_mines = mines[index] if index < len(mines) else None

@@ -302,7 +302,13 @@ class Player:
             cell = self.random.choice(hidden)
             if flags_left and self.random.random() < 0.3:
                 flags_left -= 1
-                game.steps.append(self._mark(cell, frame))
+                flag = self._mark(cell, frame)
+                if int(flag.changed.sum()) > 1:
+                    # Other cells changed too: the game was still drawing an earlier click, so
+                    # this step says nothing sure about the right-click.
+                    log.debug("right-click on %s came with other changes: not recorded", cell)
+                    continue
+                game.steps.append(flag)
                 if not self._question_tested:
                     # A second click at the same spot within the double-click time is a
                     # double-click, which the game may not take as a right-click.

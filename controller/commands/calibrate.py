@@ -1,0 +1,150 @@
+"""``autosweeper calibrate``: learn a game's skin by playing it, and save it.
+
+With ``--game`` the game is started on a private virtual display (Xvfb), twice: a sparse board
+shows zeros, low numbers and a won game, a dense one the high numbers. Otherwise the game must
+be open on the current display, given by ``--region`` or ``--window-class``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import time
+from collections.abc import Sequence
+
+from calibration.evidence import CalibrationError
+from calibration.learn import Calibration, calibrate
+from calibration.store import save_skin
+from controller.mouse import Mouse
+from controller.mouse import Rect as MouseRect
+from controller.sandbox import (
+    GAMES,
+    GameWindow,
+    SandboxError,
+    Size,
+    VirtualDisplay,
+    launch_game,
+    visible_windows,
+    window_geometry,
+)
+from vision.capture import ScreenGrabber
+from vision.errors import VisionError
+from vision.geometry import Rect
+from vision.skin import SkinError
+
+CALIBRATION_BOARDS: dict[str, tuple[Size, Size]] = {
+    "winemine": ((9, 9, 10), (12, 12, 100)),
+    "xdemineur": ((9, 12, 10), (16, 16, 205)),
+}
+"""Per game a sparse board (zeros, low numbers, an easy win) and a dense one (numbers up to 8:
+winemine's first click is safe, so a dense board shows a high number at once)."""
+WINDOW_GAP = 20
+REDRAW_WAIT = 0.5
+"""Seconds for windows uncovered by a move to redraw before the first capture."""
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "calibrate",
+        help="learn a game's skin by playing it",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--game", choices=GAMES, help="start this game on a virtual display")
+    where.add_argument("--region", help="X,Y,WIDTH,HEIGHT of a fresh game window on this display")
+    where.add_argument("--window-class", help="the WM_CLASS of a fresh game window on this display")
+    parser.add_argument("--name", help="skin name (default: the game or window class)")
+    parser.add_argument("--mines", type=int, help="the window's mine count (to play a game to win)")
+    parser.add_argument("--max-games", type=int, default=150, help="games per window at most")
+    parser.add_argument("--seed", type=int, help="seed for the cells clicked")
+    parser.add_argument("--verbose", action="store_true", help="log every click")
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.verbose:
+        logging.basicConfig(level=logging.DEBUG, format="%(relativeCreated)8.0f ms  %(message)s")
+    started = time.monotonic()
+    try:
+        if args.game:
+            name = args.name or args.game
+            with VirtualDisplay():
+                result = calibrate_game(args.game, name, max_games=args.max_games, seed=args.seed)
+        else:
+            name = args.name or args.window_class or "skin"
+            window = _desktop_window(args.region, args.window_class)
+            mines = [args.mines] if args.mines else []
+            result = _calibrate_windows(name, [window], mines, args.max_games, args.seed)
+    except (CalibrationError, SandboxError, VisionError, SkinError) as error:
+        print(f"autosweeper calibrate: {error}", file=sys.stderr)
+        return 1
+    print(
+        f"{result.games} games in {time.monotonic() - started:.0f} s: pitch {result.skin.pitch}, "
+        f"tile {result.skin.tile_size} at {result.skin.tile_offset}, "
+        f"new game by {result.skin.new_game.kind}"
+    )
+    if not result.complete:
+        print(
+            f"autosweeper calibrate: not saved, the games never showed {result.describe_missing()} "
+            "(try more --max-games, or a board with more mines)",
+            file=sys.stderr,
+        )
+        return 1
+    print(f"saved skin {result.skin.name!r} in {save_skin(result.skin)}")
+    return 0
+
+
+def calibrate_game(
+    game: str, name: str | None = None, *, max_games: int = 150, seed: int | None = None
+) -> Calibration:
+    """Start ``game`` on the current (virtual) display at its calibration sizes, side by side,
+    and learn its skin. The windows are closed afterwards."""
+    windows: list[GameWindow] = []
+    try:
+        left = WINDOW_GAP
+        for size in CALIBRATION_BOARDS[game]:
+            window = launch_game(game, size)
+            windows.append(window)
+            window.move(left, 2 * WINDOW_GAP)
+            left += window.geometry.width + WINDOW_GAP
+        time.sleep(REDRAW_WAIT)
+        rects = [Rect(*window.geometry) for window in windows]
+        mines = [size[2] for size in CALIBRATION_BOARDS[game]]
+        return _calibrate_windows(name or game, rects, mines, max_games, seed)
+    finally:
+        for window in windows:
+            window.close()
+
+
+def _calibrate_windows(
+    name: str,
+    windows: Sequence[Rect],
+    mines: Sequence[int | None],
+    max_games: int,
+    seed: int | None,
+) -> Calibration:
+    mouse = Mouse(MouseRect(w.left, w.top, w.width, w.height) for w in windows)
+    with ScreenGrabber() as grabber:
+        return calibrate(name, mouse, grabber, windows, mines=mines, max_games=max_games, seed=seed)
+
+
+def _desktop_window(region: str | None, window_class: str | None) -> Rect:
+    """The game window on the user's display, from ``--region`` or ``--window-class``."""
+    if "DISPLAY" not in os.environ:
+        raise SandboxError("no DISPLAY: use --game to calibrate on a virtual display")
+    if region:
+        try:
+            x, y, width, height = (int(v) for v in region.split(","))
+        except ValueError as error:
+            raise SandboxError(f"--region wants X,Y,WIDTH,HEIGHT, not {region!r}") from error
+        return Rect(x, y, width, height)
+    assert window_class is not None
+    found = sorted(visible_windows(window_class))
+    if len(found) != 1:
+        raise SandboxError(
+            f"{len(found)} visible windows of class {window_class!r}; calibrate needs exactly one"
+        )
+    return Rect(*window_geometry(found[0]))

@@ -1,0 +1,49 @@
+"""``autosweeper skins``: list the learned skins, export one to a zip file, import one."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from calibration.store import export_skin, import_skin, list_skins, load_skin, skins_dir
+from vision.skin import SkinError
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "skins", help="list, export or import learned skins", description=__doc__
+    )
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    actions.add_parser("list", help="the skins saved, with their cell pitch and tiles")
+    export = actions.add_parser("export", help="write skin NAME to zip FILE")
+    export.add_argument("name", metavar="NAME")
+    export.add_argument("file", metavar="FILE", type=Path)
+    imported = actions.add_parser("import", help="add the skin in zip FILE (replaces its name)")
+    imported.add_argument("file", metavar="FILE", type=Path)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        if args.action == "list":
+            names = list_skins()
+            if not names:
+                print(f"no skins in {skins_dir()} (learn one with: autosweeper calibrate)")
+            for name in names:
+                skin = load_skin(name)
+                missing = ", ".join(tile.name for tile in skin.missing_tiles()) or "none"
+                print(
+                    f"{name}: pitch {skin.pitch[0]}x{skin.pitch[1]}, {len(skin.templates)} tiles "
+                    f"(missing: {missing}), faces: {', '.join(sorted(skin.faces)) or 'none'}, "
+                    f"new game by {skin.new_game.key or skin.new_game.kind}"
+                )
+        elif args.action == "export":
+            print(f"wrote {export_skin(args.name, args.file)}")
+        else:
+            skin = import_skin(args.file)
+            print(f"imported skin {skin.name!r} into {skins_dir() / skin.name}")
+    except (SkinError, OSError) as error:
+        print(f"autosweeper skins: {error}", file=sys.stderr)
+        return 1
+    return 0
