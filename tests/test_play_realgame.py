@@ -18,8 +18,7 @@ from pathlib import Path
 import pytest
 from conftest import LaunchGame
 
-from calibration.learn import calibrate
-from controller.commands.play import wait_until_drawn
+from controller.commands.play import learn_skin, wait_until_drawn
 from controller.mouse import Mouse
 from controller.mouse import Rect as MouseRect
 from controller.outcomes import OutcomeLog, Result
@@ -62,12 +61,11 @@ def window_rect(window: GameWindow) -> Rect:
 
 
 def learned_skin(game: str, launch: LaunchGame, mouse: Mouse) -> Skin:
-    """Calibrate ``game`` on a window of its own, closed afterwards."""
+    """Calibrate ``game`` the way ``autosweeper play`` does, on windows closed afterwards."""
     with launch(game, SIZES[game]) as window, ScreenGrabber() as grabber:
         area = window_rect(window)
         wait_until_drawn(grabber, area)
-        mouse.allow(MouseRect(area.left, area.top, area.width, area.height))
-        return calibrate(game, mouse, grabber, [area], mines=[SIZES[game][2]], seed=7).skin
+        return learn_skin(game, SIZES[game], area, grabber, mouse, launch).skin
 
 
 @pytest.fixture(scope="module")

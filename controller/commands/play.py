@@ -11,7 +11,7 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -20,7 +20,7 @@ import platformdirs
 from tqdm import tqdm
 
 from calibration.evidence import CalibrationError
-from calibration.learn import calibrate
+from calibration.learn import Calibration, calibrate
 from controller.mouse import Mouse
 from controller.mouse import Rect as MouseRect
 from controller.outcomes import GameRecord, OutcomeLog, OutcomeLogError, Result, default_db_path
@@ -34,7 +34,9 @@ from controller.play import (
 )
 from controller.sandbox import (
     XDEMINEUR_MIN_COLUMNS,
+    GameWindow,
     SandboxError,
+    Size,
     VirtualDisplay,
     launch_game,
 )
@@ -51,6 +53,10 @@ KNOWN_FIRST_CLICK = {"winemine": "safe"}
 click); other games are played assuming the first click may lose."""
 
 SANDBOX_GAMES = ("winemine", "xdemineur")
+DENSE_SHARE_PERCENT = 45
+"""Mines per hundred cells of the dense board calibration also plays (see :func:`learn_skin`)."""
+DENSE_GAP = 40
+"""Pixels between the game's window and the dense board placed to its right."""
 DRAW_TIMEOUT = 10.0
 """Seconds a just-started game may take to draw its window."""
 
@@ -203,7 +209,7 @@ def _sandbox_table(args: argparse.Namespace, stack: ExitStack) -> ScreenTable:
     mouse = Mouse()
     skins = _stored_skins(args.skin or args.game)
     if not skins:
-        skins = [_learn_skin(args.game, area, mines, grabber, mouse)]
+        skins = [_learn_and_store_skin(args.game, (rows, columns, mines), area, grabber, mouse)]
     skin, geometry = _locate_first(grabber, skins, shape=(rows, columns))
     return ScreenTable(
         grabber,
@@ -276,14 +282,38 @@ def wait_until_drawn(grabber: ScreenGrabber, area: Rect, timeout: float = DRAW_T
         time.sleep(0.05)
 
 
-def _learn_skin(game: str, area: Rect, mines: int, grabber: ScreenGrabber, mouse: Mouse) -> Skin:
-    """Calibrate the game's skin on its window (of ``mines`` mines, so that calibration can win
-    a game and see the won face), store it, and say what it could not learn."""
-    mouse.allow(MouseRect(area.left, area.top, area.width, area.height))
+def learn_skin(
+    game: str,
+    size: Size,
+    window: Rect,
+    grabber: ScreenGrabber,
+    mouse: Mouse,
+    launch: Callable[[str, Size], GameWindow] = launch_game,
+) -> Calibration:
+    """Learn ``game``'s skin on its ``window`` (a ``size`` board) and a dense board beside it.
+
+    The dense board (about 45% mines) shows the high numbers a Beginner board rarely does; the
+    window's own board, its mine count known, lets calibration win a game to see the won face.
+    The dense game is closed afterwards.
+    """
+    rows, columns, mines = size
+    with launch(game, (rows, columns, rows * columns * DENSE_SHARE_PERCENT // 100)) as dense:
+        placed = dense.move(window.right + DENSE_GAP, window.top)
+        dense_area = Rect(placed.x, placed.y, placed.width, placed.height)
+        wait_until_drawn(grabber, dense_area)
+        areas = [dense_area, window]
+        mouse.allow(*(MouseRect(a.left, a.top, a.width, a.height) for a in areas))
+        return calibrate(game, mouse, grabber, areas, mines=[None, mines])
+
+
+def _learn_and_store_skin(
+    game: str, size: Size, window: Rect, grabber: ScreenGrabber, mouse: Mouse
+) -> Skin:
+    """:func:`learn_skin`, then store the skin and say what it could not learn."""
     print(f"no stored skin for {game}: learning it (this plays some throwaway games)")
     try:
-        learned = calibrate(game, mouse, grabber, [area], mines=[mines])
-    except CalibrationError as error:
+        learned = learn_skin(game, size, window, grabber, mouse)
+    except (CalibrationError, SandboxError) as error:
         raise SetupError(f"could not learn the skin of {game}: {error}") from error
     path = learned.skin.save(skins_folder() / game)
     missing = "" if learned.complete else f"; not seen yet: {learned.describe_missing()}"
