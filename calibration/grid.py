@@ -97,6 +97,8 @@ class Lattice:
     frames: tuple[Image, ...]
     hashes: tuple[npt.NDArray[np.int64], ...]
     """Per frame, one hash per block (equal blocks, equal hashes)."""
+    detail: tuple[npt.NDArray[np.bool_], ...]
+    """Per frame, which blocks are not one plain colour."""
     ranked: tuple[int, ...]
     """Hashes of detailed blocks, the most frequent first: the hidden tile is among the first."""
 
@@ -110,8 +112,8 @@ class Lattice:
 
     def grid(self, hidden: int) -> Grid:
         """The board whose hidden tile has hash ``hidden``: the box of every cell hidden in some
-        frame, grown over edge rows and columns made only of pictures seen inside the box (a
-        starting area that xdemineur opened along an edge)."""
+        frame, grown over edge rows and columns that look like opened cells (a starting area
+        that xdemineur opened along an edge)."""
         anywhere = np.logical_or.reduce([hashes == hidden for hashes in self.hashes])
         rows, columns = np.nonzero(anywhere)
         if not len(rows):
@@ -120,27 +122,18 @@ class Lattice:
         bottom, right = int(rows.max()) + 1, int(columns.max()) + 1
         grown = True
         while grown:
-            inside = set().union(
-                *(set(h[top:bottom, left:right].ravel().tolist()) for h in self.hashes)
-            )
             grown = False
-            for side in ("top", "bottom", "left", "right"):
-                box = {
-                    "top": (top - 1, top, left, right),
-                    "bottom": (bottom, bottom + 1, left, right),
-                    "left": (top, bottom, left - 1, left),
-                    "right": (top, bottom, right, right + 1),
-                }[side]
-                r0, r1, c0, c1 = box
+            for r0, r1, c0, c1 in (
+                (top - 1, top, left, right),
+                (bottom, bottom + 1, left, right),
+                (top, bottom, left - 1, left),
+                (top, bottom, right, right + 1),
+            ):
                 if r0 < 0 or c0 < 0 or r1 > anywhere.shape[0] or c1 > anywhere.shape[1]:
                     continue
-                if all(set(h[r0:r1, c0:c1].ravel().tolist()) <= inside for h in self.hashes):
-                    top, bottom, left, right = (
-                        min(top, r0),
-                        max(bottom, r1),
-                        min(left, c0),
-                        max(right, c1),
-                    )
+                if self._looks_like_cells((r0, r1, c0, c1), (top, bottom, left, right)):
+                    top, bottom = min(top, r0), max(bottom, r1)
+                    left, right = min(left, c0), max(right, c1)
                     grown = True
         origin = (self.phase[0] + left * self.pitch[0], self.phase[1] + top * self.pitch[1])
         index = next(i for i, hashes in enumerate(self.hashes) if (hashes == hidden).any())
@@ -148,6 +141,21 @@ class Lattice:
         shape = self.hashes[index].shape
         picture = lattice_blocks(self.frames[index], self.phase, self.pitch, shape)[row, column]
         return Grid(origin, self.pitch, bottom - top, right - left, np.array(picture))
+
+    def _looks_like_cells(
+        self, strip: tuple[int, int, int, int], box: tuple[int, int, int, int]
+    ) -> bool:
+        """Whether a row or column of blocks next to the board is more of the board: in every
+        frame its pictures are ones the board shows, or all detailed and not all alike (a
+        window's frame beside the board repeats one picture, or is plain)."""
+        (r0, r1, c0, c1), (top, bottom, left, right) = strip, box
+        for hashes, detail in zip(self.hashes, self.detail, strict=True):
+            inside = set(hashes[top:bottom, left:right].ravel().tolist())
+            pictures = set(hashes[r0:r1, c0:c1].ravel().tolist())
+            varied = bool(detail[r0:r1, c0:c1].all()) and len(pictures) > 1
+            if not (pictures <= inside or varied):
+                return False
+        return True
 
 
 def find_lattice(*frames: Image) -> Lattice:
@@ -192,9 +200,16 @@ def find_lattice(*frames: Image) -> Lattice:
             f"only {found} identical detailed tiles repeat (a board needs {MIN_HIDDEN_CELLS})"
         )
     _, phase, counts = best
-    final = tuple(_block_hashes(each, phase, pitch, weights) for each in frames)
+    final = [_block_hashes_and_detail(each, phase, pitch, weights) for each in frames]
     ranked = tuple(key for key, _ in counts.most_common())
-    return Lattice(phase, pitch, tuple(frames), final, ranked)
+    return Lattice(
+        phase,
+        pitch,
+        tuple(frames),
+        tuple(hashes for hashes, _ in final),
+        tuple(detail for _, detail in final),
+        ranked,
+    )
 
 
 def find_grid(*frames: Image) -> Grid:

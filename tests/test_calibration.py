@@ -1,0 +1,285 @@
+"""Calibration's pure parts on drawn pictures and simulated games: grid, meanings, face, skin."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from calibration.evidence import (
+    HIDDEN_ID,
+    Action,
+    CalibrationError,
+    Catalogue,
+    GameRecord,
+    Step,
+    board_of,
+    check_counting,
+    learn,
+)
+from calibration.faces import find_face
+from calibration.grid import GridNotFoundError, find_grid, find_lattice
+from calibration.learn import build_skin, match_threshold
+from calibration.session import Evidence
+from calibration.store import export_skin, import_skin, list_skins, load_skin, save_skin
+from solver import Board, Tile
+from solver.engine import neighbour_counts
+from vision.geometry import Rect
+from vision.skin import NewGame, SkinError
+
+BACKGROUND = (40, 40, 40)
+
+
+def tile_pictures(pitch: int, count: int, seed: int = 0) -> list[np.ndarray]:
+    """``count`` different detailed pictures of one pitch, each with a plain one-pixel line on
+    its left and top, as xdemineur draws its grid."""
+    rng = np.random.default_rng(seed)
+    pictures = []
+    for _ in range(count):
+        picture = rng.integers(60, 255, size=(pitch, pitch, 3), dtype=np.uint8)
+        picture[0, :] = picture[:, 0] = (90, 90, 90)
+        pictures.append(picture)
+    return pictures
+
+
+def draw(cells: np.ndarray, pictures: list[np.ndarray], origin: tuple[int, int]) -> np.ndarray:
+    """A 400x300 window with the board of picture indices ``cells`` at ``origin`` (x, y)."""
+    pitch = pictures[0].shape[0]
+    frame = np.full((300, 400, 3), BACKGROUND, dtype=np.uint8)
+    frame[5:25, 300:340] = (0, 0, 200)  # a counter, not part of the board
+    x, y = origin
+    for (row, column), index in np.ndenumerate(cells):
+        frame[
+            y + row * pitch : y + (row + 1) * pitch, x + column * pitch : x + (column + 1) * pitch
+        ] = pictures[index]
+    return frame
+
+
+@pytest.mark.parametrize(
+    ("pitch", "origin", "shape"), [(16, (7, 40), (9, 9)), (21, (30, 61), (8, 12))]
+)
+def test_grid_of_a_fresh_board(pitch: int, origin: tuple[int, int], shape: tuple[int, int]) -> None:
+    pictures = tile_pictures(pitch, 1)
+    grid = find_grid(draw(np.zeros(shape, dtype=int), pictures, origin))
+    assert (grid.origin, grid.pitch, (grid.rows, grid.columns)) == (origin, (pitch, pitch), shape)
+    assert np.array_equal(grid.hidden, pictures[0])
+
+
+def test_a_click_settles_the_cut_when_the_fresh_board_fits_two() -> None:
+    # The hidden tile's right column is the background colour, so a fresh board fits a cut one
+    # pixel to the left as well as the right one; the opened cell tells them apart.
+    pictures = tile_pictures(16, 2)
+    pictures[0][:, -1] = BACKGROUND
+    fresh_cells = np.zeros((9, 9), dtype=int)
+    opened_cells = fresh_cells.copy()
+    opened_cells[4, 4] = 1
+    fresh = draw(fresh_cells, pictures, (20, 50))
+    after = draw(opened_cells, pictures, (20, 50))
+    lattice = find_lattice(fresh, after)
+    grid = lattice.grid(lattice.hash_at(0, 20 + 4 * 16 + 8, 50 + 4 * 16 + 8))
+    assert grid.origin == (20, 50)
+    assert (grid.rows, grid.columns) == (9, 9)
+
+
+def test_grid_grows_over_an_opened_edge_row() -> None:
+    pictures = tile_pictures(21, 3)
+    cells = np.zeros((8, 12), dtype=int)
+    cells[:3, :] = 1  # a starting area covering the whole top of the board...
+    cells[2, 5] = 2  # ...edged with a number
+    frame = draw(cells, pictures, (30, 61))
+    lattice = find_lattice(frame)
+    grid = lattice.grid(lattice.hash_at(0, 30 + 10, 61 + 7 * 21 + 10))
+    assert (grid.origin, grid.rows, grid.columns) == ((30, 61), 8, 12)
+
+
+def test_no_grid_in_a_plain_or_patternless_window() -> None:
+    with pytest.raises(GridNotFoundError, match="one plain colour"):
+        find_grid(np.full((200, 200, 3), 7, dtype=np.uint8))
+    noise = np.random.default_rng(1).integers(0, 255, size=(200, 200, 3), dtype=np.uint8)
+    with pytest.raises(GridNotFoundError, match="identical detailed tiles"):
+        find_grid(noise)
+
+
+# -- meanings from simulated games --------------------------------------------------------------
+
+
+def ids_of(tiles: np.ndarray, ids: dict[Tile, int]) -> np.ndarray:
+    result = np.empty(tiles.shape, dtype=np.int32)
+    for (row, column), tile in np.ndenumerate(tiles):
+        result[row, column] = ids[Tile(tile)]
+    return result
+
+
+def simulated_loss(seed: int) -> tuple[GameRecord, dict[Tile, int]]:
+    """A game with marks and a loss on a random 10x12 board, every tile drawn with a shuffled id.
+
+    The player flags a mine and a safe cell, question-marks a safe cell, opens every safe cell
+    of the left half (and what its zeros open), then opens a mine.
+    """
+    rng = np.random.default_rng(seed)
+    rows, columns = 10, 12
+    mines = rng.random((rows, columns)) < 0.2
+    numbers = neighbour_counts(mines)
+    others = [tile for tile in Tile if tile != Tile.HIDDEN]
+    order = rng.permutation(len(others)) + 1
+    ids: dict[Tile, int] = {Tile.HIDDEN: HIDDEN_ID}
+    ids.update((tile, int(i)) for tile, i in zip(others, order, strict=True))
+    view = np.full((rows, columns), Tile.HIDDEN, dtype=np.uint8)
+    steps: list[Step] = []
+
+    def act(action: Action, cell: tuple[int, int], tile: Tile) -> None:
+        before = ids_of(view, ids)
+        view[cell] = tile
+        steps.append(Step(action, cell, before, ids_of(view, ids)))
+
+    mine_cells = [tuple(int(v) for v in c) for c in np.argwhere(mines[:, 6:])]
+    safe_right = [tuple(int(v) for v in c) for c in np.argwhere(~mines[:, 6:])]
+    flagged_mine = (mine_cells[0][0], mine_cells[0][1] + 6)
+    wrong_flag = (safe_right[0][0], safe_right[0][1] + 6)
+    question = (safe_right[1][0], safe_right[1][1] + 6)
+    act(Action.MARK, flagged_mine, Tile.FLAG)
+    act(Action.MARK, wrong_flag, Tile.FLAG)
+    act(Action.MARK, question, Tile.FLAG)
+    act(Action.MARK, question, Tile.QUESTION)
+    opened = ~mines
+    opened[:, 6:] = False
+    while True:  # a 0 opens its neighbours, as the game's flood does
+        flooded = opened | (neighbour_counts(opened & (numbers == 0)) > 0)
+        if (flooded == opened).all():
+            break
+        opened = flooded
+    marked = np.zeros_like(mines)
+    for cell in (flagged_mine, wrong_flag, question):
+        marked[cell] = True
+    opened &= ~marked
+    view[opened] = numbers[opened]
+    boom = (mine_cells[1][0], mine_cells[1][1] + 6)
+    before = ids_of(view, ids)
+    view[mines & (view == Tile.HIDDEN)] = Tile.MINE
+    view[boom] = Tile.EXPLODED
+    view[wrong_flag] = Tile.WRONG_FLAG
+    steps.append(Step(Action.OPEN, boom, before, ids_of(view, ids)))
+    return GameRecord(steps, lost=True), ids
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_meanings_follow_from_marks_and_a_loss(seed: int) -> None:
+    game, ids = simulated_loss(seed)
+    meanings = learn([game])
+    seen = set(np.unique(game.steps[-1].after).tolist()) | {ids[Tile.FLAG], ids[Tile.QUESTION]}
+    for appearance in seen:
+        assert ids[meanings.tiles[appearance]] == appearance
+    assert meanings.has_question_marks is True
+    lost_board = board_of(game.steps[-1].after, meanings)
+    assert lost_board.is_lost
+    check_counting(lost_board, "the simulated loss")
+
+
+def test_a_misdrawn_number_is_a_contradiction() -> None:
+    game, ids = simulated_loss(0)
+    last = game.steps[-1]
+    ones = np.argwhere(last.after == ids[Tile.ONE])
+    twos = np.argwhere(last.after == ids[Tile.TWO])
+    assert len(ones) and len(twos)
+    last.before[tuple(twos[0])] = last.after[tuple(twos[0])] = ids[Tile.ONE]
+    with pytest.raises(CalibrationError, match="looks like"):
+        learn([game])
+
+
+def test_counting_rules_name_the_cell_that_breaks_them() -> None:
+    lost = Board.from_rows(["1X", "11"], mines=1)
+    check_counting(lost, "fine")
+    with pytest.raises(CalibrationError, match=r"cell \(1, 1\) reads 2"):
+        check_counting(Board.from_rows(["1X", "12"], mines=1), "bad")
+    with pytest.raises(CalibrationError, match=r"cell \(0, 0\) reads 0 but has 3 hidden"):
+        check_counting(Board.from_rows(["0U", "UU"], mines=1), "playing")
+
+
+def test_a_right_click_that_changes_nothing_is_an_error() -> None:
+    grid = np.zeros((2, 2), dtype=np.int32)
+    game = GameRecord([Step(Action.MARK, (0, 0), grid, grid.copy())])
+    with pytest.raises(CalibrationError, match="changed nothing"):
+        learn([game])
+
+
+# -- the face -------------------------------------------------------------------------------
+
+
+def test_face_is_the_whole_picture_around_the_change_nearest_the_middle() -> None:
+    playing = np.full((120, 200, 3), 190, dtype=np.uint8)
+    playing[10:38, 86:114] = (0, 220, 220)  # a yellow face 28 px across
+    playing[28:31, 93:107] = 0  # its mouth
+    playing[12:30, 10:40] = (0, 0, 200)  # a counter
+    lost = playing.copy()
+    lost[28:31, 93:107] = (0, 220, 220)
+    lost[31:34, 93:107] = 0  # the mouth turned down
+    lost[15:25, 20:30] = 0  # the counter changed too
+    face = find_face(playing, lost, Rect(20, 50, 160, 60))
+    assert face == Rect(86, 10, 28, 28)
+    assert find_face(playing, playing, Rect(20, 50, 160, 60)) is None
+
+
+# -- the skin -------------------------------------------------------------------------------
+
+
+def test_skin_trims_the_grid_lines_every_tile_shares() -> None:
+    pictures = tile_pictures(21, len(Tile))
+    catalogue = Catalogue(pictures[0])
+    for picture in pictures[1:]:
+        catalogue.add(picture)
+    meanings = learn([])
+    for appearance, tile in enumerate((t for t in Tile if t != Tile.HIDDEN), start=1):
+        meanings.give(appearance, tile, "drawn")
+    skin = build_skin("drawn", Evidence(catalogue), meanings, {}, NewGame("key", "f2"))
+    assert skin.pitch == (21, 21)
+    assert (skin.tile_offset, skin.tile_size) == ((1, 1), (20, 20))
+    assert np.array_equal(skin.templates[Tile.HIDDEN], pictures[0][1:, 1:])
+    assert 0 < skin.threshold <= 0.5 * min_distance(skin.templates)
+
+
+def min_distance(templates: dict[Tile, np.ndarray]) -> float:
+    pictures = [t.astype(float) for t in templates.values()]
+    return min(
+        float(np.sqrt(np.mean((a - b) ** 2)) / 255)
+        for i, a in enumerate(pictures)
+        for b in pictures[i + 1 :]
+    )
+
+
+def test_threshold_refuses_a_plain_hidden_tile() -> None:
+    plain = np.full((16, 16, 3), 128, dtype=np.uint8)
+    other = tile_pictures(16, 1)[0]
+    with pytest.raises(CalibrationError, match="too plain"):
+        match_threshold({Tile.HIDDEN: plain, Tile.ZERO: other})
+
+
+def test_skins_are_saved_listed_exported_and_imported(tmp_path: Path) -> None:
+    pictures = tile_pictures(16, 2)
+    catalogue = Catalogue(pictures[0])
+    catalogue.add(pictures[1])
+    meanings = learn([])
+    meanings.give(1, Tile.ZERO, "drawn")
+    skin = build_skin("my-game", Evidence(catalogue), meanings, {}, NewGame("face"))
+    home, other = tmp_path / "home", tmp_path / "other"
+    save_skin(skin, home)
+    assert list_skins(home) == ["my-game"]
+    archive = export_skin("my-game", tmp_path / "my-game.zip", home)
+    imported = import_skin(archive, other)
+    assert list_skins(other) == ["my-game"]
+    assert imported.new_game == NewGame("face")
+    assert np.array_equal(
+        load_skin("my-game", other).templates[Tile.ZERO], skin.templates[Tile.ZERO]
+    )
+    with pytest.raises(SkinError, match="no skin 'nothing'"):
+        load_skin("nothing", home)
+    with pytest.raises(SkinError, match="not a skin name"):
+        load_skin("../escape", home)
+    (tmp_path / "junk.zip").write_text("not a zip")
+    with pytest.raises(SkinError, match="not a zip"):
+        import_skin(tmp_path / "junk.zip", other)
+    with zipfile.ZipFile(tmp_path / "sly.zip", "w") as sly:
+        sly.writestr("../../outside.json", "{}")
+    with pytest.raises(SkinError, match="outside the skin folder"):
+        import_skin(tmp_path / "sly.zip", other)
