@@ -146,14 +146,15 @@ class Lattice:
         self, strip: tuple[int, int, int, int], box: tuple[int, int, int, int]
     ) -> bool:
         """Whether a row or column of blocks next to the board is more of the board: in every
-        frame its pictures are ones the board shows, or all detailed and not all alike (a
-        window's frame beside the board repeats one picture, or is plain)."""
+        frame its pictures are ones the board shows, or they are all detailed, not all alike
+        (a window's frame beside a board repeats one picture, or is plain), and some of them
+        are shown on the board too (menus and counters share no picture with it)."""
         (r0, r1, c0, c1), (top, bottom, left, right) = strip, box
         for hashes, detail in zip(self.hashes, self.detail, strict=True):
             inside = set(hashes[top:bottom, left:right].ravel().tolist())
             pictures = set(hashes[r0:r1, c0:c1].ravel().tolist())
             varied = bool(detail[r0:r1, c0:c1].all()) and len(pictures) > 1
-            if not (pictures <= inside or varied):
+            if not (pictures <= inside or (varied and pictures & inside)):
                 return False
         return True
 

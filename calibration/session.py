@@ -440,6 +440,7 @@ class Player:
             log.debug("pressed %s for a new game", key)
             if self._is_new_game(self._settled(rect, ended, KEY_TIMEOUT), ended):
                 self.new_game_method = NewGame("key", key)
+                self._check_no_hidden_cells_outside()
                 return self.new_game_method
         face = self.face_point()
         if face is not None:
@@ -447,6 +448,7 @@ class Player:
             log.debug("clicked the face at %s for a new game", face)
             if self._is_new_game(self._settled(rect, ended), ended):
                 self.new_game_method = NewGame("face")
+                self._check_no_hidden_cells_outside()
                 return self.new_game_method
         raise CalibrationError(
             f"cannot start a new game in window {self.observation.window}: neither the {key} "
@@ -454,6 +456,24 @@ class Player:
             + ("" if face is None else f" nor a click on the face at {face}")
             + " changed the finished board into a new one (did the window move?)"
         )
+
+    def _check_no_hidden_cells_outside(self) -> None:
+        """Raise if a new game shows a hidden tile just outside the grid: the first board's
+        opened edge hid a row or column of it, and the games recorded so far miscount."""
+        seen = self.observation
+        frame = self.grabber.grab(seen.window)
+        (x, y), (pitch_x, pitch_y) = seen.grid.origin, seen.grid.pitch
+        rows, columns = seen.grid.rows, seen.grid.columns
+        ring = [(r, c) for r in (-1, rows) for c in range(-1, columns + 1)]
+        ring += [(r, c) for r in range(rows) for c in (-1, columns)]
+        for row, column in ring:
+            top, left = y + row * pitch_y, x + column * pitch_x
+            block = frame[top : top + pitch_y, left : left + pitch_x]
+            if top >= 0 and left >= 0 and np.array_equal(block, seen.grid.hidden):
+                raise CalibrationError(
+                    f"a new game shows a hidden tile at row {row}, column {column}, outside the "
+                    f"{rows}x{columns} board found at first: calibrate again on a fresh game"
+                )
 
     def _is_new_game(self, frame: Image, ended: Image) -> bool:
         if np.array_equal(frame, ended):

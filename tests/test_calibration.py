@@ -87,7 +87,8 @@ def test_grid_grows_over_an_opened_edge_row() -> None:
     pictures = tile_pictures(21, 3)
     cells = np.zeros((8, 12), dtype=int)
     cells[:3, :] = 1  # a starting area covering the whole top of the board...
-    cells[2, 5] = 2  # ...edged with a number
+    cells[3, 4:9] = 1  # ...and reaching into the row below it,
+    cells[2, 5] = cells[3, 3] = 2  # edged with numbers
     frame = draw(cells, pictures, (30, 61))
     lattice = find_lattice(frame)
     grid = lattice.grid(lattice.hash_at(0, 30 + 10, 61 + 7 * 21 + 10))

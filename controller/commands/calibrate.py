@@ -98,17 +98,22 @@ def run(args: argparse.Namespace) -> int:
 
 
 def calibrate_game(
-    game: str, name: str | None = None, *, max_games: int = 150, seed: int | None = None
+    game: str,
+    name: str | None = None,
+    *,
+    origin: tuple[int, int] = (WINDOW_GAP, 2 * WINDOW_GAP),
+    max_games: int = 150,
+    seed: int | None = None,
 ) -> Calibration:
-    """Start ``game`` on the current (virtual) display at its calibration sizes, side by side,
-    and learn its skin. The windows are closed afterwards."""
+    """Start ``game`` on the current (virtual) display at its calibration sizes, side by side
+    from screen point ``origin``, and learn its skin. The windows are closed afterwards."""
     windows: list[GameWindow] = []
     try:
-        left = WINDOW_GAP
+        left, top = origin
         for size in CALIBRATION_BOARDS[game]:
             window = launch_game(game, size)
             windows.append(window)
-            window.move(left, 2 * WINDOW_GAP)
+            window.move(left, top)
             left += window.geometry.width + WINDOW_GAP
         time.sleep(REDRAW_WAIT)
         rects = [Rect(*window.geometry) for window in windows]

@@ -1,0 +1,175 @@
+"""Calibration against real games under Xvfb: learn each skin by playing, then read live games.
+
+Each game is calibrated once per module, with its windows away from the screen's top-left
+corner. The skin must then read every cell right, during play and on the final reveal of a
+lost game, in a window at yet another place and after that window moved mid-game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+
+import numpy as np
+import pytest
+
+from calibration.evidence import check_counting
+from calibration.learn import Calibration
+from controller.commands.calibrate import CALIBRATION_BOARDS, calibrate_game
+from controller.mouse import Mouse
+from controller.mouse import Rect as MouseRect
+from controller.sandbox import GameWindow, Size, VirtualDisplay, find_binary
+from solver import Tile
+from solver.engine import neighbour_counts
+from vision.capture import ScreenGrabber
+from vision.geometry import BoardGeometry
+from vision.locate import locate_on_screen
+from vision.read import BoardReader, Reading
+from vision.skin import Image, Skin
+from vision.stable import wait_stable
+
+pytestmark = pytest.mark.realgame
+
+LaunchGame = Callable[[str, "str | Size"], GameWindow]
+BINARIES = {"winemine": "wine", "xdemineur": "xdemineur"}
+CALIBRATION_ORIGIN = {"winemine": (250, 170), "xdemineur": (60, 330)}
+PITCH = {"winemine": (16, 16), "xdemineur": (21, 21)}
+TILE_SIZE = {"winemine": (16, 16), "xdemineur": (20, 20)}
+GAMES_TO_READ = 4
+
+
+@pytest.fixture(scope="module")
+def calibrations(virtual_display: VirtualDisplay) -> Iterator[dict[str, Calibration]]:
+    """Calibrations done so far in this module, by game."""
+    yield {}
+
+
+def calibrated(game: str, calibrations: dict[str, Calibration]) -> Calibration:
+    if find_binary(BINARIES[game]) is None:
+        pytest.skip(f"{game} needs {BINARIES[game]}, which is not installed (run .ci/setup.sh)")
+    if game not in calibrations:
+        calibrations[game] = calibrate_game(game, origin=CALIBRATION_ORIGIN[game], seed=7)
+    return calibrations[game]
+
+
+@pytest.mark.parametrize("game", ["winemine", "xdemineur"])
+def test_calibration_learns_every_tile_face_and_the_geometry(
+    game: str, calibrations: dict[str, Calibration]
+) -> None:
+    result = calibrated(game, calibrations)
+    assert result.complete, result.describe_missing()
+    skin = result.skin
+    assert skin.missing_tiles() == []
+    assert skin.pitch == PITCH[game]
+    assert skin.tile_size == TILE_SIZE[game]
+    assert sorted(skin.faces) == ["lost", "playing", "won"]
+    assert skin.new_game.kind in ("key", "face")
+    assert 0 < skin.threshold <= 0.1
+
+
+def settled_read(
+    grabber: ScreenGrabber, reader: BoardReader, mines: int, before: Image | None = None
+) -> Reading:
+    """Read the board once it holds still (and, given ``before``, once it differs from it)."""
+    frame = wait_stable(
+        grabber, reader.region, watch=reader.watched, timeout=5.0, differs_from=before
+    )
+    return reader.read(frame, mines)
+
+
+def guarded_mouse(geometry: BoardGeometry) -> Mouse:
+    """A mouse allowed on the board and its face only."""
+    assert geometry.face is not None
+    areas = (geometry.rect, geometry.face)
+    return Mouse(MouseRect(a.left, a.top, a.width, a.height) for a in areas)
+
+
+def play_at_random(
+    grabber: ScreenGrabber, reader: BoardReader, mouse: Mouse, mines: int, chooser: random.Random
+) -> list[Reading]:
+    """Open random hidden cells until the game ends; the reading after every click."""
+    readings = [settled_read(grabber, reader, mines)]
+    assert readings[0].outcome == "playing"
+    while readings[-1].outcome == "playing":
+        hidden = np.argwhere(readings[-1].board.tiles == Tile.HIDDEN)
+        row, column = hidden[chooser.randrange(len(hidden))]
+        before = grabber.grab(reader.region)
+        mouse.click(*reader.geometry.cell_centre((int(row), int(column))))
+        readings.append(settled_read(grabber, reader, mines, before))
+    return readings
+
+
+def start_new_game(skin: Skin, reader: BoardReader, mouse: Mouse, grabber: ScreenGrabber) -> None:
+    """A new game the way the skin says, waiting until the board shows it."""
+    before = grabber.grab(reader.region)
+    face = reader.geometry.face
+    if skin.new_game.kind == "key" and skin.new_game.key:
+        mouse.press(skin.new_game.key)
+    else:
+        assert face is not None
+        mouse.click(face.left + face.width // 2, face.top + face.height // 2)
+    wait_stable(grabber, reader.region, watch=reader.watched, timeout=5.0, differs_from=before)
+
+
+def check_against_reveal(readings: list[Reading]) -> None:
+    """Every number read during play counts the mines the lost board finally shows, and every
+    opened cell reads the same from when it opened to the end."""
+    final = readings[-1].board
+    check_counting(final, "the final reveal")
+    mines = np.isin(final.tiles, (Tile.MINE, Tile.EXPLODED, Tile.FLAG))
+    counts = neighbour_counts(mines)
+    for number, reading in enumerate(readings[:-1]):
+        tiles = reading.board.tiles
+        opened = tiles <= Tile.EIGHT
+        assert (tiles[opened] == counts[opened]).all(), f"reading {number} miscounts a number"
+        assert (tiles[opened] == final.tiles[opened]).all(), f"cells of reading {number} changed"
+
+
+def locate_window(
+    grabber: ScreenGrabber, skin: Skin, shape: tuple[int, int]
+) -> tuple[BoardGeometry, BoardReader]:
+    wait_stable(grabber, grabber.screen, timeout=5.0)
+    geometry = locate_on_screen(grabber, skin, shape=shape)
+    return geometry, BoardReader(skin, geometry)
+
+
+@pytest.mark.parametrize("game", ["winemine", "xdemineur"])
+def test_skin_reads_boards_during_play_as_the_final_reveal_confirms(
+    game: str, calibrations: dict[str, Calibration], launch: LaunchGame
+) -> None:
+    skin = calibrated(game, calibrations).skin
+    rows, columns, mines = CALIBRATION_BOARDS[game][0]
+    launch(game, (rows, columns, mines)).move(420, 380)
+    chooser = random.Random(11)
+    with ScreenGrabber() as grabber:
+        geometry, reader = locate_window(grabber, skin, (rows, columns))
+        mouse = guarded_mouse(geometry)
+        lost = 0
+        for _ in range(GAMES_TO_READ):
+            readings = play_at_random(grabber, reader, mouse, mines, chooser)
+            if readings[-1].outcome == "lost":
+                lost += 1
+                check_against_reveal(readings)
+            start_new_game(skin, reader, mouse, grabber)
+    assert lost, f"none of {GAMES_TO_READ} random games of {game} was lost: nothing checked"
+
+
+@pytest.mark.parametrize("game", ["winemine", "xdemineur"])
+def test_a_moved_window_reads_the_same_board(
+    game: str, calibrations: dict[str, Calibration], launch: LaunchGame
+) -> None:
+    skin = calibrated(game, calibrations).skin
+    rows, columns, mines = CALIBRATION_BOARDS[game][0]
+    window = launch(game, (rows, columns, mines))
+    window.move(90, 60)
+    with ScreenGrabber() as grabber:
+        geometry, reader = locate_window(grabber, skin, (rows, columns))
+        before = grabber.grab(reader.region)
+        guarded_mouse(geometry).click(*geometry.cell_centre((rows // 2, columns // 2)))
+        here = settled_read(grabber, reader, mines, before)
+        window.move(610, 470)
+        moved, reader = locate_window(grabber, skin, (rows, columns))
+        there = settled_read(grabber, reader, mines)
+    assert (moved.left - geometry.left, moved.top - geometry.top) == (520, 410)
+    assert np.array_equal(there.board.tiles, here.board.tiles)
+    assert not here.board.is_fresh
