@@ -32,7 +32,7 @@ import platformdirs
 from solver import LEVELS, Board, Tile
 from solver.engine import neighbour_counts
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 class Result(StrEnum):
@@ -107,6 +107,8 @@ class GameRecord:
     bbbv: int | None
     bbbv_per_second: float | None
     final_board: str | None
+    reason: str | None
+    """Why a game ended neither won nor lost, when it did."""
 
     @property
     def level(self) -> str:
@@ -151,6 +153,19 @@ CREATE TABLE moves (
 );
 CREATE INDEX games_by_result ON games(result);
 """
+"""Version 1 of the schema; :data:`_MIGRATIONS` bring it up to :data:`SCHEMA_VERSION`."""
+
+_MIGRATIONS = {
+    2: "ALTER TABLE games ADD COLUMN reason TEXT;",
+}
+"""The SQL that takes a log from the version before each key to that version."""
+
+
+_COLUMNS_AS_STORED = (
+    "id", "game", "skin", "rows", "columns", "mines", "first_click", "duration", "clicks",
+    "guesses", "bbbv", "bbbv_per_second", "final_board", "reason",
+)  # fmt: skip
+"""Columns of ``games`` that are :class:`GameRecord` fields as they are."""
 
 
 def default_db_path() -> Path:
@@ -204,7 +219,12 @@ class OutcomeLog:
             tables = self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
             if tables:
                 raise sqlite3.DatabaseError("the file holds other tables and no schema version")
-            self._db.executescript(f"BEGIN;{_SCHEMA}PRAGMA user_version = {SCHEMA_VERSION};COMMIT;")
+            self._db.executescript(f"BEGIN;{_SCHEMA}PRAGMA user_version = 1;COMMIT;")
+            version = 1
+        for target in range(version + 1, SCHEMA_VERSION + 1):
+            self._db.executescript(
+                f"BEGIN;{_MIGRATIONS[target]}PRAGMA user_version = {target};COMMIT;"
+            )
 
     # -- writing --------------------------------------------------------------------------
 
@@ -253,8 +273,15 @@ class OutcomeLog:
             self._db.execute("ROLLBACK")
             raise
 
-    def finish_game(self, game_id: int, result: Result, final_board: Board | None) -> GameRecord:
-        """Complete the game's row with its result and final board; return the stored record."""
+    def finish_game(
+        self,
+        game_id: int,
+        result: Result,
+        final_board: Board | None,
+        reason: str | None = None,
+    ) -> GameRecord:
+        """Complete the game's row with its result, final board and, for a game neither won nor
+        lost, the reason; return the stored record."""
         if result == Result.IN_PROGRESS:
             raise ValueError("a finished game needs a result other than 'in progress'")
         duration = time.monotonic() - self._started.pop(game_id)
@@ -263,7 +290,7 @@ class OutcomeLog:
         per_second = bbbv / duration if won_with_3bv and bbbv is not None else None
         self._db.execute(
             "UPDATE games SET ended_at = ?, result = ?, duration = ?, bbbv = ?,"
-            " bbbv_per_second = ?, final_board = ? WHERE id = ?",
+            " bbbv_per_second = ?, final_board = ?, reason = ? WHERE id = ?",
             (
                 _now_text(),
                 result.value,
@@ -271,6 +298,7 @@ class OutcomeLog:
                 bbbv,
                 per_second,
                 None if final_board is None else final_board.to_text(),
+                reason,
                 game_id,
             ),
         )
@@ -286,12 +314,19 @@ class OutcomeLog:
             "SELECT id, pid FROM games WHERE result = ? AND host = ?",
             (Result.IN_PROGRESS.value, host),
         ).fetchall()
-        dead = [game_id for game_id, pid in rows if not _process_is_alive(pid)]
-        for game_id in dead:
+        dead = [(game_id, pid) for game_id, pid in rows if not _process_is_alive(pid)]
+        for game_id, pid in dead:
             self._db.execute(
-                "UPDATE games SET result = ?, ended_at = ?, duration = (SELECT max(seconds) FROM"
-                " moves WHERE game_id = ?) WHERE id = ? AND result = ?",
-                (Result.CUT_OFF.value, _now_text(), game_id, game_id, Result.IN_PROGRESS.value),
+                "UPDATE games SET result = ?, ended_at = ?, reason = ?, duration = (SELECT"
+                " max(seconds) FROM moves WHERE game_id = ?) WHERE id = ? AND result = ?",
+                (
+                    Result.CUT_OFF.value,
+                    _now_text(),
+                    f"process {pid} on {host} ended mid-game (found by process {os.getpid()})",
+                    game_id,
+                    game_id,
+                    Result.IN_PROGRESS.value,
+                ),
             )
         return len(dead)
 
@@ -320,34 +355,24 @@ class OutcomeLog:
 
     def _select(self, where: str, parameters: tuple[object, ...]) -> Iterator[GameRecord]:
         query = (
-            "SELECT g.id, g.started_at, g.ended_at, g.game, g.skin, g.rows, g.columns, g.mines,"
-            " g.first_click, g.result, g.duration, g.clicks, g.guesses,"
+            f"SELECT {', '.join('g.' + name for name in _COLUMNS_AS_STORED)},"
+            " g.started_at, g.ended_at, g.result,"
             " (SELECT json_group_array(safety) FROM (SELECT safety FROM moves m"
-            "   WHERE m.game_id = g.id AND m.is_guess ORDER BY m.seq)),"
-            " g.bbbv, g.bbbv_per_second, g.final_board"
+            "   WHERE m.game_id = g.id AND m.is_guess ORDER BY m.seq)) AS chances"
             f" FROM games g {where} ORDER BY g.id"
         )
-        for row in self._db.execute(query, parameters):
-            (game_id, started, ended, game, skin, rows, columns, mines, first_click, result,
-             duration, clicks, guesses, chances, bbbv, per_second, final_board) = row  # fmt: skip
+        cursor = self._db.execute(query, parameters)
+        cursor.row_factory = sqlite3.Row
+        for row in cursor:
+            ended = row["ended_at"]
             yield GameRecord(
-                id=game_id,
-                started_at=datetime.fromisoformat(started),
+                **{name: row[name] for name in _COLUMNS_AS_STORED},
+                started_at=datetime.fromisoformat(row["started_at"]),
                 ended_at=None if ended is None else datetime.fromisoformat(ended),
-                game=game,
-                skin=skin,
-                rows=rows,
-                columns=columns,
-                mines=mines,
-                first_click=first_click,
-                result=Result(result),
-                duration=duration,
-                clicks=clicks,
-                guesses=guesses,
-                guess_chances=tuple(float(c) for c in json.loads(chances) if c is not None),
-                bbbv=bbbv,
-                bbbv_per_second=per_second,
-                final_board=final_board,
+                result=Result(row["result"]),
+                guess_chances=tuple(
+                    float(chance) for chance in json.loads(row["chances"]) if chance is not None
+                ),
             )
 
 

@@ -139,10 +139,10 @@ class Player:
             reason = None
         except GameAborted as aborted:
             result, reason = aborted.result, str(aborted)
-        except StopRequested:
-            self.log.finish_game(game_id, Result.STOPPED, self._board)
+        except StopRequested as stop:
+            self.log.finish_game(game_id, Result.STOPPED, self._board, str(stop))
             raise
-        return GameReport(self.log.finish_game(game_id, result, self._board), reason)
+        return GameReport(self.log.finish_game(game_id, result, self._board, reason), reason)
 
     def _wait_for_a_new_second(self) -> None:
         if self.one_game_a_second and self._last_start_second is not None:

@@ -252,6 +252,7 @@ def read_csv(path: Path) -> list[GameRecord]:
                 bbbv=optional(row["bbbv"], int),
                 bbbv_per_second=optional(row["bbbv_per_second"], float),
                 final_board=optional(row["final_board"], str),
+                reason=optional(row["reason"], str),
             )
             for row in csv.DictReader(source)
         ]

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from controller import outcomes
 from controller.outcomes import (
     SCHEMA_VERSION,
     GameSetup,
@@ -139,6 +140,7 @@ def test_a_killed_process_leaves_its_game_recorded_as_cut_off(tmp_path: Path) ->
     assert (cut.game, cut.clicks, cut.guesses) == ("xdemineur", 2, 1)
     assert [(m.row, m.column) for m in moves] == [(1, 2), (5, 5)]
     assert cut.ended_at is not None
+    assert cut.reason is not None and f"process {process.pid}" in cut.reason
 
 
 def test_a_file_that_is_not_a_database_is_refused_and_left_alone(tmp_path: Path) -> None:
@@ -148,6 +150,29 @@ def test_a_file_that_is_not_a_database_is_refused_and_left_alone(tmp_path: Path)
     with pytest.raises(OutcomeLogError, match=str(broken)):
         OutcomeLog(broken)
     assert broken.read_bytes() == content
+
+
+def test_a_reason_is_kept_for_games_neither_won_nor_lost(tmp_path: Path) -> None:
+    with OutcomeLog(tmp_path / "log.db") as log:
+        game_id = log.start_game(SETUP)
+        log.finish_game(game_id, Result.MISREAD, None, "cell (row 2, column 3) matches no template")
+    with OutcomeLog(tmp_path / "log.db") as log:
+        assert log.game(game_id).reason == "cell (row 2, column 3) matches no template"
+
+
+def test_a_version_1_log_is_migrated_keeping_its_games(tmp_path: Path) -> None:
+    db = tmp_path / "old.db"
+    with sqlite3.connect(db) as raw:
+        raw.executescript(f"{outcomes._SCHEMA}PRAGMA user_version = 1;")
+        raw.execute(
+            "INSERT INTO games (started_at, game, skin, rows, columns, mines, result, host, pid)"
+            " VALUES ('2026-01-01T00:00:00+00:00', 'winemine', 'w', 9, 9, 10, 'won', 'h', 1)"
+        )
+    with OutcomeLog(db) as log:
+        (record,) = log.games()
+    assert (record.game, record.result, record.reason) == ("winemine", Result.WON, None)
+    with sqlite3.connect(db) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
 
 
 def test_a_newer_schema_is_refused(tmp_path: Path) -> None:

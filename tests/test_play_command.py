@@ -88,7 +88,7 @@ def test_play_names_a_display_it_cannot_open(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("DISPLAY", ":4242")
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("AUTOSWEEPER_SKINS", str(tmp_path / "skins"))
     assert main(["play", "--db", str(tmp_path / "log.db")]) == 2
     assert ":4242" in capsys.readouterr().err
 
@@ -103,8 +103,10 @@ def test_play_says_when_no_skin_is_stored(
 
     if find_binary("Xvfb") is None:
         pytest.skip("Xvfb is not installed")
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("AUTOSWEEPER_SKINS", str(tmp_path / "skins"))
     with VirtualDisplay(first_number=170):
         assert main(["play", "--db", str(tmp_path / "log.db")]) == 2
-    error = capsys.readouterr().err
-    assert "no stored skin" in error and str(tmp_path / "data") in error
+        assert main(["play", "--skin", "nothing", "--db", str(tmp_path / "log.db")]) == 2
+    no_skin, no_such_skin = capsys.readouterr().err.splitlines()
+    assert "no stored skin" in no_skin and str(tmp_path / "skins") in no_skin
+    assert "'nothing'" in no_such_skin

@@ -162,6 +162,7 @@ def test_an_unreadable_cell_ends_the_game_as_misread_and_the_run(tmp_path: Path)
     assert len(reports) == 1
     assert record.result == Result.MISREAD
     assert "matches no template" in (reports[0].reason or "")
+    assert record.reason == reports[0].reason  # kept in the log
     clicks_before_fault = len(table.clicks)
     assert record.clicks == clicks_before_fault
     assert record.final_board is not None  # the last board read before the fault

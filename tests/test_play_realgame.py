@@ -18,12 +18,14 @@ from pathlib import Path
 import pytest
 from conftest import LaunchGame
 
-from controller.commands.play import learn_skin, wait_until_drawn
+from calibration.store import save_skin
+from controller.commands.calibrate import calibrate_game
+from controller.commands.play import wait_until_drawn
 from controller.mouse import Mouse
 from controller.mouse import Rect as MouseRect
 from controller.outcomes import OutcomeLog, Result
 from controller.play import Player, ScreenTable, play_games
-from controller.sandbox import GameWindow
+from controller.sandbox import GameWindow, VirtualDisplay
 from vision.capture import ScreenGrabber
 from vision.geometry import Rect
 from vision.locate import locate_on_screen
@@ -60,23 +62,17 @@ def window_rect(window: GameWindow) -> Rect:
     return Rect(geometry.x, geometry.y, geometry.width, geometry.height)
 
 
-def learned_skin(game: str, launch: LaunchGame, mouse: Mouse) -> Skin:
-    """Calibrate ``game`` the way ``autosweeper play`` does, on windows closed afterwards."""
-    with launch(game, SIZES[game]) as window, ScreenGrabber() as grabber:
-        area = window_rect(window)
-        wait_until_drawn(grabber, area)
-        return learn_skin(game, SIZES[game], area, grabber, mouse, launch).skin
-
-
 @pytest.fixture(scope="module")
-def skins() -> dict[str, Skin]:
-    """Skins calibrated once per module, by game."""
+def skins(virtual_display: VirtualDisplay) -> dict[str, Skin]:
+    """Skins calibrated once per module (on the session's display), by game."""
     return {}
 
 
-def skin_for(game: str, skins: dict[str, Skin], launch: LaunchGame, mouse: Mouse) -> Skin:
+def skin_for(game: str, skins: dict[str, Skin]) -> Skin:
+    """The module's skin of ``game``, learned the first time as ``autosweeper play`` learns it
+    (on calibration boards of its own, closed afterwards)."""
     if game not in skins:
-        skins[game] = learned_skin(game, launch, mouse)
+        skins[game] = calibrate_game(game).skin
     return skins[game]
 
 
@@ -89,7 +85,7 @@ def test_beginner_games_are_played_read_exactly_and_logged(
     mouse: Mouse,
     tmp_path: Path,
 ) -> None:
-    skin = skin_for(game, skins, launch, mouse)
+    skin = skin_for(game, skins)
     rows, columns, mines = SIZES[game]
     window = launch(game, SIZES[game])
     audited = AuditedMouse(mouse)
@@ -140,9 +136,9 @@ def test_a_bot_killed_mid_game_leaves_the_log_intact_with_the_game_cut_off(
     tmp_path: Path,
     bot_process: list[subprocess.Popen[bytes]],
 ) -> None:
-    skin = skin_for("winemine", skins, launch, mouse)
+    skin = skin_for("winemine", skins)
     data = tmp_path / "data"
-    skin.save(data / "autosweeper" / "skins" / "winemine")
+    save_skin(skin, data)
     window = launch("winemine", "beginner")
     with ScreenGrabber() as grabber:
         wait_until_drawn(grabber, window_rect(window))
@@ -150,7 +146,7 @@ def test_a_bot_killed_mid_game_leaves_the_log_intact_with_the_game_cut_off(
     bot = subprocess.Popen(
         [sys.executable, "-m", "controller.cli", "play", "--games", "200", "--db", str(db)],
         cwd=REPO,
-        env={**os.environ, "XDG_DATA_HOME": str(data)},
+        env={**os.environ, "AUTOSWEEPER_SKINS": str(data)},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -179,17 +175,17 @@ def test_a_bot_killed_mid_game_leaves_the_log_intact_with_the_game_cut_off(
 
 @pytest.mark.slow
 def test_with_no_display_play_starts_its_own_game_and_prints_the_win_rate(
-    skins: dict[str, Skin], launch: LaunchGame, mouse: Mouse, tmp_path: Path
+    skins: dict[str, Skin], tmp_path: Path
 ) -> None:
-    skin = skin_for("winemine", skins, launch, mouse)
+    skin = skin_for("winemine", skins)
     data = tmp_path / "data"
-    skin.save(data / "autosweeper" / "skins" / "winemine")
+    save_skin(skin, data)
     db = tmp_path / "log.db"
     environment = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "XAUTHORITY")}
     bot = subprocess.Popen(
         [sys.executable, "-m", "controller.cli", "play", "--games", "3", "--db", str(db)],
         cwd=REPO,
-        env={**environment, "XDG_DATA_HOME": str(data)},
+        env={**environment, "AUTOSWEEPER_SKINS": str(data)},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -45,6 +45,7 @@ def record(
         bbbv=None,
         bbbv_per_second=None,
         final_board=None,
+        reason=None,
     )
 
 

@@ -11,18 +11,17 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-import platformdirs
 from tqdm import tqdm
 
 from calibration.evidence import CalibrationError
-from calibration.learn import Calibration, calibrate
+from calibration.store import list_skins, load_skin, save_skin, skins_dir
+from controller.commands.calibrate import calibrate_game
 from controller.mouse import Mouse
-from controller.mouse import Rect as MouseRect
 from controller.outcomes import GameRecord, OutcomeLog, OutcomeLogError, Result, default_db_path
 from controller.play import (
     NoFreshGame,
@@ -34,9 +33,7 @@ from controller.play import (
 )
 from controller.sandbox import (
     XDEMINEUR_MIN_COLUMNS,
-    GameWindow,
     SandboxError,
-    Size,
     VirtualDisplay,
     launch_game,
 )
@@ -53,10 +50,6 @@ KNOWN_FIRST_CLICK = {"winemine": "safe"}
 click); other games are played assuming the first click may lose."""
 
 SANDBOX_GAMES = ("winemine", "xdemineur")
-DENSE_SHARE_PERCENT = 45
-"""Mines per hundred cells of the dense board calibration also plays (see :func:`learn_skin`)."""
-DENSE_GAP = 40
-"""Pixels between the game's window and the dense board placed to its right."""
 DRAW_TIMEOUT = 10.0
 """Seconds a just-started game may take to draw its window."""
 
@@ -180,7 +173,7 @@ def _table(args: argparse.Namespace, stack: ExitStack) -> ScreenTable:
     skins = _stored_skins(args.skin)
     if not skins:
         raise SetupError(
-            f"no stored skin{f' named {args.skin!r}' if args.skin else ''} in {skins_folder()}; "
+            f"no stored skin{f' named {args.skin!r}' if args.skin else ''} in {skins_dir()}; "
             "learn one with 'autosweeper calibrate' first"
         )
     level = LEVELS.get(args.level or "")
@@ -199,17 +192,17 @@ def _sandbox_table(args: argparse.Namespace, stack: ExitStack) -> ScreenTable:
         columns = max(columns, XDEMINEUR_MIN_COLUMNS)
     try:
         stack.enter_context(VirtualDisplay())
+        print(f"no DISPLAY: playing {args.game} on virtual display {os.environ['DISPLAY']}")
+        if args.skin or args.game in list_skins():
+            skins = _stored_skins(args.skin or args.game)
+        else:
+            skins = [_learn_skin(args.game)]
         window = stack.enter_context(launch_game(args.game, (rows, columns, mines)))
     except SandboxError as error:
         raise SetupError(f"cannot start {args.game} on a virtual display: {error}") from error
-    print(f"no DISPLAY: playing {args.game} on virtual display {os.environ['DISPLAY']}")
     grabber = stack.enter_context(ScreenGrabber(os.environ.get("DISPLAY")))
-    area = Rect(*window.geometry)
-    wait_until_drawn(grabber, area)
+    wait_until_drawn(grabber, Rect(*window.geometry))
     mouse = Mouse()
-    skins = _stored_skins(args.skin or args.game)
-    if not skins:
-        skins = [_learn_and_store_skin(args.game, (rows, columns, mines), area, grabber, mouse)]
     skin, geometry = _locate_first(grabber, skins, shape=(rows, columns))
     return ScreenTable(
         grabber,
@@ -249,21 +242,17 @@ def _first_click(game: str, skin: Skin) -> str | None:
     return None if rule is None else str(rule)
 
 
-def skins_folder() -> Path:
-    """Where learned skins are kept, one folder each."""
-    return platformdirs.user_data_path("autosweeper") / "skins"
-
-
 def _stored_skins(name: str | None) -> list[Skin]:
-    """The stored skin called ``name``, or every stored skin; a broken one is named and skipped."""
-    folder = skins_folder()
-    candidates = [folder / name] if name else sorted(p for p in folder.glob("*") if p.is_dir())
-    skins = []
-    for path in candidates:
-        if not (path / "skin.json").is_file():
-            continue
+    """The stored skin called ``name`` (which must load), or every stored skin that loads."""
+    if name:
         try:
-            skins.append(Skin.load(path))
+            return [load_skin(name)]
+        except SkinError as error:
+            raise SetupError(str(error)) from error
+    skins = []
+    for stored in list_skins():
+        try:
+            skins.append(load_skin(stored))
         except SkinError as error:
             print(f"skipped a broken skin: {error}", file=sys.stderr)
     return skins
@@ -282,40 +271,19 @@ def wait_until_drawn(grabber: ScreenGrabber, area: Rect, timeout: float = DRAW_T
         time.sleep(0.05)
 
 
-def learn_skin(
-    game: str,
-    size: Size,
-    window: Rect,
-    grabber: ScreenGrabber,
-    mouse: Mouse,
-    launch: Callable[[str, Size], GameWindow] = launch_game,
-) -> Calibration:
-    """Learn ``game``'s skin on its ``window`` (a ``size`` board) and a dense board beside it.
-
-    The dense board (about 45% mines) shows the high numbers a Beginner board rarely does; the
-    window's own board, its mine count known, lets calibration win a game to see the won face.
-    The dense game is closed afterwards.
-    """
-    rows, columns, mines = size
-    with launch(game, (rows, columns, rows * columns * DENSE_SHARE_PERCENT // 100)) as dense:
-        placed = dense.move(window.right + DENSE_GAP, window.top)
-        dense_area = Rect(placed.x, placed.y, placed.width, placed.height)
-        wait_until_drawn(grabber, dense_area)
-        areas = [dense_area, window]
-        mouse.allow(*(MouseRect(a.left, a.top, a.width, a.height) for a in areas))
-        return calibrate(game, mouse, grabber, areas, mines=[None, mines])
-
-
-def _learn_and_store_skin(
-    game: str, size: Size, window: Rect, grabber: ScreenGrabber, mouse: Mouse
-) -> Skin:
-    """:func:`learn_skin`, then store the skin and say what it could not learn."""
+def _learn_skin(game: str) -> Skin:
+    """Calibrate ``game`` on boards of its own (closed afterwards) and store the skin if it is
+    complete; an incomplete one is used for this run only, and what it lacks is said."""
     print(f"no stored skin for {game}: learning it (this plays some throwaway games)")
     try:
-        learned = learn_skin(game, size, window, grabber, mouse)
-    except (CalibrationError, SandboxError) as error:
+        learned = calibrate_game(game)
+    except (CalibrationError, VisionError) as error:
         raise SetupError(f"could not learn the skin of {game}: {error}") from error
-    path = learned.skin.save(skins_folder() / game)
-    missing = "" if learned.complete else f"; not seen yet: {learned.describe_missing()}"
-    print(f"learned skin {game!r} in {learned.games} games, saved to {path}{missing}")
+    if learned.complete:
+        print(f"learned skin {game!r} in {learned.games} games, saved in {save_skin(learned.skin)}")
+    else:
+        print(
+            f"learned skin {game!r} in {learned.games} games but never saw "
+            f"{learned.describe_missing()}: not saved, used for this run only"
+        )
     return learned.skin
