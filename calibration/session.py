@@ -1,10 +1,11 @@
 """Playing a live game to collect evidence: clicks through a Pointer, captures through a Grabber.
 
 Each game opens random hidden cells until it is lost, with a few right-clicks on the way (flags
-that may turn out wrong, a question mark). Whether a click lost is told by the game itself: a
-lost game ignores further clicks, so when a click changed several cells into an appearance not
-yet seen on a safe cell, a *probe* click on another hidden cell settles it (nothing happens:
-lost; something opens: still playing, and the probe is one more step).
+that may turn out wrong, a question mark). Whether a click lost is told by the game itself.
+Until a loss has shown the face, a lost game is known by ignoring clicks: when a click changed
+several cells into an appearance not yet seen on a safe cell, a *probe* click on another hidden
+cell settles it (nothing happens: lost; something opens: still playing, and the probe is one
+more step). From then on the face says it.
 """
 
 from __future__ import annotations
@@ -67,13 +68,11 @@ class Evidence:
 
 @dataclass
 class Observation:
-    """One window: its grid, and captures of the whole window for the face."""
+    """One window: where it is, its grid, and its fresh capture (the face during play)."""
 
     grid: Grid
     window: Rect
-    playing_frames: list[Image] = field(default_factory=list)
-    lost_frames: list[Image] = field(default_factory=list)
-    won_frames: list[Image] = field(default_factory=list)
+    fresh: Image
 
     @property
     def board_rect(self) -> Rect:
@@ -119,8 +118,7 @@ class Player:
         self.face_pictures: dict[str, Image] = {}
         self.new_game_method: NewGame | None = None
         self._question_tested = False
-        fresh = grabber.grab(window)
-        point, after = self._find_hidden_tile(window, fresh)
+        point, fresh, after = self._find_hidden_tile(window)
         # The hidden tile is the block under the click in the fresh frame; with the opened cells
         # of the second frame the cut is certain (see calibration.grid).
         lattice = find_lattice(fresh, _only_changes_around(fresh, after, point))
@@ -132,7 +130,7 @@ class Player:
                 f"the hidden tile in window {window} differs from the one calibrated before"
             )
         self.evidence = evidence
-        self.observation = Observation(grid, window, [fresh])
+        self.observation = Observation(grid, window, fresh)
         cell = (
             (point[1] - grid.origin[1]) // grid.pitch[1],
             (point[0] - grid.origin[0]) // grid.pitch[0],
@@ -147,12 +145,13 @@ class Player:
         self.evidence.games.append(self._game)
         self._finish_if_over(self._game)
 
-    def _find_hidden_tile(self, window: Rect, fresh: Image) -> tuple[tuple[int, int], Image]:
+    def _find_hidden_tile(self, window: Rect) -> tuple[tuple[int, int], Image, Image]:
         """Click the most common tiles of the fresh board until one changes: that is the hidden
         tile (xdemineur's starting area may show more opened cells than hidden ones).
 
-        Returns the clicked point (window coordinates) and the window once it changed.
+        Returns the clicked point (window coordinates) and the window before and after.
         """
+        fresh = self._settled(window, None)  # a window just moved may still be redrawing
         lattice = find_lattice(fresh)
         for key in lattice.ranked[:HIDDEN_CANDIDATES]:
             cells = np.argwhere(lattice.hashes[0] == key)
@@ -169,8 +168,9 @@ class Player:
             unclicked = self.grabber.grab(block)
             self.pointer.click(window.left + x, window.top + y, "left")
             if not np.array_equal(self._settled(block, unclicked, KEY_TIMEOUT), unclicked):
-                return (x, y), self._settled(window, fresh)
+                return (x, y), fresh, self._settled(window, fresh)
             log.debug("tile at %s did not change when clicked: not the hidden tile", (x, y))
+            fresh = self.grabber.grab(window)  # a click on a number may have opened cells
         raise CalibrationError(
             f"none of the {HIDDEN_CANDIDATES} most common tiles in window {window} changed when "
             "clicked: is it a fresh Minesweeper game?"
@@ -183,8 +183,10 @@ class Player:
 
     # -- looking ----------------------------------------------------------------------------
 
-    def _settled(self, region: Rect, before: Image, timeout: float = SETTLE_TIMEOUT) -> Image:
-        """The region once it differs from ``before`` and then stays unchanged for
+    def _settled(
+        self, region: Rect, before: Image | None, timeout: float = SETTLE_TIMEOUT
+    ) -> Image:
+        """The region once it differs from ``before`` (if given) and then stays unchanged for
         :data:`QUIET` seconds; on timeout, the region as it is (maybe still ``before``).
 
         Wine on a busy machine can pause a flood of opened cells for longer than the frame
@@ -404,14 +406,14 @@ class Player:
             self._won(game)
 
     def _lost(self, game: GameRecord) -> None:
+        """Record a lost game; the first loss shows where the face is."""
         game.lost = True
         seen = self.observation
         frame = self.grabber.grab(seen.window)
-        seen.lost_frames.append(frame)
         if self.face is None:
-            self.face = find_face(seen.playing_frames[0], frame, seen.board_in_window)
+            self.face = find_face(seen.fresh, frame, seen.board_in_window)
             if self.face is not None:
-                self.face_pictures["playing"] = crop(seen.playing_frames[0], self.face)
+                self.face_pictures["playing"] = crop(seen.fresh, self.face)
         if self.face is not None:
             self.face_pictures.setdefault("lost", crop(frame, self.face))
 
@@ -422,7 +424,6 @@ class Player:
         if self.face is not None and "won" not in self.face_pictures:
             self.face_state(SETTLE_TIMEOUT, until_unknown=True)
         frame = self.grabber.grab(seen.window)
-        seen.won_frames.append(frame)
         if self.face is not None and "won" not in self.face_pictures:
             picture = crop(frame, self.face)
             if not any(np.array_equal(picture, known) for known in self.face_pictures.values()):
