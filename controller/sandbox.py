@@ -11,6 +11,8 @@ import fcntl
 import os
 import shutil
 import signal
+import socket
+import struct
 import subprocess
 import tempfile
 import time
@@ -24,6 +26,8 @@ import platformdirs
 from solver import LEVELS
 
 SCREEN_SIZE = (1280, 1024)
+FAMILY_LOCAL = 256
+"""Xauthority's address family for connections on this host (Unix sockets)."""
 GAMES = ("winemine", "xdemineur")
 XDEMINEUR_MIN_COLUMNS = 12
 """xdemineur refuses narrower boards (its counters and face need the room)."""
@@ -90,8 +94,9 @@ class VirtualDisplay:
     """An Xvfb server on a free display number, made the current ``DISPLAY`` while it runs.
 
     The environment (``DISPLAY``, ``XAUTHORITY``) is set for this process and so for every child
-    it starts, and restored at exit. python-xlib (used by pyautogui) needs an Xauthority file,
-    even an empty one, so one is created.
+    it starts, and restored at exit. The Xauthority file holds a fresh cookie for the display:
+    only our own processes can connect, and python-xlib (used by pyautogui) finds an entry
+    instead of warning about an empty file.
     """
 
     def __init__(self, first_number: int = 90, size: tuple[int, int] = SCREEN_SIZE) -> None:
@@ -153,6 +158,8 @@ class VirtualDisplay:
 
     def _try_start(self, xvfb: str, number: int) -> bool:
         """Start Xvfb on ``number``; False if another server took it first."""
+        assert self._xauthority is not None
+        self._xauthority.write_bytes(xauth_entry(socket.gethostname(), number, os.urandom(16)))
         width, height = self.size
         ready_read, ready_write = os.pipe()
         command = [
@@ -196,6 +203,17 @@ class VirtualDisplay:
             self._xauthority.unlink(missing_ok=True)
             self._xauthority = None
         self.number = None
+
+
+def xauth_entry(host: str, number: int, cookie: bytes) -> bytes:
+    """One Xauthority file entry (libXau's format): a MIT-MAGIC-COOKIE-1 for local display
+    ``number`` on ``host``."""
+
+    def counted(data: bytes) -> bytes:
+        return struct.pack(">H", len(data)) + data
+
+    fields = (host.encode(), str(number).encode(), b"MIT-MAGIC-COOKIE-1", cookie)
+    return struct.pack(">H", FAMILY_LOCAL) + b"".join(counted(field) for field in fields)
 
 
 @dataclass

@@ -71,6 +71,15 @@ def test_virtual_display_sets_and_restores_the_environment(virtual_display: Virt
 
 
 @pytest.mark.realgame
+def test_only_holders_of_the_cookie_may_connect(virtual_display: VirtualDisplay) -> None:
+    with_cookie = subprocess.run(["xdpyinfo"], capture_output=True)
+    without = {key: value for key, value in os.environ.items() if key != "XAUTHORITY"}
+    stranger = subprocess.run(["xdpyinfo"], capture_output=True, env=without)
+    assert with_cookie.returncode == 0
+    assert stranger.returncode != 0
+
+
+@pytest.mark.realgame
 def test_xdemineur_opens_moves_and_closes(xdemineur: GameWindow) -> None:
     x, y, width, height = xdemineur.geometry
     assert width > 12 * 20 and height > 9 * 20
