@@ -97,6 +97,7 @@ _NEW_GAME_TRIES = 2
 _CLICK_CONFIRM_TRIES = 3
 _CLICK_CONFIRM_PAUSE = 0.1
 """Seconds between re-reads while a click is not visible yet (a slow game may lag a frame)."""
+_FACE_REREADS = 3
 
 
 class Player:
@@ -223,10 +224,24 @@ class Player:
         raise GameAborted(Result.STOPPED, f"the game did not take the clicks on {cells}")
 
     def _look(self, changed: bool = False) -> Reading:
-        """A stable read. When a cell is unreadable the board may have moved: it is looked for
-        once (an unreadable face alone means the cells were read where they were). Found
-        nowhere, the board is misread: a tile the skin lacks, or a window closed or covered,
-        look the same from here."""
+        """A stable read. An unreadable face is read again a few times: while a mouse button is
+        down a game may show a face of its own (winemine's "o"), and a slow game can hold it for
+        a frame or two after the click."""
+        for _ in range(_FACE_REREADS):
+            try:
+                return self._read(changed)
+            except UnreadableFaceError:
+                time.sleep(_CLICK_CONFIRM_PAUSE)
+                changed = False
+        try:
+            return self._read(changed)
+        except UnreadableFaceError as unreadable:
+            raise GameAborted(Result.MISREAD, str(unreadable)) from unreadable
+
+    def _read(self, changed: bool) -> Reading:
+        """One read. When a cell is unreadable the board may have moved: it is looked for once.
+        Found nowhere, the board is misread: a tile the skin lacks, or a window closed or
+        covered, look the same from here."""
         try:
             return self.table.look(changed)
         except UnreadableCellError as unreadable:

@@ -129,16 +129,12 @@ def bot_process() -> Iterator[list[subprocess.Popen[bytes]]]:
             process.wait()
 
 
-def test_a_bot_killed_mid_game_leaves_the_log_intact_with_the_game_cut_off(
-    skins: dict[str, Skin],
-    launch: LaunchGame,
-    mouse: Mouse,
-    tmp_path: Path,
-    bot_process: list[subprocess.Popen[bytes]],
-) -> None:
-    skin = skin_for("winemine", skins)
-    data = tmp_path / "data"
-    save_skin(skin, data)
+def start_bot_mid_game(
+    skin: Skin, launch: LaunchGame, tmp_path: Path, started: list[subprocess.Popen[bytes]]
+) -> tuple[subprocess.Popen[bytes], Path, int]:
+    """Start ``autosweeper play`` on a winemine window of the session display and wait until it
+    is mid-game (a game in progress with a click logged); return it, its log and that game."""
+    save_skin(skin, tmp_path / "skins")
     window = launch("winemine", "beginner")
     with ScreenGrabber() as grabber:
         wait_until_drawn(grabber, window_rect(window))
@@ -146,31 +142,61 @@ def test_a_bot_killed_mid_game_leaves_the_log_intact_with_the_game_cut_off(
     bot = subprocess.Popen(
         [sys.executable, "-m", "controller.cli", "play", "--games", "200", "--db", str(db)],
         cwd=REPO,
-        env={**os.environ, "AUTOSWEEPER_SKINS": str(data)},
+        env={**os.environ, "AUTOSWEEPER_SKINS": str(tmp_path / "skins")},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    bot_process.append(bot)
+    started.append(bot)
     deadline = time.monotonic() + 120
-    killed_during: int | None = None
     while time.monotonic() < deadline and bot.poll() is None:
         playing = [row for row in database_rows(db) if row[1] == "in progress" and row[2] > 0]
         if playing:
-            os.kill(bot.pid, signal.SIGKILL)
-            bot.wait()
-            killed_during = playing[-1][0]
-            break
+            return bot, db, playing[-1][0]
         time.sleep(0.005)
-    assert killed_during is not None, f"the bot never was mid-game (exit status {bot.poll()})"
+    raise AssertionError(f"the bot never was mid-game (exit status {bot.poll()})")
+
+
+def test_a_bot_killed_mid_game_leaves_the_log_intact_with_the_game_cut_off(
+    skins: dict[str, Skin],
+    launch: LaunchGame,
+    tmp_path: Path,
+    bot_process: list[subprocess.Popen[bytes]],
+) -> None:
+    bot, db, game_id = start_bot_mid_game(
+        skin_for("winemine", skins), launch, tmp_path, bot_process
+    )
+    os.kill(bot.pid, signal.SIGKILL)
+    bot.wait()
     with sqlite3.connect(db) as raw:
         assert raw.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     with OutcomeLog(db) as log:
         records = {record.id: record for record in log.games()}
-        killed_moves = log.moves(killed_during)
-    cut = records[killed_during]
+        killed_moves = log.moves(game_id)
+    cut = records[game_id]
     assert cut.result == Result.CUT_OFF
     assert cut.clicks == len(killed_moves) > 0
     assert cut.ended_at is not None
+
+
+def test_a_bot_told_to_stop_records_its_game_as_stopped_and_exits(
+    skins: dict[str, Skin],
+    launch: LaunchGame,
+    tmp_path: Path,
+    bot_process: list[subprocess.Popen[bytes]],
+) -> None:
+    bot, db, game_id = start_bot_mid_game(
+        skin_for("winemine", skins), launch, tmp_path, bot_process
+    )
+    os.kill(bot.pid, signal.SIGTERM)
+    assert bot.wait(timeout=30) == 1  # fewer games than asked for
+    with OutcomeLog(db) as log:
+        stopped = log.game(game_id)
+        later = [record for record in log.games() if record.id > game_id]
+    if stopped.result in (Result.WON, Result.LOST):
+        pytest.skip("the game ended on its own before the signal arrived")
+    assert stopped.result == Result.STOPPED
+    assert stopped.reason == "stopped by signal SIGTERM"
+    assert later == []
 
 
 @pytest.mark.slow

@@ -32,6 +32,7 @@ from controller.play import (
     stop_on_signals,
 )
 from controller.sandbox import (
+    GAMES,
     XDEMINEUR_MIN_COLUMNS,
     SandboxError,
     VirtualDisplay,
@@ -49,7 +50,6 @@ KNOWN_FIRST_CLICK = {"winemine": "safe"}
 """First-click rules of the games we know (Wine's winemine moves a mine from under the first
 click); other games are played assuming the first click may lose."""
 
-SANDBOX_GAMES = ("winemine", "xdemineur")
 DRAW_TIMEOUT = 10.0
 """Seconds a just-started game may take to draw its window."""
 
@@ -78,7 +78,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument("--flags", action="store_true", help="flag every mine found")
     parser.add_argument(
         "--game",
-        choices=SANDBOX_GAMES,
+        choices=GAMES,
         default="winemine",
         help="the game started when there is no DISPLAY (default: %(default)s)",
     )
@@ -94,12 +94,20 @@ def run(args: argparse.Namespace) -> int:
         print("autosweeper play: --games needs at least 1", file=sys.stderr)
         return 2
     try:
-        with OutcomeLog(args.db or default_db_path()) as log, ExitStack() as stack:
+        # SIGINT/SIGTERM become StopRequested, so the virtual display and game are closed too.
+        with (
+            stop_on_signals(),
+            OutcomeLog(args.db or default_db_path()) as log,
+            ExitStack() as stack,
+        ):
             table = _table(args, stack)
             return _play(table, log, args)
     except (OutcomeLogError, SetupError, VisionError) as error:
         print(f"autosweeper play: {error}", file=sys.stderr)
         return 2
+    except StopRequested as stop:
+        print(f"autosweeper play: {stop} before the first game", file=sys.stderr)
+        return 130
 
 
 class SetupError(RuntimeError):
@@ -144,10 +152,9 @@ def _play(table: ScreenTable, log: OutcomeLog, args: argparse.Namespace) -> int:
         return tqdm(range(games), unit="game", desc=f"{table.game} {size}")
 
     try:
-        with stop_on_signals():
-            for report in play_games(player, args.games, echo=tqdm.write, progress=progress):
-                if report.record.result.is_finished_game:
-                    finished.append(report.record)
+        for report in play_games(player, args.games, echo=tqdm.write, progress=progress):
+            if report.record.result.is_finished_game:
+                finished.append(report.record)
     except (StopRequested, NoFreshGame) as stop:
         print(f"stopped: {stop}", file=sys.stderr)
     won = sum(record.result == Result.WON for record in finished)
