@@ -21,8 +21,6 @@ from fractions import Fraction
 from itertools import product
 from math import comb
 
-import numpy as np
-
 from solver.analysis import Analysis, Group
 from solver.board import Board, Cell, Tile
 
@@ -41,9 +39,6 @@ class Outlook:
     """Chance of each number it may show (they add up to ``safety``)."""
     progress: float
     """Chance it is safe and its number leaves a certainly safe cell to open next."""
-    two_moves: float
-    """Chance of surviving this move and the next: a certain safe cell when the number leaves
-    one, else the safest cell then (its groups' cells re-weighed, others as they are now)."""
 
     @property
     def is_dead(self) -> bool:
@@ -73,15 +68,6 @@ class LookAhead:
             for t, count in every_group.items()
         )
         """Whether these counts rebuild the analysis's own (else no outlook is given)."""
-        safety = 1.0 - analysis.probabilities()
-        unknown = np.isin(analysis.board.tiles, (Tile.HIDDEN, Tile.QUESTION)) & (safety > 0)
-        self._by_safety = sorted(
-            (
-                (float(safety[r, c]), (int(r), int(c)))
-                for r, c in zip(*unknown.nonzero(), strict=True)
-            ),
-            reverse=True,
-        )
 
     def outlook(self, cell: Cell) -> Outlook | None:
         """The outlook of opening ``cell``, or None when its groups have too many layouts."""
@@ -125,10 +111,8 @@ class LookAhead:
 
         unknown_set = frozenset(unknown)
         weight: defaultdict[int, int] = defaultdict(int)
-        mined_weight: defaultdict[int, defaultdict[Cell, int]] = defaultdict(
-            lambda: defaultdict(int)
-        )
-        off_mined_weight: defaultdict[int, int] = defaultdict(int)
+        mined_somewhere: defaultdict[int, set[Cell]] = defaultdict(set)
+        off_mined_somewhere: defaultdict[int, bool] = defaultdict(bool)
         for combination in product(*(layouts or [] for layouts in enumerated)):
             mines = frozenset().union(*combination)
             if cell in mines:
@@ -140,40 +124,22 @@ class LookAhead:
                     continue
                 shown = known + near + j
                 weight[shown] += w
-                by_cell = mined_weight[shown]
-                for mine in mines:
-                    by_cell[mine] += w
-                off_mined_weight[shown] += w * j
+                mined_somewhere[shown].update(mines)
+                off_mined_somewhere[shown] |= j > 0
         group_cells = frozenset().union(*(analysis.groups[i].cells for i in touched)) - {cell}
-        elsewhere = self._safest_elsewhere(group_cells | {cell, *off_around})
-        progress = 0
-        two_moves = 0.0
-        for shown, w in weight.items():
-            mined = mined_weight[shown]
-            if len(mined) < len(group_cells) or (off_around and not off_mined_weight[shown]):
-                progress += w
-                two_moves += w
-                continue
-            riskiest_first = min(mined.values(), default=w)
-            local = 1 - riskiest_first / w
-            if off_around:
-                local = max(local, 1 - off_mined_weight[shown] / (k * w))
-            two_moves += w * max(local, elsewhere)
+        progress = sum(
+            w
+            for shown, w in weight.items()
+            if len(mined_somewhere[shown]) < len(group_cells)
+            or (off_around and not off_mined_somewhere[shown])
+        )
         total = analysis.solutions
         return Outlook(
             cell=cell,
             safety=sum(weight.values()) / total,
             shows={shown: w / total for shown, w in sorted(weight.items())},
             progress=progress / total,
-            two_moves=two_moves / total,
         )
-
-    def _safest_elsewhere(self, excluded: frozenset[Cell]) -> float:
-        """The best safety among unknown cells outside ``excluded`` (0 when there is none)."""
-        for safety, cell in self._by_safety:
-            if cell not in excluded:
-                return safety
-        return 0.0
 
     def _group_layouts(self, index: int) -> list[frozenset[Cell]] | None:
         if index not in self._layouts:

@@ -27,7 +27,7 @@ from solver.analysis import Analysis, analyze
 from solver.board import Board, BoardError, Cell, Tile
 from solver.deduce import find_certain
 from solver.engine import neighbour_counts
-from solver.guess import LookAhead
+from solver.guess import LookAhead, forced_fifty_fifty
 from solver.winprob import PositionTooLarge, best_guess
 
 ENDGAME_LAYOUTS = 400
@@ -49,6 +49,7 @@ neighbours first, the likeliest to show a 0)."""
 
 PROGRESS_WEIGHT = 0.2
 """How much the chance of a certain safe cell next is worth against immediate safety."""
+
 
 INNER_OPENING = (3, 3)
 """First click under the ``opening`` rule: an inner cell opens more than a corner (anchors)."""
@@ -126,6 +127,9 @@ def choose_guess(analysis: Analysis) -> tuple[Cell, float]:
             return cell, float(1 - analysis.probability(cell))
         except PositionTooLarge:
             pass
+    forced = forced_fifty_fifty(analysis)
+    if forced is not None:
+        return forced, 0.5
     safety = 1.0 - analysis.probabilities()
     candidates = _candidates(board, analysis, safety)
     unknown_around = _unknown_neighbour_counts(board)
@@ -135,7 +139,10 @@ def choose_guess(analysis: Analysis) -> tuple[Cell, float]:
     if live:
         best = max(
             live,
-            key=lambda o: (o.safety + PROGRESS_WEIGHT * o.progress, -int(unknown_around[o.cell])),
+            key=lambda o: (
+                o.safety + PROGRESS_WEIGHT * o.progress,
+                -int(unknown_around[o.cell]),
+            ),
         ).cell
     else:
         best = max(candidates, key=lambda cell: (safety[cell], -int(unknown_around[cell])))

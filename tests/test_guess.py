@@ -43,7 +43,6 @@ def test_outlook_matches_the_analysis_of_each_number_shown(
             continue
         assert abs(outlook.safety - float(1 - analysis.probability(cell))) < 1e-9
         progress = 0.0
-        two_moves = 0.0
         for shown in range(9):
             after = board.copy()
             after.tiles[cell] = shown
@@ -56,17 +55,11 @@ def test_outlook_matches_the_analysis_of_each_number_shown(
             assert abs(outlook.shows.get(shown, 0.0) - chance) < 1e-9
             if exact.safe and chance:
                 progress += chance
-                two_moves += chance
-            elif chance:
-                two_moves += chance * float(1 - min(exact.probabilities()[after.tiles == 9]))
         # progress only misses certainties the mine count makes far away, which matters only
         # near the end of a game, where the strategy searches the win probability instead
         assert outlook.progress <= progress + 1e-9
         if analysis.solutions > ENDGAME_LAYOUTS:
             assert outlook.progress >= progress - 0.02
-            # the safest cell after a number is looked for only near the cell; elsewhere the
-            # present safeties stand in for the new ones
-            assert abs(outlook.two_moves - two_moves) < 0.03
 
 
 def test_forced_fifty_fifty_is_found_only_when_nothing_can_tell_the_two_apart() -> None:
