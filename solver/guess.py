@@ -18,6 +18,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from itertools import product
 from math import comb
 
@@ -101,6 +102,7 @@ class LookAhead:
         spare_off = len(off) - len(off_around) - (cell in off)
         k = len(off_around)
 
+        @cache
         def ways(mines: int, in_off_around: int) -> int:
             """Full-board layouts completing ``mines`` in the touched groups, ``in_off_around``
             in the off-frontier neighbours, ``cell`` safe."""

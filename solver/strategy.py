@@ -9,9 +9,12 @@ The win rate is decided by the guesses, the speed by the certain moves, so the w
 
    * few layouts left: the exact win-probability search (:mod:`solver.winprob`) picks the cell
      that wins most often;
+   * an unavoidable 50/50 (:func:`solver.guess.forced_fifty_fifty`) is taken at once: it has to
+     be guessed some time, and nothing learnt elsewhere can help with it;
    * otherwise the near-safest cells are scored by their safety plus a bonus for the chance that
-     the number they show leaves a certain safe cell to open next (a cell that can show only one
-     number, a "dead" cell, never earns the bonus, so an informative cell beats it).
+     the number they show leaves a certain safe cell to open next (:mod:`solver.guess`). A cell
+     that can show only one number (a "dead" cell) teaches nothing, so it is only opened when
+     every candidate is dead.
 
 Moves are values (:class:`Move`), as in python-chess: the caller decides how to play them.
 """
@@ -49,7 +52,6 @@ neighbours first, the likeliest to show a 0)."""
 
 PROGRESS_WEIGHT = 0.2
 """How much the chance of a certain safe cell next is worth against immediate safety."""
-
 
 INNER_OPENING = (3, 3)
 """First click under the ``opening`` rule: an inner cell opens more than a corner (anchors)."""
@@ -157,7 +159,9 @@ def _first_move(board: Board, rule: str) -> Move:
 
 def _candidates(board: Board, analysis: Analysis, safety: np.ndarray) -> list[Cell]:
     """The near-safest cells worth scoring: frontier cells by safety, plus the most promising
-    cells away from the frontier (those with the fewest unknown neighbours show a 0 most often)."""
+    cells away from the frontier (those with the fewest unknown neighbours show a 0 most often).
+
+    Never empty while some unknown cell may be safe: the safest cell always qualifies."""
     hidden = (board.tiles == Tile.HIDDEN) | (board.tiles == Tile.QUESTION)
     usable = hidden & (safety > 0)
     threshold = float(safety[usable].max()) * CANDIDATE_SAFETY_RATIO
@@ -175,7 +179,7 @@ def _candidates(board: Board, analysis: Analysis, safety: np.ndarray) -> list[Ce
             unknown_around = _unknown_neighbour_counts(board)
             ranked = sorted(off, key=lambda cell: (int(unknown_around[cell]), cell))
             chosen += ranked[:OFF_FRONTIER_CANDIDATES]
-    return chosen or [max(zip(*usable.nonzero(), strict=True), key=lambda rc: safety[rc])]
+    return chosen
 
 
 def _unknown_neighbour_counts(board: Board) -> np.ndarray:
