@@ -115,6 +115,8 @@ def database_rows(db: Path) -> list[tuple[int, str, int]]:
     if not db.exists():
         return []
     with sqlite3.connect(db, timeout=10) as raw:
+        if not raw.execute("SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchone():
+            return []  # the bot has made the file but not its tables yet
         return raw.execute("SELECT id, result, clicks FROM games ORDER BY id").fetchall()
 
 
