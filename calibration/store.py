@@ -22,7 +22,8 @@ def skins_dir() -> Path:
     return Path(override) if override else platformdirs.user_data_path("autosweeper") / "skins"
 
 
-def _checked(name: str) -> str:
+def check_name(name: str) -> str:
+    """``name`` if it can name a skin folder; else :class:`SkinError` says why."""
     if not NAME_PATTERN.fullmatch(name):
         raise SkinError(f"{name!r} is not a skin name: use letters, digits, '.', '_' and '-'")
     return name
@@ -38,7 +39,7 @@ def list_skins(folder: Path | None = None) -> list[str]:
 
 def save_skin(skin: Skin, folder: Path | None = None) -> Path:
     """Save ``skin`` under its name, replacing a skin of that name; return its folder."""
-    target = (folder or skins_dir()) / _checked(skin.name)
+    target = (folder or skins_dir()) / check_name(skin.name)
     if target.exists():
         for old in sorted(target.rglob("*"), reverse=True):
             if old.is_file():
@@ -48,7 +49,7 @@ def save_skin(skin: Skin, folder: Path | None = None) -> Path:
 
 def load_skin(name: str, folder: Path | None = None) -> Skin:
     """The saved skin called ``name``; :class:`SkinError` names the folder if there is none."""
-    path = (folder or skins_dir()) / _checked(name)
+    path = (folder or skins_dir()) / check_name(name)
     if not path.is_dir():
         known = ", ".join(list_skins(folder)) or "none"
         raise SkinError(f"no skin {name!r} in {path.parent} (saved skins: {known})")
@@ -57,7 +58,7 @@ def load_skin(name: str, folder: Path | None = None) -> Skin:
 
 def export_skin(name: str, archive: Path, folder: Path | None = None) -> Path:
     """Write skin ``name`` as a zip archive (the skin folder's files) to ``archive``."""
-    source = (folder or skins_dir()) / _checked(name)
+    source = (folder or skins_dir()) / check_name(name)
     load_skin(name, folder)  # refuse to export something that would not load
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zipped:
         for path in sorted(source.rglob("*")):

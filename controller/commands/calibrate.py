@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from calibration.evidence import CalibrationError
 from calibration.learn import Calibration, calibrate
-from calibration.store import save_skin
+from calibration.store import check_name, save_skin
 from controller.mouse import Mouse
 from controller.mouse import Rect as MouseRect
 from controller.sandbox import (
@@ -69,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
         logging.basicConfig(level=logging.DEBUG, format="%(relativeCreated)8.0f ms  %(message)s")
     started = time.monotonic()
     try:
+        check_name(args.name or args.game or args.window_class or "skin")
         if args.game:
             name = args.name or args.game
             with VirtualDisplay():
