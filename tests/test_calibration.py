@@ -24,6 +24,7 @@ from calibration.grid import GridNotFoundError, find_grid, find_lattice
 from calibration.learn import build_skin, match_threshold
 from calibration.session import Evidence
 from calibration.store import export_skin, import_skin, list_skins, load_skin, save_skin
+from controller.cli import main
 from solver import Board, Tile
 from solver.engine import neighbour_counts
 from vision.geometry import Rect
@@ -284,3 +285,26 @@ def test_skins_are_saved_listed_exported_and_imported(tmp_path: Path) -> None:
         sly.writestr("../../outside.json", "{}")
     with pytest.raises(SkinError, match="outside the skin folder"):
         import_skin(tmp_path / "sly.zip", other)
+
+
+def test_skins_command_lists_exports_and_imports(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pictures = tile_pictures(16, 2)
+    catalogue = Catalogue(pictures[0])
+    catalogue.add(pictures[1])
+    meanings = learn([])
+    meanings.give(1, Tile.ZERO, "drawn")
+    monkeypatch.setenv("AUTOSWEEPER_SKINS", str(tmp_path / "skins"))
+    assert main(["skins", "list"]) == 0
+    assert "no skins" in capsys.readouterr().out
+    save_skin(build_skin("drawn", Evidence(catalogue), meanings, {}, NewGame("key", "f2")))
+    assert main(["skins", "list"]) == 0
+    listed = capsys.readouterr().out
+    assert "drawn: pitch 16x16, 2 tiles" in listed and "new game by f2" in listed
+    assert main(["skins", "export", "drawn", str(tmp_path / "drawn.zip")]) == 0
+    monkeypatch.setenv("AUTOSWEEPER_SKINS", str(tmp_path / "elsewhere"))
+    assert main(["skins", "import", str(tmp_path / "drawn.zip")]) == 0
+    assert list_skins() == ["drawn"]
+    assert main(["skins", "export", "missing", str(tmp_path / "m.zip")]) == 1
+    assert "no skin 'missing'" in capsys.readouterr().err
