@@ -34,12 +34,14 @@ from vision.errors import VisionError
 from vision.geometry import Rect
 from vision.skin import SkinError
 
-CALIBRATION_BOARDS: dict[str, tuple[Size, Size]] = {
+CALIBRATION_BOARDS: dict[str, tuple[Size, ...]] = {
     "winemine": ((9, 9, 10), (12, 12, 100)),
-    "xdemineur": ((9, 12, 10), (16, 16, 205)),
+    "xdemineur": ((9, 12, 10), (16, 16, 150), (16, 16, 215)),
 }
-"""Per game a sparse board (zeros, low numbers, an easy win) and a dense one (numbers up to 8:
-winemine's first click is safe, so a dense board shows a high number at once)."""
+"""Per game a sparse board (zeros, low numbers, an easy win) and dense ones for the numbers up
+to 8. winemine's first click is safe, so its dense board shows a high number every game;
+xdemineur's first click may hit a mine, so a board of about 60% mines shows the middle numbers
+often and one of 84% the 7s and 8s."""
 WINDOW_GAP = 20
 REDRAW_WAIT = 0.5
 """Seconds for windows uncovered by a move to redraw before the first capture."""
@@ -108,14 +110,26 @@ def calibrate_game(
 ) -> Calibration:
     """Start ``game`` on the current (virtual) display at its calibration sizes, side by side
     from screen point ``origin``, and learn its skin. The windows are closed afterwards."""
+    with ScreenGrabber() as grabber:
+        screen = grabber.screen
     windows: list[GameWindow] = []
     try:
         left, top = origin
+        row_height = 0
         for size in CALIBRATION_BOARDS[game]:
             window = launch_game(game, size)
             windows.append(window)
+            width, height = window.geometry.width, window.geometry.height
+            if left + width > screen.right and left != origin[0]:  # next row of windows
+                left, top, row_height = origin[0], top + row_height + WINDOW_GAP, 0
+            if left + width > screen.right or top + height > screen.bottom:
+                raise SandboxError(
+                    f"a {width}x{height} {game} window does not fit on the {screen.width}x"
+                    f"{screen.height} screen at ({left}, {top})"
+                )
             window.move(left, top)
-            left += window.geometry.width + WINDOW_GAP
+            left += width + WINDOW_GAP
+            row_height = max(row_height, height)
         time.sleep(REDRAW_WAIT)
         rects = [Rect(*window.geometry) for window in windows]
         mines = [size[2] for size in CALIBRATION_BOARDS[game]]
