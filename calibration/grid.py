@@ -7,8 +7,10 @@ A fresh board is one small picture (the hidden tile) repeated rows x columns tim
    every shift and so say nothing.
 2. *Phase*: of the pitch-sized blocks the capture can be cut into, the cut that shows the most
    identical detailed blocks is the one aligned with the cells: any other cut straddles the
-   board's edges and loses a row and a column of them.
-3. *Extent*: the bounding box of the blocks equal to that most common block, the hidden tile.
+   board's edges and loses a row and a column of them. After a click, the cut in which the
+   fewest blocks changed is surer (see :func:`find_lattice`).
+3. *Extent*: the bounding box of the blocks showing the hidden tile (which one that is, a click
+   tells: see :mod:`calibration.session`), grown over opened edge rows (:class:`Lattice`).
 
 Only exact pixel equality is used: a screen capture repeats a game's bitmap bit for bit.
 """
@@ -45,10 +47,6 @@ class Grid:
     columns: int
     hidden: Image
     """The hidden tile: the pitch-sized block that fills a fresh board."""
-
-    def blocks(self, frame: Image) -> npt.NDArray[np.uint8]:
-        """A (rows, columns, pitch_y, pitch_x, 3) view of every cell's block in ``frame``."""
-        return lattice_blocks(frame, self.origin, self.pitch, (self.rows, self.columns))
 
     def cell_centre(self, row: int, column: int) -> tuple[int, int]:
         """The (x, y) pixel in the middle of a cell, relative to the capture."""
@@ -211,15 +209,6 @@ def find_lattice(*frames: Image) -> Lattice:
         tuple(detail for _, detail in final),
         ranked,
     )
-
-
-def find_grid(*frames: Image) -> Grid:
-    """The grid of a fresh board, taking its most frequent detailed tile as the hidden one.
-
-    Right for games that start with every cell hidden; see :class:`Lattice` for the others.
-    """
-    lattice = find_lattice(*frames)
-    return lattice.grid(lattice.ranked[0])
 
 
 def _block_hashes(

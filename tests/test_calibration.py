@@ -20,7 +20,7 @@ from calibration.evidence import (
     learn,
 )
 from calibration.faces import find_face
-from calibration.grid import GridNotFoundError, find_grid, find_lattice
+from calibration.grid import Grid, GridNotFoundError, find_lattice
 from calibration.learn import build_skin, match_threshold
 from calibration.session import Evidence
 from calibration.store import export_skin, import_skin, list_skins, load_skin, save_skin
@@ -56,6 +56,12 @@ def draw(cells: np.ndarray, pictures: list[np.ndarray], origin: tuple[int, int])
             y + row * pitch : y + (row + 1) * pitch, x + column * pitch : x + (column + 1) * pitch
         ] = pictures[index]
     return frame
+
+
+def find_grid(frame: np.ndarray) -> Grid:
+    """The grid of a fresh board: its most common detailed picture is the hidden tile."""
+    lattice = find_lattice(frame)
+    return lattice.grid(lattice.ranked[0])
 
 
 @pytest.mark.parametrize(
