@@ -15,7 +15,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser = subparsers.add_parser(
         "stats",
         help="win rates of the games played, with 95%% intervals",
-        description="Win rate per game and level with Wilson 95%% intervals, from the outcome log.",
+        description="Win rate per game and level with Wilson 95% intervals, from the outcome log.",
     )
     parser.add_argument(
         "--db", type=Path, default=None, help=f"outcome log (default {default_db_path()})"
