@@ -1,8 +1,8 @@
 """``autosweeper calibrate``: learn a game's skin by playing it, and save it.
 
-With ``--game`` the game is started on a private virtual display (Xvfb), twice: a sparse board
-shows zeros, low numbers and a won game, a dense one the high numbers. Otherwise the game must
-be open on the current display, given by ``--region`` or ``--window-class``.
+With ``--game`` the game is started on a private virtual display (Xvfb) at several sizes: a
+sparse board shows zeros, low numbers and a won game, denser ones the high numbers. Otherwise a
+fresh game must be open on the current display, given by ``--region`` or ``--window-class``.
 """
 
 from __future__ import annotations
