@@ -24,7 +24,6 @@ import numpy as np
 import numpy.typing as npt
 
 from controller.mouse import ClickOutsideError
-from controller.mouse import Rect as MouseRect
 from controller.outcomes import GameRecord, GameSetup, OutcomeLog, Result
 from solver import Board, Tile
 from solver.stats import format_win_rate
@@ -38,6 +37,7 @@ from vision.errors import (
     UnstableFrameError,
 )
 from vision.geometry import BoardGeometry
+from vision.geometry import Rect as MouseRect
 from vision.locate import locate_on_screen
 from vision.read import BoardReader, Reading
 from vision.skin import Image, Skin
