@@ -9,7 +9,9 @@ window. pyautogui connects to X when it is imported, so it is imported only when
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, NamedTuple
+from typing import Any
+
+from vision.geometry import Rect
 
 BUTTONS = ("left", "right", "middle")
 DEFAULT_PAUSE = 0.01
@@ -19,18 +21,6 @@ DEFAULT_PAUSE = 0.01
 
 class ClickOutsideError(RuntimeError):
     """A click that would land outside every allowed rectangle; nothing was clicked."""
-
-
-class Rect(NamedTuple):
-    """A screen rectangle: left, top, width and height in pixels."""
-
-    left: int
-    top: int
-    width: int
-    height: int
-
-    def contains(self, x: int, y: int) -> bool:
-        return self.left <= x < self.left + self.width and self.top <= y < self.top + self.height
 
 
 class Mouse:
@@ -55,9 +45,11 @@ class Mouse:
     def check(self, x: int, y: int) -> None:
         """Raise :class:`ClickOutsideError` unless (x, y) lies in an allowed rectangle."""
         if not any(area.contains(x, y) for area in self.allowed):
-            areas = ", ".join(str(tuple(area)) for area in self.allowed) or "none"
+            areas = ", ".join(
+                f"{area.width}x{area.height} at ({area.left}, {area.top})" for area in self.allowed
+            )
             raise ClickOutsideError(
-                f"refused a click at ({x}, {y}): outside the allowed areas ({areas})"
+                f"refused a click at ({x}, {y}): outside the allowed areas ({areas or 'none'})"
             )
         if (x, y) in self._corners():
             raise ClickOutsideError(

@@ -17,7 +17,6 @@ from calibration.evidence import check_counting
 from calibration.learn import Calibration
 from controller.commands.calibrate import CALIBRATION_BOARDS, calibrate_game
 from controller.mouse import Mouse
-from controller.mouse import Rect as MouseRect
 from controller.sandbox import GameWindow, Size, VirtualDisplay, find_binary
 from solver import Tile
 from solver.engine import neighbour_counts
@@ -80,8 +79,7 @@ def settled_read(
 def guarded_mouse(geometry: BoardGeometry) -> Mouse:
     """A mouse allowed on the board and its face only."""
     assert geometry.face is not None
-    areas = (geometry.rect, geometry.face)
-    return Mouse(MouseRect(a.left, a.top, a.width, a.height) for a in areas)
+    return Mouse((geometry.rect, geometry.face))
 
 
 def play_at_random(

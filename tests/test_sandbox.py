@@ -9,7 +9,7 @@ import mss
 import numpy as np
 import pytest
 
-from controller.mouse import ClickOutsideError, Mouse, Rect
+from controller.mouse import ClickOutsideError, Mouse
 from controller.sandbox import (
     GameWindow,
     SandboxError,
@@ -18,6 +18,7 @@ from controller.sandbox import (
     launch_game,
     winemine_registry,
 )
+from vision.geometry import Rect
 
 
 def _alive(pid: int) -> bool:

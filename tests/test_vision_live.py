@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 
 from controller.mouse import Mouse
-from controller.mouse import Rect as MouseRect
 from controller.sandbox import GameWindow, Size
 from solver import Tile
 from vision.capture import ScreenGrabber
@@ -83,8 +82,7 @@ def test_a_click_is_seen_once_the_frame_settles(
         before = reader.read(before_frame, mines)
         hidden = np.argwhere(before.board.tiles == Tile.HIDDEN)
         cell = (int(hidden[len(hidden) // 2][0]), int(hidden[len(hidden) // 2][1]))
-        board = geometry.rect
-        mouse.allow(MouseRect(board.left, board.top, board.width, board.height))
+        mouse.allow(geometry.rect)
         mouse.click(*geometry.cell_centre(cell))
         frame = wait_stable(
             grabber, reader.region, watch=reader.watched, differs_from=before_frame, timeout=5
