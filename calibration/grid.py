@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from vision.match import tile_lattice
 from vision.skin import Image
 
 MIN_PITCH = 8
@@ -54,36 +55,6 @@ class Grid:
             self.origin[0] + column * self.pitch[0] + self.pitch[0] // 2,
             self.origin[1] + row * self.pitch[1] + self.pitch[1] // 2,
         )
-
-
-def lattice_blocks(
-    frame: Image, origin: tuple[int, int], pitch: tuple[int, int], shape: tuple[int, int]
-) -> npt.NDArray[np.uint8]:
-    """A strided view cutting ``frame`` into ``shape`` (rows, columns) blocks of ``pitch`` size."""
-    (x, y), (pitch_x, pitch_y), (rows, columns) = origin, pitch, shape
-    if (
-        x < 0
-        or y < 0
-        or x + columns * pitch_x > frame.shape[1]
-        or y + rows * pitch_y > frame.shape[0]
-    ):
-        raise GridNotFoundError(
-            f"a {rows}x{columns} grid of {pitch_x}x{pitch_y} px cells at ({x}, {y}) does not fit "
-            f"in a {frame.shape[1]}x{frame.shape[0]} capture"
-        )
-    row_stride, column_stride, channel_stride = frame.strides
-    return np.lib.stride_tricks.as_strided(
-        frame[y:, x:],
-        shape=(rows, columns, pitch_y, pitch_x, frame.shape[2]),
-        strides=(
-            pitch_y * row_stride,
-            pitch_x * column_stride,
-            row_stride,
-            column_stride,
-            channel_stride,
-        ),
-        writeable=False,
-    )
 
 
 @dataclass(frozen=True)
@@ -137,7 +108,8 @@ class Lattice:
         index = next(i for i, hashes in enumerate(self.hashes) if (hashes == hidden).any())
         row, column = np.argwhere(self.hashes[index] == hidden)[0]
         shape = self.hashes[index].shape
-        picture = lattice_blocks(self.frames[index], self.phase, self.pitch, shape)[row, column]
+        blocks = tile_lattice(self.frames[index], self.phase, self.pitch, self.pitch, shape)
+        picture = blocks[row, column]
         return Grid(origin, self.pitch, bottom - top, right - left, np.array(picture))
 
     def _looks_like_cells(

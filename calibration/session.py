@@ -30,12 +30,13 @@ from calibration.evidence import (
     board_of,
 )
 from calibration.faces import crop, find_face
-from calibration.grid import Grid, find_lattice, lattice_blocks
+from calibration.grid import Grid, find_lattice
 from calibration.pointer import Pointer
 from solver import Cell, Tile
 from solver.strategy import next_moves
 from vision.errors import UnstableFrameError
 from vision.geometry import Rect
+from vision.match import tile_lattice
 from vision.skin import Image, NewGame
 from vision.stable import Grabber, wait_stable
 
@@ -210,7 +211,7 @@ class Player:
         seen = self.observation
         frame = self.grabber.grab(seen.board_rect) if frame is None else frame
         grid = seen.grid
-        blocks = lattice_blocks(frame, (0, 0), grid.pitch, (grid.rows, grid.columns))
+        blocks = tile_lattice(frame, (0, 0), grid.pitch, grid.pitch, (grid.rows, grid.columns))
         return self.evidence.catalogue.ids(blocks)
 
     def face_state(self, timeout: float = PROBE_TIMEOUT, until_unknown: bool = False) -> str | None:

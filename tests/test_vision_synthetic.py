@@ -15,7 +15,7 @@ from solver import Board, Tile
 from vision.errors import BoardNotFoundError, UnreadableCellError, UnreadableFaceError
 from vision.geometry import BoardGeometry
 from vision.locate import locate
-from vision.match import TemplateBank
+from vision.match import TemplateBank, tile_lattice
 from vision.read import BoardReader, Reading
 from vision.skin import FACE_STATES, Skin
 from vision.synthetic import LAYOUTS, OPENED, Scene, draw, make_skin
@@ -158,11 +158,39 @@ def test_unknown_tile_names_the_cell_and_saves_its_crop(
     drawn.screen[tile.top : tile.bottom, tile.left : tile.right] = noise
     with pytest.raises(UnreadableCellError) as raised:
         read_scene(skin, drawn.geometry, drawn.screen, tmp_path)
-    assert raised.value.cell == cell
+    assert raised.value.cell == cell and raised.value.cells == (cell,)
     assert f"cell (row {cell[0]}, column {cell[1]})" in str(raised.value)
+    assert "more of the" not in str(raised.value)
     assert str(raised.value.crop_path) in str(raised.value)
     assert raised.value.crop_path.parent == tmp_path
     assert np.array_equal(read_png(raised.value.crop_path), noise)
+
+
+def test_a_covered_part_of_the_board_names_every_unreadable_cell(tmp_path: Path) -> None:
+    """Something drawn over the board makes many cells unreadable at once; all are listed, so
+    the play loop can tell a covered or moved board from one tile the skin lacks."""
+    skin = SKINS[21]
+    tiles = np.random.default_rng(5).integers(0, len(Tile), size=(6, 8), dtype=np.uint8)
+    drawn = draw(skin, tiles, (30, 60), SCREEN)
+    covered = [(row, column) for row in (1, 2) for column in (2, 3, 4)]
+    for cell in covered:
+        tile = drawn.geometry.tile_rect(cell)
+        drawn.screen[tile.top : tile.bottom, tile.left : tile.right] = (255, 0, 255)
+    with pytest.raises(UnreadableCellError) as raised:
+        read_scene(skin, drawn.geometry, drawn.screen, tmp_path)
+    assert raised.value.cells == tuple(covered)
+    assert raised.value.cell == (1, 2)
+    assert "(row 1, column 2)" in str(raised.value)
+    assert "5 more of the 48 cells are unreadable" in str(raised.value)
+
+
+def test_a_lattice_past_the_image_is_refused() -> None:
+    image = np.zeros((50, 80, 3), dtype=np.uint8)
+    assert tile_lattice(image, (4, 2), (16, 16), (15, 15), (3, 4)).shape == (3, 4, 15, 15, 3)
+    with pytest.raises(ValueError, match=r"3x5 lattice .* from \(4, 2\) does not fit in a 80x50"):
+        tile_lattice(image, (4, 2), (16, 16), (15, 15), (3, 5))
+    with pytest.raises(ValueError, match="does not fit"):
+        tile_lattice(image, (-1, 2), (16, 16), (15, 15), (1, 1))
 
 
 @examples

@@ -20,16 +20,20 @@ class BoardNotFoundError(VisionError):
 
 
 class UnreadableCellError(VisionError):
-    """A cell matches no template well enough, or two templates about equally.
+    """Cells that match no template well enough, or two templates about equally.
 
-    ``crop_path`` is a PNG of the cell's tile image, saved so the user can see it (or add it to
-    the skin).
+    ``cell`` is the first of them (row by row) and ``crop_path`` a PNG of its tile image, saved
+    so the user can see it (or add it to the skin). ``cells`` lists every unreadable cell: one
+    tells of a tile the skin lacks, many of a window that moved, closed or was covered.
     """
 
-    def __init__(self, message: str, cell: Cell, crop_path: Path) -> None:
+    def __init__(
+        self, message: str, cell: Cell, crop_path: Path, cells: tuple[Cell, ...] = ()
+    ) -> None:
         super().__init__(message)
         self.cell = cell
         self.crop_path = crop_path
+        self.cells = cells or (cell,)
 
 
 class UnreadableFaceError(VisionError):

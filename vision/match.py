@@ -115,9 +115,20 @@ def tile_lattice(
     """A read-only (rows, columns, height, width, channels) view of ``image``, no copy.
 
     Tile (row, column) is the ``tile_size`` (width, height) crop at ``start`` (x, y) plus
-    ``column * pitch[0]``, ``row * pitch[1]``; the caller makes sure every tile lies inside.
+    ``column * pitch[0]``, ``row * pitch[1]``. Raises ValueError, naming the lattice, unless
+    every tile lies inside ``image``: a strided view past its end would read foreign memory.
     """
     (x, y), (pitch_x, pitch_y), (width, height), (rows, columns) = start, pitch, tile_size, shape
+    if (
+        x < 0
+        or y < 0
+        or x + (columns - 1) * pitch_x + width > image.shape[1]
+        or y + (rows - 1) * pitch_y + height > image.shape[0]
+    ):
+        raise ValueError(
+            f"a {rows}x{columns} lattice of {width}x{height} px tiles every {pitch_x}x{pitch_y} px "
+            f"from ({x}, {y}) does not fit in a {image.shape[1]}x{image.shape[0]} image"
+        )
     row_stride, column_stride, channel_stride = image.strides
     return np.lib.stride_tricks.as_strided(
         image[y:, x:],

@@ -111,17 +111,24 @@ class BoardReader:
         tiles = self.tile_images(frame)
         verdict = self._bank.judge(self._bank.distances(tiles), self.skin.threshold)
         if not verdict.accepted.all():
-            row, column = np.argwhere(~verdict.accepted)[0]
-            cell = (int(row), int(column))
+            unreadable = tuple(
+                (int(row), int(column)) for row, column in np.argwhere(~verdict.accepted)
+            )
+            cell = unreadable[0]
             path = self._save_crop(tiles[cell], f"cell-r{cell[0]}-c{cell[1]}")
-            others = int((~verdict.accepted).sum()) - 1
+            others = len(unreadable) - 1
             raise UnreadableCellError(
                 f"skin {self.skin.name!r}: cell (row {cell[0]}, column {cell[1]}) at screen "
                 f"{self.geometry.cell_centre(cell)} {self._why(verdict, cell, self._tile_names)}; "
                 f"its image is saved to {path}"
-                + (f" ({others} more cells are unreadable)" if others else ""),
+                + (
+                    f" ({others} more of the {verdict.accepted.size} cells are unreadable)"
+                    if others
+                    else ""
+                ),
                 cell=cell,
                 crop_path=path,
+                cells=unreadable,
             )
         board = Board(self.geometry.rows, self.geometry.columns, mines, self._tiles[verdict.best])
         return Reading(board, verdict.best_distance, self._read_face(frame))
