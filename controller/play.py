@@ -12,13 +12,15 @@ follows. Every game is in the outcome log from its first click on.
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import time
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -36,8 +38,7 @@ from vision.errors import (
     UnreadableFaceError,
     UnstableFrameError,
 )
-from vision.geometry import BoardGeometry
-from vision.geometry import Rect as MouseRect
+from vision.geometry import BoardGeometry, Rect
 from vision.locate import locate_on_screen
 from vision.read import BoardReader, Reading
 from vision.skin import Image, Skin
@@ -69,7 +70,99 @@ class Table(Protocol):
 
 
 class StopRequested(Exception):
-    """The user asked the bot to stop (SIGINT/SIGTERM, or the pyautogui fail-safe)."""
+    """The user asked the bot to stop (SIGINT/SIGTERM, the stop key, or the pyautogui
+    fail-safe)."""
+
+
+class KeyWatch(Protocol):
+    """A key the user holds down to stop the bot (:class:`StopKey`)."""
+
+    name: str
+
+    def pressed(self) -> bool:
+        """Whether the key is down now."""
+
+
+STOP_KEYS = {"Escape": 0x1B, "Pause": 0x13, "F12": 0x7B}
+"""Keys that can stop the bot, with their Windows virtual-key codes (on X11 the names are the
+keysyms)."""
+
+
+class StopKeyError(RuntimeError):
+    """The stop key cannot be watched (unknown key, no keyboard state to read); says which."""
+
+
+class StopKey:
+    """A key the bot polls between moves: held down, it stops the run before the next click.
+
+    On X11 the keyboard's state is read with XQueryKeymap on a connection of its own (through
+    python-xlib, which pyautogui installs), so it works whichever window has the focus. On
+    Windows ``GetAsyncKeyState`` is read instead; that path follows the documentation and is
+    untested (no Windows machine here). Polling sees a key only while it is down: hold it until
+    the bot stops, which is at most one move.
+    """
+
+    def __init__(
+        self, name: str = "Escape", *, display: str | None = None, platform: str = sys.platform
+    ) -> None:
+        if name not in STOP_KEYS:
+            raise StopKeyError(f"unknown stop key {name!r}; choose from {', '.join(STOP_KEYS)}")
+        self.name = name
+        self._connection: Any = None
+        self._user32: Any = None
+        if platform == "win32":
+            import ctypes
+
+            self._user32 = ctypes.windll.user32  # type: ignore[attr-defined]
+            return
+        from Xlib import XK
+        from Xlib import display as xdisplay
+        from Xlib.error import DisplayError
+
+        where = display or os.environ.get("DISPLAY")
+        try:
+            self._connection = xdisplay.Display(where)
+        except DisplayError as error:
+            raise StopKeyError(f"cannot watch the stop key on display {where}: {error}") from error
+        keycode = self._connection.keysym_to_keycode(XK.string_to_keysym(name))
+        if not keycode:
+            self.close()
+            raise StopKeyError(f"display {where} has no {name} key to watch")
+        self._byte, self._bit = divmod(int(keycode), 8)
+
+    def pressed(self) -> bool:
+        if self._user32 is not None:
+            return bool(self._user32.GetAsyncKeyState(STOP_KEYS[self.name]) & 0x8000)
+        return bool(self._connection.query_keymap()[self._byte] & (1 << self._bit))
+
+    def close(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
+    def __enter__(self) -> StopKey:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+class Stopwatch:
+    """Wall time summed per stage of play (wait, capture, read, solver, click, log): where a live
+    game's time goes. Cheap enough to run always; the live benchmark prints it."""
+
+    def __init__(self) -> None:
+        self.seconds: defaultdict[str, float] = defaultdict(float)
+        self.counts: Counter[str] = Counter()
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[name] += time.perf_counter() - started
+            self.counts[name] += 1
 
 
 class NoFreshGame(Exception):
@@ -104,11 +197,21 @@ class Player:
     """Plays games on one table and logs each; see the module docstring for what stops it."""
 
     def __init__(
-        self, table: Table, log: OutcomeLog, *, flags: bool = False, one_game_a_second: bool = True
+        self,
+        table: Table,
+        log: OutcomeLog,
+        *,
+        flags: bool = False,
+        one_game_a_second: bool = True,
+        stop_key: KeyWatch | None = None,
+        stopwatch: Stopwatch | None = None,
     ) -> None:
         self.table = table
         self.log = log
         self.flags = flags
+        self.stop_key = stop_key
+        """Checked before every click and every new game: held down, it stops the run."""
+        self.stopwatch = stopwatch or Stopwatch()
         self.one_game_a_second = one_game_a_second
         """Start no two games within one clock second. Wine's winemine seeds its mines with the
         time in whole seconds at the first click, so two games begun in the same second are the
@@ -117,6 +220,7 @@ class Player:
 
     def play_game(self) -> GameReport:
         """Start a fresh game, play it to the end, and return its logged record."""
+        self._check_stop_key()
         try:
             with _game_errors():
                 board = self._fresh_board()
@@ -144,6 +248,10 @@ class Player:
             self.log.finish_game(game_id, Result.STOPPED, self._board, str(stop))
             raise
         return GameReport(self.log.finish_game(game_id, result, self._board, reason), reason)
+
+    def _check_stop_key(self) -> None:
+        if self.stop_key is not None and self.stop_key.pressed():
+            raise StopRequested(f"stop key {self.stop_key.name} pressed")
 
     def _wait_for_a_new_second(self) -> None:
         if self.one_game_a_second and self._last_start_second is not None:
@@ -180,15 +288,18 @@ class Player:
         outcome = "playing"
         while outcome == "playing":
             board = self._board
-            moves = next_moves(board, rule, flags=self.flags) or _flags_to_finish(board)
+            with self.stopwatch.stage("solver"):
+                moves = next_moves(board, rule, flags=self.flags) or _flags_to_finish(board)
             if not moves:
                 self._board, outcome = self._end_shown(board)
                 continue
             for move in moves:
+                self._check_stop_key()
                 self.table.play(move)
-                self.log.record_move(
-                    game_id, move.cell, move.action.value, move.safety, move.is_guess
-                )
+                with self.stopwatch.stage("log"):
+                    self.log.record_move(
+                        game_id, move.cell, move.action.value, move.safety, move.is_guess
+                    )
             reading = self._confirmed(moves)
             self._board, outcome = reading.board, reading.outcome
         return Result.WON if outcome == "won" else Result.LOST
@@ -363,7 +474,7 @@ _BUTTONS = {Action.OPEN: "left", Action.FLAG: "right", Action.CHORD: "middle"}
 class GuardedPointer(Protocol):
     """A mouse that refuses clicks outside its allowed areas (:class:`controller.mouse.Mouse`)."""
 
-    def allow(self, *areas: MouseRect) -> None: ...
+    def allow(self, *areas: Rect) -> None: ...
 
     def click(self, x: int, y: int, button: str = "left") -> None: ...
 
@@ -387,12 +498,15 @@ class ScreenTable:
         *,
         game: str,
         first_click: str | None,
+        stopwatch: Stopwatch | None = None,
     ) -> None:
         self.game = game
         self.skin = skin.name
         self.first_click = first_click
         self.mines = mines
+        self.stopwatch = stopwatch or Stopwatch()
         self._grabber = grabber
+        self._timed_grabber = _TimedGrabber(grabber, self.stopwatch)
         self._skin = skin
         self._mouse = mouse
         self._frame: Image | None = None
@@ -403,13 +517,20 @@ class ScreenTable:
         self._reader = BoardReader(self._skin, geometry)
         self._frame = None
         areas = [geometry.rect] + ([geometry.face] if geometry.face is not None else [])
-        self._mouse.allow(*(MouseRect(a.left, a.top, a.width, a.height) for a in areas))
+        self._mouse.allow(*areas)
 
     def look(self, changed: bool = False) -> Reading:
-        frame = wait_stable(
-            self._grabber, self._reader.region, differs_from=self._frame if changed else None
-        )
-        reading = self._reader.read(frame, self.mines)
+        """Only the board and face must hold still (the timer between them ticks every second).
+        Time spent grabbing is the ``capture`` stage, inside ``wait``."""
+        with self.stopwatch.stage("wait"):
+            frame = wait_stable(
+                self._timed_grabber,
+                self._reader.region,
+                watch=self._reader.watched,
+                differs_from=self._frame if changed else None,
+            )
+        with self.stopwatch.stage("read"):
+            reading = self._reader.read(frame, self.mines)
         self._frame = frame
         return reading
 
@@ -445,8 +566,20 @@ class ScreenTable:
         return True
 
     def _click(self, x: int, y: int, button: str) -> None:
-        with _failsafe_as_stop():
+        with _failsafe_as_stop(), self.stopwatch.stage("click"):
             self._mouse.click(x, y, button)
+
+
+class _TimedGrabber:
+    """A grabber whose grabs count as the stopwatch's ``capture`` stage."""
+
+    def __init__(self, grabber: ScreenGrabber, stopwatch: Stopwatch) -> None:
+        self._grabber = grabber
+        self._stopwatch = stopwatch
+
+    def grab(self, region: Rect | None = None) -> Image:
+        with self._stopwatch.stage("capture"):
+            return self._grabber.grab(region)
 
 
 @contextmanager

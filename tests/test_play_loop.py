@@ -215,6 +215,59 @@ def test_a_stop_request_records_the_game_as_stopped_and_propagates(tmp_path: Pat
     assert record.clicks == 2
 
 
+class KeyDownAfter:
+    """A stop key that goes down once the table has taken ``clicks`` clicks."""
+
+    name = "Pause"
+
+    def __init__(self, table: SimulatedTable, clicks: int) -> None:
+        self.table = table
+        self.clicks = clicks
+
+    def pressed(self) -> bool:
+        return len(self.table.clicks) >= self.clicks
+
+
+@pytest.mark.parametrize("clicks", [1, 3])
+def test_the_stop_key_stops_before_the_next_click_and_logs_the_game(
+    tmp_path: Path, clicks: int
+) -> None:
+    table = SimulatedTable(seed=6)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        player = quick_player(table, log)
+        player.stop_key = KeyDownAfter(table, clicks)
+        with pytest.raises(StopRequested, match="stop key Pause pressed"):
+            play_all(player, 3)
+        (record,) = log.games()
+    assert len(table.clicks) == clicks
+    assert record.result == Result.STOPPED
+    assert record.reason == "stop key Pause pressed"
+    assert record.clicks == clicks
+
+
+def test_a_stop_key_held_before_a_game_starts_logs_no_game(tmp_path: Path) -> None:
+    table = SimulatedTable(seed=6)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        player = quick_player(table, log)
+        play_all(player, 1)
+        player.stop_key = KeyDownAfter(table, 0)
+        with pytest.raises(StopRequested, match="stop key"):
+            play_all(player, 1)
+        assert len(log.games()) == 1
+    assert table.new_games == 0
+
+
+def test_the_stopwatch_times_each_stage_of_play(tmp_path: Path) -> None:
+    table = SimulatedTable(seed=4)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        player = quick_player(table, log)
+        (report,) = play_all(player, 1)
+    counts = player.stopwatch.counts
+    assert counts["log"] == report.record.clicks == len(table.clicks)
+    assert counts["solver"] >= 1
+    assert all(player.stopwatch.seconds[stage] > 0 for stage in ("log", "solver"))
+
+
 def test_games_that_need_every_mine_flagged_are_finished_with_flags(tmp_path: Path) -> None:
     table = SimulatedTable(seed=7, size=(9, 12, 10), flags_to_win=True)
     with OutcomeLog(tmp_path / "log.db") as log:

@@ -22,7 +22,6 @@ from calibration.store import save_skin
 from controller.commands.calibrate import calibrate_game
 from controller.commands.play import wait_until_drawn
 from controller.mouse import Mouse
-from controller.mouse import Rect as MouseRect
 from controller.outcomes import OutcomeLog, Result
 from controller.play import Player, ScreenTable, play_games
 from controller.sandbox import GameWindow, VirtualDisplay
@@ -44,9 +43,9 @@ class AuditedMouse:
 
     def __init__(self, mouse: Mouse) -> None:
         self.mouse = mouse
-        self.clicks: list[tuple[int, int, list[MouseRect]]] = []
+        self.clicks: list[tuple[int, int, list[Rect]]] = []
 
-    def allow(self, *areas: MouseRect) -> None:
+    def allow(self, *areas: Rect) -> None:
         self.mouse.allow(*areas)
 
     def click(self, x: int, y: int, button: str = "left") -> None:

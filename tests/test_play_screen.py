@@ -11,7 +11,6 @@ import pytest
 from test_play_loop import play_all
 
 from controller.mouse import ClickOutsideError
-from controller.mouse import Rect as MouseRect
 from controller.outcomes import OutcomeLog, Result
 from controller.play import Player, ScreenTable
 from solver import Game
@@ -61,13 +60,13 @@ class RecordingMouse:
 
     def __init__(self, screen: DrawnScreen) -> None:
         self.screen = screen
-        self.allowed: list[MouseRect] = []
+        self.allowed: list[Rect] = []
         self.clicks: list[tuple[int, int, str]] = []
         self.presses: list[str] = []
         self.hooks: dict[int, Callable[[], None]] = {}
         """Called right after the click of that number (from 1) has landed."""
 
-    def allow(self, *areas: MouseRect) -> None:
+    def allow(self, *areas: Rect) -> None:
         self.allowed = list(areas)
 
     def press(self, key: str) -> None:
@@ -156,10 +155,7 @@ def test_clicks_are_allowed_only_on_the_board_and_its_face() -> None:
     geometry = table.geometry
     assert geometry.face is not None
     board, face = geometry.rect, geometry.face
-    assert [tuple(a) for a in mouse.allowed] == [
-        (board.left, board.top, board.width, board.height),
-        (face.left, face.top, face.width, face.height),
-    ]
+    assert mouse.allowed == [board, face]
     with pytest.raises(ClickOutsideError):
         mouse.click(board.left - 1, board.top)
 

@@ -24,9 +24,12 @@ from controller.commands.calibrate import calibrate_game
 from controller.mouse import Mouse
 from controller.outcomes import GameRecord, OutcomeLog, OutcomeLogError, Result, default_db_path
 from controller.play import (
+    STOP_KEYS,
     NoFreshGame,
     Player,
     ScreenTable,
+    StopKey,
+    StopKeyError,
     StopRequested,
     play_games,
     stop_on_signals,
@@ -60,8 +63,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="play real Minesweeper games and log each one",
         description=(
             "Play the Minesweeper window that is open (or, with no DISPLAY, one started on a "
-            "virtual display) and log every game. Stop with Ctrl-C or by moving the pointer "
-            "into a screen corner (pyautogui's fail-safe)."
+            "virtual display) and log every game. Stop with Ctrl-C, by holding the stop key, or "
+            "by moving the pointer into a screen corner (pyautogui's fail-safe)."
         ),
     )
     parser.add_argument("--games", type=int, default=1, help="games to play (default: 1)")
@@ -85,6 +88,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument(
         "--db", type=Path, default=None, help=f"outcome log (default {default_db_path()})"
     )
+    parser.add_argument(
+        "--stop-key",
+        choices=list(STOP_KEYS),
+        default="Escape",
+        help="hold this key down to stop before the next click (default: %(default)s)",
+    )
     return parser
 
 
@@ -101,8 +110,9 @@ def run(args: argparse.Namespace) -> int:
             ExitStack() as stack,
         ):
             table = _table(args, stack)
-            return _play(table, log, args)
-    except (OutcomeLogError, SetupError, VisionError) as error:
+            stop_key = stack.enter_context(StopKey(args.stop_key))
+            return _play(table, log, stop_key, args)
+    except (OutcomeLogError, SetupError, StopKeyError, VisionError) as error:
         print(f"autosweeper play: {error}", file=sys.stderr)
         return 2
     except StopRequested as stop:
@@ -143,8 +153,8 @@ def declare_dpi_aware(platform: str = sys.platform, windll: Any = None) -> str |
     return None
 
 
-def _play(table: ScreenTable, log: OutcomeLog, args: argparse.Namespace) -> int:
-    player = Player(table, log, flags=args.flags)
+def _play(table: ScreenTable, log: OutcomeLog, stop_key: StopKey, args: argparse.Namespace) -> int:
+    player = Player(table, log, flags=args.flags, stop_key=stop_key)
     finished: list[GameRecord] = []
     size = f"{table.geometry.rows}x{table.geometry.columns}x{table.mines}"
 
