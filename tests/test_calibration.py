@@ -21,14 +21,17 @@ from calibration.evidence import (
 )
 from calibration.faces import find_face
 from calibration.grid import Grid, GridNotFoundError, find_lattice
-from calibration.learn import build_skin, match_threshold
+from calibration.learn import Calibration, build_skin, match_threshold
 from calibration.session import Evidence
 from calibration.store import export_skin, import_skin, list_skins, load_skin, save_skin
 from controller.cli import main
 from solver import Board, Tile
 from solver.engine import neighbour_counts
-from vision.geometry import Rect
+from vision.errors import UnreadableCellError
+from vision.geometry import BoardGeometry, Rect
+from vision.read import BoardReader
 from vision.skin import NewGame, SkinError
+from vision.synthetic import make_skin
 
 BACKGROUND = (40, 40, 40)
 
@@ -245,6 +248,50 @@ def test_skin_trims_the_grid_lines_every_tile_shares() -> None:
     assert (skin.tile_offset, skin.tile_size) == ((1, 1), (20, 20))
     assert np.array_equal(skin.templates[Tile.HIDDEN], pictures[0][1:, 1:])
     assert 0 < skin.threshold <= 0.5 * min_distance(skin.templates)
+
+
+def test_tiles_no_game_showed_are_named_by_the_calibration_its_skin_and_its_reader(
+    tmp_path: Path,
+) -> None:
+    """A sparse game never shows a 7 or an 8: the calibration, the skin built from it and a
+    read of a board showing one all say which tiles the skin lacks."""
+    game, ids = simulated_loss(3)
+    pictures = tile_pictures(21, len(Tile), seed=4)
+    catalogue = Catalogue(pictures[HIDDEN_ID])
+    assert [catalogue.add(picture) for picture in pictures[1:]] == list(range(1, len(Tile)))
+    meanings = learn([game])
+    shown = {tile for tile, i in ids.items() if (game.steps[-1].after == i).any()}
+    unseen = [tile for tile in Tile if tile not in shown | {Tile.FLAG, Tile.QUESTION}]
+    assert {Tile.SEVEN, Tile.EIGHT} <= set(unseen)
+    assert meanings.missing() == unseen
+    skin = build_skin("sparse", Evidence(catalogue, [game]), meanings, {}, NewGame("key", "f2"))
+    assert skin.missing_tiles() == unseen
+    calibration = Calibration(skin, meanings, 1, meanings.missing())
+    assert not calibration.complete
+    assert calibration.describe_missing() == "tiles " + ", ".join(t.name for t in unseen)
+
+    rows, columns = game.steps[-1].after.shape
+    frame = np.full((rows * 21 + 20, columns * 21 + 20, 3), BACKGROUND, dtype=np.uint8)
+    for (row, column), appearance in np.ndenumerate(game.steps[-1].after):
+        y, x = 10 + row * 21, 10 + column * 21
+        frame[y : y + 21, x : x + 21] = pictures[appearance]
+    frame[10 + 21 : 10 + 42, 10 + 21 : 10 + 42] = pictures[ids[Tile.EIGHT]]
+    geometry = BoardGeometry(10, 10, skin.pitch, skin.tile_size, skin.tile_offset, rows, columns)
+    reader = BoardReader(skin, geometry, crops_dir=tmp_path)
+    region = reader.region
+    with pytest.raises(UnreadableCellError) as raised:
+        reader.read(frame[region.top : region.bottom, region.left : region.right], 0)
+    assert raised.value.cells == ((1, 1),)
+    lacking = ", ".join(tile.name for tile in unseen)
+    assert f"the skin has no template for {lacking}, which the cell may show" in str(raised.value)
+
+
+def test_a_skin_of_a_game_without_question_marks_does_not_lack_them() -> None:
+    skin = make_skin(16)
+    del skin.templates[Tile.QUESTION]
+    assert skin.missing_tiles() == [Tile.QUESTION]
+    skin.extra["question_marks"] = False
+    assert skin.missing_tiles() == []
 
 
 def min_distance(templates: dict[Tile, np.ndarray]) -> float:

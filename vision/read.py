@@ -80,6 +80,15 @@ class BoardReader:
         self._bank = TemplateBank(tiles, [skin.templates[tile] for tile in tiles])
         self._tile_names = [tile.name for tile in tiles]
         self._faces = _face_bank(skin)
+        missing = skin.missing_tiles()
+        self._lacking = (
+            f"; the skin has no template for {', '.join(tile.name for tile in missing)}, "
+            "which the cell may show (calibrate again to learn it)"
+            if missing
+            else ""
+        )
+        """Said of every unreadable cell while the skin lacks tiles (a short calibration
+        may never have seen a 7 or an 8)."""
         board = geometry.rect
         self.region = board if geometry.face is None else board.union(geometry.face)
         """The screen region to capture for :meth:`read`: the board and the face."""
@@ -125,7 +134,8 @@ class BoardReader:
                     f" ({others} more of the {verdict.accepted.size} cells are unreadable)"
                     if others
                     else ""
-                ),
+                )
+                + self._lacking,
                 cell=cell,
                 crop_path=path,
                 cells=unreadable,

@@ -61,8 +61,17 @@ class Skin:
     """Game-specific facts calibration learned (for example where the face sits from the board)."""
 
     def missing_tiles(self) -> list[Tile]:
-        """Tiles the skin has no template for yet."""
-        return [tile for tile in Tile if tile not in self.templates]
+        """Tiles the skin has no template for yet, so that a board showing one cannot be read.
+
+        QUESTION is not missing from a game that calibration found to have no question marks
+        (``extra["question_marks"]`` is False).
+        """
+        no_marks = self.extra.get("question_marks") is False
+        return [
+            tile
+            for tile in Tile
+            if tile not in self.templates and not (tile == Tile.QUESTION and no_marks)
+        ]
 
     def save(self, folder: Path) -> Path:
         """Write the skin into ``folder`` (created if needed) and return it."""
