@@ -36,7 +36,7 @@ from solver.winprob import PositionTooLarge, best_guess
 ENDGAME_LAYOUTS = 400
 """At most this many consistent layouts: guesses come from the exact win-probability search."""
 
-ENDGAME_POSITIONS = 600
+ENDGAME_POSITIONS = 400
 """The search gives up past this many positions (bounds a decision's time); the look-ahead
 scoring then chooses."""
 

@@ -44,6 +44,9 @@ MAX_LAYOUTS = 2000
 MAX_POSITIONS = 50_000
 """Default cap on the distinct positions one search may evaluate (bounds its time)."""
 
+MAX_ENUMERATION_STEPS = 200_000
+"""Cap on the backtracking steps spent listing the consistent layouts."""
+
 MAX_UNRESOLVED = 48
 """Cap on the cells that are a mine in some consistent layouts and not in others."""
 
@@ -261,9 +264,11 @@ def _first_click_weights(
 def _layouts(board: Board, index: dict[Cell, int], max_layouts: int) -> list[int]:
     """Every full-board mine layout consistent with the numbers and the mine total, as bitmasks.
 
-    Frontier cells (next to a number) are enumerated by backtracking; the other hidden cells
-    take the remaining mines in every possible way. Raises :class:`PositionTooLarge` past
-    ``max_layouts``.
+    Each independent part of the frontier (cells linked through numbers) is enumerated alone by
+    backtracking; the parts are then combined, skipping early every combination whose mine
+    count the rest can no longer bring to the total; the hidden cells touching no number take
+    the remaining mines in every possible way. Raises :class:`PositionTooLarge` past
+    ``max_layouts`` layouts or :data:`MAX_ENUMERATION_STEPS` backtracking steps.
     """
     constraints: list[tuple[int, list[int]]] = []
     for r, c in zip(*(board.tiles <= Tile.EIGHT).nonzero(), strict=True):
@@ -273,31 +278,93 @@ def _layouts(board: Board, index: dict[Cell, int], max_layouts: int) -> list[int
             return []
         if hidden:
             constraints.append((number, hidden))
-    frontier = sorted({cell for _, cells in constraints for cell in cells})
-    off_frontier = [i for i in range(len(index)) if i not in set(frontier)]
-    watching: dict[int, list[int]] = defaultdict(list)
-    for k, (_, cells) in enumerate(constraints):
-        for cell in cells:
-            watching[cell].append(k)
-    mines_left = [number for number, _ in constraints]
-    unknown_left = [len(cells) for _, cells in constraints]
-
-    frontier_layouts: list[tuple[int, int]] = []
+    frontier = {cell for _, cells in constraints for cell in cells}
+    off_frontier = [i for i in range(len(index)) if i not in frontier]
+    steps = [0]
+    parts = [_part_layouts(cells, constraints, steps) for cells in _frontier_parts(constraints)]
+    if any(not layouts for layouts in parts):
+        return []
+    fewest = [min(mines for _, mines in layouts) for layouts in parts] + [0]
+    most = [max(mines for _, mines in layouts) for layouts in parts] + [0]
+    for i in range(len(parts) - 1, -1, -1):
+        fewest[i] += fewest[i + 1]
+        most[i] += most[i + 1]
+    off = len(off_frontier)
+    chosen_frontiers: list[tuple[int, int]] = []
     counted = 0
 
-    def assign(position: int, mask: int, mines: int) -> None:
+    def combine(part: int, mask: int, mines: int) -> None:
         nonlocal counted
-        if mines > board.mines:
+        if part == len(parts):
+            chosen_frontiers.append((mask, board.mines - mines))
+            counted += comb(off, board.mines - mines)
+            if counted > max_layouts:
+                raise PositionTooLarge(f"more than {max_layouts} consistent layouts")
             return
-        if position == len(frontier):
-            rest = board.mines - mines
-            if rest <= len(off_frontier):
-                frontier_layouts.append((mask, rest))
-                counted += comb(len(off_frontier), rest)
-                if counted > max_layouts:
-                    raise PositionTooLarge(f"more than {max_layouts} consistent layouts")
+        for part_mask, part_mines in parts[part]:
+            total = mines + part_mines
+            if total + fewest[part + 1] <= board.mines <= total + most[part + 1] + off:
+                combine(part + 1, mask | part_mask, total)
+
+    combine(0, 0, 0)
+    layouts = []
+    for mask, rest in chosen_frontiers:
+        for chosen in combinations(off_frontier, rest):
+            layouts.append(mask | sum(1 << i for i in chosen))
+    return layouts
+
+
+def _frontier_parts(constraints: list[tuple[int, list[int]]]) -> list[list[int]]:
+    """The frontier cells split into parts linked through numbers, each in breadth-first order
+    (so that the numbers of a part are settled early in its backtracking)."""
+    numbers_of: defaultdict[int, list[int]] = defaultdict(list)
+    for k, (_, cells) in enumerate(constraints):
+        for cell in cells:
+            numbers_of[cell].append(k)
+    seen: set[int] = set()
+    parts = []
+    for start in sorted(numbers_of):
+        if start in seen:
+            continue
+        order = [start]
+        seen.add(start)
+        for cell in order:
+            for k in numbers_of[cell]:
+                for other in constraints[k][1]:
+                    if other not in seen:
+                        seen.add(other)
+                        order.append(other)
+        parts.append(order)
+    return parts
+
+
+def _part_layouts(
+    cells: list[int], constraints: list[tuple[int, list[int]]], steps: list[int]
+) -> list[tuple[int, int]]:
+    """Every mine layout of one frontier part satisfying its numbers, with its mine count.
+
+    ``steps`` counts backtracking steps across parts, to give up on contrived positions.
+    """
+    members = set(cells)
+    watching: defaultdict[int, list[int]] = defaultdict(list)
+    for k, (_, around) in enumerate(constraints):
+        if members.intersection(around):
+            for cell in around:
+                watching[cell].append(k)
+    mines_left = {k: constraints[k][0] for ks in watching.values() for k in ks}
+    unknown_left = {k: len(constraints[k][1]) for k in mines_left}
+    found: list[tuple[int, int]] = []
+
+    def assign(position: int, mask: int, mines: int) -> None:
+        steps[0] += 1
+        if steps[0] > MAX_ENUMERATION_STEPS:
+            raise PositionTooLarge(
+                f"enumerating the layouts took over {MAX_ENUMERATION_STEPS} steps"
+            )
+        if position == len(cells):
+            found.append((mask, mines))
             return
-        cell = frontier[position]
+        cell = cells[position]
         for is_mine in (0, 1):
             feasible = True
             for k in watching[cell]:
@@ -312,11 +379,7 @@ def _layouts(board: Board, index: dict[Cell, int], max_layouts: int) -> list[int
                 mines_left[k] += is_mine
 
     assign(0, 0, 0)
-    layouts = []
-    for mask, rest in frontier_layouts:
-        for chosen in combinations(off_frontier, rest):
-            layouts.append(mask | sum(1 << i for i in chosen))
-    return layouts
+    return found
 
 
 def _unopened_mask(board: Board) -> npt.NDArray[np.bool_]:
