@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import Board, Tile
+from solver import Board, Tile, winprob
 from solver.engine import neighbour_counts
 from solver.winprob import PositionTooLarge, best_guess, win_probability
 
@@ -174,6 +174,14 @@ def test_a_search_past_its_position_budget_gives_up() -> None:
     assert win_probability(board, max_positions=10_000) == brute_force_fresh_board(board, "safe")
     with pytest.raises(PositionTooLarge, match="positions"):
         win_probability(board, max_positions=3)
+
+
+def test_listing_layouts_past_its_step_cap_gives_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    board = Board.from_rows(["UUUUUU", "111111", "000000"], mines=2)
+    assert win_probability(board) == brute_force_win_probability(board)
+    monkeypatch.setattr(winprob, "MAX_ENUMERATION_STEPS", 5)
+    with pytest.raises(PositionTooLarge, match="steps"):
+        win_probability(board)
 
 
 def test_unknown_rule_is_refused() -> None:
