@@ -16,13 +16,18 @@ Values are kept as whole numbers -- the total weight of the layouts best play wi
 search needs no fractions until the end. Positions are memoised, and a cell is skipped when even
 winning every layout it survives could not beat the best cell found so far.
 
-Limits: the search refuses, with :class:`PositionTooLarge`, positions with more than
-``max_layouts`` consistent layouts (:data:`MAX_LAYOUTS` by default) or more than
-:data:`MAX_UNRESOLVED` cells whose content still differs between layouts, and gives up the same
-way once it has evaluated ``max_positions`` distinct positions (:data:`MAX_POSITIONS`).
+The search needs every layout spelled out, cells touching no number included, where
+:mod:`solver.analysis` only counts them; so the layouts are listed here, as bitmasks over the
+unopened cells (flags included: a correct flag is a mine in every layout anyway).
 
-The first-click ``rule`` only changes anything on a fresh board; once a cell is open, every layout
-consistent with the board is taken as equally likely under every rule.
+Limits: the search refuses, with :class:`PositionTooLarge`, positions with more than
+``max_layouts`` consistent layouts (:data:`MAX_LAYOUTS` by default), more than
+:data:`MAX_UNRESOLVED` cells whose content still differs between layouts, or whose layouts take
+more than :data:`MAX_ENUMERATION_STEPS` steps to list, and gives up the same way once it has
+evaluated ``max_positions`` distinct positions (:data:`MAX_POSITIONS`).
+
+The first-click ``rule`` only changes anything on a fresh board; once a cell is open, every
+layout consistent with the board is taken as equally likely under every rule.
 """
 
 from __future__ import annotations
