@@ -1,0 +1,173 @@
+"""Acceptance of the controller: 30 Beginner games of each real game, end to end under Xvfb.
+
+Each game is played through the path ``autosweeper play`` takes (a calibrated skin, a located
+board, :class:`ScreenTable` with the guarded mouse, :func:`play_games`, the outcome log). The
+test demands no misread, cut-off or stopped game, no click off the board, every game in the
+log, every loss on a guess, and a live win rate that agrees with the simulated one for the same
+board and first-click rule.
+
+First-click rules: winemine moves a mine from under the first click (``safe``). xdemineur places
+its mines uniformly with no protection, then opens one uniformly chosen 0 cell by itself before
+the player's first click (and nothing, if the board has no 0). That is not the simulator's
+``opening`` rule (where the player chooses the cell the 0 must be under), so its simulated rate
+comes from games started the way xdemineur starts them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import Calibrations, LaunchGame
+from test_play_realgame import window_rect
+
+from controller.commands.play import KNOWN_FIRST_CLICK, wait_until_drawn
+from controller.mouse import Mouse
+from controller.outcomes import GameRecord, OutcomeLog, Result
+from controller.play import Player, ScreenTable, play_games
+from solver import Board, Tile
+from solver.bench import play_game
+from solver.engine import FirstClick, Game, neighbour_counts
+from solver.stats import wilson_interval
+from solver.strategy import next_moves
+from vision.capture import ScreenGrabber
+from vision.geometry import Rect
+from vision.locate import locate_on_screen
+
+pytestmark = pytest.mark.realgame
+
+GAMES = 30
+SIZES = {"winemine": (9, 9, 10), "xdemineur": (9, 12, 10)}
+"""Beginner, except that xdemineur is at least 12 columns wide."""
+SIMULATED_GAMES = 2000
+CONFIDENCE = 0.99
+"""Of the live rate's Wilson interval. At 95% an honest bot would fail one run in twenty per
+game, one CI run in ten for the two games; at 99%, one in fifty. A bot losing games to reading
+or clicking errors still fails: each such game also breaks the stricter checks below."""
+
+
+class AuditedMouse:
+    """The real guarded Mouse, with every click it was asked for kept for the test to check."""
+
+    def __init__(self, mouse: Mouse) -> None:
+        self.mouse = mouse
+        self.clicks: list[tuple[int, int, list[Rect]]] = []
+
+    def allow(self, *areas: Rect) -> None:
+        self.mouse.allow(*areas)
+
+    def click(self, x: int, y: int, button: str = "left") -> None:
+        self.clicks.append((x, y, list(self.mouse.allowed)))
+        self.mouse.click(x, y, button)
+
+    def press(self, key: str) -> None:
+        self.mouse.press(key)
+
+
+def xdemineur_start(rows: int, columns: int, mines: int, rng: np.random.Generator) -> Game:
+    """A game started as xdemineur starts one: mines uniform over every cell, then one
+    uniformly chosen 0 opened by the game (none when there is no 0)."""
+    cells = np.zeros(rows * columns, dtype=bool)
+    cells[rng.choice(rows * columns, size=mines, replace=False)] = True
+    layout = cells.reshape(rows, columns)
+    zeros = np.argwhere((neighbour_counts(layout) == 0) & ~layout)
+    game = Game.from_layout(layout)
+    if len(zeros):
+        row, column = zeros[rng.integers(len(zeros))]
+        game.open((int(row), int(column)))
+    return game
+
+
+def simulated_win_rate(game: str, seed: int = 0) -> float:
+    """The solver's win rate on :data:`SIMULATED_GAMES` simulated games of ``game``'s board,
+    started the way ``game`` starts them."""
+    rows, columns, mines = SIZES[game]
+    rng = np.random.default_rng(seed)
+    wins = 0
+    for number in range(SIMULATED_GAMES):
+        if game == "xdemineur":
+            start = xdemineur_start(rows, columns, mines, rng)
+        else:
+            start = Game(rows, columns, mines, FirstClick(KNOWN_FIRST_CLICK[game]), seed + number)
+        wins += play_game(next_moves, start, seed + number).won
+    return wins / SIMULATED_GAMES
+
+
+def test_xdemineur_starts_open_a_zero_when_there_is_one_and_protect_no_cell() -> None:
+    rng = np.random.default_rng(5)
+    corner_mines = 0
+    for _ in range(300):
+        start = xdemineur_start(9, 12, 10, rng)
+        layout = start.mine_layout
+        assert layout is not None and not start.board.is_lost
+        has_zero = ((neighbour_counts(layout) == 0) & ~layout).any()
+        assert (start.board.tiles == 0).any() == has_zero
+        corner_mines += bool(layout[0, 0])
+    assert 5 <= corner_mines <= 60  # 300 * 10/108 is about 28: no cell is kept free of mines
+
+
+def losing_move_was_a_guess(record: GameRecord, log: OutcomeLog) -> None:
+    """Assert the click that lost ``record`` was a guess the solver gave less than certainty,
+    and, where the board shows which mine exploded, that it was that click's cell."""
+    moves = log.moves(record.id)
+    assert moves, f"game {record.id} was lost without a click"
+    last = moves[-1]
+    assert last.is_guess and last.safety is not None and last.safety < 1, (
+        f"game {record.id} was lost on a move the solver called certain: {last}"
+    )
+    assert record.final_board is not None
+    exploded = np.argwhere(Board.from_text(record.final_board).tiles == Tile.EXPLODED)
+    if len(exploded):
+        assert [tuple(cell) for cell in exploded] == [(last.row, last.column)]
+
+
+@pytest.mark.parametrize("game", ["winemine", "xdemineur"])
+def test_thirty_beginner_games_read_clicked_and_logged_at_the_simulated_win_rate(
+    game: str,
+    calibrations: Calibrations,
+    launch: LaunchGame,
+    mouse: Mouse,
+    tmp_path: Path,
+) -> None:
+    skin = calibrations.of(game).skin
+    rows, columns, mines = SIZES[game]
+    window = launch(game, SIZES[game])
+    audited = AuditedMouse(mouse)
+    with ScreenGrabber() as grabber, OutcomeLog(tmp_path / "outcomes.sqlite3") as log:
+        wait_until_drawn(grabber, window_rect(window))
+        geometry = locate_on_screen(grabber, skin, shape=(rows, columns))
+        table = ScreenTable(
+            grabber,
+            skin,
+            geometry,
+            audited,
+            mines,
+            game=game,
+            first_click=KNOWN_FIRST_CLICK.get(game),
+        )
+        reports = list(play_games(Player(table, log), GAMES, echo=print))
+        records = log.games()
+        for record in records:
+            if record.result == Result.LOST:
+                losing_move_was_a_guess(record, log)
+        cells = {(move.row, move.column) for r in records for move in log.moves(r.id)}
+
+    assert [r.reason for r in reports if r.reason] == []
+    assert len(records) == GAMES
+    assert {r.result for r in records} <= {Result.WON, Result.LOST}
+    assert all(r.final_board and r.ended_at for r in records)
+    assert all(r.bbbv is not None for r in records if r.result == Result.WON)
+
+    board, face = geometry.rect, geometry.face
+    for x, y, allowed in audited.clicks:
+        assert board.contains(x, y) or (face is not None and face.contains(x, y)), (x, y)
+        assert any(area.contains(x, y) for area in allowed)
+    assert all(0 <= row < rows and 0 <= column < columns for row, column in cells)
+    assert sum(r.clicks for r in records) <= len(audited.clicks)
+
+    won = sum(r.result == Result.WON for r in records)
+    low, high = wilson_interval(won, GAMES, CONFIDENCE)
+    simulated = simulated_win_rate(game)
+    print(f"{game}: live {won}/{GAMES} [{low:.3f}, {high:.3f}], simulated {simulated:.3f}")
+    assert low <= simulated <= high
