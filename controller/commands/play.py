@@ -185,7 +185,7 @@ def needs_virtual_display(
 def _table(args: argparse.Namespace, stack: ExitStack) -> ScreenTable:
     """The game to play: started on a virtual display, or found on the desktop."""
     if needs_virtual_display():
-        return _sandbox_table(args, stack)
+        return sandbox_table(stack, args.game, args.level or "beginner", args.skin)
     grabber = stack.enter_context(ScreenGrabber(os.environ.get("DISPLAY")))
     skins = _stored_skins(args.skin)
     if not skins:
@@ -197,38 +197,45 @@ def _table(args: argparse.Namespace, stack: ExitStack) -> ScreenTable:
     skin, geometry = _locate_first(grabber, skins, shape=level[:2] if level else None)
     mines = args.mines or (level[2] if level else _standard_mines(geometry.rows, geometry.columns))
     game = str(skin.extra.get("game", skin.name))
-    return ScreenTable(
-        grabber, skin, geometry, Mouse(), mines, game=game, first_click=_first_click(game, skin)
-    )
+    return _screen_table(grabber, skin, geometry, mines, game)
 
 
-def _sandbox_table(args: argparse.Namespace, stack: ExitStack) -> ScreenTable:
-    """Start Xvfb and the game, learn its skin unless one is stored, and locate its board."""
-    rows, columns, mines = LEVELS[args.level or "beginner"]
-    if args.game == "xdemineur":
+def sandbox_table(
+    stack: ExitStack, game: str, level: str, skin_name: str | None, click_pause: float | None = None
+) -> ScreenTable:
+    """Start Xvfb and ``game`` at ``level`` (closed when ``stack`` exits), learn the game's skin
+    unless one is stored (or ``skin_name`` is given), and locate its board. ``click_pause``:
+    seconds the mouse waits after each click (default :data:`controller.mouse.DEFAULT_PAUSE`)."""
+    rows, columns, mines = LEVELS[level]
+    if game == "xdemineur":
         columns = max(columns, XDEMINEUR_MIN_COLUMNS)
     try:
         stack.enter_context(VirtualDisplay())
-        print(f"no DISPLAY: playing {args.game} on virtual display {os.environ['DISPLAY']}")
-        if args.skin or args.game in list_skins():
-            skins = _stored_skins(args.skin or args.game)
+        print(f"playing {game} on virtual display {os.environ['DISPLAY']}")
+        if skin_name or game in list_skins():
+            skins = _stored_skins(skin_name or game)
         else:
-            skins = [_learn_skin(args.game)]
-        window = stack.enter_context(launch_game(args.game, (rows, columns, mines)))
+            skins = [_learn_skin(game)]
+        window = stack.enter_context(launch_game(game, (rows, columns, mines)))
     except SandboxError as error:
-        raise SetupError(f"cannot start {args.game} on a virtual display: {error}") from error
+        raise SetupError(f"cannot start {game} on a virtual display: {error}") from error
     grabber = stack.enter_context(ScreenGrabber(os.environ.get("DISPLAY")))
     wait_until_drawn(grabber, Rect(*window.geometry))
-    mouse = Mouse()
     skin, geometry = _locate_first(grabber, skins, shape=(rows, columns))
+    return _screen_table(grabber, skin, geometry, mines, game, click_pause)
+
+
+def _screen_table(
+    grabber: ScreenGrabber,
+    skin: Skin,
+    geometry: BoardGeometry,
+    mines: int,
+    game: str,
+    click_pause: float | None = None,
+) -> ScreenTable:
+    mouse = Mouse() if click_pause is None else Mouse(pause=click_pause)
     return ScreenTable(
-        grabber,
-        skin,
-        geometry,
-        mouse,
-        mines,
-        game=args.game,
-        first_click=_first_click(args.game, skin),
+        grabber, skin, geometry, mouse, mines, game=game, first_click=_first_click(game, skin)
     )
 
 
