@@ -226,3 +226,12 @@ def test_the_table_has_a_line_per_group_with_rate_and_interval() -> None:
     assert winemine.split()[:5] == ["winemine", "beginner", "safe", "7", "10"]
     assert f"70.0%     {100 * low:.1f}% - {100 * high:.1f}%" in winemine
     assert xdemineur.split()[3:] == ["0", "0", "-", "-", "-", "1"]
+
+
+def test_the_help_of_stats_shows_a_plain_percent_sign(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["--help"], ["stats", "--help"]):
+        with pytest.raises(SystemExit):
+            main(argv)
+        shown = capsys.readouterr().out
+        assert "95% intervals" in shown
+        assert "%%" not in shown
