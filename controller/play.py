@@ -103,17 +103,25 @@ class StopKey:
     """
 
     def __init__(
-        self, name: str = "Escape", *, display: str | None = None, platform: str = sys.platform
+        self,
+        name: str = "Escape",
+        *,
+        display: str | None = None,
+        platform: str = sys.platform,
+        user32: Any = None,
     ) -> None:
+        """``display``: the X display (default ``DISPLAY``); ``user32`` is for tests."""
         if name not in STOP_KEYS:
             raise StopKeyError(f"unknown stop key {name!r}; choose from {', '.join(STOP_KEYS)}")
         self.name = name
         self._connection: Any = None
         self._user32: Any = None
         if platform == "win32":
-            import ctypes
+            if user32 is None:
+                import ctypes
 
-            self._user32 = ctypes.windll.user32  # type: ignore[attr-defined]
+                user32 = ctypes.windll.user32  # type: ignore[attr-defined]
+            self._user32 = user32
             return
         from Xlib import XK
         from Xlib import display as xdisplay
