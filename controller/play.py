@@ -195,7 +195,9 @@ class GameReport:
 
 
 _NEW_GAME_TRIES = 2
-_CLICK_CONFIRM_TRIES = 3
+_CLICK_CONFIRM_TRIES = 10
+"""Re-reads while clicks are not all visible yet: a game busy with a burst of queued clicks on a
+loaded machine can hold still between two of them, and take a few tenths of a second more."""
 _CLICK_CONFIRM_PAUSE = 0.1
 """Seconds between re-reads while a click is not visible yet (a slow game may lag a frame)."""
 _FACE_REREADS = 3
@@ -333,13 +335,14 @@ class Player:
 
     def _confirmed(self, moves: Sequence[Move]) -> Reading:
         """The board after ``moves``, once the game shows every one of them taken."""
-        reading = self._look(changed=True)
-        for _ in range(_CLICK_CONFIRM_TRIES):
-            if reading.outcome != "playing" or not _untaken(moves, reading.board):
+        for attempt in range(_CLICK_CONFIRM_TRIES + 1):
+            if attempt:
+                time.sleep(_CLICK_CONFIRM_PAUSE)
+            reading = self._look(changed=not attempt)
+            untaken = _untaken(moves, reading.board)
+            if reading.outcome != "playing" or not untaken:
                 return reading
-            time.sleep(_CLICK_CONFIRM_PAUSE)
-            reading = self._look()
-        cells = ", ".join(str(m.cell) for m in _untaken(moves, reading.board))
+        cells = ", ".join(str(m.cell) for m in untaken)
         raise GameAborted(Result.STOPPED, f"the game did not take the clicks on {cells}")
 
     def _look(self, changed: bool = False) -> Reading:

@@ -201,6 +201,51 @@ def test_clicks_the_game_does_not_take_stop_the_game(tmp_path: Path) -> None:
     assert len(table.clicks) == 1
 
 
+class LaggingTable(SimulatedTable):
+    """A game that shows a burst of clicks only on the ``lag``-th look after it (a game busy
+    with queued clicks on a loaded machine)."""
+
+    def __init__(self, seed: int, lag: int) -> None:
+        super().__init__(seed)
+        self.lag = lag
+        self.pending: list[Move] = []
+        self.looks_since_clicks = 0
+
+    def play(self, move: Move) -> None:
+        self.pending.append(move)
+
+    def look(self, changed: bool = False) -> Reading:
+        if self.pending:
+            self.looks_since_clicks += 1
+            if self.looks_since_clicks >= self.lag:
+                for move in self.pending:
+                    super().play(move)
+                self.pending, self.looks_since_clicks = [], 0
+        return super().look(changed)
+
+
+@pytest.mark.parametrize("lag", [2, controller.play._CLICK_CONFIRM_TRIES + 1])
+def test_clicks_shown_late_but_within_the_re_reads_are_taken(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lag: int
+) -> None:
+    monkeypatch.setattr(controller.play, "_CLICK_CONFIRM_PAUSE", 0.0)
+    table = LaggingTable(seed=3, lag=lag)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        (report,) = play_all(quick_player(table, log), 1)
+    assert report.record.result in (Result.WON, Result.LOST), report.reason
+
+
+def test_clicks_shown_after_the_last_re_read_stop_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(controller.play, "_CLICK_CONFIRM_PAUSE", 0.0)
+    table = LaggingTable(seed=3, lag=controller.play._CLICK_CONFIRM_TRIES + 2)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        (report,) = play_all(quick_player(table, log), 1)
+    assert report.record.result == Result.STOPPED
+    assert report.reason is not None and "did not take the clicks on (" in report.reason
+
+
 def test_a_stop_request_records_the_game_as_stopped_and_propagates(tmp_path: Path) -> None:
     class FailSafeTable(SimulatedTable):
         def play(self, move: Move) -> None:
