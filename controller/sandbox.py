@@ -16,6 +16,7 @@ import struct
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -390,6 +391,9 @@ def _open_window(
 
 
 def _launch_xdemineur(rows: int, columns: int, mines: int) -> GameWindow:
+    """xdemineur at any board size; its cells are always 21 px (it has no option or X resource
+    for another cell size, as winemine's are always 16 px), so sizes and places vary, not scales.
+    """
     binary = find_binary("xdemineur")
     if binary is None:
         raise SandboxError("xdemineur is not installed (apt-get install xdemineur)")
@@ -444,6 +448,14 @@ def _run_wine(command: list[str], env: dict[str, str], what: str, timeout: float
         )
 
 
+@contextlib.contextmanager
+def _exclusive(lock_path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``lock_path`` (created if needed) against other processes."""
+    with open(lock_path, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
 def ensure_wine_prefix() -> Path:
     """Create the Wine prefix if it does not exist yet; a lock keeps parallel callers apart."""
     wine = find_binary("wine")
@@ -452,8 +464,7 @@ def ensure_wine_prefix() -> Path:
     prefix = wine_prefix()
     prefix.parent.mkdir(parents=True, exist_ok=True)
     ready_mark = prefix / ".autosweeper-ready"
-    with open(prefix.parent / "wineprefix.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with _exclusive(prefix.parent / "wineprefix.lock"):
         if not ready_mark.exists():
             env = wine_environment(prefix)
             _run_wine(["wineboot", "-i"], env, f"wineboot in {prefix}")
@@ -498,8 +509,13 @@ def _launch_winemine(rows: int, columns: int, mines: int) -> GameWindow:
     env = wine_environment(prefix)
     with tempfile.NamedTemporaryFile("w", suffix=".reg", delete=False) as reg_file:
         reg_file.write(registry)
+    # winemine reads its size from the prefix's registry, which every process sharing the prefix
+    # writes: from the import until the window is open no other launch may change it.
     try:
-        _run_wine(["wine", "reg", "import", reg_file.name], env, "setting winemine's registry", 60)
+        with _exclusive(prefix.parent / "winemine-launch.lock"):
+            _run_wine(
+                ["wine", "reg", "import", reg_file.name], env, "setting winemine's registry", 60
+            )
+            return _open_window("winemine", "winemine", ["wine", "winemine"], env)
     finally:
         os.unlink(reg_file.name)
-    return _open_window("winemine", "winemine", ["wine", "winemine"], env)

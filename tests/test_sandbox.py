@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 
 import mss
 import numpy as np
@@ -108,6 +109,19 @@ def test_winemine_opens_at_the_asked_size_and_closes(launch) -> None:
     assert wide.geometry.width - small.geometry.width == 11 * 16
     wide.close()
     assert not _alive(wide.pid) and _alive(small.pid)
+
+
+@pytest.mark.realgame
+def test_winemines_launched_at_once_each_open_at_their_own_size(launch) -> None:
+    """Every winemine reads its size from the one shared registry: launches must not mix."""
+    sizes = [(9, 9, 10), (9, 20, 10), (12, 14, 20)]
+    with ThreadPoolExecutor(len(sizes)) as pool:
+        windows = list(pool.map(lambda size: launch("winemine", size), sizes))
+    frames = {
+        (window.geometry.width - 16 * columns, window.geometry.height - 16 * rows)
+        for window, (rows, columns, _) in zip(windows, sizes, strict=True)
+    }
+    assert len(frames) == 1, f"windows of other sizes than asked: frames {frames}"
 
 
 @pytest.mark.realgame
