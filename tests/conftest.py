@@ -7,16 +7,22 @@ are skipped (with the reason) only when Xvfb or the game itself is not installed
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 
 import pytest
 
+from calibration.learn import Calibration
+from controller.commands.calibrate import calibrate_game
 from controller.mouse import Mouse
 from controller.sandbox import GameWindow, Size, VirtualDisplay, find_binary, launch_game
 
 GAME_BINARIES = {"winemine": "wine", "xdemineur": "xdemineur"}
 
 LaunchGame = Callable[[str, "str | Size"], GameWindow]
+CALIBRATION_ORIGIN = {"winemine": (250, 170), "xdemineur": (60, 330)}
+"""Where each game's calibration windows start: away from the screen's top-left corner."""
+CALIBRATION_SEED = 7
 
 
 @pytest.fixture(scope="session")
@@ -62,3 +68,32 @@ def xdemineur(launch: LaunchGame) -> GameWindow:
 def mouse(virtual_display: VirtualDisplay) -> Mouse:
     """A Mouse on the session display, allowed nowhere until the test calls ``mouse.allow``."""
     return Mouse()
+
+
+class Calibrations:
+    """Each game's calibration, learned once per test session and shared by the modules that
+    read real games with it (calibrating takes about half a minute per game)."""
+
+    def __init__(self) -> None:
+        self.done: dict[str, Calibration] = {}
+        self.seconds: dict[str, float] = {}
+        """Wall time each calibration took."""
+
+    def of(self, game: str) -> Calibration:
+        """The calibration of ``game`` (skipping the test if the game is not installed)."""
+        binary = GAME_BINARIES[game]
+        if find_binary(binary) is None:
+            pytest.skip(f"{game} needs {binary}, which is not installed (run .ci/setup.sh)")
+        if game not in self.done:
+            started = time.monotonic()
+            self.done[game] = calibrate_game(
+                game, origin=CALIBRATION_ORIGIN[game], seed=CALIBRATION_SEED
+            )
+            self.seconds[game] = time.monotonic() - started
+        return self.done[game]
+
+
+@pytest.fixture(scope="session")
+def calibrations(virtual_display: VirtualDisplay) -> Calibrations:
+    """The session's calibrations, learned on the session display on first use."""
+    return Calibrations()

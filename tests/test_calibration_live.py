@@ -1,23 +1,22 @@
 """Calibration against real games under Xvfb: learn each skin by playing, then read live games.
 
-Each game is calibrated once per module, with its windows away from the screen's top-left
-corner. The skin must then read every cell right, during play and on the final reveal of a
-lost game, in a window at yet another place and after that window moved mid-game.
+Each game is calibrated once per test session (tests/conftest.py), with its windows away from
+the screen's top-left corner. The skin must then read every cell right, during play and on the
+final reveal of a lost game, in a window at yet another place and after that window moved
+mid-game, and on boards of other sizes than the ones it was calibrated on.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
 
 import numpy as np
 import pytest
+from conftest import Calibrations, LaunchGame
 
 from calibration.evidence import check_counting
-from calibration.learn import Calibration
-from controller.commands.calibrate import CALIBRATION_BOARDS, calibrate_game
+from controller.commands.calibrate import CALIBRATION_BOARDS
 from controller.mouse import Mouse
-from controller.sandbox import GameWindow, Size, VirtualDisplay, find_binary
 from solver import Tile
 from solver.engine import neighbour_counts
 from vision.capture import ScreenGrabber
@@ -29,33 +28,16 @@ from vision.stable import wait_stable
 
 pytestmark = pytest.mark.realgame
 
-LaunchGame = Callable[[str, "str | Size"], GameWindow]
-BINARIES = {"winemine": "wine", "xdemineur": "xdemineur"}
-CALIBRATION_ORIGIN = {"winemine": (250, 170), "xdemineur": (60, 330)}
 PITCH = {"winemine": (16, 16), "xdemineur": (21, 21)}
 TILE_SIZE = {"winemine": (16, 16), "xdemineur": (20, 20)}
 GAMES_TO_READ = 4
 
 
-@pytest.fixture(scope="module")
-def calibrations(virtual_display: VirtualDisplay) -> Iterator[dict[str, Calibration]]:
-    """Calibrations done so far in this module, by game."""
-    yield {}
-
-
-def calibrated(game: str, calibrations: dict[str, Calibration]) -> Calibration:
-    if find_binary(BINARIES[game]) is None:
-        pytest.skip(f"{game} needs {BINARIES[game]}, which is not installed (run .ci/setup.sh)")
-    if game not in calibrations:
-        calibrations[game] = calibrate_game(game, origin=CALIBRATION_ORIGIN[game], seed=7)
-    return calibrations[game]
-
-
 @pytest.mark.parametrize("game", ["winemine", "xdemineur"])
 def test_calibration_learns_every_tile_face_and_the_geometry(
-    game: str, calibrations: dict[str, Calibration]
+    game: str, calibrations: Calibrations
 ) -> None:
-    result = calibrated(game, calibrations)
+    result = calibrations.of(game)
     assert result.complete, result.describe_missing()
     skin = result.skin
     assert skin.missing_tiles() == []
@@ -133,9 +115,9 @@ def locate_window(
 
 @pytest.mark.parametrize("game", ["winemine", "xdemineur"])
 def test_skin_reads_boards_during_play_as_the_final_reveal_confirms(
-    game: str, calibrations: dict[str, Calibration], launch: LaunchGame
+    game: str, calibrations: Calibrations, launch: LaunchGame
 ) -> None:
-    skin = calibrated(game, calibrations).skin
+    skin = calibrations.of(game).skin
     rows, columns, mines = CALIBRATION_BOARDS[game][0]
     launch(game, (rows, columns, mines)).move(420, 380)
     chooser = random.Random(11)
@@ -154,9 +136,9 @@ def test_skin_reads_boards_during_play_as_the_final_reveal_confirms(
 
 @pytest.mark.parametrize("game", ["winemine", "xdemineur"])
 def test_a_moved_window_reads_the_same_board(
-    game: str, calibrations: dict[str, Calibration], launch: LaunchGame
+    game: str, calibrations: Calibrations, launch: LaunchGame
 ) -> None:
-    skin = calibrated(game, calibrations).skin
+    skin = calibrations.of(game).skin
     rows, columns, mines = CALIBRATION_BOARDS[game][0]
     window = launch(game, (rows, columns, mines))
     window.move(90, 60)
