@@ -66,6 +66,8 @@ class LiveBench:
     level: str
     timings: list[GameTiming] = field(default_factory=list)
     wall_seconds: float = 0.0
+    clicked_again: int = 0
+    """Clicks the game did not show taken, made once more (see :meth:`Player._confirmed`)."""
 
     @property
     def finished(self) -> list[GameTiming]:
@@ -84,6 +86,7 @@ class LiveBench:
         ]
         unfinished = [t.record for t in self.timings if not t.record.result.is_finished_game]
         lines += [f"  game {r.id} {r.result.value}: {r.reason}" for r in unfinished]
+        lines.append(f"clicks the game did not take at first, clicked again: {self.clicked_again}")
         if won:
             times = [t.record.duration or 0.0 for t in won]
             lines.append(
@@ -147,6 +150,7 @@ def run(
                 before, turns_before, cycle_start = after, turns, time.monotonic()
         except (StopRequested, NoFreshGame) as stop:
             print(f"stopped: {stop}", file=sys.stderr)
+        bench.clicked_again = table.stopwatch.counts["clicked again"]
     bench.wall_seconds = time.monotonic() - started
     return bench
 

@@ -6,8 +6,9 @@ start a new game, find the board again), so the same loop plays a real window th
 
 Nothing here guesses about the screen: an unreadable cell ends the game as ``misread`` unless
 the board is found again elsewhere (it moved); a screen that cannot be captured, a click the
-game did not take, the fail-safe or a stop request end it as ``stopped``. Either way no click
-follows. Every game is in the outcome log from its first click on.
+game did not take even when clicked again, the fail-safe or a stop request end it as
+``stopped``. Either way no click follows. Every game is in the outcome log from its first click
+on.
 """
 
 from __future__ import annotations
@@ -334,16 +335,35 @@ class Player:
         return reading.board, reading.outcome
 
     def _confirmed(self, moves: Sequence[Move]) -> Reading:
-        """The board after ``moves``, once the game shows every one of them taken."""
+        """The board after ``moves``, once the game shows every one of them taken.
+
+        A cell still closed after every re-read is clicked once more: opening a cell known
+        safe, or taking the same guess again, adds no risk, and a click on a cell that did open
+        changes nothing. A missed flag is not: a second right-click could take a flag off.
+        """
+        reading = self._reread_until_taken(moves, changed=True)
+        missed = _untaken(moves, reading.board) if reading.outcome == "playing" else []
+        if missed and all(move.action == Action.OPEN for move in missed):
+            self.stopwatch.counts["clicked again"] += len(missed)
+            for move in missed:
+                self._check_stop_key()
+                self.table.play(move)
+            reading = self._reread_until_taken(missed, changed=True)
+            missed = _untaken(missed, reading.board) if reading.outcome == "playing" else []
+        if missed:
+            cells = ", ".join(str(move.cell) for move in missed)
+            raise GameAborted(Result.STOPPED, f"the game did not take the clicks on {cells}")
+        return reading
+
+    def _reread_until_taken(self, moves: Sequence[Move], changed: bool) -> Reading:
+        """The first read that shows ``moves`` taken or the game over, else the last re-read."""
         for attempt in range(_CLICK_CONFIRM_TRIES + 1):
             if attempt:
                 time.sleep(_CLICK_CONFIRM_PAUSE)
-            reading = self._look(changed=not attempt)
-            untaken = _untaken(moves, reading.board)
-            if reading.outcome != "playing" or not untaken:
-                return reading
-        cells = ", ".join(str(m.cell) for m in untaken)
-        raise GameAborted(Result.STOPPED, f"the game did not take the clicks on {cells}")
+            reading = self._look(changed=changed and not attempt)
+            if reading.outcome != "playing" or not _untaken(moves, reading.board):
+                break
+        return reading
 
     def _look(self, changed: bool = False) -> Reading:
         """A stable read. An unreadable face is read again a few times: while a mouse button is

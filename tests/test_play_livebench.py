@@ -47,21 +47,23 @@ def test_the_report_gives_the_median_won_game_speeds_and_where_the_time_went(
                 timed_game(log, Result.STOPPED, 0.5, 2, stages),
             ],
             wall_seconds=20.0,
+            clicked_again=2,
         )
     lines = bench.report().splitlines()
     assert lines[0].startswith("winemine expert: 5 games in 20 s, won 3 of 4: 75.00% [")
     assert lines[1].startswith("  game 5 stopped:")
-    assert lines[2] == "won game, start to finish: median 4.00 s (fastest 3.00 s, slowest 5.00 s)"
+    assert lines[2] == "clicks the game did not take at first, clicked again: 2"
+    assert lines[3] == "won game, start to finish: median 4.00 s (fastest 3.00 s, slowest 5.00 s)"
     # Won games: 60 clicks and 30 turns in 12 s of play; 3 x 3.25 s with their starts.
-    assert lines[3] == (
+    assert lines[4] == (
         "won games: 60 clicks and 30 turns in 12.0 s of play: 5.0 clicks/s, 2.5 turns/s; "
         "9.8 s with starting each game, spent on:"
     )
-    shares = {line.split("  ")[1].strip(): line.split()[-3:] for line in lines[4:11]}
+    shares = {line.split("  ")[1].strip(): line.split()[-3:] for line in lines[5:12]}
     assert shares["capturing the screen"] == ["0.75", "s", "7.7%"]
     assert shares["waiting for a still frame (less capture)"] == ["2.25", "s", "23.1%"]
     assert shares["the rest (one game a second, Python)"] == ["1.50", "s", "15.4%"]
-    assert lines[11].startswith("all games: 66 clicks and 33 turns in 13.5 s of play:")
+    assert lines[12].startswith("all games: 66 clicks and 33 turns in 13.5 s of play:")
 
 
 def test_a_run_without_wins_says_so_without_a_median(tmp_path: Path) -> None:
