@@ -165,8 +165,10 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--minutes", type=float, default=10.0, help="start no game after this (default 10)"
     )
-    parser.add_argument("--level", choices=list(LEVELS), default="expert")
-    parser.add_argument("--game", choices=GAMES, default="winemine")
+    parser.add_argument(
+        "--level", choices=list(LEVELS), default="expert", help="(default: %(default)s)"
+    )
+    parser.add_argument("--game", choices=GAMES, default="winemine", help="(default: %(default)s)")
     parser.add_argument("--skin", help="the stored skin to use (default: the game's, or learn it)")
     parser.add_argument("--db", type=Path, help="outcome log (default: a temporary file)")
     parser.add_argument(
