@@ -136,18 +136,17 @@ def choose_guess(analysis: Analysis) -> tuple[Cell, float]:
     candidates = _candidates(board, analysis, safety)
     unknown_around = _unknown_neighbour_counts(board)
     look = LookAhead(analysis)
-    outlooks = [o for o in map(look.outlook, candidates) if o is not None]
-    live = [o for o in outlooks if not o.is_dead] or outlooks
-    if live:
-        best = max(
-            live,
-            key=lambda o: (
-                o.safety + PROGRESS_WEIGHT * o.progress,
-                -int(unknown_around[o.cell]),
-            ),
-        ).cell
-    else:
-        best = max(candidates, key=lambda cell: (safety[cell], -int(unknown_around[cell])))
+    outlooks = {cell: look.outlook(cell) for cell in candidates}
+    dead = {cell for cell, outlook in outlooks.items() if outlook is not None and outlook.is_dead}
+    live = [cell for cell in candidates if cell not in dead]
+
+    def score(cell: Cell) -> tuple[float, int]:
+        """Safety plus the progress bonus where the look-ahead could afford to look."""
+        outlook = outlooks[cell]
+        bonus = PROGRESS_WEIGHT * outlook.progress if outlook else 0.0
+        return float(safety[cell]) + bonus, -int(unknown_around[cell])
+
+    best = max(live or candidates, key=score)
     return best, float(safety[best])
 
 
