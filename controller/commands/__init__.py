@@ -1,1 +1,1 @@
-"""One module per ``autosweeper`` subcommand, each with ``add_parser(subparsers)`` and ``run(args)``."""
+"""One module per ``autosweeper`` subcommand, each with ``add_parser`` and ``run``."""
