@@ -17,7 +17,22 @@ from solver.strategy import Action, Move, choose_move, next_moves
 from solver.winprob import PositionTooLarge, win_probability
 
 __all__ = [
-    "LEVELS", "Board", "BoardError", "Cell", "Tile", "FirstClick", "Game", "GameState",
-    "Analysis", "Group", "analyze", "find_certain",
-    "Action", "Move", "choose_move", "next_moves", "PositionTooLarge", "win_probability",
+    "LEVELS",
+    "Board",
+    "BoardError",
+    "Cell",
+    "Tile",
+    "FirstClick",
+    "Game",
+    "GameState",
+    "Analysis",
+    "Group",
+    "analyze",
+    "find_certain",
+    "Action",
+    "Move",
+    "choose_move",
+    "next_moves",
+    "PositionTooLarge",
+    "win_probability",
 ]

@@ -96,9 +96,7 @@ def read_constraints(board: Board) -> Constraints:
     for index in np.flatnonzero(numbers & (unknown_around > 0)).tolist():
         around = frozenset(cell for cell, flat in table[index] if is_unknown[flat])
         constraints.append(Constraint(divmod(index, columns), around, needs[index]))
-    return Constraints(
-        board, tuple(constraints), unknown, unknown_count, board.mines - flag_count
-    )
+    return Constraints(board, tuple(constraints), unknown, unknown_count, board.mines - flag_count)
 
 
 @lru_cache(maxsize=16)

@@ -22,9 +22,7 @@ from solver.board import Board, BoardError, Cell
 from solver.constraints import Constraint, Constraints, read_constraints
 
 
-def _reduce(
-    constraints: list[Constraint], safe: set[Cell], mines: set[Cell]
-) -> list[Constraint]:
+def _reduce(constraints: list[Constraint], safe: set[Cell], mines: set[Cell]) -> list[Constraint]:
     """The constraints without the newly decided ``safe`` and ``mines`` cells; raise if a number
     can no longer be met."""
     reduced = []

@@ -41,9 +41,7 @@ def enumerate_solutions(board: Board) -> BruteForce:
     solution_mines: list[frozenset[Cell]] = []
     for chosen in itertools.combinations(unknown, board.mines - len(flags)):
         mines = flags | set(chosen)
-        if all(
-            sum(n in mines for n in board.neighbours(c)) == int(board[c]) for c in numbers
-        ):
+        if all(sum(n in mines for n in board.neighbours(c)) == int(board[c]) for c in numbers):
             solution_mines.append(frozenset(chosen))
             for cell in chosen:
                 mined[cell] += 1

@@ -107,8 +107,7 @@ def _as_text(
     flags = int((board.tiles == Tile.FLAG).sum())
     grouped = sum(len(group.cells) for group in analysis.groups)
     lines = [
-        f"board: {board.rows} rows x {board.columns} columns, {board.mines} mines, "
-        f"{flags} flagged",
+        f"board: {board.rows} rows x {board.columns} columns, {board.mines} mines, {flags} flagged",
         f"solutions: {analysis.solutions}"
         + ("" if analysis.exact else " (approximate: a group was too big to count exactly)"),
         f"certain safe ({len(analysis.safe)}): {_cells(analysis.safe)}",
