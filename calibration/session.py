@@ -33,7 +33,6 @@ from calibration.faces import crop, find_face
 from calibration.grid import Grid, find_lattice
 from calibration.pointer import Pointer
 from solver import Cell, Tile
-from solver.engine import neighbour_counts
 from solver.strategy import next_moves
 from vision.errors import UnstableFrameError
 from vision.geometry import Rect
@@ -288,8 +287,7 @@ class Player:
 
     def play_game(self) -> GameRecord:
         """Play the game on the screen at random until it is lost (or won, or nothing is left
-        to open), with a few flags and a question mark on the way; each click goes to one of
-        the most enclosed hidden cells (see :func:`enclosed_hidden_cells`)."""
+        to open), with a few flags and a question mark on the way."""
         if self._game is None:
             self._game = GameRecord()
             self.evidence.games.append(self._game)
@@ -300,11 +298,11 @@ class Player:
                 self._game = None
                 return game
             frame = self._board_frame()
-            enclosed = enclosed_hidden_cells(self.board_ids(frame))
-            if not enclosed:
+            hidden = self._hidden_cells(self.board_ids(frame))
+            if not hidden:
                 self._won(game)
                 continue
-            cell = self.random.choice(enclosed)
+            cell = self.random.choice(hidden)
             if flags_left and self.random.random() < 0.3:
                 flags_left -= 1
                 flag = self._mark(cell, frame)
@@ -493,18 +491,6 @@ class Player:
                 last = game.steps[-1]
                 ends.update(int(i) for i in np.unique(last.after[last.changed]))
         return sorted(ends - self.evidence.safe_appearances - {HIDDEN_ID})
-
-
-def enclosed_hidden_cells(ids: Ids) -> list[Cell]:
-    """The hidden cells with the most hidden neighbours: the likeliest to show a 7 or an 8,
-    the numbers random clicks see least (in simulated games on the dense boards calibration
-    plays, both were seen after 13 games on average instead of 21 for winemine's, 27 instead
-    of 32 for xdemineur's)."""
-    hidden = ids == HIDDEN_ID
-    if not hidden.any():
-        return []
-    around = np.where(hidden, neighbour_counts(hidden).astype(np.int16), -1)
-    return [(int(r), int(c)) for r, c in np.argwhere(around == around.max())]
 
 
 def _only_changes_around(before: Image, after: Image, point: tuple[int, int]) -> Image:

@@ -22,7 +22,7 @@ from calibration.evidence import (
 from calibration.faces import find_face
 from calibration.grid import Grid, GridNotFoundError, find_lattice
 from calibration.learn import Calibration, build_skin, match_threshold
-from calibration.session import Evidence, enclosed_hidden_cells
+from calibration.session import Evidence
 from calibration.store import export_skin, import_skin, list_skins, load_skin, save_skin
 from controller.cli import main
 from solver import Board, Tile
@@ -186,18 +186,6 @@ def test_meanings_follow_from_marks_and_a_loss(seed: int) -> None:
     lost_board = board_of(game.steps[-1].after, meanings)
     assert lost_board.is_lost
     check_counting(lost_board, "the simulated loss")
-
-
-def test_random_clicks_go_to_the_most_enclosed_hidden_cells() -> None:
-    ids = np.full((5, 6), HIDDEN_ID, dtype=np.int32)
-    interior = {(row, column) for row in range(1, 4) for column in range(1, 5)}
-    assert set(enclosed_hidden_cells(ids)) == interior
-    ids[2, 2] = 3  # an opened cell: its neighbours can no longer show an 8
-    assert set(enclosed_hidden_cells(ids)) == {(1, 4), (2, 4), (3, 4)}
-    ids[1:4, 1:5] = 3  # only the edge ring is hidden: next to a corner is most enclosed
-    ring = {(0, 1), (0, 4), (4, 1), (4, 4), (1, 0), (3, 0), (1, 5), (3, 5)}
-    assert set(enclosed_hidden_cells(ids)) == ring
-    assert enclosed_hidden_cells(np.full((2, 2), 3, dtype=np.int32)) == []
 
 
 def test_a_misdrawn_number_is_a_contradiction() -> None:
