@@ -54,12 +54,14 @@ Polynomial = dict[int, int]
 """Counts by number of mines: ``{mines: count}``."""
 
 
-def _ways(n: int, k: int) -> int:
+def ways(n: int, k: int) -> int:
     """C(n, k), and 0 when k is out of range (no way to place the mines)."""
     return comb(n, k) if 0 <= k <= n else 0
 
 
-def _add_product(target: Polynomial, a: Polynomial, b: Polynomial, limit: int) -> None:
+def _add_product(
+    target: Polynomial, a: Mapping[int, int], b: Mapping[int, int], limit: int
+) -> None:
     """target += a * b, dropping terms with more than ``limit`` mines."""
     for i, x in a.items():
         for j, y in b.items():
@@ -67,7 +69,8 @@ def _add_product(target: Polynomial, a: Polynomial, b: Polynomial, limit: int) -
                 target[i + j] = target.get(i + j, 0) + x * y
 
 
-def _product(a: Polynomial, b: Polynomial, limit: int) -> Polynomial:
+def polynomial_product(a: Mapping[int, int], b: Mapping[int, int], limit: int) -> Polynomial:
+    """a * b, dropping terms with more than ``limit`` mines (combines independent groups)."""
     result: Polynomial = {}
     _add_product(result, a, b, limit)
     return result
@@ -209,8 +212,12 @@ class _GroupCount:
     """The forward-backward count of one group's layouts over its boxes."""
 
     def __init__(
-        self, boxes: list[tuple[Cell, ...]], box_numbers: list[tuple[int, ...]], needs: list[int],
-        mine_limit: int, order: list[int],
+        self,
+        boxes: list[tuple[Cell, ...]],
+        box_numbers: list[tuple[int, ...]],
+        needs: list[int],
+        mine_limit: int,
+        order: list[int],
     ) -> None:
         self.mine_limit = mine_limit
         self.boxes = [boxes[b] for b in order]
@@ -369,7 +376,11 @@ class Analysis:
     off_frontier: frozenset[Cell]
     """Unknown cells touching no number; they all share one probability."""
     mines_left: int
-    """Mines not covered by flags."""
+    """Mines not covered by flags (certain mines not flagged are still counted here)."""
+    mines_to_place: int
+    """Mines the groups and the undecided off-frontier cells share: :attr:`mines_left` less the
+    certain mines the simple rules settle before counting (those are in no group). This is the
+    total that the groups' ``layouts_by_mines`` are combined against."""
     frontier_layout_count: int
     """Distinct mine layouts of the whole frontier that some solution completes."""
     exact: bool = True
@@ -547,13 +558,13 @@ def analyze(board: Board) -> Analysis:
     # Products of the groups' polynomials before and after each group, to combine all but one.
     before: list[Polynomial] = [{0: 1}]
     for _, count, _ in counted:
-        before.append(_product(before[-1], count.layouts_by_mines, mines_left))
+        before.append(polynomial_product(before[-1], count.layouts_by_mines, mines_left))
     after: list[Polynomial] = [{0: 1}]
     for _, count, _ in reversed(counted):
-        after.append(_product(after[-1], count.layouts_by_mines, mines_left))
+        after.append(polynomial_product(after[-1], count.layouts_by_mines, mines_left))
     after.reverse()
     frontier_by_mines = before[-1]
-    solutions = sum(n * _ways(off, mines_left - t) for t, n in frontier_by_mines.items())
+    solutions = sum(n * ways(off, mines_left - t) for t, n in frontier_by_mines.items())
     if solutions == 0:
         low = sum(min(count.layouts_by_mines) for _, count, _ in counted)
         high = sum(max(count.layouts_by_mines) for _, count, _ in counted)
@@ -565,9 +576,9 @@ def analyze(board: Board) -> Analysis:
     groups: list[Group] = []
     mined_solutions: dict[Cell, int] = {}
     for index, (numbers, count, dropped) in enumerate(counted):
-        others = _product(before[index], after[index + 1], mines_left)
+        others = polynomial_product(before[index], after[index + 1], mines_left)
         completions = {
-            t: sum(n * _ways(off, mines_left - t - u) for u, n in others.items())
+            t: sum(n * ways(off, mines_left - t - u) for u, n in others.items())
             for t in count.layouts_by_mines
         }
         for box, by_mines in zip(count.boxes, count.box_mines, strict=True):
@@ -594,9 +605,7 @@ def analyze(board: Board) -> Analysis:
     elif off_frontier & known_safe:
         off_mined = 0
     else:
-        off_mined = sum(
-            n * _ways(off - 1, mines_left - t - 1) for t, n in frontier_by_mines.items()
-        )
+        off_mined = sum(n * ways(off - 1, mines_left - t - 1) for t, n in frontier_by_mines.items())
     possible = frozenset(t for t in frontier_by_mines if 0 <= mines_left - t <= off)
     safe = {cell for cell, mined in mined_solutions.items() if mined == 0}
     mines = {cell for cell, mined in mined_solutions.items() if mined == solutions}
@@ -612,6 +621,7 @@ def analyze(board: Board) -> Analysis:
         groups=tuple(groups),
         off_frontier=off_frontier,
         mines_left=position.mines_left,
+        mines_to_place=mines_left,
         frontier_layout_count=sum(n for t, n in frontier_by_mines.items() if t in possible),
         exact=all(group.exact for group in groups),
         _mined_solutions=mined_solutions,

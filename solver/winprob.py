@@ -18,7 +18,8 @@ winning every layout it survives could not beat the best cell found so far.
 
 The search needs every layout spelled out, cells touching no number included, where
 :mod:`solver.analysis` only counts them; so the layouts are listed here, as bitmasks over the
-unopened cells (flags included: a correct flag is a mine in every layout anyway).
+unknown cells. A flag is taken as a mine, as :func:`solver.analysis.analyze` takes it, so that
+both count the same layouts of a flagged board.
 
 Limits: the search refuses, with :class:`PositionTooLarge`, positions with more than
 ``max_layouts`` consistent layouts (:data:`MAX_LAYOUTS` by default), more than
@@ -59,7 +60,8 @@ RULES = ("safe", "xp", "opening", "none")
 """First-click rules: the first cell is safe; an xp mine under it moves to the top-left corner;
 the first cell is a 0; no protection."""
 
-_UNOPENED = (Tile.HIDDEN, Tile.FLAG, Tile.QUESTION)
+_UNKNOWN = (Tile.HIDDEN, Tile.QUESTION)
+"""Cells the search may still place a mine in: flags are mines already."""
 
 
 class PositionTooLarge(Exception):
@@ -126,7 +128,7 @@ class _Search:
         layouts: dict[int, int] | None = None,
     ) -> None:
         self.cells: list[Cell] = [
-            (int(r), int(c)) for r, c in zip(*_unopened_mask(board).nonzero(), strict=True)
+            (int(r), int(c)) for r, c in zip(*_unknown_mask(board).nonzero(), strict=True)
         ]
         index = {cell: i for i, cell in enumerate(self.cells)}
         self.neighbour_masks: list[int] = [
@@ -275,14 +277,19 @@ def _layouts(board: Board, index: dict[Cell, int], max_layouts: int) -> list[int
     the remaining mines in every possible way. Raises :class:`PositionTooLarge` past
     ``max_layouts`` layouts or :data:`MAX_ENUMERATION_STEPS` backtracking steps.
     """
+    flagged = board.tiles == Tile.FLAG
+    unflagged = board.mines - int(flagged.sum())
+    if unflagged < 0:
+        return []
     constraints: list[tuple[int, list[int]]] = []
     for r, c in zip(*(board.tiles <= Tile.EIGHT).nonzero(), strict=True):
-        hidden = [index[n] for n in board.neighbours((int(r), int(c))) if n in index]
-        number = int(board.tiles[r, c])
-        if number > len(hidden):
+        around = list(board.neighbours((int(r), int(c))))
+        hidden = [index[n] for n in around if n in index]
+        needed = int(board.tiles[r, c]) - sum(1 for n in around if flagged[n])
+        if not 0 <= needed <= len(hidden):
             return []
         if hidden:
-            constraints.append((number, hidden))
+            constraints.append((needed, hidden))
     frontier = {cell for _, cells in constraints for cell in cells}
     off_frontier = [i for i in range(len(index)) if i not in frontier]
     steps = [0]
@@ -298,17 +305,17 @@ def _layouts(board: Board, index: dict[Cell, int], max_layouts: int) -> list[int
     chosen_frontiers: list[tuple[int, int]] = []
     counted = 0
 
-    def combine(part: int, mask: int, mines: int) -> None:
+    def combine(part: int, mask: int, chosen_mines: int) -> None:
         nonlocal counted
         if part == len(parts):
-            chosen_frontiers.append((mask, board.mines - mines))
-            counted += comb(off, board.mines - mines)
+            chosen_frontiers.append((mask, unflagged - chosen_mines))
+            counted += comb(off, unflagged - chosen_mines)
             if counted > max_layouts:
                 raise PositionTooLarge(f"more than {max_layouts} consistent layouts")
             return
         for part_mask, part_mines in parts[part]:
-            total = mines + part_mines
-            if total + fewest[part + 1] <= board.mines <= total + most[part + 1] + off:
+            total = chosen_mines + part_mines
+            if total + fewest[part + 1] <= unflagged <= total + most[part + 1] + off:
                 combine(part + 1, mask | part_mask, total)
 
     combine(0, 0, 0)
@@ -387,8 +394,8 @@ def _part_layouts(
     return found
 
 
-def _unopened_mask(board: Board) -> npt.NDArray[np.bool_]:
-    return np.isin(board.tiles, _UNOPENED)
+def _unknown_mask(board: Board) -> npt.NDArray[np.bool_]:
+    return np.isin(board.tiles, _UNKNOWN)
 
 
 def _safe_mask(layouts: frozenset[int], width: int) -> int:

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver import Board, Tile, winprob
+from solver.analysis import analyze
 from solver.engine import neighbour_counts
 from solver.winprob import PositionTooLarge, best_guess, win_probability
 
@@ -61,12 +62,17 @@ def _minimax(board: Board, layouts: list[tuple[frozenset, np.ndarray]]):  # noqa
 
 
 def brute_force_win_probability(board: Board) -> Fraction:
-    """The minimax value of an opened board, every consistent layout equally likely."""
+    """The minimax value of an opened board, every consistent layout equally likely (a flag is
+    a mine in every consistent layout)."""
     opened = frozenset(cell for cell in np.ndindex(board.rows, board.columns) if board[cell] <= 8)
+    flagged = frozenset(
+        cell for cell in np.ndindex(board.rows, board.columns) if board[cell] == Tile.FLAG
+    )
     layouts = [
         (mines, numbers)
         for mines, numbers in _layouts(board)
-        if all(cell not in mines and numbers[cell] == board[cell] for cell in opened)
+        if flagged <= mines
+        and all(cell not in mines and numbers[cell] == board[cell] for cell in opened)
     ]
     return _minimax(board, layouts)(opened, frozenset(range(len(layouts))))
 
@@ -100,8 +106,9 @@ def brute_force_fresh_board(board: Board, rule: str) -> Fraction:
 
 
 @st.composite
-def tiny_positions(draw: st.DrawFn) -> Board:
-    """A real game on at most 8 cells, some of its safe cells opened."""
+def tiny_positions(draw: st.DrawFn, flags: bool = False) -> Board:
+    """A real game on at most 8 cells, some of its safe cells opened (and, with ``flags``, some
+    of its mines flagged)."""
     rows = draw(st.integers(1, 2))
     columns = draw(st.integers(3, 4))
     mines = draw(st.integers(1, rows * columns - 2))
@@ -113,6 +120,10 @@ def tiny_positions(draw: st.DrawFn) -> Board:
     safe = [(r, c) for r in range(rows) for c in range(columns) if not layout[r, c]]
     for cell in draw(st.lists(st.sampled_from(safe), min_size=1, unique=True)):
         tiles[cell] = numbers[cell]
+    if flags:
+        mined = [(r, c) for r in range(rows) for c in range(columns) if layout[r, c]]
+        for cell in draw(st.lists(st.sampled_from(mined), min_size=1, unique=True)):
+            tiles[cell] = Tile.FLAG
     return Board(rows, columns, mines, tiles)
 
 
@@ -120,6 +131,24 @@ def tiny_positions(draw: st.DrawFn) -> Board:
 @given(tiny_positions())
 def test_win_probability_matches_brute_force_minimax(board: Board) -> None:
     assert win_probability(board) == brute_force_win_probability(board)
+
+
+@settings(max_examples=100, deadline=None)
+@given(tiny_positions(flags=True))
+def test_flags_count_as_mines_as_in_the_analysis(board: Board) -> None:
+    assert win_probability(board) == brute_force_win_probability(board)
+    layouts = winprob._layouts(board, _unknown_index(board), winprob.MAX_LAYOUTS)
+    assert len(layouts) == analyze(board).solutions
+
+
+def test_a_flag_beside_a_number_is_one_of_its_mines() -> None:
+    # the flag satisfies the 1, so the cell on its right is safe: a certain win, not a 50/50
+    assert win_probability(Board.from_rows(["F1U"], mines=1)) == 1
+
+
+def _unknown_index(board: Board) -> dict[tuple[int, int], int]:
+    unknown = [cell for cell in board.cells() if board[cell] in (Tile.HIDDEN, Tile.QUESTION)]
+    return {cell: i for i, cell in enumerate(unknown)}
 
 
 @settings(max_examples=60, deadline=None)
