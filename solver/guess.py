@@ -1,4 +1,4 @@
-"""One move ahead for a guess: which numbers a cell may show, and whether each leaves a sure cell.
+"""One move ahead for a guess: which numbers a cell may show, and how safe the next move then is.
 
 Re-running the full analysis for every number every candidate might show costs tens of
 milliseconds each on Expert. This module instead works from one :class:`~solver.analysis.Analysis`:
@@ -10,6 +10,10 @@ number through binomial counts. Weights are exact whole numbers of full-board la
 "Progress" after a number is a cell of the enumerated groups (or one of the off-frontier
 neighbours) that is safe in every layout left. Certainties that only the global mine count
 could create elsewhere are not looked for, so progress is a slight underestimate.
+
+The "next safety" after a number is the exact safety of the safest of those same cells. The
+number also shifts every other cell's chance a little, through the mine count the cells share;
+that shift is left out (the caller takes their safety as it was).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from functools import cache
 from itertools import product
 from math import comb
 
-from solver.analysis import Analysis, Group
+from solver.analysis import Analysis, Group, Polynomial, polynomial_product, ways
 from solver.board import Board, Cell, Tile
 
 MAX_ENUMERATED_LAYOUTS = 4000
@@ -40,6 +44,11 @@ class Outlook:
     """Chance of each number it may show (they add up to ``safety``)."""
     progress: float
     """Chance it is safe and its number leaves a certainly safe cell to open next."""
+    next_safety: Mapping[int, float]
+    """For each number it may show, the safety of the safest cell whose chance that number
+    changes (an unknown neighbour, or a cell of a group one of them is in)."""
+    reassessed: frozenset[Cell]
+    """Those cells: the safety of every other cell is taken as unchanged by the number."""
 
     @property
     def is_dead(self) -> bool:
@@ -61,12 +70,12 @@ class LookAhead:
         self.fixed_mines = analysis.mines - grouped
         """Certain mines in no group: the mine count the groups share already leaves them out."""
         self.off_free = analysis.off_frontier - analysis.mines - analysis.safe
-        every_group: dict[int, int] = {0: 1}
+        to_place = analysis.mines_to_place
+        every_group: Polynomial = {0: 1}
         for group in analysis.groups:
-            every_group = _multiply(every_group, group.layouts_by_mines, analysis.mines_left)
+            every_group = polynomial_product(every_group, group.layouts_by_mines, to_place)
         self.consistent = analysis.solutions == sum(
-            count * _binomial(len(self.off_free), analysis.mines_left - t)
-            for t, count in every_group.items()
+            count * ways(len(self.off_free), to_place - t) for t, count in every_group.items()
         )
         """Whether these counts rebuild the analysis's own (else no outlook is given)."""
 
@@ -95,52 +104,62 @@ class LookAhead:
         if size > self.max_layouts:
             return None
 
-        others: dict[int, int] = {0: 1}
+        to_place = analysis.mines_to_place
+        others: Polynomial = {0: 1}
         for index, group in enumerate(analysis.groups):
             if index not in touched:
-                others = _multiply(others, group.layouts_by_mines, analysis.mines_left)
+                others = polynomial_product(others, group.layouts_by_mines, to_place)
         spare_off = len(off) - len(off_around) - (cell in off)
         k = len(off_around)
 
         @cache
-        def ways(mines: int, in_off_around: int) -> int:
+        def completions(mines: int, in_off_around: int) -> int:
             """Full-board layouts completing ``mines`` in the touched groups, ``in_off_around``
             in the off-frontier neighbours, ``cell`` safe."""
-            rest = analysis.mines_left - mines - in_off_around
+            rest = to_place - mines - in_off_around
             return comb(k, in_off_around) * sum(
-                count * _binomial(spare_off, rest - u) for u, count in others.items()
+                count * ways(spare_off, rest - u) for u, count in others.items()
             )
 
         unknown_set = frozenset(unknown)
         weight: defaultdict[int, int] = defaultdict(int)
-        mined_somewhere: defaultdict[int, set[Cell]] = defaultdict(set)
-        off_mined_somewhere: defaultdict[int, bool] = defaultdict(bool)
+        mined_weight: defaultdict[int, defaultdict[Cell, int]] = defaultdict(
+            lambda: defaultdict(int)
+        )
+        off_mined_weight: defaultdict[int, int] = defaultdict(int)
         for combination in product(*(layouts or [] for layouts in enumerated)):
             mines = frozenset().union(*combination)
             if cell in mines:
                 continue
             near = len(mines & unknown_set)
             for j in range(k + 1):
-                w = ways(len(mines), j)
+                w = completions(len(mines), j)
                 if not w:
                     continue
                 shown = known + near + j
                 weight[shown] += w
-                mined_somewhere[shown].update(mines)
-                off_mined_somewhere[shown] |= j > 0
+                mined = mined_weight[shown]
+                for mine in mines:
+                    mined[mine] += w
+                off_mined_weight[shown] += w * j
         group_cells = frozenset().union(*(analysis.groups[i].cells for i in touched)) - {cell}
-        progress = sum(
-            w
-            for shown, w in weight.items()
-            if len(mined_somewhere[shown]) < len(group_cells)
-            or (off_around and not off_mined_somewhere[shown])
-        )
+        next_safety = {}
+        progress = 0
+        for shown, w in weight.items():
+            fewest = min((mined_weight[shown].get(c, 0) for c in group_cells), default=w)
+            safest = 1 - Fraction(fewest, w)
+            if k:
+                safest = max(safest, 1 - Fraction(off_mined_weight[shown], k * w))
+            next_safety[shown] = float(safest)
+            progress += w if safest == 1 else 0
         total = analysis.solutions
         return Outlook(
             cell=cell,
             safety=sum(weight.values()) / total,
             shows={shown: w / total for shown, w in sorted(weight.items())},
             progress=progress / total,
+            next_safety=next_safety,
+            reassessed=group_cells | frozenset(off_around),
         )
 
     def _group_layouts(self, index: int) -> list[frozenset[Cell]] | None:
@@ -150,20 +169,6 @@ class LookAhead:
                 list(group.layouts()) if group.layout_count <= self.max_layouts else None
             )
         return self._layouts[index]
-
-
-def _binomial(n: int, k: int) -> int:
-    return comb(n, k) if 0 <= k <= n else 0
-
-
-def _multiply(a: Mapping[int, int], b: Mapping[int, int], limit: int) -> dict[int, int]:
-    """The product of two {mines: count} polynomials, without terms above ``limit`` mines."""
-    result: defaultdict[int, int] = defaultdict(int)
-    for i, x in a.items():
-        for j, y in b.items():
-            if i + j <= limit:
-                result[i + j] += x * y
-    return dict(result)
 
 
 def forced_fifty_fifty(

@@ -11,10 +11,11 @@ The win rate is decided by the guesses, the speed by the certain moves, so the w
      that wins most often;
    * an unavoidable 50/50 (:func:`solver.guess.forced_fifty_fifty`) is taken at once: it has to
      be guessed some time, and nothing learnt elsewhere can help with it;
-   * otherwise the near-safest cells are scored by their safety plus a bonus for the chance that
-     the number they show leaves a certain safe cell to open next (:mod:`solver.guess`). A cell
-     that can show only one number (a "dead" cell) teaches nothing, so it is only opened when
-     every candidate is dead.
+   * otherwise the near-safest cells are scored by the chance of surviving both them and the
+     safest guess after them, over every number they may show (:mod:`solver.guess`; a number
+     that leaves a certain safe cell counts as a sure second move). This prefers, among cells
+     about as safe, the ones whose number tells the most. A cell that can show only one number
+     (a "dead" cell) teaches nothing, so it is only opened when every candidate is dead.
 
 Moves are values (:class:`Move`), as in python-chess: the caller decides how to play them.
 """
@@ -49,9 +50,6 @@ MAX_CANDIDATES = 8
 OFF_FRONTIER_CANDIDATES = 3
 """Cells away from the frontier scored for a guess (they share one safety; the fewest unknown
 neighbours first, the likeliest to show a 0)."""
-
-PROGRESS_WEIGHT = 0.2
-"""How much the chance of a certain safe cell next is worth against immediate safety."""
 
 INNER_OPENING = (3, 3)
 """First click under the ``opening`` rule: an inner cell opens more than a corner (anchors)."""
@@ -140,11 +138,27 @@ def choose_guess(analysis: Analysis) -> tuple[Cell, float]:
     dead = {cell for cell, outlook in outlooks.items() if outlook is not None and outlook.is_dead}
     live = [cell for cell in candidates if cell not in dead]
 
+    hidden = (board.tiles == Tile.HIDDEN) | (board.tiles == Tile.QUESTION)
+    by_safety = sorted(
+        ((float(safety[r, c]), (int(r), int(c))) for r, c in zip(*hidden.nonzero(), strict=True)),
+        reverse=True,
+    )
+
+    def safest_besides(excluded: frozenset[Cell]) -> float:
+        """The safety of the safest unknown cell not in ``excluded``."""
+        return next((p for p, cell in by_safety if cell not in excluded), 0.0)
+
     def score(cell: Cell) -> tuple[float, int]:
-        """Safety plus the progress bonus where the look-ahead could afford to look."""
+        """The chance of surviving this guess and the safest next one (1 when it is certain)."""
         outlook = outlooks[cell]
-        bonus = PROGRESS_WEIGHT * outlook.progress if outlook else 0.0
-        return float(safety[cell]) + bonus, -int(unknown_around[cell])
+        if outlook is None:
+            return float(safety[cell]) * safest_besides(frozenset({cell})), 0
+        elsewhere = safest_besides(outlook.reassessed | {cell})
+        second = sum(
+            chance * max(outlook.next_safety[shown], elsewhere)
+            for shown, chance in outlook.shows.items()
+        )
+        return second, -int(unknown_around[cell])
 
     best = max(live or candidates, key=score)
     return best, float(safety[best])

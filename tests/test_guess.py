@@ -36,6 +36,7 @@ def test_outlook_matches_the_analysis_of_each_number_shown(
         return
     analysis = analyze(board)
     look = LookAhead(analysis)
+    assert look.consistent  # its counts rebuild the analysis's, unflagged certain mines and all
     hidden = [cell for cell in board.cells() if board[cell] == Tile.HIDDEN]
     for cell in hidden[:: max(1, len(hidden) // 12)]:
         outlook = look.outlook(cell)
@@ -55,6 +56,9 @@ def test_outlook_matches_the_analysis_of_each_number_shown(
             assert abs(outlook.shows.get(shown, 0.0) - chance) < 1e-9
             if exact.safe and chance:
                 progress += chance
+            if chance and outlook.reassessed:
+                safest = max(float(1 - exact.probability(c)) for c in outlook.reassessed)
+                assert abs(outlook.next_safety[shown] - safest) < 1e-9
         # progress only misses certainties the mine count makes far away, which matters only
         # near the end of a game, where the strategy searches the win probability instead
         assert outlook.progress <= progress + 1e-9
