@@ -281,10 +281,7 @@ class Player:
             return reading.board
         for attempt in range(_NEW_GAME_TRIES):
             self.table.new_game(attempt)
-            try:
-                after = self._look(changed=True)
-            except UnstableFrameError:
-                after = self._look()
+            after = self._look_for_change()
             if _is_new_game(reading.board, after):
                 return after.board
             reading = after
@@ -324,10 +321,7 @@ class Player:
         """
         if board.is_won and not _closed_cells(board).any():
             return board, "won"
-        try:
-            reading = self._look(changed=True)
-        except UnstableFrameError:
-            reading = self._look()
+        reading = self._look_for_change()
         if reading.outcome == "playing" and np.array_equal(reading.board.tiles, board.tiles):
             raise GameAborted(
                 Result.STOPPED, f"the solver has no move and the game goes on, on\n{board}"
@@ -341,29 +335,38 @@ class Player:
         safe, or taking the same guess again, adds no risk, and a click on a cell that did open
         changes nothing. A missed flag is not: a second right-click could take a flag off.
         """
-        reading = self._reread_until_taken(moves, changed=True)
+        reading = self._reread_until_taken(moves)
         missed = _untaken(moves, reading.board) if reading.outcome == "playing" else []
         if missed and all(move.action == Action.OPEN for move in missed):
             self.stopwatch.counts["clicked again"] += len(missed)
             for move in missed:
                 self._check_stop_key()
                 self.table.play(move)
-            reading = self._reread_until_taken(missed, changed=True)
+            reading = self._reread_until_taken(missed)
             missed = _untaken(missed, reading.board) if reading.outcome == "playing" else []
         if missed:
             cells = ", ".join(str(move.cell) for move in missed)
             raise GameAborted(Result.STOPPED, f"the game did not take the clicks on {cells}")
         return reading
 
-    def _reread_until_taken(self, moves: Sequence[Move], changed: bool) -> Reading:
-        """The first read that shows ``moves`` taken or the game over, else the last re-read."""
-        for attempt in range(_CLICK_CONFIRM_TRIES + 1):
-            if attempt:
-                time.sleep(_CLICK_CONFIRM_PAUSE)
-            reading = self._look(changed=changed and not attempt)
+    def _reread_until_taken(self, moves: Sequence[Move]) -> Reading:
+        """The first read after ``moves`` that shows them taken or the game over, else the last
+        re-read."""
+        reading = self._look_for_change()
+        for _ in range(_CLICK_CONFIRM_TRIES):
             if reading.outcome != "playing" or not _untaken(moves, reading.board):
                 break
+            time.sleep(_CLICK_CONFIRM_PAUSE)
+            reading = self._look()
         return reading
+
+    def _look_for_change(self) -> Reading:
+        """The board once it differs from the last read; if it never does, as it is (whoever
+        waits for the change decides what an unchanged board means)."""
+        try:
+            return self._look(changed=True)
+        except UnstableFrameError:
+            return self._look()
 
     def _look(self, changed: bool = False) -> Reading:
         """A stable read. An unreadable face is read again a few times: while a mouse button is

@@ -27,6 +27,7 @@ from vision.errors import (
     CaptureError,
     UnreadableCellError,
     UnreadableFaceError,
+    UnstableFrameError,
 )
 from vision.read import Reading
 
@@ -202,6 +203,37 @@ def test_a_click_the_game_does_not_take_is_clicked_once_more_then_stops_the_game
     assert report.reason == "the game did not take the clicks on (0, 0)"
     assert table.clicks == [((0, 0), Action.OPEN)] * 2
     assert report.record.clicks == 1
+
+
+def test_a_click_lost_for_good_is_clicked_again_after_waiting_for_a_change_in_vain(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class LosesTheFirstClick(SimulatedTable):
+        """Like a real screen, waiting for a change that never comes times out."""
+
+        def __init__(self, seed: int) -> None:
+            super().__init__(seed)
+            self.last_seen = self.current.board.tiles.copy()
+
+        def play(self, move: Move) -> None:
+            if self.clicks:
+                super().play(move)
+            else:
+                self.clicks.append((move.cell, move.action))
+
+        def look(self, changed: bool = False) -> Reading:
+            if changed and np.array_equal(self.current.board.tiles, self.last_seen):
+                raise UnstableFrameError("the screen did not change")
+            reading = super().look(changed)
+            self.last_seen = reading.board.tiles.copy()
+            return reading
+
+    monkeypatch.setattr(controller.play, "_CLICK_CONFIRM_PAUSE", 0.0)
+    table = LosesTheFirstClick(seed=5)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        (report,) = play_all(quick_player(table, log), 1)
+    assert report.record.result in (Result.WON, Result.LOST), report.reason
+    assert table.clicks[0] == table.clicks[1] == ((0, 0), Action.OPEN)
 
 
 def test_a_flag_the_game_does_not_take_is_not_clicked_again(tmp_path: Path) -> None:
