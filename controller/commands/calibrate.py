@@ -18,7 +18,6 @@ from calibration.evidence import CalibrationError
 from calibration.learn import Calibration, calibrate
 from calibration.store import check_name, save_skin
 from controller.mouse import Mouse
-from controller.mouse import Rect as MouseRect
 from controller.sandbox import (
     GAMES,
     GameWindow,
@@ -146,7 +145,7 @@ def _calibrate_windows(
     max_games: int,
     seed: int | None,
 ) -> Calibration:
-    mouse = Mouse(MouseRect(w.left, w.top, w.width, w.height) for w in windows)
+    mouse = Mouse(windows)
     with ScreenGrabber() as grabber:
         return calibrate(name, mouse, grabber, windows, mines=mines, max_games=max_games, seed=seed)
 
