@@ -194,8 +194,9 @@ def test_a_vanished_board_ends_the_game_without_another_click(tmp_path: Path) ->
 
 
 def test_a_click_the_game_does_not_take_is_clicked_once_more_then_stops_the_game(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(controller.play, "_CLICK_CONFIRM_PAUSE", 0.0)
     table = SimulatedTable(seed=5, drops_clicks=True)
     with OutcomeLog(tmp_path / "log.db") as log:
         (report,) = play_all(quick_player(table, log), 3)
