@@ -237,7 +237,11 @@ def test_a_click_lost_for_good_is_clicked_again_after_waiting_for_a_change_in_va
     assert table.clicks[0] == table.clicks[1] == ((0, 0), Action.OPEN)
 
 
-def test_a_flag_the_game_does_not_take_is_not_clicked_again(tmp_path: Path) -> None:
+def test_a_flag_the_game_does_not_take_is_not_clicked_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(controller.play, "_CLICK_CONFIRM_PAUSE", 0.0)
+
     class DropsFlags(SimulatedTable):
         def play(self, move: Move) -> None:
             if move.action == Action.FLAG:
