@@ -50,11 +50,6 @@ class Outlook:
     reassessed: frozenset[Cell]
     """Those cells: the safety of every other cell is taken as unchanged by the number."""
 
-    @property
-    def is_dead(self) -> bool:
-        """The cell can only ever show one number: opening it teaches nothing."""
-        return len(self.shows) <= 1
-
 
 class LookAhead:
     """Outlooks of candidate cells of one analysed position, sharing the per-group work."""

@@ -14,8 +14,8 @@ The win rate is decided by the guesses, the speed by the certain moves, so the w
    * otherwise the near-safest cells are scored by the chance of surviving both them and the
      safest guess after them, over every number they may show (:mod:`solver.guess`; a number
      that leaves a certain safe cell counts as a sure second move). This prefers, among cells
-     about as safe, the ones whose number tells the most. A cell that can show only one number
-     (a "dead" cell) teaches nothing, so it is only opened when every candidate is dead.
+     about as safe, the ones whose number tells the most: a cell that can show only one number
+     (a "dead" cell) gains nothing from its second move and loses to any as safe a live one.
 
 Moves are values (:class:`Move`), as in python-chess: the caller decides how to play them.
 """
@@ -135,8 +135,6 @@ def choose_guess(analysis: Analysis) -> tuple[Cell, float]:
     unknown_around = _unknown_neighbour_counts(board)
     look = LookAhead(analysis)
     outlooks = {cell: look.outlook(cell) for cell in candidates}
-    dead = {cell for cell, outlook in outlooks.items() if outlook is not None and outlook.is_dead}
-    live = [cell for cell in candidates if cell not in dead]
 
     hidden = (board.tiles == Tile.HIDDEN) | (board.tiles == Tile.QUESTION)
     by_safety = sorted(
@@ -160,7 +158,7 @@ def choose_guess(analysis: Analysis) -> tuple[Cell, float]:
         )
         return second, -int(unknown_around[cell])
 
-    best = max(live or candidates, key=score)
+    best = max(candidates, key=score)
     return best, float(safety[best])
 
 
