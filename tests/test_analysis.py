@@ -23,8 +23,15 @@ BRUTE_FORCE_LIMIT = 3000
 """Most layouts the brute-force referee is asked to try for one position."""
 
 
-def small_position(seed: int, rows: int, columns: int, density: float, openings: int,
-                   flag_share: float, question_share: float) -> Board:
+def small_position(
+    seed: int,
+    rows: int,
+    columns: int,
+    density: float,
+    openings: int,
+    flag_share: float,
+    question_share: float,
+) -> Board:
     """A random small position from play, opened further until brute force is affordable."""
     mines = min(rows * columns - 1, round(density * rows * columns))
     while True:
