@@ -4,13 +4,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
+packages=(xvfb xdotool x11-utils xdemineur wine)
 need=()
-for tool in Xvfb xdotool xwininfo xdemineur wine; do
-  command -v "$tool" >/dev/null 2>&1 || need+=("$tool")
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || need+=("$package")
 done
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing Xvfb and the real games (missing: ${need[*]})"
   apt-get update -qq
-  apt-get install -y -qq --no-install-recommends xvfb xdotool x11-utils xdemineur wine >/dev/null
+  apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
 fi
 python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore -e '.[dev]'
