@@ -98,7 +98,7 @@ def test_wins_match_games_played_by_hand_and_do_not_depend_on_workers() -> None:
 
 def test_timings_are_measured_per_decision_and_per_game() -> None:
     (result,) = run_benchmark(random_opener, ["intermediate"], ["safe"], 50, workers=1)
-    assert 0 < result.decision_ms_median <= result.decision_ms_p99
+    assert 0 < result.decision_ms_median <= result.decision_ms_p99 <= result.decision_ms_max
     assert result.cpu_ms_per_game > 0 and result.games_per_second > 0
     # The random opener makes one guess per decision, and needs at least one decision a game.
     assert result.guesses_per_game >= 1
