@@ -17,12 +17,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in SUBCOMMANDS:
-        try:
-            module = importlib.import_module(f"controller.commands.{name}")
-        except ModuleNotFoundError as error:
-            if error.name != f"controller.commands.{name}":
-                raise
-            continue
+        module = importlib.import_module(f"controller.commands.{name}")
         sub = module.add_parser(subparsers)
         sub.set_defaults(run=module.run)
     return parser

@@ -20,6 +20,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from controller.commands import positive_int
 from controller.commands.play import SetupError, sandbox_table
 from controller.outcomes import GameRecord, OutcomeLog, Result
 from controller.play import (
@@ -161,7 +162,7 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         description="Play real games on a virtual display and time them: the median time of a "
         "won game, clicks and turns per second, and where the time goes.",
     )
-    parser.add_argument("--games", type=int, default=50, help="games to play (default 50)")
+    parser.add_argument("--games", type=positive_int, default=50, help="games to play (default 50)")
     parser.add_argument(
         "--minutes", type=float, default=10.0, help="start no game after this (default 10)"
     )

@@ -80,7 +80,9 @@ def test_a_virtual_display_is_needed_only_on_linux_without_display() -> None:
 
 
 def test_play_refuses_zero_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["play", "--games", "0", "--db", str(tmp_path / "log.db")]) == 2
+    with pytest.raises(SystemExit) as done:
+        main(["play", "--games", "0", "--db", str(tmp_path / "log.db")])
+    assert done.value.code == 2
     assert "--games" in capsys.readouterr().err
 
 

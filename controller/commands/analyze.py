@@ -10,6 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from controller.commands import positive_int
 from solver.analysis import Analysis, analyze
 from solver.board import Board, BoardError, Cell, Tile
 from solver.winprob import RULES, PositionTooLarge, win_probability
@@ -32,7 +33,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
     parser.add_argument(
         "--layouts",
-        type=int,
+        type=positive_int,
         default=DEFAULT_LAYOUT_LIMIT,
         metavar="N",
         help="list the frontier layouts when there are at most N (default: %(default)s)",

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from controller.commands import positive_int
 from solver.bench import (
     BenchResult,
     format_table,
@@ -42,11 +43,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="first-click rule (default: %(default)s)",
     )
     parser.add_argument(
-        "--games", type=int, default=100, help="games per level and rule (default: %(default)s)"
+        "--games",
+        type=positive_int,
+        default=100,
+        help="games per level and rule (default: %(default)s)",
     )
     parser.add_argument(
         "--workers",
-        type=int,
+        type=positive_int,
         default=os.cpu_count() or 1,
         help="processes (default: every core, %(default)s here)",
     )

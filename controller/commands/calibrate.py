@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from calibration.evidence import CalibrationError
 from calibration.learn import Calibration, calibrate
 from calibration.store import check_name, save_skin
+from controller.commands import positive_int
 from controller.mouse import Mouse
 from controller.sandbox import (
     GAMES,
@@ -59,7 +60,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     where.add_argument("--window-class", help="the WM_CLASS of a fresh game window on this display")
     parser.add_argument("--name", help="skin name (default: the game or window class)")
     parser.add_argument("--mines", type=int, help="the window's mine count (to play a game to win)")
-    parser.add_argument("--max-games", type=int, default=150, help="games per window at most")
+    parser.add_argument(
+        "--max-games", type=positive_int, default=150, help="games per window at most"
+    )
     parser.add_argument("--seed", type=int, help="seed for the cells clicked")
     parser.add_argument("--verbose", action="store_true", help="log every click")
     return parser

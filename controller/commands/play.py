@@ -20,6 +20,7 @@ from tqdm import tqdm
 
 from calibration.evidence import CalibrationError
 from calibration.store import list_skins, load_skin, save_skin, skins_dir
+from controller.commands import positive_int
 from controller.commands.calibrate import calibrate_game
 from controller.mouse import Mouse
 from controller.outcomes import GameRecord, OutcomeLog, OutcomeLogError, Result, default_db_path
@@ -67,7 +68,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
             "by moving the pointer into a screen corner (pyautogui's fail-safe)."
         ),
     )
-    parser.add_argument("--games", type=int, default=1, help="games to play (default: 1)")
+    parser.add_argument("--games", type=positive_int, default=1, help="games to play (default: 1)")
     parser.add_argument(
         "--level",
         choices=list(LEVELS),
@@ -99,9 +100,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 def run(args: argparse.Namespace) -> int:
     declare_dpi_aware()
-    if args.games < 1:
-        print("autosweeper play: --games needs at least 1", file=sys.stderr)
-        return 2
     try:
         # SIGINT/SIGTERM become StopRequested, so the virtual display and game are closed too.
         with (
