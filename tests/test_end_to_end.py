@@ -15,6 +15,7 @@ comes from games started the way xdemineur starts them.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -41,10 +42,17 @@ GAMES = 30
 SIZES = {"winemine": (9, 9, 10), "xdemineur": (9, 12, 10)}
 """Beginner, except that xdemineur is at least 12 columns wide."""
 SIMULATED_GAMES = 2000
-CONFIDENCE = 0.99
-"""Of the live rate's Wilson interval. At 95% an honest bot would fail one run in twenty per
-game, one CI run in ten for the two games; at 99%, one in fifty. A bot losing games to reading
-or clicking errors still fails: each such game also breaks the stricter checks below."""
+SIGNIFICANCE = 0.001
+"""The live win count disagrees with the simulated rate when an exact two-sided binomial test
+gives a smaller p-value. Containment in a Wilson interval was flaky near a 99% rate with 30
+games (28 wins failed it one run in thirty). A bot losing games to reading or clicking errors
+still fails: each such game also breaks the stricter checks above it."""
+
+
+def binomial_p_value(successes: int, trials: int, rate: float) -> float:
+    """Exact two-sided binomial test: the chance of a count no likelier than ``successes``."""
+    pmf = [math.comb(trials, k) * rate**k * (1 - rate) ** (trials - k) for k in range(trials + 1)]
+    return sum(p for p in pmf if p <= pmf[successes] * (1 + 1e-9))
 
 
 class AuditedMouse:
@@ -167,7 +175,18 @@ def test_thirty_beginner_games_read_clicked_and_logged_at_the_simulated_win_rate
     assert sum(r.clicks for r in records) <= len(audited.clicks)
 
     won = sum(r.result == Result.WON for r in records)
-    low, high = wilson_interval(won, GAMES, CONFIDENCE)
+    low, high = wilson_interval(won, GAMES)
     simulated = simulated_win_rate(game)
-    print(f"{game}: live {won}/{GAMES} [{low:.3f}, {high:.3f}], simulated {simulated:.3f}")
-    assert low <= simulated <= high
+    p_value = binomial_p_value(won, GAMES, simulated)
+    print(
+        f"{game}: live {won}/{GAMES} [{low:.3f}, {high:.3f}], "
+        f"simulated {simulated:.3f}, p {p_value:.3g}"
+    )
+    assert p_value >= SIGNIFICANCE
+
+
+def test_the_binomial_test_tells_agreement_from_disagreement() -> None:
+    assert binomial_p_value(28, 30, 0.99) > SIGNIFICANCE  # two unlucky guesses
+    assert binomial_p_value(20, 30, 0.99) < SIGNIFICANCE  # games lost to something else
+    assert binomial_p_value(15, 30, 0.5) == pytest.approx(1.0)
+    assert binomial_p_value(0, 30, 0.5) == pytest.approx(2 * 0.5**30)

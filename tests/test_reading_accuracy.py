@@ -32,7 +32,7 @@ from solver import Board, Cell, Game, Tile
 from solver.engine import neighbour_counts
 from solver.strategy import Action, Move, next_moves
 from vision.capture import ScreenGrabber
-from vision.errors import UnreadableFaceError
+from vision.errors import UnreadableFaceError, UnstableFrameError
 from vision.locate import locate_on_screen
 from vision.read import BoardReader, Reading
 from vision.skin import Image, Skin
@@ -164,6 +164,22 @@ class LiveBoard:
             differs_from=before,
         )
 
+    def click_and_read(self, move: Move, before: Image) -> tuple[Image, Reading]:
+        """Click ``move``'s cell and read the board it leads to. A click the game did not take
+        (the cell still hidden once the wait runs out, seen now and then under Xvfb) is made once
+        more, as the play loop does; anything else that never settles is an error."""
+        point = self.reader.geometry.cell_centre(move.cell)
+        button = "left" if move.action is Action.OPEN else "right"
+        self.mouse.click(*point, button)
+        try:
+            return read_when_settled(self.grabber, self.reader, self.mines, before)
+        except UnstableFrameError:
+            now = self.reader.read(self.grabber.grab(self.reader.region), self.mines).board
+            if now[move.cell] != Tile.HIDDEN:
+                raise
+        self.mouse.click(*point, button)
+        return read_when_settled(self.grabber, self.reader, self.mines, before)
+
     def play(self) -> tuple[list[Reading], Cell | None]:
         """Play one game with the solver to its end: every reading, and the last cell opened."""
         frame, reading = read_when_settled(self.grabber, self.reader, self.mines)
@@ -184,11 +200,9 @@ class LiveBoard:
             for move in moves:
                 if readings[-1].board[move.cell] != Tile.HIDDEN:
                     continue  # opened meanwhile by a neighbouring 0
-                point = self.reader.geometry.cell_centre(move.cell)
-                self.mouse.click(*point, "left" if move.action is Action.OPEN else "right")
                 if move.action is Action.OPEN:
                     last_open = move.cell
-                frame, reading = read_when_settled(self.grabber, self.reader, self.mines, frame)
+                frame, reading = self.click_and_read(move, frame)
                 readings.append(reading)
                 if reading.outcome != "playing":
                     break
