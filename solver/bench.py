@@ -9,14 +9,15 @@ a run repeats exactly, whatever the number of workers.
 
 from __future__ import annotations
 
+import ast
 import importlib
 import json
 import os
 import platform
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
@@ -103,6 +104,9 @@ def _apply(game: Game, move: MoveLike) -> bool:
 
 @dataclass(frozen=True)
 class _Chunk:
+    first_seed: int
+    outcomes: str
+    """"1" for a won game, "0" for a lost one, in seed order."""
     games: int
     wins: int
     guesses: int
@@ -114,6 +118,8 @@ class _Chunk:
 def _play_chunk(strategy: Strategy, level: str, rule: FirstClick, seeds: range) -> _Chunk:
     outcomes = [play_game(strategy, Game.level(level, rule, seed), seed) for seed in seeds]
     return _Chunk(
+        first_seed=seeds.start,
+        outcomes="".join("1" if o.won else "0" for o in outcomes),
         games=len(outcomes),
         wins=sum(o.won for o in outcomes),
         guesses=sum(o.guesses for o in outcomes),
@@ -147,6 +153,11 @@ class BenchResult:
     certain_move_losses: int
     """Games lost on a move the strategy called certain: should be 0."""
     first_seed: int
+    outcomes: str = ""
+    """Game by game from ``first_seed`` on: "1" won, "0" lost. Two runs on the same seeds can
+    then be compared game for game (:func:`solver.stats.paired_comparison`)."""
+    overrides: dict[str, Any] = field(default_factory=dict)
+    """Solver settings changed for this run (:func:`apply_overrides`), by dotted name."""
 
 
 def _chunks(games: int, seed: int, size: int) -> Iterator[range]:
@@ -162,12 +173,16 @@ def run_benchmark(
     workers: int | None = None,
     seed: int = 0,
     progress: bool | None = None,
+    overrides: Mapping[str, Any] | None = None,
 ) -> list[BenchResult]:
     """Play ``games`` seeded games of every level under every rule; one result per pair.
 
     ``workers`` processes (default: every core) take chunks of games; with one worker the games
     run in this process. ``progress`` shows a tqdm bar (None: only on a terminal).
+    ``overrides`` changes solver settings for the run (:func:`apply_overrides`), in every
+    worker; they are put back afterwards.
     """
+    overrides = dict(overrides or {})
     if games < 1:
         raise ValueError(f"the benchmark needs at least one game, not {games}")
     if workers is None:
@@ -179,13 +194,18 @@ def run_benchmark(
             raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
     parsed_rules = [FirstClick.parse(rule) for rule in rules]
     chunk_size = max(1, min(100, games // (4 * workers)))
+    previous = apply_overrides(overrides)
     bar = tqdm(
         total=games * len(levels) * len(parsed_rules),
         unit="game",
         disable=None if progress is None else not progress,
     )
     results = []
-    pool = ProcessPoolExecutor(workers) if workers > 1 else None
+    pool = (
+        ProcessPoolExecutor(workers, initializer=apply_overrides, initargs=(overrides,))
+        if workers > 1
+        else None
+    )
     try:
         for level in levels:
             for rule in parsed_rules:
@@ -204,17 +224,25 @@ def run_benchmark(
                     for future in as_completed(futures):
                         chunks.append(future.result())
                         bar.update(chunks[-1].games)
-                results.append(_summarise(level, rule, chunks, time.perf_counter() - started, seed))
+                elapsed = time.perf_counter() - started
+                results.append(_summarise(level, rule, chunks, elapsed, seed, overrides))
     finally:
         bar.close()
         if pool is not None:
             pool.shutdown(cancel_futures=True)
+        apply_overrides(previous)
     return results
 
 
 def _summarise(
-    level: str, rule: FirstClick, chunks: list[_Chunk], wall_seconds: float, seed: int
+    level: str,
+    rule: FirstClick,
+    chunks: list[_Chunk],
+    wall_seconds: float,
+    seed: int,
+    overrides: dict[str, Any],
 ) -> BenchResult:
+    chunks = sorted(chunks, key=lambda chunk: chunk.first_seed)
     games = sum(c.games for c in chunks)
     wins = sum(c.wins for c in chunks)
     low, high = wilson_interval(wins, games)
@@ -242,6 +270,8 @@ def _summarise(
         guesses_per_game=sum(c.guesses for c in chunks) / games,
         certain_move_losses=sum(c.certain_move_losses for c in chunks),
         first_seed=seed,
+        outcomes="".join(c.outcomes for c in chunks),
+        overrides=overrides,
     )
 
 
@@ -296,6 +326,54 @@ def load_strategy(spec: str) -> Strategy:
     return function
 
 
+def parse_override(text: str) -> tuple[str, Any]:
+    """``module.NAME=VALUE`` (VALUE a Python literal) as a pair for :func:`apply_overrides`."""
+    name, sign, value = text.partition("=")
+    if not sign or not name.strip():
+        raise ValueError(f"a setting is written NAME=VALUE, not {text!r}")
+    try:
+        return name.strip(), ast.literal_eval(value.strip())
+    except (ValueError, SyntaxError):
+        raise ValueError(
+            f"the value of {name.strip()} is not a Python literal: {value!r}"
+        ) from None
+
+
+def apply_overrides(overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """Set solver settings by dotted name (``solver.strategy.ENDGAME_LAYOUTS``): the knobs a
+    solver researcher turns, without editing code.
+
+    Only existing upper-case settings of ``solver`` modules can be set, to the same type, so a
+    typing slip is an error rather than a run measuring something else. Returns the values
+    they had, so that applying those puts everything back.
+    """
+    changes = []
+    for name, value in overrides.items():
+        module_name, _, attribute = name.rpartition(".")
+        if not module_name.startswith("solver") or not attribute.isupper():
+            raise ValueError(f"{name!r} is not a solver setting (solver.MODULE.NAME)")
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError:
+            raise ValueError(f"no module {module_name!r} for the setting {name!r}") from None
+        if not hasattr(module, attribute):
+            raise ValueError(f"module {module_name} has no setting {attribute!r}")
+        current = getattr(module, attribute)
+        if type(value) is not type(current) and not (
+            isinstance(current, float) and type(value) is int
+        ):
+            raise ValueError(
+                f"{name} takes {type(current).__name__} values (now {current!r}), "
+                f"not {type(value).__name__} ({value!r})"
+            )
+        changes.append((name, module, attribute, type(current)(value)))
+    previous = {}
+    for name, module, attribute, value in changes:  # all checked: none or all are set
+        previous[name] = getattr(module, attribute)
+        setattr(module, attribute, value)
+    return previous
+
+
 def machine_description() -> dict[str, Any]:
     """Where a figure was measured: core count, CPU model, Python."""
     model = platform.processor() or "unknown"
@@ -343,3 +421,12 @@ def write_json(results: Sequence[BenchResult], path: Path, settings: dict[str, A
         "results": [asdict(r) for r in results],
     }
     Path(path).write_text(json.dumps(document, indent=2) + "\n")
+
+
+def read_json(path: Path) -> list[BenchResult]:
+    """The results saved by :func:`write_json`; ``ValueError`` naming the file if it is not."""
+    try:
+        document = json.loads(Path(path).read_text())
+        return [BenchResult(**fields) for fields in document["results"]]
+    except (OSError, json.JSONDecodeError, KeyError, TypeError) as error:
+        raise ValueError(f"{path} is not a saved benchmark ({error})") from None

@@ -5,6 +5,7 @@ that knows the mines, scripted moves): the benchmark is tested, not a solver.
 """
 
 import json
+import re
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,9 +24,11 @@ from solver.bench import (
     load_strategy,
     measure_engine,
     play_game,
+    read_json,
     run_benchmark,
     write_json,
 )
+from solver.strategy import next_moves
 
 
 class Action(Enum):
@@ -94,6 +97,11 @@ def test_wins_match_games_played_by_hand_and_do_not_depend_on_workers() -> None:
         (r.level, r.rule, r.wins, r.guesses_per_game) for r in two
     ]
     assert 0 < one[0].wins < one[1].wins < games, "an opening start is easier: more wins"
+    for result in one + two:  # game by game, in seed order, whatever order the chunks came in
+        rule = FirstClick(result.rule)
+        assert result.outcomes == "".join(
+            "1" if play_by_hand(seed + i, "beginner", rule) else "0" for i in range(games)
+        )
 
 
 def test_timings_are_measured_per_decision_and_per_game() -> None:
@@ -202,7 +210,7 @@ def test_no_move_and_unknown_actions_are_errors() -> None:
 )
 def test_bad_settings_are_named(kwargs: dict, message: str) -> None:
     settings: dict = {"levels": ["beginner"], "rules": ["safe"], "games": 5, "workers": 1}
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ValueError, match=re.escape(message)):
         run_benchmark(random_opener, **{**settings, **kwargs})
 
 
@@ -267,3 +275,87 @@ def test_the_default_strategy_never_loses_on_a_move_it_calls_certain(rule: First
     strategy = load_strategy(DEFAULT_STRATEGY)
     for result in run_benchmark(strategy, ["beginner", "intermediate", "expert"], [rule], 100):
         assert result.certain_move_losses == 0, result
+
+
+def test_settings_reach_every_worker_and_are_put_back() -> None:
+    """A setting changes the games (a first click at the corner instead of an inner cell), the
+    same way in one process as in a pool, and is restored after the run."""
+    import solver.strategy
+
+    corner = {"solver.strategy.INNER_OPENING": (0, 0)}
+    usual = run_benchmark(next_moves, ["beginner"], ["opening"], 40, workers=2, seed=11)
+    moved = [
+        run_benchmark(next_moves, ["beginner"], ["opening"], 40, w, 11, overrides=corner)
+        for w in (1, 2)
+    ]
+    assert moved[0][0].outcomes == moved[1][0].outcomes != usual[0].outcomes
+    assert moved[0][0].overrides == corner and usual[0].overrides == {}
+    assert solver.strategy.INNER_OPENING == (3, 3)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"os.sep": "/"}, "not a solver setting"),
+        ({"solver.strategy.first_click": 1}, "not a solver setting"),
+        ({"solver.nowhere.LIMIT": 1}, "no module 'solver.nowhere'"),
+        ({"solver.strategy.NO_SUCH_SETTING": 1}, "has no setting 'NO_SUCH_SETTING'"),
+        ({"solver.strategy.ENDGAME_LAYOUTS": "x"}, "takes int values (now 400), not str ('x')"),
+    ],
+)
+def test_bad_settings_are_refused_before_any_game(overrides: dict, message: str) -> None:
+    import solver.strategy
+
+    before = solver.strategy.ENDGAME_LAYOUTS
+    with pytest.raises(ValueError, match=re.escape(message)):
+        run_benchmark(
+            random_opener,
+            ["beginner"],
+            ["safe"],
+            5,
+            workers=1,
+            overrides={"solver.strategy.ENDGAME_LAYOUTS": 7, **overrides},
+        )
+    assert before == solver.strategy.ENDGAME_LAYOUTS  # none applied when one is refused
+
+
+def test_two_saved_runs_are_compared_game_for_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    base = "bench --level beginner --rule safe --games 60 --workers 1 --seed 21"
+    weak, strong = tmp_path / "weak.json", tmp_path / "strong.json"
+    assert main([*base.split(), "--strategy", "test_bench:random_opener", "--out", str(weak)]) == 0
+    assert main([*base.split(), "--out", str(strong)]) == 0
+    capsys.readouterr()
+    assert main(["bench", "--compare", str(weak), str(strong)]) == 0
+    line = capsys.readouterr().out.splitlines()[-1].split()
+    (before,), (after,) = read_json(weak), read_json(strong)
+    only_before = sum(a > b for a, b in zip(before.outcomes, after.outcomes, strict=True))
+    only_after = sum(a < b for a, b in zip(before.outcomes, after.outcomes, strict=True))
+    assert only_after > only_before and before.wins < after.wins
+    assert line[:7] == [
+        "beginner",
+        "safe",
+        "60",
+        str(before.wins),
+        str(after.wins),
+        str(only_before),
+        str(only_after),
+    ]
+    assert float(line[8]) < 0.001  # a random clicker against the solver: no doubt
+
+    other = tmp_path / "other.json"
+    assert main([*base.split()[:-1], "22", "--out", str(other)]) == 0
+    assert main(["bench", "--compare", str(strong), str(other)]) == 2
+    assert "played different games" in capsys.readouterr().err
+    (tmp_path / "broken.json").write_text("{")
+    assert main(["bench", "--compare", str(strong), str(tmp_path / "broken.json")]) == 2
+    assert "broken.json is not a saved benchmark" in capsys.readouterr().err
+
+
+def test_the_command_refuses_a_malformed_setting(capsys: pytest.CaptureFixture) -> None:
+    with pytest.raises(SystemExit):
+        main(["bench", "--set", "solver.strategy.ENDGAME_LAYOUTS", "--games", "1"])
+    assert "NAME=VALUE" in capsys.readouterr().err
+    assert main(["bench", "--set", "solver.strategy.NOPE=1", "--games", "1"]) == 2
+    assert "has no setting 'NOPE'" in capsys.readouterr().err

@@ -15,12 +15,12 @@ comes from games started the way xdemineur starts them.
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import numpy as np
 import pytest
 from conftest import Calibrations, LaunchGame
+from scipy.stats import binomtest
 from test_play_realgame import window_rect
 
 from controller.commands.play import KNOWN_FIRST_CLICK, wait_until_drawn
@@ -51,8 +51,7 @@ still fails: each such game also breaks the stricter checks above it."""
 
 def binomial_p_value(successes: int, trials: int, rate: float) -> float:
     """Exact two-sided binomial test: the chance of a count no likelier than ``successes``."""
-    pmf = [math.comb(trials, k) * rate**k * (1 - rate) ** (trials - k) for k in range(trials + 1)]
-    return sum(p for p in pmf if p <= pmf[successes] * (1 + 1e-9))
+    return float(binomtest(successes, trials, rate).pvalue)
 
 
 class AuditedMouse:

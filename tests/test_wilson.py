@@ -1,13 +1,13 @@
 """The Wilson score interval, checked against the score test it inverts."""
 
-from math import sqrt
+from math import comb, sqrt
 from statistics import NormalDist
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver.stats import format_win_rate, wilson_interval
+from solver.stats import format_win_rate, paired_comparison, wilson_interval
 
 counts = st.integers(1, 100_000).flatmap(
     lambda games: st.tuples(st.integers(0, games), st.just(games))
@@ -88,3 +88,30 @@ def test_impossible_counts_are_named(wins: int, games: int) -> None:
 def test_a_confidence_outside_zero_to_one_is_named(confidence: float) -> None:
     with pytest.raises(ValueError, match="confidence must lie strictly between 0 and 1"):
         wilson_interval(1, 2, confidence)
+
+
+@given(st.lists(st.tuples(st.booleans(), st.booleans()), max_size=60))
+def test_the_paired_comparison_counts_the_games_only_one_run_won(
+    games: list[tuple[bool, bool]],
+) -> None:
+    before = "".join("1" if b else "0" for b, _ in games)
+    after = "".join("1" if a else "0" for _, a in games)
+    paired = paired_comparison(before, after)
+    assert paired.only_before == sum(b and not a for b, a in games)
+    assert paired.only_after == sum(a and not b for b, a in games)
+    assert paired.difference * len(games) == pytest.approx(paired.only_after - paired.only_before)
+    # the exact two-sided sign test, summed by hand over the splits no likelier than this one
+    split = paired.only_before + paired.only_after
+    least = min(paired.only_before, paired.only_after)
+    tails = sum(comb(split, k) for k in range(least + 1)) / 2**split
+    expected = 1.0 if split == 0 or 2 * least == split else min(1.0, 2 * tails)
+    assert paired.p_value == pytest.approx(expected)
+
+
+def test_the_paired_comparison_refuses_runs_over_other_games() -> None:
+    with pytest.raises(ValueError, match="3 and 2 games"):
+        paired_comparison("101", "10")
+    with pytest.raises(ValueError, match="strings of"):
+        paired_comparison("1x", "10")
+    assert paired_comparison("1110", "1011").p_value == 1.0  # one game each way: no evidence
+    assert paired_comparison("0" * 12, "1" * 12).p_value == pytest.approx(2 / 2**12)

@@ -14,11 +14,14 @@ from solver.bench import (
     format_table,
     load_strategy,
     measure_engine,
+    parse_override,
+    read_json,
     run_benchmark,
     write_json,
 )
 from solver.board import LEVELS
 from solver.engine import FirstClick
+from solver.stats import paired_comparison
 
 DEFAULT_STRATEGY = "solver.strategy:next_moves"
 
@@ -63,6 +66,24 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         metavar="MODULE:FUNCTION",
         help="the move function to measure (default: %(default)s)",
     )
+    parser.add_argument(
+        "--set",
+        type=_override,
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        dest="overrides",
+        help="change a solver setting for this run, e.g. solver.strategy.ENDGAME_LAYOUTS=1000 "
+        "(repeatable; saved with the results)",
+    )
+    parser.add_argument(
+        "--compare",
+        nargs=2,
+        type=Path,
+        metavar=("BEFORE.json", "AFTER.json"),
+        help="instead of playing, compare two saved runs over the same seeds game for game: "
+        "the games only one of them won, and an exact sign test on those",
+    )
     parser.add_argument("--out", type=Path, metavar="FILE.json", help="save the results as JSON")
     parser.add_argument(
         "--plot",
@@ -79,7 +100,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     return parser
 
 
+def _override(text: str) -> tuple[str, object]:
+    try:
+        return parse_override(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.compare:
+        return compare(*args.compare)
     levels = list(LEVELS) if args.level == "all" else [args.level]
     if args.engine:
         for level in levels:
@@ -95,7 +125,19 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"autosweeper bench: {error}", file=sys.stderr)
         return 2
-    results = run_benchmark(strategy, levels, rules, args.games, args.workers, args.seed)
+    try:
+        results = run_benchmark(
+            strategy,
+            levels,
+            rules,
+            args.games,
+            args.workers,
+            args.seed,
+            overrides=dict(args.overrides),
+        )
+    except ValueError as error:
+        print(f"autosweeper bench: {error}", file=sys.stderr)
+        return 2
     print(format_table(results))
     if args.out:
         settings = {
@@ -105,12 +147,58 @@ def run(args: argparse.Namespace) -> int:
             "games": args.games,
             "workers": args.workers,
             "seed": args.seed,
+            "overrides": dict(args.overrides),
         }
         write_json(results, args.out, settings)
         print(f"saved {args.out}")
     if args.plot:
         plot_win_rates(results, args.plot)
         print(f"saved {args.plot}")
+    return 0
+
+
+def compare(before_path: Path, after_path: Path) -> int:
+    """Print the paired comparison of every level and rule that two saved runs share."""
+    try:
+        before, after = read_json(before_path), read_json(after_path)
+    except ValueError as error:
+        print(f"autosweeper bench: {error}", file=sys.stderr)
+        return 2
+    earlier = {(r.level, r.rule): r for r in before}
+    shared = [(earlier[(r.level, r.rule)], r) for r in after if (r.level, r.rule) in earlier]
+    if not shared:
+        print(
+            f"autosweeper bench: {before_path} and {after_path} share no level and rule",
+            file=sys.stderr,
+        )
+        return 2
+    print(f"before: {before_path}  after: {after_path}")
+    print(
+        f"{'level':<13}{'rule':<8}{'games':>7}{'before':>8}{'after':>8}{'only before':>13}"
+        f"{'only after':>12}{'difference':>12}{'sign test p':>13}"
+    )
+    for old, new in shared:
+        where = f"{old.level} {old.rule}"
+        if (old.first_seed, old.games) != (new.first_seed, new.games):
+            print(
+                f"autosweeper bench: {where}: the runs played different games (seeds "
+                f"{old.first_seed}+{old.games} and {new.first_seed}+{new.games})",
+                file=sys.stderr,
+            )
+            return 2
+        if not old.outcomes or not new.outcomes:
+            print(
+                f"autosweeper bench: {where}: a run saved no game-by-game outcomes "
+                "(saved by an older autosweeper); run it again",
+                file=sys.stderr,
+            )
+            return 2
+        paired = paired_comparison(old.outcomes, new.outcomes)
+        print(
+            f"{old.level:<13}{old.rule:<8}{paired.games:>7}{paired.wins_before:>8}"
+            f"{paired.wins_after:>8}{paired.only_before:>13}{paired.only_after:>12}"
+            f"{100 * paired.difference:>+11.2f}%{paired.p_value:>13.3f}"
+        )
     return 0
 
 
