@@ -123,8 +123,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         strategy = load_strategy(args.strategy)
     except ValueError as error:
-        print(f"autosweeper bench: {error}", file=sys.stderr)
-        return 2
+        return _refuse(str(error))
     try:
         results = run_benchmark(
             strategy,
@@ -136,8 +135,7 @@ def run(args: argparse.Namespace) -> int:
             overrides=dict(args.overrides),
         )
     except ValueError as error:
-        print(f"autosweeper bench: {error}", file=sys.stderr)
-        return 2
+        return _refuse(str(error))
     print(format_table(results))
     if args.out:
         settings = {
@@ -162,37 +160,29 @@ def compare(before_path: Path, after_path: Path) -> int:
     try:
         before, after = read_json(before_path), read_json(after_path)
     except ValueError as error:
-        print(f"autosweeper bench: {error}", file=sys.stderr)
-        return 2
+        return _refuse(str(error))
     earlier = {(r.level, r.rule): r for r in before}
     shared = [(earlier[(r.level, r.rule)], r) for r in after if (r.level, r.rule) in earlier]
     if not shared:
-        print(
-            f"autosweeper bench: {before_path} and {after_path} share no level and rule",
-            file=sys.stderr,
-        )
-        return 2
+        return _refuse(f"{before_path} and {after_path} share no level and rule")
+    for old, new in shared:
+        where = f"{old.level} {old.rule}"
+        if (old.first_seed, old.games) != (new.first_seed, new.games):
+            return _refuse(
+                f"{where}: the runs played different games (seeds "
+                f"{old.first_seed}+{old.games} and {new.first_seed}+{new.games})"
+            )
+        if not old.outcomes or not new.outcomes:
+            return _refuse(
+                f"{where}: a run saved no game-by-game outcomes (saved by an older "
+                "autosweeper); run it again"
+            )
     print(f"before: {before_path}  after: {after_path}")
     print(
         f"{'level':<13}{'rule':<8}{'games':>7}{'before':>8}{'after':>8}{'only before':>13}"
         f"{'only after':>12}{'difference':>12}{'sign test p':>13}"
     )
     for old, new in shared:
-        where = f"{old.level} {old.rule}"
-        if (old.first_seed, old.games) != (new.first_seed, new.games):
-            print(
-                f"autosweeper bench: {where}: the runs played different games (seeds "
-                f"{old.first_seed}+{old.games} and {new.first_seed}+{new.games})",
-                file=sys.stderr,
-            )
-            return 2
-        if not old.outcomes or not new.outcomes:
-            print(
-                f"autosweeper bench: {where}: a run saved no game-by-game outcomes "
-                "(saved by an older autosweeper); run it again",
-                file=sys.stderr,
-            )
-            return 2
         paired = paired_comparison(old.outcomes, new.outcomes)
         print(
             f"{old.level:<13}{old.rule:<8}{paired.games:>7}{paired.wins_before:>8}"
@@ -200,6 +190,12 @@ def compare(before_path: Path, after_path: Path) -> int:
             f"{100 * paired.difference:>+11.2f}%{paired.p_value:>13.3f}"
         )
     return 0
+
+
+def _refuse(message: str) -> int:
+    """Say what is wrong on stderr; the exit status of a refused command."""
+    print(f"autosweeper bench: {message}", file=sys.stderr)
+    return 2
 
 
 def plot_win_rates(results: Sequence[BenchResult], path: Path) -> None:
