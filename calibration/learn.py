@@ -33,7 +33,7 @@ from vision.stable import Grabber
 
 log = logging.getLogger(__name__)
 
-PATIENCE = 12
+PATIENCE = 30
 """Games in a row that teach nothing new before calibration moves on to the next window."""
 WIN_ATTEMPTS = 6
 """Games the solver plays, per window whose mine count is known, to see the won face."""

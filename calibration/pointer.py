@@ -10,8 +10,9 @@ from typing import Protocol
 
 
 class Pointer(Protocol):
-    """Clicks screen points and presses keys (keys go to the window under the pointer)."""
+    """Clicks screen points and presses keys at them (a key goes to the window under the
+    pointer)."""
 
     def click(self, x: int, y: int, button: str = "left") -> None: ...
 
-    def press(self, key: str) -> None: ...
+    def press(self, key: str, x: int, y: int) -> None: ...

@@ -248,10 +248,8 @@ class Player:
         if self.face is None:
             return None
         window = self.observation.window
-        return (
-            window.left + self.face.left + self.face.width // 2,
-            window.top + self.face.top + self.face.height // 2,
-        )
+        x, y = self.face.centre
+        return window.left + x, window.top + y
 
     # -- playing ----------------------------------------------------------------------------
 
@@ -438,8 +436,8 @@ class Player:
         ended = self.grabber.grab(rect)
         method = self.new_game_method
         if method is None or method.kind == "key":
-            self.pointer.press(key)
-            log.debug("pressed %s for a new game", key)
+            self.pointer.press(key, *rect.centre)
+            log.debug("pressed %s over the board for a new game", key)
             if self._is_new_game(self._settled(rect, ended, KEY_TIMEOUT), ended):
                 self.new_game_method = NewGame("key", key)
                 self._check_no_hidden_cells_outside()

@@ -63,14 +63,18 @@ class Mouse:
         self.check(x, y)
         self._gui.click(x, y, button=button)
 
-    def press(self, key: str) -> None:
-        """Press and release ``key`` (a pyautogui key name such as ``"f2"``).
+    def press(self, key: str, x: int, y: int) -> None:
+        """Point at screen point (x, y), after checking it is allowed, and press and release
+        ``key`` (a pyautogui key name such as ``"f2"``) there.
 
-        With no window manager the key goes to the window under the pointer, so click or point
-        into the game first.
+        With no window manager a key goes to the window under the pointer (Wine's windows only
+        sometimes keep the focus once the pointer leaves them), so the key is pressed over the
+        game itself, never wherever the last click left the pointer.
         """
         if key not in self._gui.KEYBOARD_KEYS:
             raise ValueError(f"unknown key {key!r}")
+        self.check(x, y)
+        self._gui.moveTo(x, y)
         self._gui.press(key)
 
     def position(self) -> tuple[int, int]:

@@ -512,7 +512,7 @@ class GuardedPointer(Protocol):
 
     def click(self, x: int, y: int, button: str = "left") -> None: ...
 
-    def press(self, key: str) -> None: ...
+    def press(self, key: str, x: int, y: int) -> None: ...
 
 
 class ScreenTable:
@@ -579,11 +579,11 @@ class ScreenTable:
                 f"skin {self._skin.name!r} has no usable new-game action ({self._skin.new_game})",
             )
         if ways[attempt % len(ways)] == "face" and self.geometry.face is not None:
-            face = self.geometry.face
-            self._click(face.left + face.width // 2, face.top + face.height // 2, "left")
+            self._click(*self.geometry.face.centre, "left")
         elif self._skin.new_game.key:
+            centre = self.geometry.rect.centre
             with _failsafe_as_stop():
-                self._mouse.press(self._skin.new_game.key)
+                self._mouse.press(self._skin.new_game.key, *centre)
 
     def _new_game_ways(self) -> list[str]:
         """``key`` and/or ``face``, the skin's own way first."""

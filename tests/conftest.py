@@ -16,6 +16,10 @@ from calibration.learn import Calibration
 from controller.commands.calibrate import calibrate_game
 from controller.mouse import Mouse
 from controller.sandbox import GameWindow, Size, VirtualDisplay, find_binary, launch_game
+from vision.capture import ScreenGrabber
+from vision.read import BoardReader
+from vision.skin import Skin
+from vision.stable import wait_stable
 
 GAME_BINARIES = {"winemine": "wine", "xdemineur": "xdemineur"}
 
@@ -97,3 +101,19 @@ class Calibrations:
 def calibrations(virtual_display: VirtualDisplay) -> Calibrations:
     """The session's calibrations, learned on the session display on first use."""
     return Calibrations()
+
+
+def start_new_game(
+    skin: Skin, reader: BoardReader, mouse: Mouse, grabber: ScreenGrabber, timeout: float = 5.0
+) -> None:
+    """A new game the skin's way, waiting until the board shows it. The key is pressed over
+    the board, as the play loop presses it: the last click may have left the pointer outside
+    a window that has moved since."""
+    before = grabber.grab(reader.region)
+    face = reader.geometry.face
+    if skin.new_game.kind == "key" and skin.new_game.key:
+        mouse.press(skin.new_game.key, *reader.geometry.rect.centre)
+    else:
+        assert face is not None
+        mouse.click(*face.centre)
+    wait_stable(grabber, reader.region, watch=reader.watched, timeout=timeout, differs_from=before)

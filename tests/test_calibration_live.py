@@ -12,7 +12,7 @@ import random
 
 import numpy as np
 import pytest
-from conftest import Calibrations, LaunchGame
+from conftest import Calibrations, LaunchGame, start_new_game
 
 from calibration.evidence import check_counting
 from controller.commands.calibrate import CALIBRATION_BOARDS
@@ -77,18 +77,6 @@ def play_at_random(
         mouse.click(*reader.geometry.cell_centre((int(row), int(column))))
         readings.append(settled_read(grabber, reader, mines, before))
     return readings
-
-
-def start_new_game(skin: Skin, reader: BoardReader, mouse: Mouse, grabber: ScreenGrabber) -> None:
-    """A new game the way the skin says, waiting until the board shows it."""
-    before = grabber.grab(reader.region)
-    face = reader.geometry.face
-    if skin.new_game.kind == "key" and skin.new_game.key:
-        mouse.press(skin.new_game.key)
-    else:
-        assert face is not None
-        mouse.click(face.left + face.width // 2, face.top + face.height // 2)
-    wait_stable(grabber, reader.region, watch=reader.watched, timeout=5.0, differs_from=before)
 
 
 def check_against_reveal(readings: list[Reading]) -> None:

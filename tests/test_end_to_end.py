@@ -55,11 +55,13 @@ def binomial_p_value(successes: int, trials: int, rate: float) -> float:
 
 
 class AuditedMouse:
-    """The real guarded Mouse, with every click it was asked for kept for the test to check."""
+    """The real guarded Mouse, with every click and key press it was asked for kept for the
+    test to check."""
 
     def __init__(self, mouse: Mouse) -> None:
         self.mouse = mouse
         self.clicks: list[tuple[int, int, list[Rect]]] = []
+        self.presses: list[tuple[int, int, list[Rect]]] = []
 
     def allow(self, *areas: Rect) -> None:
         self.mouse.allow(*areas)
@@ -68,8 +70,9 @@ class AuditedMouse:
         self.clicks.append((x, y, list(self.mouse.allowed)))
         self.mouse.click(x, y, button)
 
-    def press(self, key: str) -> None:
-        self.mouse.press(key)
+    def press(self, key: str, x: int, y: int) -> None:
+        self.presses.append((x, y, list(self.mouse.allowed)))
+        self.mouse.press(key, x, y)
 
 
 def xdemineur_start(rows: int, columns: int, mines: int, rng: np.random.Generator) -> Game:
@@ -167,7 +170,7 @@ def test_thirty_beginner_games_read_clicked_and_logged_at_the_simulated_win_rate
     assert all(r.bbbv is not None for r in records if r.result == Result.WON)
 
     board, face = geometry.rect, geometry.face
-    for x, y, allowed in audited.clicks:
+    for x, y, allowed in audited.clicks + audited.presses:
         assert board.contains(x, y) or (face is not None and face.contains(x, y)), (x, y)
         assert any(area.contains(x, y) for area in allowed)
     assert all(0 <= row < rows and 0 <= column < columns for row, column in cells)

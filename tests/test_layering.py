@@ -17,7 +17,7 @@ ALLOWED = {
 
 def imported_packages(path: Path) -> set[str]:
     """The top-level packages of ours that one module imports (at any depth of the file)."""
-    found = set()
+    found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]

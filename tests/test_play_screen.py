@@ -62,16 +62,18 @@ class RecordingMouse:
         self.screen = screen
         self.allowed: list[Rect] = []
         self.clicks: list[tuple[int, int, str]] = []
-        self.presses: list[str] = []
+        self.presses: list[tuple[str, int, int]] = []
         self.hooks: dict[int, Callable[[], None]] = {}
         """Called right after the click of that number (from 1) has landed."""
 
     def allow(self, *areas: Rect) -> None:
         self.allowed = list(areas)
 
-    def press(self, key: str) -> None:
+    def press(self, key: str, x: int, y: int) -> None:
         """Keys reach no window here: like a key press the game missed."""
-        self.presses.append(key)
+        if not any(area.contains(x, y) for area in self.allowed):
+            raise ClickOutsideError(f"refused a key press at ({x}, {y})")
+        self.presses.append((key, x, y))
 
     def click(self, x: int, y: int, button: str = "left") -> None:
         if not any(area.contains(x, y) for area in self.allowed):
@@ -167,7 +169,10 @@ def test_a_missed_new_game_key_is_followed_by_a_click_on_the_face(tmp_path: Path
     with OutcomeLog(tmp_path / "log.db") as log:
         reports = play_all(Player(table_for(screen, mouse, keyed), log), 2)
     assert len(reports) == 2
-    assert mouse.presses == ["f2"]
-    face = table_for(screen, mouse, keyed).geometry.face
+    geometry = table_for(screen, mouse, keyed).geometry
+    face = geometry.face
     assert face is not None
+    # the key is pressed over the board: with no window manager a key goes to the window
+    # under the pointer, wherever the last click left it
+    assert mouse.presses == [("f2", *geometry.rect.centre)]
     assert sum(face.contains(x, y) for x, y, _ in mouse.clicks) == 1

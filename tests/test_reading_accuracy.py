@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pytest
-from conftest import Calibrations, LaunchGame
+from conftest import Calibrations, LaunchGame, start_new_game
 
 from calibration.learn import Calibration
 from controller.mouse import Mouse
@@ -149,20 +149,7 @@ class LiveBoard:
 
     def new_game(self) -> None:
         """Start a new game the skin's way and wait until the board shows it."""
-        before = self.grabber.grab(self.reader.region)
-        face = self.reader.geometry.face
-        assert face is not None
-        if self.skin.new_game.kind == "key" and self.skin.new_game.key:
-            self.mouse.press(self.skin.new_game.key)
-        else:
-            self.mouse.click(face.left + face.width // 2, face.top + face.height // 2)
-        wait_stable(
-            self.grabber,
-            self.reader.region,
-            watch=self.reader.watched,
-            timeout=READ_TIMEOUT,
-            differs_from=before,
-        )
+        start_new_game(self.skin, self.reader, self.mouse, self.grabber, READ_TIMEOUT)
 
     def click_and_read(self, move: Move, before: Image) -> tuple[Image, Reading]:
         """Click ``move``'s cell and read the board it leads to. A click the game did not take

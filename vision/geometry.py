@@ -28,6 +28,11 @@ class Rect:
     def bottom(self) -> int:
         return self.top + self.height
 
+    @property
+    def centre(self) -> tuple[int, int]:
+        """The middle pixel (rounded towards the top left)."""
+        return (self.left + self.width // 2, self.top + self.height // 2)
+
     def contains(self, x: int, y: int) -> bool:
         return self.left <= x < self.right and self.top <= y < self.bottom
 
@@ -85,7 +90,7 @@ class BoardGeometry:
     def cell_centre(self, cell: Cell) -> tuple[int, int]:
         """Where to click ``cell``: the middle of its tile image, away from grid lines and edges."""
         tile = self.tile_rect(cell)
-        return (tile.left + tile.width // 2, tile.top + tile.height // 2)
+        return tile.centre
 
     @property
     def rect(self) -> Rect:
