@@ -34,12 +34,12 @@ from solver.engine import neighbour_counts
 from solver.guess import LookAhead, forced_fifty_fifty
 from solver.winprob import PositionTooLarge, best_guess
 
-ENDGAME_LAYOUTS = 400
+ENDGAME_LAYOUTS = 1000
 """At most this many consistent layouts: guesses come from the exact win-probability search."""
 
-ENDGAME_POSITIONS = 400
-"""The search gives up past this many positions (bounds a decision's time); the look-ahead
-scoring then chooses."""
+ENDGAME_VISITS = 500_000
+"""The search gives up after looking at this many layouts (about 0.75 s of one core); the
+look-ahead scoring then chooses."""
 
 CANDIDATE_SAFETY_RATIO = 0.9
 """Cells at least this fraction as safe as the safest cell are scored for a guess."""
@@ -121,9 +121,7 @@ def choose_guess(analysis: Analysis) -> tuple[Cell, float]:
     board = analysis.board
     if analysis.solutions <= ENDGAME_LAYOUTS:
         try:
-            cell, _ = best_guess(
-                board, max_layouts=ENDGAME_LAYOUTS, max_positions=ENDGAME_POSITIONS
-            )
+            cell, _ = best_guess(board, max_layouts=ENDGAME_LAYOUTS, max_visits=ENDGAME_VISITS)
             return cell, float(1 - analysis.probability(cell))
         except PositionTooLarge:
             pass

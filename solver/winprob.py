@@ -25,7 +25,8 @@ Limits: the search refuses, with :class:`PositionTooLarge`, positions with more 
 ``max_layouts`` consistent layouts (:data:`MAX_LAYOUTS` by default), more than
 :data:`MAX_UNRESOLVED` cells whose content still differs between layouts, or whose layouts take
 more than :data:`MAX_ENUMERATION_STEPS` steps to list, and gives up the same way once it has
-evaluated ``max_positions`` distinct positions (:data:`MAX_POSITIONS`).
+looked at ``max_visits`` layouts (:data:`MAX_VISITS`; a layout is looked at each time a move's
+outcome sorts it, so this counts the search's work, and bounds its time, deterministically).
 
 The first-click ``rule`` only changes anything on a fresh board; once a cell is open, every
 layout consistent with the board is taken as equally likely under every rule.
@@ -49,8 +50,8 @@ from solver.board import Board, Cell, Tile
 MAX_LAYOUTS = 2000
 """Default cap on the consistent full-board layouts a search will take on."""
 
-MAX_POSITIONS = 50_000
-"""Default cap on the distinct positions one search may evaluate (bounds its time)."""
+MAX_VISITS = 5_000_000
+"""Default cap on the layouts one search may look at (about 1.5 s of one core a million)."""
 
 MAX_ENUMERATION_STEPS = 200_000
 """Cap on the backtracking steps spent listing the consistent layouts."""
@@ -75,7 +76,7 @@ def win_probability(
     *,
     rule: str = "safe",
     max_layouts: int = MAX_LAYOUTS,
-    max_positions: int = MAX_POSITIONS,
+    max_visits: int = MAX_VISITS,
 ) -> Fraction:
     """The exact chance of winning from ``board`` with best play from here on.
 
@@ -87,8 +88,8 @@ def win_probability(
     if board.is_lost:
         return Fraction(0)
     if board.is_fresh:
-        return _fresh_board_win_probability(board, rule, max_layouts, max_positions)
-    search = _Search(board, max_layouts, max_positions)
+        return _fresh_board_win_probability(board, rule, max_layouts, max_visits)
+    search = _Search(board, max_layouts, max_visits)
     total = sum(search.weight.values())
     if total == 0:
         raise ValueError("no mine layout is consistent with this board")
@@ -97,7 +98,7 @@ def win_probability(
 
 
 def best_guess(
-    board: Board, *, max_layouts: int = MAX_LAYOUTS, max_positions: int = MAX_POSITIONS
+    board: Board, *, max_layouts: int = MAX_LAYOUTS, max_visits: int = MAX_VISITS
 ) -> tuple[Cell, Fraction]:
     """The cell to open that wins most often, with that chance of winning.
 
@@ -105,7 +106,7 @@ def best_guess(
     :class:`PositionTooLarge` beyond the limits and ``ValueError`` when no layout fits or there
     is nothing to open (solved, or every hidden cell a certain mine).
     """
-    search = _Search(board, max_layouts, max_positions)
+    search = _Search(board, max_layouts, max_visits)
     total = sum(search.weight.values())
     if total == 0:
         raise ValueError("no mine layout is consistent with this board")
@@ -131,7 +132,7 @@ class _Search:
         self,
         board: Board,
         max_layouts: int,
-        max_positions: int,
+        max_visits: int,
         layouts: dict[int, int] | None = None,
     ) -> None:
         self.cells: list[Cell] = [
@@ -147,11 +148,13 @@ class _Search:
             else dict.fromkeys(_layouts(board, index, max_layouts), 1)
         )
         self.layouts = frozenset(self.weight)
+        self.lightest = min(self.weight.values(), default=0)
         self.uniform = all(weight == 1 for weight in self.weight.values())
         """Every layout weighs 1 (all rules but ``xp`` on a fresh board): a weight is a count."""
         self.all_cells = (1 << len(self.cells)) - 1
         self.memo: dict[frozenset[int], int] = {}
-        self.max_positions = max_positions
+        self.max_visits = max_visits
+        self.visits_left = max_visits
         unresolved = _bits(_unresolved_mask(self.layouts))
         if len(unresolved) > MAX_UNRESOLVED:
             raise PositionTooLarge(
@@ -176,7 +179,11 @@ class _Search:
         """The positions ``layouts`` falls into once every certain safe cell is opened.
 
         ``opened`` holds the cells already open (safe in all ``layouts``, their numbers known).
+        Raises :class:`PositionTooLarge` once the search has looked at too many layouts.
         """
+        self.visits_left -= len(layouts)
+        if self.visits_left < 0:
+            raise PositionTooLarge(f"the search looked at more than {self.max_visits} layouts")
         newly_safe = self.all_cells & ~reduce(or_, layouts, 0) & ~opened
         if not newly_safe or len(layouts) == 1:
             yield layouts
@@ -198,18 +205,23 @@ class _Search:
 
     def value(self, layouts: frozenset[int]) -> int:
         """The weight of the layouts of this (closed) position that best play wins."""
-        if len(layouts) == 1:
-            return self.weight[next(iter(layouts))]
+        if len(layouts) <= 2:  # two layouts have a cell that is a mine in just the lighter
+            return max(self.weight[layout] for layout in layouts)
         known = self.memo.get(layouts)
         if known is None:
-            if len(self.memo) >= self.max_positions:
-                raise PositionTooLarge(f"the search outgrew {self.max_positions} positions")
             known = self.best_cell(layouts, self.all_cells & ~reduce(or_, layouts, 0))[1]
             self.memo[layouts] = known
         return known
 
     def best_cell(self, layouts: frozenset[int], opened: int) -> tuple[int | None, int]:
-        """The cell index whose opening wins the most weight, and that weight."""
+        """The cell index whose opening wins the most weight, and that weight.
+
+        A *dead* cell, one whose number (and the cells it makes safe) tells the layouts that
+        survive it nothing, is tried only when every cell is dead: opening it can wait until
+        the end of any line of play at no cost, since nothing played in between depends on it;
+        so when equal weights make every informative cell worth at least two layouts (each part
+        it splits into is worth one at least), the best first move is an informative one.
+        """
         candidates = []
         for cell in _bits(_unresolved_mask(layouts)):
             surviving = layouts - self.mined_at[cell]
@@ -217,27 +229,54 @@ class _Search:
         candidates.sort(key=lambda candidate: -candidate[0])
         best_cell: int | None = None
         best = -1
+        dead: list[tuple[int, list[frozenset[int]]]] = []
         for bound, cell, surviving in candidates:
             if bound <= best:
                 break
-            won, lost_so_far = 0, 0
-            for part in self.split(surviving, opened):
-                part_value = self.value(part)
-                won += part_value
-                lost_so_far += self.weigh(part) - part_value
-                if bound - lost_so_far <= best:
-                    break
-            else:
+            parts = list(self.split(surviving, opened))
+            if self.uniform and len(parts) == 1 and len(surviving) > 1:
+                dead.append((cell, parts))
+                continue
+            won = self._outcome(parts, bound, best)
+            if won is not None:
                 best_cell, best = cell, won
                 if won == bound and bound == candidates[0][0]:
                     break
+        if best_cell is None:
+            for cell, parts in dead:
+                won = self._outcome(parts, self.weigh(parts[0]), best)
+                if won is not None:
+                    best_cell, best = cell, won
         if best_cell is None and len(layouts) == 1:
             return None, self.weight[next(iter(layouts))]
         return best_cell, max(best, 0)
 
+    def _outcome(self, parts: list[frozenset[int]], bound: int, best: int) -> int | None:
+        """The weight best play wins over ``parts`` (the positions one move leads to, together
+        worth ``bound``), or None once it cannot beat ``best``.
+
+        A part of two layouts or more loses one at least (its next cell is a mine in some
+        layout), which bounds the total before any part is searched.
+        """
+        undecided = sum(1 for part in parts if len(part) > 1)
+        reachable = bound - undecided * self.lightest
+        if reachable <= best:
+            return None
+        won = 0
+        for part in parts:
+            if len(part) == 1:
+                won += self.weight[next(iter(part))]
+                continue
+            part_value = self.value(part)
+            won += part_value
+            reachable -= self.weigh(part) - self.lightest - part_value
+            if reachable <= best:
+                return None
+        return won
+
 
 def _fresh_board_win_probability(
-    board: Board, rule: str, max_layouts: int, max_positions: int
+    board: Board, rule: str, max_layouts: int, max_visits: int
 ) -> Fraction:
     """Best first click under ``rule`` on an untouched (tiny) board, then best play."""
     count = board.rows * board.columns
@@ -254,7 +293,7 @@ def _fresh_board_win_probability(
         weights = _first_click_weights(board, every_layout, first, rule)
         if not weights:
             continue
-        search = _Search(board, max_layouts, max_positions, weights)
+        search = _Search(board, max_layouts, max_visits, weights)
         surviving = frozenset(layout for layout in weights if not layout >> first & 1)
         won = sum(search.value(part) for part in search.split(surviving, 0))
         best = max(best, Fraction(won, sum(weights.values())))

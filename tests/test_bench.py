@@ -17,7 +17,7 @@ import pytest
 
 from controller.cli import main
 from controller.commands.bench import DEFAULT_STRATEGY
-from solver import Board, Cell, FirstClick, Game, GameState, Tile
+from solver import Board, Cell, FirstClick, Game, GameState, Tile, strategy
 from solver.bench import (
     BenchError,
     format_table,
@@ -300,7 +300,10 @@ def test_settings_reach_every_worker_and_are_put_back() -> None:
         ({"solver.strategy.first_click": 1}, "not a solver setting"),
         ({"solver.nowhere.LIMIT": 1}, "no module 'solver.nowhere'"),
         ({"solver.strategy.NO_SUCH_SETTING": 1}, "has no setting 'NO_SUCH_SETTING'"),
-        ({"solver.strategy.ENDGAME_LAYOUTS": "x"}, "takes int values (now 400), not str ('x')"),
+        (
+            {"solver.strategy.ENDGAME_LAYOUTS": "x"},
+            f"takes int values (now {strategy.ENDGAME_LAYOUTS}), not str ('x')",
+        ),
     ],
 )
 def test_bad_settings_are_refused_before_any_game(overrides: dict, message: str) -> None:

@@ -198,11 +198,11 @@ def test_too_many_layouts_raise_instead_of_hanging() -> None:
         win_probability(Board.empty(9, 9, 10))
 
 
-def test_a_search_past_its_position_budget_gives_up() -> None:
+def test_a_search_past_its_budget_of_layout_visits_gives_up() -> None:
     board = Board.empty(3, 3, 2)
-    assert win_probability(board, max_positions=10_000) == brute_force_fresh_board(board, "safe")
-    with pytest.raises(PositionTooLarge, match="positions"):
-        win_probability(board, max_positions=3)
+    assert win_probability(board, max_visits=100_000) == brute_force_fresh_board(board, "safe")
+    with pytest.raises(PositionTooLarge, match="more than 30 layouts"):
+        win_probability(board, max_visits=30)
 
 
 def test_listing_layouts_past_its_step_cap_gives_up(monkeypatch: pytest.MonkeyPatch) -> None:
