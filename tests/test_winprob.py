@@ -106,10 +106,10 @@ def brute_force_fresh_board(board: Board, rule: str) -> Fraction:
 
 
 @st.composite
-def tiny_positions(draw: st.DrawFn, flags: bool = False) -> Board:
-    """A real game on at most 8 cells, some of its safe cells opened (and, with ``flags``, some
-    of its mines flagged)."""
-    rows = draw(st.integers(1, 2))
+def tiny_positions(draw: st.DrawFn, flags: bool = False, most_rows: int = 2) -> Board:
+    """A real game on at most ``most_rows`` x 4 cells, some of its safe cells opened (and, with
+    ``flags``, some of its mines flagged)."""
+    rows = draw(st.integers(1, most_rows))
     columns = draw(st.integers(3, 4))
     mines = draw(st.integers(1, rows * columns - 2))
     flat = np.zeros(rows * columns, dtype=bool)
@@ -130,6 +130,13 @@ def tiny_positions(draw: st.DrawFn, flags: bool = False) -> Board:
 @settings(max_examples=150, deadline=None)
 @given(tiny_positions())
 def test_win_probability_matches_brute_force_minimax(board: Board) -> None:
+    assert win_probability(board) == brute_force_win_probability(board)
+
+
+@settings(max_examples=150, deadline=None)
+@given(tiny_positions(most_rows=3))
+def test_twelve_cell_positions_match_brute_force_minimax(board: Board) -> None:
+    """Room for cells that can only ever show one number, which the search tries last."""
     assert win_probability(board) == brute_force_win_probability(board)
 
 
