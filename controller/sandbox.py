@@ -22,9 +22,14 @@ from pathlib import Path
 from types import TracebackType
 from typing import NamedTuple
 
+import numpy as np
 import platformdirs
 
 from solver import LEVELS
+from vision.capture import ScreenGrabber
+from vision.errors import UnstableFrameError
+from vision.geometry import Rect
+from vision.stable import wait_stable
 
 SCREEN_SIZE = (1280, 1024)
 FAMILY_LOCAL = 256
@@ -249,6 +254,26 @@ class GameWindow:
         _xdotool("windowmove", "--sync", str(self.window_id), str(x), str(y))
         return self.refresh()
 
+    def wait_until_drawn(self, timeout: float = WINDOW_TIMEOUT) -> None:
+        """Wait until the window shows more than one colour and holds still: X maps a window
+        before the game paints it, and a busy Wine takes seconds to."""
+        region = Rect(*self.refresh())
+        deadline = time.monotonic() + timeout
+        with ScreenGrabber() as grabber:
+            region = region.intersection(grabber.screen)
+            while True:
+                try:
+                    frame = wait_stable(grabber, region, interval=0.1, timeout=timeout)
+                    if np.ptp(frame.reshape(-1, frame.shape[-1]), axis=0).any():
+                        return
+                except UnstableFrameError:
+                    pass
+                if time.monotonic() >= deadline:
+                    raise SandboxError(
+                        f"the {self.name} window at {region} was not drawn within {timeout:.0f} s"
+                    )
+                time.sleep(0.05)
+
     def close(self) -> None:
         """Stop the game (and its launcher, if different) by pid."""
         if self.pid != self.launcher.pid:
@@ -384,7 +409,9 @@ def _open_window(
     try:
         window_id = _wait_for_window(class_name, before, launcher)
         pid = _window_pid(window_id) or launcher.pid
-        return GameWindow(name, pid, window_id, window_geometry(window_id), launcher)
+        window = GameWindow(name, pid, window_id, window_geometry(window_id), launcher)
+        window.wait_until_drawn()
+        return window
     except BaseException:
         _stop_process(launcher)
         raise

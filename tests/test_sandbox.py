@@ -105,6 +105,8 @@ def test_winemine_opens_at_the_asked_size_and_closes(launch) -> None:
     small = launch("winemine", (9, 9, 10))
     wide = launch("winemine", (9, 20, 10))
     assert small.window_id != wide.window_id
+    # a launch returns once the game has painted its window, not merely mapped it
+    assert _grab(small)[:, :, :3].std() > 10 and _grab(wide)[:, :, :3].std() > 10
     # 16 px cells: 11 more columns make the window 176 px wider, whatever the frame.
     assert wide.geometry.width - small.geometry.width == 11 * 16
     wide.close()
@@ -136,3 +138,11 @@ def test_mouse_clicks_only_inside_allowed_areas(xdemineur: GameWindow, mouse: Mo
     mouse.allow(Rect(0, 0, 5, 5))
     with pytest.raises(ClickOutsideError, match="corner"):
         mouse.click(0, 0)
+
+
+def test_rect_intersection_is_the_shared_part_or_empty() -> None:
+    screen = Rect(0, 0, 1280, 1024)
+    assert Rect(1200, 1000, 200, 100).intersection(screen) == Rect(1200, 1000, 80, 24)
+    assert Rect(10, 20, 30, 40).intersection(screen) == Rect(10, 20, 30, 40)
+    empty = Rect(2000, 5, 10, 10).intersection(screen)
+    assert empty.width == 0

@@ -50,6 +50,12 @@ class Rect:
         right, bottom = max(self.right, other.right), max(self.bottom, other.bottom)
         return Rect(left, top, right - left, bottom - top)
 
+    def intersection(self, other: Rect) -> Rect:
+        """The part of this rectangle inside ``other`` (zero width or height when none is)."""
+        left, top = max(self.left, other.left), max(self.top, other.top)
+        right, bottom = min(self.right, other.right), min(self.bottom, other.bottom)
+        return Rect(left, top, max(right - left, 0), max(bottom - top, 0))
+
     def as_monitor(self) -> dict[str, int]:
         """The form ``mss.MSS.grab`` takes."""
         return {"left": self.left, "top": self.top, "width": self.width, "height": self.height}
