@@ -267,15 +267,26 @@ class Player:
         cell: Cell,
         before_frame: Image | None = None,
         timeout: float = SETTLE_TIMEOUT,
+        retry: bool = True,
     ) -> Step:
         """Click ``cell`` and record the step; ``before_frame`` is the settled board the cell
-        was chosen from (captured anew if not given)."""
+        was chosen from (captured anew if not given).
+
+        A click that changes nothing within ``timeout`` is made once more, as the play loop does
+        (under Xvfb a game now and then misses one), except with ``retry`` off: a probe's very
+        question is whether the game still takes clicks.
+        """
         rect = self.observation.board_rect
         if before_frame is None:
             before_frame = self._board_frame()
         x, y = self.observation.cell_point(cell)
-        self.pointer.click(x, y, "left" if action == Action.OPEN else "right")
+        button = "left" if action == Action.OPEN else "right"
+        self.pointer.click(x, y, button)
         after_frame = self._settled(rect, before_frame, timeout)
+        if retry and np.array_equal(after_frame, before_frame):
+            log.debug("%s %s at %s changed nothing: clicked once more", action, cell, (x, y))
+            self.pointer.click(x, y, button)
+            after_frame = self._settled(rect, before_frame, timeout)
         step = Step(action, cell, self.board_ids(before_frame), self.board_ids(after_frame))
         log.debug("%s %s at %s: %d cells changed", action, cell, (x, y), int(step.changed.sum()))
         return step
@@ -386,7 +397,9 @@ class Player:
             ):
                 self._opened_safely(step)
                 return "playing"
-            probe = self._click(Action.OPEN, self.random.choice(hidden), timeout=PROBE_TIMEOUT)
+            probe = self._click(
+                Action.OPEN, self.random.choice(hidden), timeout=PROBE_TIMEOUT, retry=False
+            )
             if not probe.changed.any():
                 return "lost"
             self._opened_safely(step)
