@@ -17,8 +17,9 @@ from controller.commands.calibrate import calibrate_game
 from controller.mouse import Mouse
 from controller.sandbox import GameWindow, Size, VirtualDisplay, find_binary, launch_game
 from vision.capture import ScreenGrabber
-from vision.read import BoardReader
-from vision.skin import Skin
+from vision.errors import UnreadableFaceError
+from vision.read import BoardReader, Reading
+from vision.skin import Image, Skin
 from vision.stable import wait_stable
 
 GAME_BINARIES = {"winemine": "wine", "xdemineur": "xdemineur"}
@@ -27,6 +28,10 @@ LaunchGame = Callable[[str, "str | Size"], GameWindow]
 CALIBRATION_ORIGIN = {"winemine": (250, 170), "xdemineur": (60, 330)}
 """Where each game's calibration windows start: away from the screen's top-left corner."""
 CALIBRATION_SEED = 7
+READ_TIMEOUT = 5.0
+"""Seconds a click may take to show (Wine on a busy machine can take seconds)."""
+FACE_REREADS = 3
+"""Reads of a frame whose face is unreadable: winemine shows a pressed face for a moment."""
 
 
 @pytest.fixture(scope="session")
@@ -103,9 +108,7 @@ def calibrations(virtual_display: VirtualDisplay) -> Calibrations:
     return Calibrations()
 
 
-def start_new_game(
-    skin: Skin, reader: BoardReader, mouse: Mouse, grabber: ScreenGrabber, timeout: float = 5.0
-) -> None:
+def start_new_game(skin: Skin, reader: BoardReader, mouse: Mouse, grabber: ScreenGrabber) -> None:
     """A new game the skin's way, waiting until the board shows it. The key is pressed over
     the board, as the play loop presses it: the last click may have left the pointer outside
     a window that has moved since."""
@@ -116,4 +119,24 @@ def start_new_game(
     else:
         assert face is not None
         mouse.click(*face.centre)
-    wait_stable(grabber, reader.region, watch=reader.watched, timeout=timeout, differs_from=before)
+    wait_stable(
+        grabber, reader.region, watch=reader.watched, timeout=READ_TIMEOUT, differs_from=before
+    )
+
+
+def read_when_settled(
+    grabber: ScreenGrabber, reader: BoardReader, mines: int, before: Image | None = None
+) -> tuple[Image, Reading]:
+    """The frame once it holds still (and differs from ``before``, if given), and its reading."""
+    attempt = 1
+    while True:
+        frame = wait_stable(
+            grabber, reader.region, watch=reader.watched, timeout=READ_TIMEOUT, differs_from=before
+        )
+        try:
+            return frame, reader.read(frame, mines)
+        except UnreadableFaceError:
+            if attempt == FACE_REREADS:
+                raise
+            attempt += 1
+            time.sleep(0.05)

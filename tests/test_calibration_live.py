@@ -12,7 +12,7 @@ import random
 
 import numpy as np
 import pytest
-from conftest import Calibrations, LaunchGame, start_new_game
+from conftest import Calibrations, LaunchGame, read_when_settled, start_new_game
 
 from calibration.evidence import check_counting
 from controller.commands.calibrate import CALIBRATION_BOARDS
@@ -23,7 +23,7 @@ from vision.capture import ScreenGrabber
 from vision.geometry import BoardGeometry
 from vision.locate import locate_on_screen
 from vision.read import BoardReader, Reading
-from vision.skin import Image, Skin
+from vision.skin import Skin
 from vision.stable import wait_stable
 
 pytestmark = pytest.mark.realgame
@@ -48,16 +48,6 @@ def test_calibration_learns_every_tile_face_and_the_geometry(
     assert 0 < skin.threshold <= 0.1
 
 
-def settled_read(
-    grabber: ScreenGrabber, reader: BoardReader, mines: int, before: Image | None = None
-) -> Reading:
-    """Read the board once it holds still (and, given ``before``, once it differs from it)."""
-    frame = wait_stable(
-        grabber, reader.region, watch=reader.watched, timeout=5.0, differs_from=before
-    )
-    return reader.read(frame, mines)
-
-
 def guarded_mouse(geometry: BoardGeometry) -> Mouse:
     """A mouse allowed on the board and its face only."""
     assert geometry.face is not None
@@ -68,14 +58,14 @@ def play_at_random(
     grabber: ScreenGrabber, reader: BoardReader, mouse: Mouse, mines: int, chooser: random.Random
 ) -> list[Reading]:
     """Open random hidden cells until the game ends; the reading after every click."""
-    readings = [settled_read(grabber, reader, mines)]
+    readings = [read_when_settled(grabber, reader, mines)[1]]
     assert readings[0].outcome == "playing"
     while readings[-1].outcome == "playing":
         hidden = np.argwhere(readings[-1].board.tiles == Tile.HIDDEN)
         row, column = hidden[chooser.randrange(len(hidden))]
         before = grabber.grab(reader.region)
         mouse.click(*reader.geometry.cell_centre((int(row), int(column))))
-        readings.append(settled_read(grabber, reader, mines, before))
+        readings.append(read_when_settled(grabber, reader, mines, before)[1])
     return readings
 
 
@@ -132,14 +122,16 @@ def test_a_moved_window_reads_the_same_board(
     window.move(90, 60)
     with ScreenGrabber() as grabber:
         geometry, reader = locate_window(grabber, skin, (rows, columns))
-        hidden = np.argwhere(settled_read(grabber, reader, mines).board.tiles == Tile.HIDDEN)
+        hidden = np.argwhere(
+            read_when_settled(grabber, reader, mines)[1].board.tiles == Tile.HIDDEN
+        )
         row, column = hidden[len(hidden) // 2]
         before = grabber.grab(reader.region)
         guarded_mouse(geometry).click(*geometry.cell_centre((int(row), int(column))))
-        here = settled_read(grabber, reader, mines, before)
+        here = read_when_settled(grabber, reader, mines, before)[1]
         window.move(610, 470)
         moved, reader = locate_window(grabber, skin, (rows, columns))
-        there = settled_read(grabber, reader, mines)
+        there = read_when_settled(grabber, reader, mines)[1]
     assert (moved.left - geometry.left, moved.top - geometry.top) == (520, 410)
     assert np.array_equal(there.board.tiles, here.board.tiles)
     assert not here.board.is_fresh

@@ -23,7 +23,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pytest
-from conftest import Calibrations, LaunchGame, start_new_game
+from conftest import (
+    READ_TIMEOUT,
+    Calibrations,
+    LaunchGame,
+    read_when_settled,
+    start_new_game,
+)
 
 from calibration.learn import Calibration
 from controller.mouse import Mouse
@@ -32,7 +38,7 @@ from solver import Board, Cell, Game, Tile
 from solver.engine import neighbour_counts
 from solver.strategy import Action, Move, next_moves
 from vision.capture import ScreenGrabber
-from vision.errors import UnreadableFaceError, UnstableFrameError
+from vision.errors import UnstableFrameError
 from vision.locate import locate_on_screen
 from vision.read import BoardReader, Reading
 from vision.skin import Image, Skin
@@ -50,11 +56,6 @@ PLANS: dict[str, list[tuple[Size, list[tuple[int, int]]]]] = {
 }
 """Per game, the board sizes played (none is a calibration size) and the window positions
 visited in turn, a new one for every game."""
-READ_TIMEOUT = 5.0
-"""Seconds a click may take to show (Wine on a busy machine can take seconds)."""
-FACE_REREADS = 3
-"""Reads of a frame whose face is unreadable: winemine shows a pressed face for a moment."""
-
 END_TILES = (Tile.MINE, Tile.EXPLODED, Tile.WRONG_FLAG)
 UNOPENED = (Tile.HIDDEN, Tile.FLAG, Tile.QUESTION)
 
@@ -109,24 +110,6 @@ def misread_cells(boards: list[Board], last_open: Cell | None) -> list[str]:
     return problems
 
 
-def read_when_settled(
-    grabber: ScreenGrabber, reader: BoardReader, mines: int, before: Image | None = None
-) -> tuple[Image, Reading]:
-    """The frame once it holds still (and differs from ``before``, if given), and its reading."""
-    attempt = 1
-    while True:
-        frame = wait_stable(
-            grabber, reader.region, watch=reader.watched, timeout=READ_TIMEOUT, differs_from=before
-        )
-        try:
-            return frame, reader.read(frame, mines)
-        except UnreadableFaceError:
-            if attempt == FACE_REREADS:
-                raise
-            attempt += 1
-            time.sleep(0.05)
-
-
 class LiveBoard:
     """One real game window: found with the skin, read and clicked only on its board and face."""
 
@@ -149,7 +132,7 @@ class LiveBoard:
 
     def new_game(self) -> None:
         """Start a new game the skin's way and wait until the board shows it."""
-        start_new_game(self.skin, self.reader, self.mouse, self.grabber, READ_TIMEOUT)
+        start_new_game(self.skin, self.reader, self.mouse, self.grabber)
 
     def click_and_read(self, move: Move, before: Image) -> tuple[Image, Reading]:
         """Click ``move``'s cell and read the board it leads to. A click the game did not take
