@@ -262,8 +262,9 @@ class GameWindow:
         with ScreenGrabber() as grabber:
             region = region.intersection(grabber.screen)
             while True:
+                left = max(deadline - time.monotonic(), 0.2)
                 try:
-                    frame = wait_stable(grabber, region, interval=0.1, timeout=timeout)
+                    frame = wait_stable(grabber, region, interval=0.1, timeout=left)
                     if np.ptp(frame.reshape(-1, frame.shape[-1]), axis=0).any():
                         return
                 except UnstableFrameError:
