@@ -48,6 +48,9 @@ DOUBLE_CLICK_GAP = 0.6
 """Seconds between two clicks on one cell so they are not taken as a double-click."""
 QUIET = 0.06
 """Seconds a board must stay unchanged after a click before it counts as drawn."""
+LOST_QUIET = 0.4
+"""Seconds a lost board must stay unchanged before its final read: a game repaints every cell
+on a loss, and Wine on a busy machine can pause in the middle of that for longer than QUIET."""
 HIDDEN_CANDIDATES = 3
 """How many of a fresh board's most common tiles are clicked to find the hidden one."""
 KEY_TIMEOUT = 1.5
@@ -185,10 +188,14 @@ class Player:
     # -- looking ----------------------------------------------------------------------------
 
     def _settled(
-        self, region: Rect, before: Image | None, timeout: float = SETTLE_TIMEOUT
+        self,
+        region: Rect,
+        before: Image | None,
+        timeout: float = SETTLE_TIMEOUT,
+        quiet: float = QUIET,
     ) -> Image:
         """The region once it differs from ``before`` (if given) and then stays unchanged for
-        :data:`QUIET` seconds; on timeout, the region as it is (maybe still ``before``).
+        ``quiet`` seconds; on timeout, the region as it is (maybe still ``before``).
 
         Wine on a busy machine can pause a flood of opened cells for longer than the frame
         interval, and a half-drawn board read as settled would blame the rest on the next click.
@@ -199,7 +206,7 @@ class Player:
         except UnstableFrameError:
             return self.grabber.grab(region)
         while time.monotonic() < deadline:
-            time.sleep(QUIET)
+            time.sleep(quiet)
             again = self.grabber.grab(region)
             if np.array_equal(again, frame):
                 return frame
@@ -418,9 +425,17 @@ class Player:
             self._won(game)
 
     def _lost(self, game: GameRecord) -> None:
-        """Record a lost game; the first loss shows where the face is."""
+        """Record a lost game; the first loss shows where the face is.
+
+        The losing step's board is read again once it has held still for :data:`LOST_QUIET`:
+        read in the middle of the repaint a loss brings, a cell would seem to change from an
+        opened one, which no rule allows (two CI runs stopped on that).
+        """
         game.lost = True
         seen = self.observation
+        last = game.steps[-1]
+        final = self._settled(seen.board_rect, None, quiet=LOST_QUIET)
+        game.steps[-1] = Step(last.action, last.cell, last.before, self.board_ids(final))
         frame = self.grabber.grab(seen.window)
         if self.face is None:
             self.face = find_face(seen.fresh, frame, seen.board_in_window)
