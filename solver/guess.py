@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from heapq import nsmallest
 from itertools import product
 from math import comb
 
@@ -47,6 +48,8 @@ class Outlook:
     next_safety: Mapping[int, float]
     """For each number it may show, the safety of the safest cell whose chance that number
     changes (an unknown neighbour, or a cell of a group one of them is in)."""
+    second_safety: Mapping[int, float]
+    """For each number, the safety of the second safest of those cells (0 for a lone one)."""
     reassessed: frozenset[Cell]
     """Those cells: the safety of every other cell is taken as unchanged by the number."""
 
@@ -139,13 +142,17 @@ class LookAhead:
                 off_mined_weight[shown] += w * j
         group_cells = frozenset().union(*(analysis.groups[i].cells for i in touched)) - {cell}
         next_safety = {}
+        second_safety = {}
         progress = 0
         for shown, w in weight.items():
-            fewest = min((mined_weight[shown].get(c, 0) for c in group_cells), default=w)
-            safest = 1 - Fraction(fewest, w)
-            if k:
-                safest = max(safest, 1 - Fraction(off_mined_weight[shown], k * w))
+            # the weight of layouts with a mine in each reassessed cell (the off-frontier
+            # neighbours all alike), the two lightest padded with "always a mine"
+            mined_in = [Fraction(mined_weight[shown].get(c, 0)) for c in group_cells]
+            mined_in += [Fraction(off_mined_weight[shown], k)] * min(k, 2) if k else []
+            fewest = nsmallest(2, mined_in) + [Fraction(w)] * 2
+            safest, second = 1 - fewest[0] / w, 1 - fewest[1] / w
             next_safety[shown] = float(safest)
+            second_safety[shown] = float(second)
             progress += w if safest == 1 else 0
         total = analysis.solutions
         return Outlook(
@@ -154,6 +161,7 @@ class LookAhead:
             shows={shown: w / total for shown, w in sorted(weight.items())},
             progress=progress / total,
             next_safety=next_safety,
+            second_safety=second_safety,
             reassessed=group_cells | frozenset(off_around),
         )
 

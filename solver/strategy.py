@@ -11,11 +11,15 @@ The win rate is decided by the guesses, the speed by the certain moves, so the w
      that wins most often;
    * an unavoidable 50/50 (:func:`solver.guess.forced_fifty_fifty`) is taken at once: it has to
      be guessed some time, and nothing learnt elsewhere can help with it;
-   * otherwise the near-safest cells are scored by the chance of surviving both them and the
-     safest guess after them, over every number they may show (:mod:`solver.guess`; a number
-     that leaves a certain safe cell counts as a sure second move). This prefers, among cells
-     about as safe, the ones whose number tells the most: a cell that can show only one number
-     (a "dead" cell) gains nothing from its second move and loses to any as safe a live one.
+   * otherwise the near-safest cells are scored by the chance of surviving them, times how good
+     the next guess then is, over every number they may show (:mod:`solver.guess`; a number
+     that leaves a certain safe cell counts as a sure second move). "How good" blends the
+     safety of the safest next cell with that of the second safest, half and half
+     (:data:`SECOND_SAFETY_WEIGHT`; David Hill's solver blends 0.8 and 0.2): a number that
+     leaves two good choices is worth more than one that leaves a single one. This prefers,
+     among cells about as safe, the ones whose number tells the most: a cell that can show only
+     one number (a "dead" cell) gains nothing from its second move and loses to any as safe a
+     live one.
 
 Moves are values (:class:`Move`), as in python-chess: the caller decides how to play them.
 """
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from itertools import islice
 
 import numpy as np
 
@@ -50,6 +55,10 @@ MAX_CANDIDATES = 8
 OFF_FRONTIER_CANDIDATES = 3
 """Cells away from the frontier scored for a guess (they share one safety; the fewest unknown
 neighbours first, the likeliest to show a 0)."""
+
+SECOND_SAFETY_WEIGHT = 0.5
+"""Share of the second safest next cell in a guess's score (the rest is the safest's): 0.5
+beat 0.2 and 0 on paired Expert games (BENCHMARKS.md)."""
 
 INNER_OPENING = (3, 3)
 """First click under the ``opening`` rule: an inner cell opens more than a corner (anchors)."""
@@ -140,20 +149,29 @@ def choose_guess(analysis: Analysis) -> tuple[Cell, float]:
         reverse=True,
     )
 
-    def safest_besides(excluded: frozenset[Cell]) -> float:
-        """The safety of the safest unknown cell not in ``excluded``."""
-        return next((p for p, cell in by_safety if cell not in excluded), 0.0)
+    def safest_besides(excluded: frozenset[Cell]) -> tuple[float, float]:
+        """The safeties of the two safest unknown cells not in ``excluded`` (0 for none)."""
+        found = islice((p for p, cell in by_safety if cell not in excluded), 2)
+        first, second = (*found, 0.0, 0.0)[:2]
+        return first, second
+
+    def blend(first: float, second: float) -> float:
+        """How good a position is for the next guess: mostly its safest cell, partly the next."""
+        return (1 - SECOND_SAFETY_WEIGHT) * first + SECOND_SAFETY_WEIGHT * second
 
     def score(cell: Cell) -> tuple[float, int]:
-        """The chance of surviving this guess and the safest next one (1 when it is certain)."""
+        """The chance of surviving this guess, times the blended safety of the next one."""
         outlook = outlooks[cell]
         if outlook is None:
-            return float(safety[cell]) * safest_besides(frozenset({cell})), 0
+            return float(safety[cell]) * blend(*safest_besides(frozenset({cell}))), 0
         elsewhere = safest_besides(outlook.reassessed | {cell})
-        second = sum(
-            chance * max(outlook.next_safety[shown], elsewhere)
-            for shown, chance in outlook.shows.items()
-        )
+        second = 0.0
+        for shown, chance in outlook.shows.items():
+            top = sorted(
+                (outlook.next_safety[shown], outlook.second_safety[shown], *elsewhere),
+                reverse=True,
+            )
+            second += chance * blend(top[0], top[1])
         return second, -int(unknown_around[cell])
 
     best = max(candidates, key=score)
