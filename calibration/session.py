@@ -429,7 +429,7 @@ class Player:
 
         The losing step's board is read again once it has held still for :data:`LOST_QUIET`:
         read in the middle of the repaint a loss brings, a cell would seem to change from an
-        opened one, which no rule allows (two CI runs stopped on that).
+        opened one, which no rule allows (a CI run stopped on that, in two tests).
         """
         game.lost = True
         seen = self.observation
