@@ -145,12 +145,15 @@ class LookAhead:
         second_safety = {}
         progress = 0
         for shown, w in weight.items():
-            # the weight of layouts with a mine in each reassessed cell (the off-frontier
-            # neighbours all alike), the two lightest padded with "always a mine"
-            mined_in = [Fraction(mined_weight[shown].get(c, 0)) for c in group_cells]
-            mined_in += [Fraction(off_mined_weight[shown], k)] * min(k, 2) if k else []
-            fewest = nsmallest(2, mined_in) + [Fraction(w)] * 2
-            safest, second = 1 - fewest[0] / w, 1 - fewest[1] / w
+            # the weight of layouts with a mine in each reassessed cell, times ``scale`` so that
+            # the off-frontier neighbours' share (all alike) stays a whole number; the two
+            # lightest, padded with "always a mine"
+            scale = k or 1
+            mined = mined_weight[shown]
+            mined_in = [mined.get(c, 0) * scale for c in group_cells]
+            mined_in += [off_mined_weight[shown]] * min(k, 2)
+            fewest = nsmallest(2, mined_in) + [w * scale] * 2
+            safest, second = (1 - Fraction(m, w * scale) for m in fewest[:2])
             next_safety[shown] = float(safest)
             second_safety[shown] = float(second)
             progress += w if safest == 1 else 0
