@@ -278,8 +278,9 @@ def test_the_default_strategy_never_loses_on_a_move_it_calls_certain(rule: First
 
 
 def test_settings_reach_every_worker_and_are_put_back() -> None:
-    """A setting changes the games (a first click at the corner instead of an inner cell), the
-    same way in one process as in a pool, and is restored after the run."""
+    """A setting changes the games, the same way in one process as in a pool, and is restored
+    after the run. A first click at the corner instead of an inner cell opens less of the board,
+    so it needs more guesses (wins alone may not differ: Beginner is nearly always won)."""
     import solver.strategy
 
     corner = {"solver.strategy.INNER_OPENING": (0, 0)}
@@ -288,7 +289,9 @@ def test_settings_reach_every_worker_and_are_put_back() -> None:
         run_benchmark(next_moves, ["beginner"], ["opening"], 40, w, 11, overrides=corner)
         for w in (1, 2)
     ]
-    assert moved[0][0].outcomes == moved[1][0].outcomes != usual[0].outcomes
+    assert moved[0][0].outcomes == moved[1][0].outcomes
+    assert moved[0][0].guesses_per_game == moved[1][0].guesses_per_game
+    assert moved[0][0].guesses_per_game > usual[0].guesses_per_game
     assert moved[0][0].overrides == corner and usual[0].overrides == {}
     assert solver.strategy.INNER_OPENING == (3, 3)
 
