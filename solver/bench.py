@@ -160,7 +160,8 @@ class BenchResult:
     """Solver settings changed for this run (:func:`apply_overrides`), by dotted name."""
 
 
-def _chunks(games: int, seed: int, size: int) -> Iterator[range]:
+def seed_chunks(games: int, seed: int, size: int) -> Iterator[range]:
+    """The seeds of ``games`` games from ``seed`` on, in runs of ``size`` (one task each)."""
     for start in range(0, games, size):
         yield range(seed + start, seed + min(start + size, games))
 
@@ -213,13 +214,13 @@ def run_benchmark(
                 started = time.perf_counter()
                 chunks = []
                 if pool is None:
-                    for seeds in _chunks(games, seed, chunk_size):
+                    for seeds in seed_chunks(games, seed, chunk_size):
                         chunks.append(_play_chunk(strategy, level, rule, seeds))
                         bar.update(len(seeds))
                 else:
                     futures = [
                         pool.submit(_play_chunk, strategy, level, rule, seeds)
-                        for seeds in _chunks(games, seed, chunk_size)
+                        for seeds in seed_chunks(games, seed, chunk_size)
                     ]
                     for future in as_completed(futures):
                         chunks.append(future.result())
@@ -412,13 +413,16 @@ def format_table(results: Sequence[BenchResult]) -> str:
     return "\n".join(lines)
 
 
-def write_json(results: Sequence[BenchResult], path: Path, settings: dict[str, Any]) -> None:
-    """Save the results with the settings and machine they were measured with."""
+def write_json(
+    results: Sequence[Any], path: Path, settings: dict[str, Any], key: str = "results"
+) -> None:
+    """Save the results (dataclasses: :class:`BenchResult`, or another measure's under its own
+    ``key``) with the settings and machine they were measured with."""
     document = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": machine_description(),
         "settings": settings,
-        "results": [asdict(r) for r in results],
+        key: [asdict(r) for r in results],
     }
     Path(path).write_text(json.dumps(document, indent=2) + "\n")
 

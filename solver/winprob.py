@@ -120,6 +120,30 @@ def best_guess(
     return search.cells[cell_index], Fraction(won, total)
 
 
+def guess_values(
+    board: Board, *, max_layouts: int = MAX_LAYOUTS, max_visits: int = MAX_VISITS
+) -> dict[Cell, Fraction]:
+    """The exact chance of winning after opening each undecided cell, with best play after it.
+
+    Undecided cells are those a mine in some consistent layouts and not in others (certain
+    cells are left out: a safe one is always right to open, a mine always wrong). Unlike
+    :func:`best_guess`, which stops looking at a cell once it cannot beat the best so far,
+    every cell is valued in full, which is what measuring another player's choice needs.
+    Raises like :func:`best_guess`; ``max_visits`` is shared by all the cells.
+    """
+    search = _Search(board, max_layouts, max_visits)
+    total = sum(search.weight.values())
+    if total == 0:
+        raise ValueError("no mine layout is consistent with this board")
+    return {
+        search.cells[cell]: Fraction(
+            sum(map(search.value, search.split(search.layouts - search.mined_at[cell], 0))),
+            total,
+        )
+        for cell in _bits(_unresolved_mask(search.layouts))
+    }
+
+
 class _Search:
     """One win-probability search: the hidden cells as bit positions, the layouts as bitmasks.
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from solver import Board, Tile, winprob
 from solver.analysis import analyze
 from solver.engine import neighbour_counts
-from solver.winprob import PositionTooLarge, best_guess, win_probability
+from solver.winprob import PositionTooLarge, best_guess, guess_values, win_probability
 
 
 def _layouts(board: Board) -> list[tuple[frozenset, np.ndarray]]:
@@ -61,9 +61,8 @@ def _minimax(board: Board, layouts: list[tuple[frozenset, np.ndarray]]):  # noqa
     return value
 
 
-def brute_force_win_probability(board: Board) -> Fraction:
-    """The minimax value of an opened board, every consistent layout equally likely (a flag is
-    a mine in every consistent layout)."""
+def _consistent(board: Board) -> tuple[frozenset, list[tuple[frozenset, np.ndarray]]]:
+    """The opened cells of a board, and every layout that fits it (a flag is a mine in each)."""
     opened = frozenset(cell for cell in np.ndindex(board.rows, board.columns) if board[cell] <= 8)
     flagged = frozenset(
         cell for cell in np.ndindex(board.rows, board.columns) if board[cell] == Tile.FLAG
@@ -74,7 +73,30 @@ def brute_force_win_probability(board: Board) -> Fraction:
         if flagged <= mines
         and all(cell not in mines and numbers[cell] == board[cell] for cell in opened)
     ]
+    return opened, layouts
+
+
+def brute_force_win_probability(board: Board) -> Fraction:
+    """The minimax value of an opened board, every consistent layout equally likely."""
+    opened, layouts = _consistent(board)
     return _minimax(board, layouts)(opened, frozenset(range(len(layouts))))
+
+
+def brute_force_cell_values(board: Board) -> dict[tuple[int, int], Fraction]:
+    """For each hidden cell, the chance of winning by opening it first, then playing best."""
+    opened, layouts = _consistent(board)
+    value = _minimax(board, layouts)
+    out = {}
+    for cell in np.ndindex(board.rows, board.columns):
+        if board[cell] != Tile.HIDDEN:
+            continue
+        shown: dict[int, list[int]] = {}
+        for k, (mines, numbers) in enumerate(layouts):
+            if cell not in mines:
+                shown.setdefault(int(numbers[cell]), []).append(k)
+        won = sum(len(ks) * value(opened | {cell}, frozenset(ks)) for ks in shown.values())
+        out[cell] = Fraction(won, len(layouts))
+    return out
 
 
 def brute_force_fresh_board(board: Board, rule: str) -> Fraction:
@@ -168,6 +190,19 @@ def test_best_guess_achieves_the_win_probability(board: Board) -> None:
         return
     assert chance == win_probability(board)
     assert board[cell] == Tile.HIDDEN
+
+
+@settings(max_examples=100, deadline=None)
+@given(tiny_positions(most_rows=3))
+def test_every_undecided_cell_is_valued_as_brute_force_minimax_values_it(board: Board) -> None:
+    """Each cell's own value, not just the best: the regret measure compares a choice with it."""
+    values = guess_values(board)
+    expected = brute_force_cell_values(board)
+    undecided = {cell for cell in expected if 0 < analyze(board).probability(cell) < 1}
+    assert set(values) == undecided
+    assert values == {cell: expected[cell] for cell in undecided}
+    if values and not analyze(board).safe:
+        assert max(values.values()) == win_probability(board)
 
 
 def test_pure_fifty_fifty_is_one_half() -> None:

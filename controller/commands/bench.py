@@ -11,6 +11,7 @@ from pathlib import Path
 from controller.commands import positive_int
 from solver.bench import (
     BenchResult,
+    Strategy,
     format_table,
     load_strategy,
     measure_engine,
@@ -21,6 +22,7 @@ from solver.bench import (
 )
 from solver.board import LEVELS
 from solver.engine import FirstClick
+from solver.regret import MAX_LAYOUTS, measure_regret
 from solver.stats import paired_comparison
 
 DEFAULT_STRATEGY = "solver.strategy:next_moves"
@@ -92,6 +94,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="draw the win rate per level with its interval",
     )
     parser.add_argument(
+        "--regret",
+        action="store_true",
+        help="instead of win rates, measure what the guesses lose against best play: every "
+        f"guess with at most {MAX_LAYOUTS} consistent layouts is searched exactly, cell by cell "
+        "(slow: minutes per thousand Expert games)",
+    )
+    parser.add_argument(
         "--engine",
         action="store_true",
         help="time the game engine alone instead (one process, no strategy: every safe cell "
@@ -124,6 +133,8 @@ def run(args: argparse.Namespace) -> int:
         strategy = load_strategy(args.strategy)
     except ValueError as error:
         return _refuse(str(error))
+    if args.regret:
+        return regret(args, strategy, levels, rules)
     try:
         results = run_benchmark(
             strategy,
@@ -138,20 +149,60 @@ def run(args: argparse.Namespace) -> int:
         return _refuse(str(error))
     print(format_table(results))
     if args.out:
-        settings = {
-            "strategy": args.strategy,
-            "levels": levels,
-            "rules": [str(rule) for rule in rules],
-            "games": args.games,
-            "workers": args.workers,
-            "seed": args.seed,
-            "overrides": dict(args.overrides),
-        }
-        write_json(results, args.out, settings)
+        write_json(results, args.out, _settings(args, levels, rules))
         print(f"saved {args.out}")
     if args.plot:
         plot_win_rates(results, args.plot)
         print(f"saved {args.plot}")
+    return 0
+
+
+def _settings(
+    args: argparse.Namespace, levels: list[str], rules: list[FirstClick]
+) -> dict[str, object]:
+    """What a saved run was asked to do, so that it can be repeated."""
+    return {
+        "strategy": args.strategy,
+        "levels": levels,
+        "rules": [str(rule) for rule in rules],
+        "games": args.games,
+        "workers": args.workers,
+        "seed": args.seed,
+        "overrides": dict(args.overrides),
+    }
+
+
+def regret(
+    args: argparse.Namespace, strategy: Strategy, levels: list[str], rules: list[FirstClick]
+) -> int:
+    """Print (and save) what the guesses of each level and rule lose against best play."""
+    reports = [
+        measure_regret(
+            strategy,
+            level,
+            rule,
+            args.games,
+            args.workers,
+            args.seed,
+            overrides=dict(args.overrides),
+        )
+        for level in levels
+        for rule in rules
+    ]
+    print(
+        f"{'level':<13}{'rule':<8}{'games':>7}{'guesses':>9}{'solved':>8}{'not best':>10}"
+        f"{'wins lost':>11}{'win rate lost':>15}"
+    )
+    for report in reports:
+        print(
+            f"{report.level:<13}{report.rule:<8}{report.games:>7}{report.kept:>9}"
+            f"{report.solved:>8}{report.not_best:>10}{report.lost:>11.2f}"
+            f"{100 * report.lost / report.games:>14.3f}%"
+        )
+    if args.out:
+        settings = {**_settings(args, levels, rules), "max_layouts": MAX_LAYOUTS}
+        write_json(reports, args.out, settings, key="regret")
+        print(f"saved {args.out}")
     return 0
 
 

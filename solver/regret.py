@@ -1,0 +1,182 @@
+"""What a strategy's guesses lose against best play, on the positions small enough to search.
+
+Win rates need tens of thousands of games to show a change of a few tenths of a point. On a
+guess whose position has few enough layouts, the exact search (:func:`solver.winprob.guess_values`)
+says how often each cell wins, so the cost of the cell chosen is known exactly, with no game
+noise: its *regret* is the best cell's chance of winning minus its own. Summed over the guesses
+of N games it is the win rate those guesses gave away, in games.
+
+The games are the benchmark's (:mod:`solver.bench`): game ``i`` uses seed ``seed + i``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from tqdm import tqdm
+
+from solver.analysis import analyze
+from solver.bench import (
+    BenchError,
+    MoveLike,
+    Strategy,
+    apply_overrides,
+    play_game,
+    seed_chunks,
+)
+from solver.board import Board, Cell
+from solver.engine import FirstClick, Game
+from solver.winprob import PositionTooLarge, guess_values
+
+MIN_LAYOUTS = 1
+"""Guesses with fewer consistent layouts than this are not kept."""
+
+MAX_LAYOUTS = 5000
+"""Guesses with more consistent layouts than this are not kept (the search could not value
+them in reasonable time)."""
+
+MAX_VISITS = 30_000_000
+"""Layouts one position's search may look at before it gives up (about a minute of a core)."""
+
+
+@dataclass(frozen=True)
+class Guess:
+    """A guess met in play: the position, as MINESWEEPER-BOARD text, and the cell chosen."""
+
+    board: str
+    cell: Cell
+    layouts: int
+
+
+@dataclass(frozen=True)
+class RegretReport:
+    """The guesses of one run and what they lost; ``lost`` is in games (a fraction of a win
+    each), so ``lost / games`` is the win rate given away."""
+
+    level: str
+    rule: str
+    games: int
+    first_seed: int
+    kept: int
+    """Guesses with between MIN_LAYOUTS and MAX_LAYOUTS layouts."""
+    solved: int
+    """Of those, the ones the search valued within MAX_VISITS."""
+    not_best: int
+    """Solved guesses whose cell wins less often than the best cell."""
+    lost: float
+
+
+class _Recorder:
+    """A strategy that plays as ``strategy`` does and keeps its guesses of the chosen size.
+
+    A class rather than a closure so that worker processes can receive it."""
+
+    def __init__(self, strategy: Strategy, min_layouts: int, max_layouts: int) -> None:
+        self.strategy = strategy
+        self.min_layouts = min_layouts
+        self.max_layouts = max_layouts
+        self.kept: list[Guess] = []
+
+    def __call__(self, board: Board, rule: FirstClick) -> list[MoveLike]:
+        moves = list(self.strategy(board, rule))
+        guesses = [move for move in moves if move.is_guess]
+        if guesses and not board.is_fresh:
+            layouts = analyze(board).solutions
+            if self.min_layouts <= layouts <= self.max_layouts:
+                self.kept.append(Guess(board.to_text(), guesses[0].cell, layouts))
+        return moves
+
+
+def collect_guesses(
+    strategy: Strategy,
+    level: str,
+    rule: FirstClick,
+    seeds: range,
+    min_layouts: int = MIN_LAYOUTS,
+    max_layouts: int = MAX_LAYOUTS,
+) -> list[Guess]:
+    """Play the games of ``seeds`` and keep every guess with a searchable number of layouts."""
+    recorder = _Recorder(strategy, min_layouts, max_layouts)
+    for seed in seeds:
+        play_game(recorder, Game.level(level, rule, seed), seed)
+    return recorder.kept
+
+
+def guess_regret(guess: Guess, max_visits: int = MAX_VISITS) -> Fraction | None:
+    """The best cell's chance of winning minus the chosen cell's; None when the search gives up."""
+    board = Board.from_text(guess.board)
+    try:
+        values = guess_values(board, max_layouts=guess.layouts, max_visits=max_visits)
+    except PositionTooLarge:
+        return None
+    if guess.cell not in values:
+        raise BenchError(f"the guess {guess.cell} is certain, not a guess, on:\n{board}")
+    return max(values.values()) - values[guess.cell]
+
+
+def measure_regret(
+    strategy: Strategy,
+    level: str,
+    rule: FirstClick,
+    games: int,
+    workers: int = 1,
+    seed: int = 0,
+    *,
+    min_layouts: int = MIN_LAYOUTS,
+    max_layouts: int = MAX_LAYOUTS,
+    max_visits: int = MAX_VISITS,
+    overrides: Mapping[str, Any] | None = None,
+    progress: bool | None = None,
+) -> RegretReport:
+    """Play ``games`` seeded games and value every kept guess exactly, on ``workers`` processes.
+
+    ``overrides`` changes solver settings in every process, as in
+    :func:`solver.bench.run_benchmark`; ``progress`` shows tqdm bars (None: only on a terminal).
+    """
+    overrides = dict(overrides or {})
+    show = None if progress is None else not progress
+    size = max(1, min(50, games // (4 * workers)))
+    chunks = list(seed_chunks(games, seed, size))
+    previous = apply_overrides(overrides)
+    try:
+        with ProcessPoolExecutor(
+            workers, initializer=apply_overrides, initargs=(overrides,)
+        ) as pool:
+            futures = [
+                pool.submit(collect_guesses, strategy, level, rule, seeds, min_layouts, max_layouts)
+                for seeds in chunks
+            ]
+            kept: list[Guess] = []
+            with tqdm(
+                total=games, desc=f"{level} {rule}: playing", unit="game", disable=show
+            ) as bar:
+                for seeds, future in zip(chunks, futures, strict=True):
+                    kept += future.result()
+                    bar.update(len(seeds))
+            searched = pool.map(guess_regret, kept, [max_visits] * len(kept))
+            regrets = list(
+                tqdm(
+                    searched,
+                    total=len(kept),
+                    desc=f"{level} {rule}: searching",
+                    unit="guess",
+                    disable=show,
+                )
+            )
+    finally:
+        apply_overrides(previous)
+    solved = [regret for regret in regrets if regret is not None]
+    return RegretReport(
+        level=level,
+        rule=str(rule),
+        games=games,
+        first_seed=seed,
+        kept=len(kept),
+        solved=len(solved),
+        not_best=sum(regret > 0 for regret in solved),
+        lost=float(sum(solved, Fraction(0))),
+    )
