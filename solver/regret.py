@@ -61,19 +61,20 @@ class RegretReport:
     rule: str
     games: int
     first_seed: int
+    min_layouts: int
+    max_layouts: int
+    max_visits: int
     kept: int
-    """Guesses with between MIN_LAYOUTS and MAX_LAYOUTS layouts."""
+    """Guesses with between ``min_layouts`` and ``max_layouts`` layouts."""
     solved: int
-    """Of those, the ones the search valued within MAX_VISITS."""
+    """Of those, the ones the search valued within ``max_visits``."""
     not_best: int
     """Solved guesses whose cell wins less often than the best cell."""
     lost: float
 
 
 class _Recorder:
-    """A strategy that plays as ``strategy`` does and keeps its guesses of the chosen size.
-
-    A class rather than a closure so that worker processes can receive it."""
+    """A strategy that plays as ``strategy`` does and keeps its guesses of the chosen size."""
 
     def __init__(self, strategy: Strategy, min_layouts: int, max_layouts: int) -> None:
         self.strategy = strategy
@@ -96,8 +97,8 @@ def collect_guesses(
     level: str,
     rule: FirstClick,
     seeds: range,
-    min_layouts: int = MIN_LAYOUTS,
-    max_layouts: int = MAX_LAYOUTS,
+    min_layouts: int,
+    max_layouts: int,
 ) -> list[Guess]:
     """Play the games of ``seeds`` and keep every guess with a searchable number of layouts."""
     recorder = _Recorder(strategy, min_layouts, max_layouts)
@@ -106,11 +107,13 @@ def collect_guesses(
     return recorder.kept
 
 
-def guess_regret(guess: Guess, max_visits: int = MAX_VISITS) -> Fraction | None:
+def guess_regret(
+    guess: Guess, max_layouts: int = MAX_LAYOUTS, max_visits: int = MAX_VISITS
+) -> Fraction | None:
     """The best cell's chance of winning minus the chosen cell's; None when the search gives up."""
     board = Board.from_text(guess.board)
     try:
-        values = guess_values(board, max_layouts=guess.layouts, max_visits=max_visits)
+        values = guess_values(board, max_layouts=max_layouts, max_visits=max_visits)
     except PositionTooLarge:
         return None
     if guess.cell not in values:
@@ -126,22 +129,28 @@ def measure_regret(
     workers: int = 1,
     seed: int = 0,
     *,
-    min_layouts: int = MIN_LAYOUTS,
-    max_layouts: int = MAX_LAYOUTS,
-    max_visits: int = MAX_VISITS,
+    min_layouts: int | None = None,
+    max_layouts: int | None = None,
+    max_visits: int | None = None,
     overrides: Mapping[str, Any] | None = None,
     progress: bool | None = None,
 ) -> RegretReport:
     """Play ``games`` seeded games and value every kept guess exactly, on ``workers`` processes.
 
+    The size window and the search budget default to this module's settings, read after
+    ``overrides`` are applied, so ``--set solver.regret.MAX_LAYOUTS=...`` works as expected.
     ``overrides`` changes solver settings in every process, as in
-    :func:`solver.bench.run_benchmark`; ``progress`` shows tqdm bars (None: only on a terminal).
+    :func:`solver.bench.run_benchmark` (here first in this one, which checks them before any
+    worker starts); ``progress`` shows tqdm bars (None: only on a terminal).
     """
     overrides = dict(overrides or {})
-    show = None if progress is None else not progress
+    no_bar = None if progress is None else not progress
     size = max(1, min(50, games // (4 * workers)))
     chunks = list(seed_chunks(games, seed, size))
     previous = apply_overrides(overrides)
+    min_layouts = MIN_LAYOUTS if min_layouts is None else min_layouts
+    max_layouts = MAX_LAYOUTS if max_layouts is None else max_layouts
+    max_visits = MAX_VISITS if max_visits is None else max_visits
     try:
         with ProcessPoolExecutor(
             workers, initializer=apply_overrides, initargs=(overrides,)
@@ -152,19 +161,21 @@ def measure_regret(
             ]
             kept: list[Guess] = []
             with tqdm(
-                total=games, desc=f"{level} {rule}: playing", unit="game", disable=show
+                total=games, desc=f"{level} {rule}: playing", unit="game", disable=no_bar
             ) as bar:
                 for seeds, future in zip(chunks, futures, strict=True):
                     kept += future.result()
                     bar.update(len(seeds))
-            searched = pool.map(guess_regret, kept, [max_visits] * len(kept))
+            searched = pool.map(
+                guess_regret, kept, [max_layouts] * len(kept), [max_visits] * len(kept)
+            )
             regrets = list(
                 tqdm(
                     searched,
                     total=len(kept),
                     desc=f"{level} {rule}: searching",
                     unit="guess",
-                    disable=show,
+                    disable=no_bar,
                 )
             )
     finally:
@@ -175,6 +186,9 @@ def measure_regret(
         rule=str(rule),
         games=games,
         first_seed=seed,
+        min_layouts=min_layouts,
+        max_layouts=max_layouts,
+        max_visits=max_visits,
         kept=len(kept),
         solved=len(solved),
         not_best=sum(regret > 0 for regret in solved),

@@ -129,7 +129,9 @@ def guess_values(
     cells are left out: a safe one is always right to open, a mine always wrong). Unlike
     :func:`best_guess`, which stops looking at a cell once it cannot beat the best so far,
     every cell is valued in full, which is what measuring another player's choice needs.
-    Raises like :func:`best_guess`; ``max_visits`` is shared by all the cells.
+    Empty when nothing is undecided. The board is taken as it is (a fresh board's first-click
+    rule is not applied). Raises :class:`PositionTooLarge` beyond the limits (``max_visits`` is
+    shared by all the cells) and ``ValueError`` when no layout fits.
     """
     search = _Search(board, max_layouts, max_visits)
     total = sum(search.weight.values())

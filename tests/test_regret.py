@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from controller.cli import main
-from solver import Board
+from solver import Board, strategy
 from solver.engine import FirstClick
 from solver.regret import Guess, guess_regret, measure_regret
 from solver.strategy import Action, Move, next_moves
@@ -46,8 +45,18 @@ def worst_guess(board: Board, rule: FirstClick) -> list[Move]:
 
 
 def test_the_solver_loses_nothing_where_its_own_exact_search_chooses() -> None:
-    """Intermediate guesses this small are for the in-play search: its choices are best."""
-    report = measure_regret(next_moves, "intermediate", FirstClick.SAFE, 80, 2, 0, progress=False)
+    """Guesses within the in-play search's limits are the search's choices: each is best."""
+    report = measure_regret(
+        next_moves,
+        "intermediate",
+        FirstClick.SAFE,
+        80,
+        2,
+        0,
+        max_layouts=strategy.ENDGAME_LAYOUTS,
+        max_visits=strategy.ENDGAME_VISITS,
+        progress=False,
+    )
     assert report.kept > 10 and report.solved == report.kept
     assert report.not_best == 0 and report.lost == 0
 
@@ -70,15 +79,19 @@ def test_the_size_window_keeps_only_guesses_within_it() -> None:
 def test_the_bench_command_prints_and_saves_the_regret(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The printed row and the saved report agree, and a setting of the measure takes effect."""
     saved = tmp_path / "regret.json"
-    command = "bench --regret --level intermediate --rule safe --games 80 --workers 2 --seed 0"
-    strategy = ["--strategy", "test_regret:worst_guess", "--out", str(saved)]
-    assert main([*command.split(), *strategy]) == 0
-    expected = measure_regret(
-        worst_guess, "intermediate", FirstClick.SAFE, 80, 2, 0, progress=False
-    )
+    command = "bench --regret --level intermediate --rule safe --games 40 --workers 2 --seed 0"
+    options = ["--strategy", "test_regret:worst_guess", "--out", str(saved)]
+    window = ["--set", "solver.regret.MAX_LAYOUTS=400"]
+    assert main([*command.split(), *options, *window]) == 0
+    (report,) = json.loads(saved.read_text())["regret"]
     row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("interm"))
-    assert row.split()[2:6] == [
-        str(n) for n in (80, expected.kept, expected.solved, expected.not_best)
-    ]
-    assert json.loads(saved.read_text())["regret"] == [asdict(expected)]
+    counts = [report[key] for key in ("games", "kept", "solved", "not_best")]
+    assert row.split()[2:6] == [str(n) for n in counts]
+    assert report["max_layouts"] == 400 and report["kept"] > 0 and report["lost"] > 0
+
+
+def test_a_bad_setting_is_refused_before_any_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--regret", "--set", "solver.regret.NO_SUCH=1", "--games", "1"]) == 2
+    assert "solver.regret has no setting 'NO_SUCH'" in capsys.readouterr().err

@@ -97,8 +97,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         "--regret",
         action="store_true",
         help="instead of win rates, measure what the guesses lose against best play: every "
-        f"guess with at most {MAX_LAYOUTS} consistent layouts is searched exactly, cell by cell "
-        "(slow: minutes per thousand Expert games)",
+        f"guess with at most {MAX_LAYOUTS} consistent layouts (solver.regret.MAX_LAYOUTS) is "
+        "searched exactly, cell by cell (slow: minutes per thousand Expert games); --plot "
+        "does not apply",
     )
     parser.add_argument(
         "--engine",
@@ -176,19 +177,22 @@ def regret(
     args: argparse.Namespace, strategy: Strategy, levels: list[str], rules: list[FirstClick]
 ) -> int:
     """Print (and save) what the guesses of each level and rule lose against best play."""
-    reports = [
-        measure_regret(
-            strategy,
-            level,
-            rule,
-            args.games,
-            args.workers,
-            args.seed,
-            overrides=dict(args.overrides),
-        )
-        for level in levels
-        for rule in rules
-    ]
+    try:
+        reports = [
+            measure_regret(
+                strategy,
+                level,
+                rule,
+                args.games,
+                args.workers,
+                args.seed,
+                overrides=dict(args.overrides),
+            )
+            for level in levels
+            for rule in rules
+        ]
+    except ValueError as error:
+        return _refuse(str(error))
     print(
         f"{'level':<13}{'rule':<8}{'games':>7}{'guesses':>9}{'solved':>8}{'not best':>10}"
         f"{'wins lost':>11}{'win rate lost':>15}"
@@ -200,8 +204,7 @@ def regret(
             f"{100 * report.lost / report.games:>14.3f}%"
         )
     if args.out:
-        settings = {**_settings(args, levels, rules), "max_layouts": MAX_LAYOUTS}
-        write_json(reports, args.out, settings, key="regret")
+        write_json(reports, args.out, _settings(args, levels, rules), key="regret")
         print(f"saved {args.out}")
     return 0
 
