@@ -89,12 +89,8 @@ def win_probability(
         return Fraction(0)
     if board.is_fresh:
         return _fresh_board_win_probability(board, rule, max_layouts, max_visits)
-    search = _Search(board, max_layouts, max_visits)
-    total = sum(search.weight.values())
-    if total == 0:
-        raise ValueError("no mine layout is consistent with this board")
-    won = sum(search.value(part) for part in search.split(search.layouts, 0))
-    return Fraction(won, total)
+    search, total = _consistent_search(board, max_layouts, max_visits)
+    return Fraction(search.won_after(search.layouts), total)
 
 
 def best_guess(
@@ -106,14 +102,10 @@ def best_guess(
     :class:`PositionTooLarge` beyond the limits and ``ValueError`` when no layout fits or there
     is nothing to open (solved, or every hidden cell a certain mine).
     """
-    search = _Search(board, max_layouts, max_visits)
-    total = sum(search.weight.values())
-    if total == 0:
-        raise ValueError("no mine layout is consistent with this board")
+    search, total = _consistent_search(board, max_layouts, max_visits)
     certain_safe = _bits(search.all_cells & ~reduce(or_, search.layouts, 0))
     if certain_safe:
-        won = sum(search.value(part) for part in search.split(search.layouts, 0))
-        return search.cells[certain_safe[0]], Fraction(won, total)
+        return search.cells[certain_safe[0]], Fraction(search.won_after(search.layouts), total)
     cell_index, won = search.best_cell(search.layouts, 0)
     if cell_index is None:
         raise ValueError("every hidden cell is a certain mine: nothing to open")
@@ -133,17 +125,22 @@ def guess_values(
     rule is not applied). Raises :class:`PositionTooLarge` beyond the limits (``max_visits`` is
     shared by all the cells) and ``ValueError`` when no layout fits.
     """
+    search, total = _consistent_search(board, max_layouts, max_visits)
+    return {
+        search.cells[cell]: Fraction(
+            search.won_after(search.layouts - search.mined_at[cell]), total
+        )
+        for cell in _bits(_unresolved_mask(search.layouts))
+    }
+
+
+def _consistent_search(board: Board, max_layouts: int, max_visits: int) -> tuple[_Search, int]:
+    """A search of ``board``'s layouts and their total weight; ``ValueError`` if none fits."""
     search = _Search(board, max_layouts, max_visits)
     total = sum(search.weight.values())
     if total == 0:
         raise ValueError("no mine layout is consistent with this board")
-    return {
-        search.cells[cell]: Fraction(
-            sum(map(search.value, search.split(search.layouts - search.mined_at[cell], 0))),
-            total,
-        )
-        for cell in _bits(_unresolved_mask(search.layouts))
-    }
+    return search, total
 
 
 class _Search:
@@ -228,6 +225,11 @@ class _Search:
                 yield frozenset(part)
             else:
                 yield from self.split(frozenset(part), opened)
+
+    def won_after(self, layouts: frozenset[int]) -> int:
+        """The weight best play wins from ``layouts`` once every cell safe in all of them (and
+        every cell that makes safe in turn) is opened: the value of a move that leaves them."""
+        return sum(map(self.value, self.split(layouts, 0)))
 
     def value(self, layouts: frozenset[int]) -> int:
         """The weight of the layouts of this (closed) position that best play wins."""
@@ -321,8 +323,7 @@ def _fresh_board_win_probability(
             continue
         search = _Search(board, max_layouts, max_visits, weights)
         surviving = frozenset(layout for layout in weights if not layout >> first & 1)
-        won = sum(search.value(part) for part in search.split(surviving, 0))
-        best = max(best, Fraction(won, sum(weights.values())))
+        best = max(best, Fraction(search.won_after(surviving), sum(weights.values())))
     return best
 
 
