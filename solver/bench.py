@@ -160,8 +160,10 @@ class BenchResult:
     """Solver settings changed for this run (:func:`apply_overrides`), by dotted name."""
 
 
-def seed_chunks(games: int, seed: int, size: int) -> Iterator[range]:
-    """The seeds of ``games`` games from ``seed`` on, in runs of ``size`` (one task each)."""
+def seed_chunks(games: int, seed: int, workers: int) -> Iterator[range]:
+    """The seeds of ``games`` games from ``seed`` on, in runs (one task each) small enough to
+    keep ``workers`` processes busy to the end, and at most 100 games long."""
+    size = max(1, min(100, games // (4 * workers)))
     for start in range(0, games, size):
         yield range(seed + start, seed + min(start + size, games))
 
@@ -194,7 +196,6 @@ def run_benchmark(
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
     parsed_rules = [FirstClick.parse(rule) for rule in rules]
-    chunk_size = max(1, min(100, games // (4 * workers)))
     previous = apply_overrides(overrides)
     bar = tqdm(
         total=games * len(levels) * len(parsed_rules),
@@ -214,13 +215,13 @@ def run_benchmark(
                 started = time.perf_counter()
                 chunks = []
                 if pool is None:
-                    for seeds in seed_chunks(games, seed, chunk_size):
+                    for seeds in seed_chunks(games, seed, workers):
                         chunks.append(_play_chunk(strategy, level, rule, seeds))
                         bar.update(len(seeds))
                 else:
                     futures = [
                         pool.submit(_play_chunk, strategy, level, rule, seeds)
-                        for seeds in seed_chunks(games, seed, chunk_size)
+                        for seeds in seed_chunks(games, seed, workers)
                     ]
                     for future in as_completed(futures):
                         chunks.append(future.result())

@@ -45,11 +45,10 @@ MAX_VISITS = 30_000_000
 
 @dataclass(frozen=True)
 class Guess:
-    """A guess met in play: the position, as MINESWEEPER-BOARD text, and the cell chosen."""
+    """A guess met in play: the position and the cell chosen."""
 
-    board: str
+    board: Board
     cell: Cell
-    layouts: int
 
 
 @dataclass(frozen=True)
@@ -85,10 +84,13 @@ class _Recorder:
     def __call__(self, board: Board, rule: FirstClick) -> list[MoveLike]:
         moves = list(self.strategy(board, rule))
         guesses = [move for move in moves if move.is_guess]
-        if guesses and not board.is_fresh:
-            layouts = analyze(board).solutions
-            if self.min_layouts <= layouts <= self.max_layouts:
-                self.kept.append(Guess(board.to_text(), guesses[0].cell, layouts))
+        if (
+            guesses
+            and not board.is_fresh
+            and self.min_layouts <= analyze(board).solutions <= self.max_layouts
+        ):
+            # a copy: a game's board is a live view that later moves change
+            self.kept.append(Guess(board.copy(), guesses[0].cell))
         return moves
 
 
@@ -111,13 +113,12 @@ def guess_regret(
     guess: Guess, max_layouts: int = MAX_LAYOUTS, max_visits: int = MAX_VISITS
 ) -> Fraction | None:
     """The best cell's chance of winning minus the chosen cell's; None when the search gives up."""
-    board = Board.from_text(guess.board)
     try:
-        values = guess_values(board, max_layouts=max_layouts, max_visits=max_visits)
+        values = guess_values(guess.board, max_layouts=max_layouts, max_visits=max_visits)
     except PositionTooLarge:
         return None
     if guess.cell not in values:
-        raise BenchError(f"the guess {guess.cell} is certain, not a guess, on:\n{board}")
+        raise BenchError(f"the guess {guess.cell} is certain, not a guess, on:\n{guess.board}")
     return max(values.values()) - values[guess.cell]
 
 
@@ -145,8 +146,7 @@ def measure_regret(
     """
     overrides = dict(overrides or {})
     no_bar = None if progress is None else not progress
-    size = max(1, min(50, games // (4 * workers)))
-    chunks = list(seed_chunks(games, seed, size))
+    chunks = list(seed_chunks(games, seed, workers))
     previous = apply_overrides(overrides)
     min_layouts = MIN_LAYOUTS if min_layouts is None else min_layouts
     max_layouts = MAX_LAYOUTS if max_layouts is None else max_layouts

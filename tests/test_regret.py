@@ -21,14 +21,13 @@ UNEVEN = Board.from_rows(["UUU1U"], mines=2)
 
 
 def test_the_regret_of_a_cell_is_what_it_wins_less_than_the_best() -> None:
-    text = UNEVEN.to_text()
-    assert guess_regret(Guess(text, (0, 0), 4)) == Fraction(1, 4)
-    assert guess_regret(Guess(text, (0, 4), 4)) == Fraction(1, 4)
-    assert guess_regret(Guess(text, (0, 1), 4)) == 0
+    assert guess_regret(Guess(UNEVEN, (0, 0))) == Fraction(1, 4)
+    assert guess_regret(Guess(UNEVEN, (0, 4))) == Fraction(1, 4)
+    assert guess_regret(Guess(UNEVEN, (0, 1))) == 0
 
 
 def test_a_position_the_search_cannot_finish_has_no_regret() -> None:
-    assert guess_regret(Guess(UNEVEN.to_text(), (0, 0), 4), max_visits=1) is None
+    assert guess_regret(Guess(UNEVEN, (0, 0)), max_visits=1) is None
 
 
 def worst_guess(board: Board, rule: FirstClick) -> list[Move]:

@@ -34,7 +34,8 @@ def _minimax(board: Board, layouts: list[tuple[frozenset, np.ndarray]]):  # noqa
 
     Open any unopened cell, average over what it shows. No free openings, no pruning, no flood
     fill (which only opens safe cells a best player would open anyway): a state is the opened
-    cells and the layouts still possible.
+    cells and the layouts still possible. Returns the value of a state and what opening one
+    cell in it wins (a count of layouts, by which it is then averaged).
     """
     cells = [(r, c) for r in range(board.rows) for c in range(board.columns)]
 
@@ -44,21 +45,22 @@ def _minimax(board: Board, layouts: list[tuple[frozenset, np.ndarray]]):  # noqa
             return Fraction(1)
         best = Fraction(0)
         for cell in cells:
-            if cell in opened:
-                continue
-            shown: dict[int, list[int]] = {}
-            for k in possible:
-                mines, numbers = layouts[k]
-                if cell not in mines:
-                    shown.setdefault(int(numbers[cell]), []).append(k)
-            won = sum(
-                (len(ks) * value(opened | {cell}, frozenset(ks)) for ks in shown.values()),
-                Fraction(0),
-            )
-            best = max(best, won / len(possible))
+            if cell not in opened:
+                best = max(best, won_by_opening(opened, possible, cell) / len(possible))
         return best
 
-    return value
+    def won_by_opening(opened: frozenset, possible: frozenset[int], cell: tuple) -> Fraction:
+        """The layouts of ``possible`` (a count) that opening ``cell`` and then best play win."""
+        shown: dict[int, list[int]] = {}
+        for k in possible:
+            mines, numbers = layouts[k]
+            if cell not in mines:
+                shown.setdefault(int(numbers[cell]), []).append(k)
+        return sum(
+            (len(ks) * value(opened | {cell}, frozenset(ks)) for ks in shown.values()), Fraction(0)
+        )
+
+    return value, won_by_opening
 
 
 def _consistent(board: Board) -> tuple[frozenset, list[tuple[frozenset, np.ndarray]]]:
@@ -79,24 +81,20 @@ def _consistent(board: Board) -> tuple[frozenset, list[tuple[frozenset, np.ndarr
 def brute_force_win_probability(board: Board) -> Fraction:
     """The minimax value of an opened board, every consistent layout equally likely."""
     opened, layouts = _consistent(board)
-    return _minimax(board, layouts)(opened, frozenset(range(len(layouts))))
+    value, _ = _minimax(board, layouts)
+    return value(opened, frozenset(range(len(layouts))))
 
 
 def brute_force_cell_values(board: Board) -> dict[tuple[int, int], Fraction]:
     """For each hidden cell, the chance of winning by opening it first, then playing best."""
     opened, layouts = _consistent(board)
-    value = _minimax(board, layouts)
-    out = {}
-    for cell in np.ndindex(board.rows, board.columns):
-        if board[cell] != Tile.HIDDEN:
-            continue
-        shown: dict[int, list[int]] = {}
-        for k, (mines, numbers) in enumerate(layouts):
-            if cell not in mines:
-                shown.setdefault(int(numbers[cell]), []).append(k)
-        won = sum(len(ks) * value(opened | {cell}, frozenset(ks)) for ks in shown.values())
-        out[cell] = Fraction(won, len(layouts))
-    return out
+    _, won_by_opening = _minimax(board, layouts)
+    every = frozenset(range(len(layouts)))
+    return {
+        cell: won_by_opening(opened, every, cell) / len(layouts)
+        for cell in np.ndindex(board.rows, board.columns)
+        if board[cell] == Tile.HIDDEN
+    }
 
 
 def brute_force_fresh_board(board: Board, rule: str) -> Fraction:
@@ -117,12 +115,8 @@ def brute_force_fresh_board(board: Board, rule: str) -> Fraction:
             met.append((mines, numbers))
         if not met:
             continue
-        value = _minimax(board, met)
-        shown: dict[int, list[int]] = {}
-        for k, (mines, numbers) in enumerate(met):
-            if first not in mines:
-                shown.setdefault(int(numbers[first]), []).append(k)
-        won = sum(len(ks) * value(frozenset({first}), frozenset(ks)) for ks in shown.values())
+        _, won_by_opening = _minimax(board, met)
+        won = won_by_opening(frozenset(), frozenset(range(len(met))), first)
         best = max(best, won / len(met))
     return best
 
