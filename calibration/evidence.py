@@ -26,13 +26,14 @@ import numpy.typing as npt
 
 from solver import Board, Cell, Tile
 from solver.engine import neighbour_counts
+from solver.errors import AutosweeperError
 from vision.skin import Image
 
 Ids = npt.NDArray[np.int32]
 """A (rows, columns) grid of appearance ids."""
 
 
-class CalibrationError(RuntimeError):
+class CalibrationError(AutosweeperError):
     """Calibration cannot go on; the message says what was seen, and where."""
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from calibration.evidence import CalibrationError
 from vision.match import tile_lattice
 from vision.skin import Image
 
@@ -34,7 +35,7 @@ the pitch score almost as well, a little lower for losing a row of cells)."""
 MIN_HIDDEN_CELLS = 8
 
 
-class GridNotFoundError(RuntimeError):
+class GridNotFoundError(CalibrationError):
     """The capture shows no repeating tile grid; the message says what was looked for."""
 
 

@@ -1,20 +1,41 @@
-"""The ``autosweeper`` command: a thin dispatcher over one module per subcommand."""
+"""The ``autosweeper`` command: a thin dispatcher over one module per subcommand.
+
+Errors are caught once, here: any :class:`solver.errors.AutosweeperError` a command lets through
+is printed as one line, ``autosweeper COMMAND: message``. Exit codes: 0 success, 1 runtime error
+(bad data included), 2 usage error (from argparse), 130 interrupted.
+"""
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
+
+from solver.errors import AutosweeperError
 
 SUBCOMMANDS = ("analyze", "bench", "play", "stats", "calibrate", "skins")
 """Modules of :mod:`controller.commands`; each defines ``add_parser`` and ``run``."""
+
+RUNTIME_ERROR = 1
+INTERRUPTED = 130
+
+
+def package_version() -> str:
+    """The installed distribution's version (or a note saying it is not installed)."""
+    try:
+        return version("autosweeper")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="autosweeper", description="Plays real desktop Minesweeper by itself."
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in SUBCOMMANDS:
         module = importlib.import_module(f"controller.commands.{name}")
@@ -26,7 +47,27 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
     args = build_parser().parse_args(argv)
-    return int(args.run(args) or 0)
+    try:
+        code = int(args.run(args) or 0)
+        sys.stdout.flush()
+    except AutosweeperError as error:
+        print(f"autosweeper {args.command}: {error}", file=sys.stderr)
+        return RUNTIME_ERROR
+    except KeyboardInterrupt:
+        print(f"autosweeper {args.command}: interrupted", file=sys.stderr)
+        return INTERRUPTED
+    except BrokenPipeError:
+        _silence_stdout()
+        return RUNTIME_ERROR
+    return code
+
+
+def _silence_stdout() -> None:
+    """The reader of our output went away (``autosweeper analyze F | head``): point standard
+    output at the null device so that Python's final flush does not fail a second time."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 if __name__ == "__main__":

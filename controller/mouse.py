@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from controller.errors import ControllerError
 from vision.geometry import Rect
 
 BUTTONS = ("left", "right", "middle")
@@ -19,7 +20,7 @@ DEFAULT_PAUSE = 0.01
 0.1 s default, which would cost a second per ten clicks."""
 
 
-class ClickOutsideError(RuntimeError):
+class ClickOutsideError(ControllerError):
     """A click that would land outside every allowed rectangle; nothing was clicked."""
 
 

@@ -29,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 import platformdirs
 
+from controller.errors import ControllerError
 from solver import LEVELS, Board, Tile
 from solver.engine import neighbour_counts
 
@@ -54,7 +55,7 @@ class Result(StrEnum):
         return self in (Result.WON, Result.LOST)
 
 
-class OutcomeLogError(RuntimeError):
+class OutcomeLogError(ControllerError):
     """The log file cannot be used; the message names the file. The file is left as it was."""
 
 

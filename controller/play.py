@@ -26,6 +26,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from controller.errors import ControllerError
 from controller.mouse import ClickOutsideError
 from controller.outcomes import GameRecord, GameSetup, OutcomeLog, Result
 from solver import Board, Tile
@@ -89,7 +90,7 @@ STOP_KEYS = {"Escape": 0x1B, "Pause": 0x13, "F12": 0x7B}
 keysyms)."""
 
 
-class StopKeyError(RuntimeError):
+class StopKeyError(ControllerError):
     """The stop key cannot be watched (unknown key, no keyboard state to read); says which."""
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import ms_toollib
 
+from controller.errors import ControllerError
 from controller.outcomes import GameRecord, MoveRecord, Result, mine_layout, toollib_board
 from solver import Board
 from solver.stats import wilson_interval
@@ -267,7 +268,7 @@ _EVF_EVENTS = {
 }
 
 
-class ReplayError(ValueError):
+class ReplayError(ControllerError, ValueError):
     """A game that cannot be written as a replay; the message names the game and why."""
 
 

@@ -25,6 +25,7 @@ from typing import NamedTuple
 import numpy as np
 import platformdirs
 
+from controller.errors import ControllerError
 from solver import LEVELS
 from vision.capture import ScreenGrabber
 from vision.errors import UnstableFrameError
@@ -43,7 +44,7 @@ _SEARCH_BINARIES = ("/usr/games",)
 """Debian installs xdemineur here, which is not on root's PATH."""
 
 
-class SandboxError(RuntimeError):
+class SandboxError(ControllerError):
     """A display or game that could not be started or found; the message names which."""
 
 

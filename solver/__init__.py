@@ -13,10 +13,13 @@ from solver.analysis import Analysis, Group, analyze
 from solver.board import LEVELS, Board, BoardError, Cell, Tile
 from solver.deduce import find_certain
 from solver.engine import FirstClick, Game, GameState
+from solver.errors import AutosweeperError, SolverError
 from solver.strategy import Action, Move, choose_move, next_moves
 from solver.winprob import PositionTooLarge, win_probability
 
 __all__ = [
+    "AutosweeperError",
+    "SolverError",
     "LEVELS",
     "Board",
     "BoardError",

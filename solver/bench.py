@@ -27,6 +27,7 @@ from tqdm import tqdm
 
 from solver.board import LEVELS, Board, Cell, Tile
 from solver.engine import FirstClick, Game
+from solver.errors import SolverError
 from solver.stats import wilson_interval
 
 
@@ -44,7 +45,7 @@ class MoveLike(Protocol):
 Strategy = Callable[[Board, FirstClick], Sequence[MoveLike]]
 
 
-class BenchError(RuntimeError):
+class BenchError(SolverError):
     """A strategy misbehaved (no move, a move that changes nothing, an unknown action)."""
 
 

@@ -37,6 +37,8 @@ from enum import IntEnum
 import numpy as np
 import numpy.typing as npt
 
+from solver.errors import SolverError
+
 Cell = tuple[int, int]
 """A cell as (row, column), both counted from 0 at the top left."""
 
@@ -99,7 +101,7 @@ LEVELS: dict[str, tuple[int, int, int]] = {
 """The standard levels as (rows, columns, mines)."""
 
 
-class BoardError(ValueError):
+class BoardError(SolverError, ValueError):
     """A board that cannot be read or cannot exist. The message names where."""
 
     def __init__(self, message: str, cell: Cell | None = None, line: int | None = None) -> None:

@@ -45,7 +45,8 @@ from operator import and_, itemgetter, or_
 import numpy as np
 import numpy.typing as npt
 
-from solver.board import Board, Cell, Tile
+from solver.board import Board, BoardError, Cell, Tile
+from solver.errors import SolverError
 
 MAX_LAYOUTS = 2000
 """Default cap on the consistent full-board layouts a search will take on."""
@@ -67,7 +68,7 @@ _UNKNOWN = (Tile.HIDDEN, Tile.QUESTION)
 """Cells the search may still place a mine in: flags are mines already."""
 
 
-class PositionTooLarge(Exception):
+class PositionTooLarge(SolverError):
     """The position has too many layouts or open questions for an exact search."""
 
 
@@ -80,8 +81,8 @@ def win_probability(
 ) -> Fraction:
     """The exact chance of winning from ``board`` with best play from here on.
 
-    Raises :class:`PositionTooLarge` beyond the documented limits and ``ValueError`` for a board
-    that no layout fits or an unknown ``rule``.
+    Raises :class:`PositionTooLarge` beyond the documented limits, :class:`BoardError` for a
+    board that no layout fits and ``ValueError`` for an unknown ``rule``.
     """
     if rule not in RULES:
         raise ValueError(f"unknown first-click rule {rule!r}; expected one of {RULES}")
@@ -99,7 +100,7 @@ def best_guess(
     """The cell to open that wins most often, with that chance of winning.
 
     A certain safe cell, when the board has one, is as good as any and is returned. Raises
-    :class:`PositionTooLarge` beyond the limits and ``ValueError`` when no layout fits or there
+    :class:`PositionTooLarge` beyond the limits and :class:`BoardError` when no layout fits or there
     is nothing to open (solved, or every hidden cell a certain mine).
     """
     search, total = _consistent_search(board, max_layouts, max_visits)
@@ -108,7 +109,7 @@ def best_guess(
         return search.cells[certain_safe[0]], Fraction(search.won_after(search.layouts), total)
     cell_index, won = search.best_cell(search.layouts, 0)
     if cell_index is None:
-        raise ValueError("every hidden cell is a certain mine: nothing to open")
+        raise BoardError("every hidden cell is a certain mine: nothing to open")
     return search.cells[cell_index], Fraction(won, total)
 
 
@@ -123,7 +124,7 @@ def guess_values(
     every cell is valued in full, which is what measuring another player's choice needs.
     Empty when nothing is undecided. The board is taken as it is (a fresh board's first-click
     rule is not applied). Raises :class:`PositionTooLarge` beyond the limits (``max_visits`` is
-    shared by all the cells) and ``ValueError`` when no layout fits.
+    shared by all the cells) and :class:`BoardError` when no layout fits.
     """
     search, total = _consistent_search(board, max_layouts, max_visits)
     return {
@@ -135,11 +136,11 @@ def guess_values(
 
 
 def _consistent_search(board: Board, max_layouts: int, max_visits: int) -> tuple[_Search, int]:
-    """A search of ``board``'s layouts and their total weight; ``ValueError`` if none fits."""
+    """A search of ``board``'s layouts and their total weight; :class:`BoardError` if none fits."""
     search = _Search(board, max_layouts, max_visits)
     total = sum(search.weight.values())
     if total == 0:
-        raise ValueError("no mine layout is consistent with this board")
+        raise BoardError("no mine layout is consistent with this board")
     return search, total
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from solver import Cell
+from solver.errors import AutosweeperError
 
 
-class VisionError(RuntimeError):
+class VisionError(AutosweeperError):
     """The screen does not show what the skin describes; nothing was guessed."""
 
 

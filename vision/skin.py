@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver import Tile
+from vision.errors import VisionError
 
 Image = npt.NDArray[np.uint8]
 """A BGR image, shape (height, width, 3)."""
@@ -25,7 +26,7 @@ FACE_STATES = ("playing", "won", "lost")
 SKIN_FORMAT = 1
 
 
-class SkinError(ValueError):
+class SkinError(VisionError, ValueError):
     """A skin folder that is missing, incomplete or malformed. The message names the file."""
 
 

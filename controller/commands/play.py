@@ -22,6 +22,7 @@ from calibration.evidence import CalibrationError
 from calibration.store import list_skins, load_skin, save_skin, skins_dir
 from controller.commands import positive_int
 from controller.commands.calibrate import calibrate_game
+from controller.errors import ControllerError
 from controller.mouse import Mouse
 from controller.outcomes import GameRecord, OutcomeLog, OutcomeLogError, Result, default_db_path
 from controller.play import (
@@ -118,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         return 130
 
 
-class SetupError(RuntimeError):
+class SetupError(ControllerError):
     """No game to play: no display, no window, no skin that matches. The message says which."""
 
 
