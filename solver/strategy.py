@@ -26,6 +26,7 @@ Moves are values (:class:`Move`), as in python-chess: the caller decides how to 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import islice
@@ -36,6 +37,7 @@ from solver.analysis import Analysis, analyze
 from solver.board import Board, BoardError, Cell, Tile
 from solver.deduce import find_certain
 from solver.engine import neighbour_counts
+from solver.errors import SolverError
 from solver.guess import LookAhead, forced_fifty_fifty
 from solver.winprob import PositionTooLarge, best_guess
 
@@ -87,6 +89,38 @@ class Move:
     def is_guess(self) -> bool:
         """The move may hit a mine."""
         return self.safety < 1.0
+
+    def text(self) -> str:
+        """The move as text that :meth:`from_text` parses back: ``open 3,4``, or for a guess
+        ``open 3,4 safety=0.8125`` (the safety's shortest exact decimal form)."""
+        row, column = self.cell
+        safety = f" safety={self.safety!r}" if self.is_guess else ""
+        return f"{self.action.value} {row},{column}{safety}"
+
+    @classmethod
+    def from_text(cls, text: str) -> Move:
+        """Parse :meth:`text`'s form; :class:`MoveError` says what is wrong."""
+        match = _MOVE_TEXT.fullmatch(text.strip())
+        if match is None:
+            raise MoveError(f"{text!r} is not a move (expected e.g. 'open 3,4 safety=0.75')")
+        safety = float(match["safety"]) if match["safety"] else 1.0
+        if match["safety"] and not 0.0 <= safety < 1.0:
+            raise MoveError(f"{text!r}: a guess's safety lies in [0, 1)")
+        return cls((int(match["row"]), int(match["column"])), Action(match["action"]), safety)
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+class MoveError(SolverError, ValueError):
+    """Text that is not a move."""
+
+
+_MOVE_TEXT = re.compile(
+    r"(?P<action>open|flag|chord) (?P<row>[0-9]+),(?P<column>[0-9]+)"
+    r"(?: safety=(?P<safety>[0-9]+(?:\.[0-9]*)?(?:e-?[0-9]+)?))?",
+    re.ASCII,
+)
 
 
 def next_moves(board: Board, rule: str = "safe", *, flags: bool = False) -> list[Move]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import pytest
@@ -16,6 +17,7 @@ from solver.strategy import (
     ENDGAME_LAYOUTS,
     Action,
     Move,
+    MoveError,
     choose_move,
     first_click,
     next_moves,
@@ -152,3 +154,30 @@ def test_a_certain_cell_beats_any_guess() -> None:
 def test_move_is_a_value() -> None:
     assert Move((1, 2), Action.OPEN) == Move((1, 2), Action.OPEN, 1.0)
     assert Move((1, 2), Action.OPEN, 0.5).is_guess
+
+
+@given(
+    st.tuples(st.integers(0, 200), st.integers(0, 200)),
+    st.sampled_from(list(Action)),
+    st.one_of(st.just(1.0), st.floats(0.0, 1.0, exclude_max=True)),
+)
+def test_a_move_reads_back_from_its_text(
+    cell: tuple[int, int], action: Action, safety: float
+) -> None:
+    move = Move(cell, action, safety)
+    assert Move.from_text(move.text()) == move
+    assert str(move) == move.text()
+
+
+def test_a_move_text_names_action_cell_and_a_guess_safety() -> None:
+    assert Move((3, 4), Action.OPEN).text() == "open 3,4"
+    assert Move((0, 12), Action.FLAG).text() == "flag 0,12"
+    assert Move((7, 1), Action.OPEN, 0.8125).text() == "open 7,1 safety=0.8125"
+
+
+@pytest.mark.parametrize(
+    "text", ["open 3", "drop 1,1", "open -1,2", "open 3,4 safety=1.0", "open 3,4 safety=x", ""]
+)
+def test_text_that_is_not_a_move_is_refused_naming_it(text: str) -> None:
+    with pytest.raises(MoveError, match=repr(text).replace("(", r"\(")):
+        Move.from_text(text)
