@@ -36,7 +36,7 @@ import numpy as np
 from solver.analysis import Analysis, analyze
 from solver.board import Board, BoardError, Cell, Tile
 from solver.deduce import find_certain
-from solver.engine import neighbour_counts
+from solver.engine import FirstClick, neighbour_counts
 from solver.errors import SolverError
 from solver.guess import LookAhead, forced_fifty_fifty
 from solver.winprob import PositionTooLarge, best_guess
@@ -123,7 +123,9 @@ _MOVE_TEXT = re.compile(
 )
 
 
-def next_moves(board: Board, rule: str = "safe", *, flags: bool = False) -> list[Move]:
+def next_moves(
+    board: Board, rule: FirstClick | str = FirstClick.SAFE, *, flags: bool = False
+) -> list[Move]:
     """Every certain safe cell to open, or else exactly one guess; nothing once the game is over.
 
     With ``flags``, cells known to be mines come back as FLAG moves too (before any guess).
@@ -131,7 +133,7 @@ def next_moves(board: Board, rule: str = "safe", *, flags: bool = False) -> list
     if board.is_lost or board.is_won:
         return []
     if board.is_fresh:
-        return [_first_move(board, rule)]
+        return [_first_move(board, FirstClick.parse(rule))]
     safe, mines = find_certain(board)
     analysis: Analysis | None = None
     if not safe:
@@ -147,7 +149,7 @@ def next_moves(board: Board, rule: str = "safe", *, flags: bool = False) -> list
     return moves + [Move(cell, Action.OPEN, safety)]
 
 
-def choose_move(board: Board, rule: str = "safe") -> Cell:
+def choose_move(board: Board, rule: FirstClick | str = FirstClick.SAFE) -> Cell:
     """The single best cell to open next (a certain safe one when there is one)."""
     moves = [move for move in next_moves(board, rule) if move.action is Action.OPEN]
     if not moves:
@@ -155,9 +157,9 @@ def choose_move(board: Board, rule: str = "safe") -> Cell:
     return moves[0].cell
 
 
-def first_click(board: Board, rule: str = "safe") -> Cell:
+def first_click(board: Board, rule: FirstClick | str = FirstClick.SAFE) -> Cell:
     """Where to open a fresh board: a corner, or an inner cell when the first click opens a 0."""
-    if rule == "opening":
+    if FirstClick.parse(rule) is FirstClick.OPENING:
         return (min(INNER_OPENING[0], board.rows // 2), min(INNER_OPENING[1], board.columns // 2))
     return (0, 0)
 
@@ -215,8 +217,8 @@ def choose_guess(analysis: Analysis) -> tuple[Cell, float]:
     return best, float(safety[best])
 
 
-def _first_move(board: Board, rule: str) -> Move:
-    protected = rule in ("safe", "xp", "opening")
+def _first_move(board: Board, rule: FirstClick) -> Move:
+    protected = rule is not FirstClick.NONE
     safety = 1.0 if protected else 1 - board.mines / (board.rows * board.columns)
     return Move(first_click(board, rule), Action.OPEN, safety)
 

@@ -46,6 +46,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.board import Board, BoardError, Cell, Tile
+from solver.engine import FirstClick
 from solver.errors import SolverError
 
 MAX_LAYOUTS = 2000
@@ -60,10 +61,6 @@ MAX_ENUMERATION_STEPS = 200_000
 MAX_UNRESOLVED = 48
 """Cap on the cells that are a mine in some consistent layouts and not in others."""
 
-RULES = ("safe", "xp", "opening", "none")
-"""First-click rules: the first cell is safe; an xp mine under it moves to the top-left corner;
-the first cell is a 0; no protection."""
-
 _UNKNOWN = (Tile.HIDDEN, Tile.QUESTION)
 """Cells the search may still place a mine in: flags are mines already."""
 
@@ -75,7 +72,7 @@ class PositionTooLarge(SolverError):
 def win_probability(
     board: Board,
     *,
-    rule: str = "safe",
+    rule: FirstClick | str = FirstClick.SAFE,
     max_layouts: int = MAX_LAYOUTS,
     max_visits: int = MAX_VISITS,
 ) -> Fraction:
@@ -84,8 +81,7 @@ def win_probability(
     Raises :class:`PositionTooLarge` beyond the documented limits, :class:`BoardError` for a
     board that no layout fits and ``ValueError`` for an unknown ``rule``.
     """
-    if rule not in RULES:
-        raise ValueError(f"unknown first-click rule {rule!r}; expected one of {RULES}")
+    rule = FirstClick.parse(rule)
     if board.is_lost:
         return Fraction(0)
     if board.is_fresh:
@@ -305,7 +301,7 @@ class _Search:
 
 
 def _fresh_board_win_probability(
-    board: Board, rule: str, max_layouts: int, max_visits: int
+    board: Board, rule: FirstClick, max_layouts: int, max_visits: int
 ) -> Fraction:
     """Best first click under ``rule`` on an untouched (tiny) board, then best play."""
     count = board.rows * board.columns
@@ -329,7 +325,7 @@ def _fresh_board_win_probability(
 
 
 def _first_click_weights(
-    board: Board, every_layout: list[int], first: int, rule: str
+    board: Board, every_layout: list[int], first: int, rule: FirstClick
 ) -> dict[int, int]:
     """How many equally likely layouts lead to each layout the first click at ``first`` meets.
 
@@ -337,11 +333,11 @@ def _first_click_weights(
     drop such layouts, ``xp`` moves the mine.
     """
     bit = 1 << first
-    if rule == "none":
+    if rule is FirstClick.NONE:
         return dict.fromkeys(every_layout, 1)
-    if rule == "safe":
+    if rule is FirstClick.SAFE:
         return {layout: 1 for layout in every_layout if not layout & bit}
-    if rule == "opening":
+    if rule is FirstClick.OPENING:
         row, column = divmod(first, board.columns)
         around = bit | sum(1 << (r * board.columns + c) for r, c in board.neighbours((row, column)))
         return {layout: 1 for layout in every_layout if not layout & around}

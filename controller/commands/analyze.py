@@ -13,7 +13,8 @@ from typing import Any
 from controller.commands import positive_int
 from solver.analysis import Analysis, analyze
 from solver.board import Board, BoardError, Cell, Tile
-from solver.winprob import RULES, PositionTooLarge, win_probability
+from solver.engine import FirstClick
+from solver.winprob import PositionTooLarge, win_probability
 
 DEFAULT_LAYOUT_LIMIT = 20
 
@@ -40,7 +41,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     )
     parser.add_argument(
         "--rule",
-        choices=RULES,
+        choices=[rule.value for rule in FirstClick],
         default="safe",
         help="first-click rule, for the win probability of a fresh board (default: %(default)s)",
     )
