@@ -66,7 +66,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         "Windows and macOS",
     )
     window.add_argument("--window-title", help="text in its title (ignoring case)")
-    parser.add_argument("--name", help="skin name (default: the game or window class)")
+    parser.add_argument(
+        "--name", help="skin name (default: the game, else the window class or title)"
+    )
     parser.add_argument("--mines", type=int, help="the window's mine count (to play a game to win)")
     parser.add_argument(
         "--max-games", type=positive_int, default=150, help="games per window at most"
