@@ -15,6 +15,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 
 import pytest
+from conftest import LaunchGame
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -28,7 +29,6 @@ from controller.windows import (
     desktop_windows,
     find_window,
 )
-from tests.conftest import LaunchGame
 from vision.geometry import Rect
 
 
