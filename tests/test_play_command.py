@@ -1,74 +1,13 @@
-"""``autosweeper play`` without a game: DPI awareness, when a virtual display is needed, errors."""
+"""``autosweeper play`` without a game: when a virtual display is needed, errors."""
 
 from __future__ import annotations
 
-import ctypes
-from collections.abc import Collection
 from pathlib import Path
 
 import pytest
 
 from controller.cli import main
-from controller.commands.play import declare_dpi_aware, needs_virtual_display
-
-
-class FakeWindll:
-    """Stands in for ctypes.windll: records calls; ``missing`` functions raise AttributeError."""
-
-    def __init__(self, missing: Collection[str] = (), refusing: Collection[str] = ()) -> None:
-        self.calls: list[tuple[str, tuple[object, ...]]] = []
-        self.missing = set(missing)
-        self.refusing = set(refusing)
-        self.user32 = self._library()
-        self.shcore = self._library()
-
-    def _library(self) -> object:
-        windll = self
-
-        class Library:
-            def __getattr__(self, name: str) -> object:
-                if name in windll.missing:
-                    raise AttributeError(name)
-
-                def call(*arguments: object) -> int:
-                    windll.calls.append((name, arguments))
-                    refused = name in windll.refusing
-                    if name == "SetProcessDpiAwareness":  # returns an HRESULT, 0 is S_OK
-                        return 1 if refused else 0
-                    return 0 if refused else 1
-
-                return call
-
-        return Library()
-
-
-def test_no_dpi_declaration_off_windows() -> None:
-    windll = FakeWindll()
-    assert declare_dpi_aware("linux", windll) is None
-    assert declare_dpi_aware("darwin", windll) is None
-    assert windll.calls == []
-
-
-def test_windows_is_declared_per_monitor_v2_first() -> None:
-    windll = FakeWindll()
-    assert declare_dpi_aware("win32", windll) == "per-monitor v2"
-    ((name, (context,)),) = windll.calls
-    assert name == "SetProcessDpiAwarenessContext"
-    assert isinstance(context, ctypes.c_void_p)
-    assert context.value == ctypes.c_void_p(-4).value  # DPI_AWARENESS_CONTEXT_PER_MONITOR_AWARE_V2
-
-
-def test_older_windows_fall_back_in_order() -> None:
-    windll = FakeWindll(missing={"SetProcessDpiAwarenessContext"})
-    assert declare_dpi_aware("win32", windll) == "per-monitor"
-    assert windll.calls == [("SetProcessDpiAwareness", (2,))]
-    windll = FakeWindll(
-        missing={"SetProcessDpiAwarenessContext"}, refusing={"SetProcessDpiAwareness"}
-    )
-    assert declare_dpi_aware("win32", windll) == "system"
-    assert [name for name, _ in windll.calls] == ["SetProcessDpiAwareness", "SetProcessDPIAware"]
-    everything = {"SetProcessDpiAwarenessContext", "SetProcessDpiAwareness", "SetProcessDPIAware"}
-    assert declare_dpi_aware("win32", FakeWindll(refusing=everything)) is None
+from controller.commands.play import needs_virtual_display
 
 
 def test_a_virtual_display_is_needed_only_on_linux_without_display() -> None:

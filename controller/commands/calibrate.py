@@ -2,7 +2,8 @@
 
 With ``--game`` the game is started on a private virtual display (Xvfb) at several sizes: a
 sparse board shows zeros, low numbers and a won game, denser ones the high numbers. Otherwise a
-fresh game must be open on the current display, given by ``--region`` or ``--window-class``.
+fresh game must be open on the current display, given by ``--region``, or found by
+``--window-class`` and/or ``--window-title``.
 """
 
 from __future__ import annotations
@@ -26,9 +27,8 @@ from controller.sandbox import (
     Size,
     VirtualDisplay,
     launch_game,
-    visible_windows,
-    window_geometry,
 )
+from controller.windows import declare_dpi_aware, desktop_windows, find_window, uses_x11
 from vision.capture import ScreenGrabber
 from vision.errors import VisionError
 from vision.geometry import Rect
@@ -54,11 +54,21 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    where = parser.add_mutually_exclusive_group(required=True)
+    where = parser.add_mutually_exclusive_group()
     where.add_argument("--game", choices=GAMES, help="start this game on a virtual display")
     where.add_argument("--region", help="X,Y,WIDTH,HEIGHT of a fresh game window on this display")
-    where.add_argument("--window-class", help="the WM_CLASS of a fresh game window on this display")
-    parser.add_argument("--name", help="skin name (default: the game or window class)")
+    window = parser.add_argument_group(
+        "a fresh game window on this display, found by either or both of"
+    )
+    window.add_argument(
+        "--window-class",
+        help="text in its class (ignoring case): WM_CLASS on X11, the application's name on "
+        "Windows and macOS",
+    )
+    window.add_argument("--window-title", help="text in its title (ignoring case)")
+    parser.add_argument(
+        "--name", help="skin name (default: the game, else the window class or title)"
+    )
     parser.add_argument("--mines", type=int, help="the window's mine count (to play a game to win)")
     parser.add_argument(
         "--max-games", type=positive_int, default=150, help="games per window at most"
@@ -69,18 +79,26 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 
 def run(args: argparse.Namespace) -> int:
+    searched = args.window_class or args.window_title
+    if bool(args.game or args.region) == bool(searched):
+        print(
+            "autosweeper calibrate: give one of --game, --region, or --window-class and/or "
+            "--window-title",
+            file=sys.stderr,
+        )
+        return 2
     if args.verbose:
         logging.basicConfig(level=logging.DEBUG, format="%(relativeCreated)8.0f ms  %(message)s")
+    declare_dpi_aware()
     started = time.monotonic()
     try:
-        check_name(args.name or args.game or args.window_class or "skin")
+        name = args.name or args.game or args.window_class or args.window_title or "skin"
+        check_name(name)
         if args.game:
-            name = args.name or args.game
             with VirtualDisplay():
                 result = calibrate_game(args.game, name, max_games=args.max_games, seed=args.seed)
         else:
-            name = args.name or args.window_class or "skin"
-            window = _desktop_window(args.region, args.window_class)
+            window = desktop_window(args.region, args.window_class, args.window_title)
             mines = [args.mines] if args.mines else []
             result = _calibrate_windows(name, [window], mines, args.max_games, args.seed)
     except (CalibrationError, SandboxError, VisionError, SkinError) as error:
@@ -153,9 +171,12 @@ def _calibrate_windows(
         return calibrate(name, mouse, grabber, windows, mines=mines, max_games=max_games, seed=seed)
 
 
-def _desktop_window(region: str | None, window_class: str | None) -> Rect:
-    """The game window on the user's display, from ``--region`` or ``--window-class``."""
-    if "DISPLAY" not in os.environ:
+def desktop_window(
+    region: str | None, window_class: str | None = None, window_title: str | None = None
+) -> Rect:
+    """The game window on the user's display: ``region`` ("X,Y,WIDTH,HEIGHT"), or the one
+    visible window whose class and title contain ``window_class`` and ``window_title``."""
+    if uses_x11() and not os.environ.get("DISPLAY"):
         raise SandboxError("no DISPLAY: use --game to calibrate on a virtual display")
     if region:
         try:
@@ -163,10 +184,4 @@ def _desktop_window(region: str | None, window_class: str | None) -> Rect:
         except ValueError as error:
             raise SandboxError(f"--region wants X,Y,WIDTH,HEIGHT, not {region!r}") from error
         return Rect(x, y, width, height)
-    assert window_class is not None
-    found = sorted(visible_windows(window_class))
-    if len(found) != 1:
-        raise SandboxError(
-            f"{len(found)} visible windows of class {window_class!r}; calibrate needs exactly one"
-        )
-    return Rect(*window_geometry(found[0]))
+    return find_window(desktop_windows(), title=window_title, class_name=window_class).frame

@@ -14,7 +14,6 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
 
 from tqdm import tqdm
 
@@ -43,6 +42,7 @@ from controller.sandbox import (
     VirtualDisplay,
     launch_game,
 )
+from controller.windows import declare_dpi_aware
 from solver import LEVELS
 from solver.stats import format_win_rate
 from vision.capture import ScreenGrabber
@@ -121,35 +121,6 @@ def run(args: argparse.Namespace) -> int:
 
 class SetupError(ControllerError):
     """No game to play: no display, no window, no skin that matches. The message says which."""
-
-
-def declare_dpi_aware(platform: str = sys.platform, windll: Any = None) -> str | None:
-    """On Windows, declare the process DPI-aware; return which declaration took, else None.
-
-    Without it, Windows scales a DPI-unaware process's view of the screen, so captured pixels,
-    the board's position and the mouse's coordinates disagree on a scaled display. It must run
-    before mss or pyautogui first touch the screen. Per-monitor v2 (Windows 10 1703+) is tried
-    first, then per-monitor (8.1), then system-wide (Vista). ``windll`` is for tests.
-    """
-    if platform != "win32":
-        return None
-    import ctypes
-
-    if windll is None:
-        windll = ctypes.windll  # type: ignore[attr-defined]
-    per_monitor_v2 = ctypes.c_void_p(-4)  # DPI_AWARENESS_CONTEXT_PER_MONITOR_AWARE_V2
-    attempts = (
-        ("per-monitor v2", lambda: windll.user32.SetProcessDpiAwarenessContext(per_monitor_v2)),
-        ("per-monitor", lambda: windll.shcore.SetProcessDpiAwareness(2) == 0),  # S_OK
-        ("system", lambda: windll.user32.SetProcessDPIAware()),
-    )
-    for name, declare in attempts:
-        try:
-            if declare():
-                return name
-        except (AttributeError, OSError):
-            continue
-    return None
 
 
 def _play(table: ScreenTable, log: OutcomeLog, stop_key: StopKey, args: argparse.Namespace) -> int:

@@ -1,0 +1,56 @@
+"""How ``autosweeper calibrate`` is told its window: --game, --region, --window-class/-title."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.cli import main
+from controller.sandbox import VirtualDisplay
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        [],
+        ["--game", "xdemineur", "--window-title", "Minesweeper"],
+        ["--region", "0,0,100,100", "--window-class", "winemine"],
+    ],
+)
+def test_one_way_to_the_window_is_a_usage_error_otherwise(
+    arguments: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["calibrate", *arguments]) == 2
+    assert capsys.readouterr().err == (
+        "autosweeper calibrate: give one of --game, --region, or --window-class and/or "
+        "--window-title\n"
+    )
+
+
+def test_game_and_region_are_exclusive(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["calibrate", "--game", "winemine", "--region", "0,0,10,10"])
+    assert done.value.code == 2
+    assert "not allowed with argument" in capsys.readouterr().err
+
+
+def test_no_display_to_search_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("DISPLAY", raising=False)
+    assert main(["calibrate", "--window-title", "Minesweeper", "--name", "ms"]) == 1
+    assert capsys.readouterr().err == (
+        "autosweeper calibrate: no DISPLAY: use --game to calibrate on a virtual display\n"
+    )
+
+
+@pytest.mark.realgame
+def test_a_missing_window_is_one_line_naming_the_search(
+    virtual_display: VirtualDisplay, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["calibrate", "--window-class", "no-such-game", "--window-title", "Mines"]) == 1
+    error = capsys.readouterr().err
+    assert error.startswith(
+        "autosweeper calibrate: no visible window whose class contains 'no-such-game' and title "
+        f"contains 'Mines' on display {virtual_display.name} (of "
+    )
+    assert error.count("\n") == 1
