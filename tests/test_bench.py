@@ -426,3 +426,13 @@ def test_a_bad_rule_is_named_with_the_choices_as_typed(capsys: pytest.CaptureFix
     error = capsys.readouterr().err
     assert "invalid choice: 'huge'" in error
     assert "'safe', 'xp', 'opening', 'none', 'all'" in error and "FirstClick" not in error
+
+
+def test_a_plot_that_fails_after_the_run_is_named_and_the_results_are_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    out, plot = tmp_path / "bench.json", tmp_path / "gone" / "bench.png"
+    monkeypatch.setattr("controller.commands.bench.unwritable", lambda path: None)
+    assert main([*QUICK_RUN, "--out", str(out), "--plot", str(plot)]) == 1
+    assert f"autosweeper bench: cannot write {plot}" in capsys.readouterr().err
+    assert json.loads(out.read_text())["results"][0]["games"] == 4

@@ -168,10 +168,14 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         return _refuse(str(error))
     print(format_table(results), file=_text_stream(args))
+    saved = _save(results_json(results, _settings(args, levels, rules)), args)
     if args.plot:
-        plot_win_rates(results, args.plot)
+        try:
+            plot_win_rates(results, args.plot)
+        except OSError as error:
+            return _refuse(f"cannot write {args.plot} ({error.strerror or error})")
         print(f"saved {args.plot}", file=_text_stream(args))
-    return _save(results_json(results, _settings(args, levels, rules)), args)
+    return saved
 
 
 def _text_stream(args: argparse.Namespace) -> TextIO:
