@@ -5,7 +5,7 @@ build the :class:`vision.skin.Skin` and check that vision reads the live board w
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -24,6 +24,7 @@ from calibration.evidence import (
 from calibration.pointer import Pointer
 from calibration.session import Evidence, Player
 from solver import Board, Tile
+from solver.progress import progress_bar
 from vision.geometry import Rect
 from vision.locate import locate
 from vision.match import TemplateBank, flatness
@@ -76,6 +77,7 @@ def calibrate(
     mines: Sequence[int | None] = (),
     max_games: int = 40,
     seed: int | None = None,
+    progress: bool | None = None,
 ) -> Calibration:
     """Learn the skin of the game shown in ``windows`` (screen rectangles, each a fresh game).
 
@@ -83,8 +85,22 @@ def calibrate(
     show; each is played for up to ``max_games`` random games until no tile is missing, or
     (but the last window) until :data:`PATIENCE` games in a row taught nothing new. Where
     the window's number of mines is given (``mines``, one per window), the solver then plays to
-    win, to see the won face.
+    win, to see the won face. ``progress`` counts the games on a bar (None: only on a terminal).
     """
+    with progress_bar(desc=f"calibrating {name}", unit="game", show=progress) as bar:
+        return _learn(name, pointer, grabber, windows, mines, max_games, seed, bar.update)
+
+
+def _learn(
+    name: str,
+    pointer: Pointer,
+    grabber: Grabber,
+    windows: Sequence[Rect],
+    mines: Sequence[int | None],
+    max_games: int,
+    seed: int | None,
+    on_game: Callable[[], object],
+) -> Calibration:
     evidence: Evidence | None = None
     faces: dict[str, Image] = {}
     new_game: NewGame | None = None
@@ -100,6 +116,7 @@ def calibrate(
             known = len(meanings.tiles) + len(faces)
             learn_game(meanings, player.play_game())
             played += 1
+            on_game()
             faces = {**player.face_pictures, **faces}
             since_news = 0 if len(meanings.tiles) + len(faces) > known else since_news + 1
             if not meanings.missing() or game_number == max_games - 1:
@@ -114,6 +131,7 @@ def calibrate(
                     break
                 new_game = player.start_new_game()
                 played += 1
+                on_game()
                 try:
                     learn_game(meanings, player.play_to_win(meanings, window_mines))
                 except UnknownAppearanceError as error:

@@ -177,14 +177,14 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         type=float,
         help="seconds the mouse waits after each click (default: the mouse's own)",
     )
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.minutes <= 0:
+        parser.error(f"argument --minutes: must be positive, not {args.minutes:g}")
+    return args
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_arguments(argv)
-    if args.games < 1 or args.minutes <= 0:
-        print("livebench: --games and --minutes must be positive", file=sys.stderr)
-        return 2
     with _log_path(args.db) as db:
         try:
             bench = run(
@@ -192,7 +192,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         except (SetupError, VisionError) as error:
             print(f"livebench: {error}", file=sys.stderr)
-            return 2
+            return 1
     print(bench.report())
     return 0
 

@@ -13,9 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, fields
 from datetime import datetime
 from pathlib import Path
-from typing import Any
-
-import ms_toollib
+from typing import Any, TextIO
 
 from controller.errors import ControllerError
 from controller.outcomes import GameRecord, MoveRecord, Result, mine_layout, toollib_board
@@ -25,6 +23,11 @@ from solver.stats import wilson_interval
 PLOT_SIZE_PIXELS = (960, 540)
 _PLOT_DPI = 100
 _EVF_CELL_PIXELS = 16
+EVF_CHEAT_MODE = 2
+"""The EVF game mode "cheat": the one mark of a game not played by a person that ms-toollib's
+analysis keeps (it recomputes the official and fair flags from whether the game was won)."""
+EVF_PLAYER = "autosweeper (a bot)"
+"""The player identifier of a replay, the name a replay viewer shows most prominently."""
 
 
 @dataclass(frozen=True)
@@ -210,20 +213,20 @@ def plot_running_win_rate(games: Sequence[GameRecord], path: Path) -> Path:
 _CSV_FIELDS = [f.name for f in fields(GameRecord)]
 
 
-def write_csv(games: Iterable[GameRecord], path: Path) -> int:
-    """Write one CSV row per game (guess chances space-separated); return the number of rows."""
+def write_csv(games: Iterable[GameRecord], out: TextIO) -> int:
+    """Write one CSV row per game (guess chances space-separated) to ``out``, a text stream
+    opened with ``newline=""``; return the number of rows."""
     count = 0
-    with Path(path).open("w", newline="") as out:
-        writer = csv.DictWriter(out, fieldnames=_CSV_FIELDS)
-        writer.writeheader()
-        for record in games:
-            row = asdict(record)
-            row["started_at"] = record.started_at.isoformat()
-            row["ended_at"] = "" if record.ended_at is None else record.ended_at.isoformat()
-            row["result"] = record.result.value
-            row["guess_chances"] = " ".join(repr(c) for c in record.guess_chances)
-            writer.writerow({k: "" if v is None else v for k, v in row.items()})
-            count += 1
+    writer = csv.DictWriter(out, fieldnames=_CSV_FIELDS)
+    writer.writeheader()
+    for record in games:
+        row = asdict(record)
+        row["started_at"] = record.started_at.isoformat()
+        row["ended_at"] = "" if record.ended_at is None else record.ended_at.isoformat()
+        row["result"] = record.result.value
+        row["guess_chances"] = " ".join(repr(c) for c in record.guess_chances)
+        writer.writerow({k: "" if v is None else v for k, v in row.items()})
+        count += 1
     return count
 
 
@@ -275,10 +278,14 @@ class ReplayError(ControllerError, ValueError):
 def export_evf(record: GameRecord, moves: Sequence[MoveRecord], path: Path) -> Path:
     """Write a won or lost game as a Metasweeper ``.evf`` replay at ``path``; return it.
 
+    The replay says it is a bot's: neither official nor fair (the format's flags for a game
+    played without aids), game mode "cheat", and autosweeper as both software and player.
     ms-toollib's recorder stamps each event with the wall clock and offers no way to set the
     time while recording, so the clicks are re-enacted at their recorded pace: exporting takes
     as long as the game did.
     """
+    import ms_toollib  # only replays need it
+
     name = f"game {record.id}"
     if not record.result.is_finished_game or record.final_board is None:
         raise ReplayError(f"{name} was {record.result.value}; only won or lost games have replays")
@@ -305,6 +312,10 @@ def export_evf(record: GameRecord, moves: Sequence[MoveRecord], path: Path) -> P
             "final board (was a click lost?)"
         )
     video.software = "autosweeper"
+    video.player_identifier = EVF_PLAYER
+    video.is_official = False
+    video.is_fair = False
+    video.mode = EVF_CHEAT_MODE
     video.generate_evf_v4_raw_data()
     # Written from raw_data: save_to_evf_file picks its own suffix and returns before the file
     # is on disk.

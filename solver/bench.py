@@ -23,11 +23,11 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
-from tqdm import tqdm
 
 from solver.board import LEVELS, Board, Cell, Tile
 from solver.engine import FirstClick, Game
 from solver.errors import SolverError
+from solver.progress import progress_bar
 from solver.stats import wilson_interval
 
 
@@ -182,7 +182,7 @@ def run_benchmark(
     """Play ``games`` seeded games of every level under every rule; one result per pair.
 
     ``workers`` processes (default: every core) take chunks of games; with one worker the games
-    run in this process. ``progress`` shows a tqdm bar (None: only on a terminal).
+    run in this process. ``progress`` shows a bar (None: only on a terminal).
     ``overrides`` changes solver settings for the run (:func:`apply_overrides`), in every
     worker; they are put back afterwards.
     """
@@ -198,11 +198,7 @@ def run_benchmark(
             raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
     parsed_rules = [FirstClick.parse(rule) for rule in rules]
     previous = apply_overrides(overrides)
-    bar = tqdm(
-        total=games * len(levels) * len(parsed_rules),
-        unit="game",
-        disable=None if progress is None else not progress,
-    )
+    bar = progress_bar(total=games * len(levels) * len(parsed_rules), unit="game", show=progress)
     results = []
     pool = (
         ProcessPoolExecutor(workers, initializer=apply_overrides, initargs=(overrides,))
@@ -415,18 +411,23 @@ def format_table(results: Sequence[BenchResult]) -> str:
     return "\n".join(lines)
 
 
-def write_json(
-    results: Sequence[Any], path: Path, settings: dict[str, Any], key: str = "results"
-) -> None:
-    """Save the results (dataclasses: :class:`BenchResult`, or another measure's under its own
-    ``key``) with the settings and machine they were measured with."""
+def results_json(results: Sequence[Any], settings: dict[str, Any], key: str = "results") -> str:
+    """The results (dataclasses: :class:`BenchResult`, or another measure's under its own
+    ``key``) as a JSON document, with the settings and machine they were measured with."""
     document = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": machine_description(),
         "settings": settings,
         key: [asdict(r) for r in results],
     }
-    Path(path).write_text(json.dumps(document, indent=2) + "\n")
+    return json.dumps(document, indent=2) + "\n"
+
+
+def write_json(
+    results: Sequence[Any], path: Path, settings: dict[str, Any], key: str = "results"
+) -> None:
+    """Save :func:`results_json` at ``path``; :func:`read_json` reads it back."""
+    Path(path).write_text(results_json(results, settings, key))
 
 
 def read_json(path: Path) -> list[BenchResult]:

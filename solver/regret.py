@@ -17,8 +17,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from tqdm import tqdm
-
 from solver.analysis import analyze
 from solver.bench import (
     BenchError,
@@ -30,6 +28,7 @@ from solver.bench import (
 )
 from solver.board import Board, Cell
 from solver.engine import FirstClick, Game
+from solver.progress import progress_bar
 from solver.winprob import PositionTooLarge, guess_values
 
 MIN_LAYOUTS = 1
@@ -142,10 +141,9 @@ def measure_regret(
     ``overrides`` are applied, so ``--set solver.regret.MAX_LAYOUTS=...`` works as expected.
     ``overrides`` changes solver settings in every process, as in
     :func:`solver.bench.run_benchmark` (here first in this one, which checks them before any
-    worker starts); ``progress`` shows tqdm bars (None: only on a terminal).
+    worker starts); ``progress`` shows bars (None: only on a terminal).
     """
     overrides = dict(overrides or {})
-    no_bar = None if progress is None else not progress
     chunks = list(seed_chunks(games, seed, workers))
     previous = apply_overrides(overrides)
     min_layouts = MIN_LAYOUTS if min_layouts is None else min_layouts
@@ -160,8 +158,8 @@ def measure_regret(
                 for seeds in chunks
             ]
             kept: list[Guess] = []
-            with tqdm(
-                total=games, desc=f"{level} {rule}: playing", unit="game", disable=no_bar
+            with progress_bar(
+                total=games, desc=f"{level} {rule}: playing", unit="game", show=progress
             ) as bar:
                 for seeds, future in zip(chunks, futures, strict=True):
                     kept += future.result()
@@ -170,12 +168,12 @@ def measure_regret(
                 guess_regret, kept, [max_layouts] * len(kept), [max_visits] * len(kept)
             )
             regrets = list(
-                tqdm(
+                progress_bar(
                     searched,
                     total=len(kept),
                     desc=f"{level} {rule}: searching",
                     unit="guess",
-                    disable=no_bar,
+                    show=progress,
                 )
             )
     finally:

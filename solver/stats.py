@@ -9,15 +9,17 @@ Two solvers played on the same seeds mostly win and lose the same games; only th
 wins and the other loses say which is better. Comparing those (an exact sign test, McNemar's
 test for paired outcomes) shows a difference with several times fewer games than comparing two
 independent win rates.
+
+The binomial test is summed exactly over whole numbers (``math.comb``), which needs no
+statistics library and no tolerance for ties between equally likely counts.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import sqrt
+from fractions import Fraction
+from math import comb, sqrt
 from statistics import NormalDist
-
-from scipy.stats import binomtest
 
 
 def wilson_interval(wins: int, games: int, confidence: float = 0.95) -> tuple[float, float]:
@@ -46,6 +48,33 @@ def format_win_rate(wins: int, games: int, confidence: float = 0.95) -> str:
     low, high = wilson_interval(wins, games, confidence)
     rate = wins / games if games else 0.0
     return f"{100 * rate:.2f}% [{100 * low:.2f}, {100 * high:.2f}]"
+
+
+def binomial_test(successes: int, trials: int, rate: float | Fraction = Fraction(1, 2)) -> float:
+    """Exact two-sided binomial test: if each trial succeeds with probability ``rate``, the
+    chance of a success count no likelier than ``successes``. With the default rate of one half
+    it is the sign test.
+
+    Every count's probability is scaled to a whole number (``rate`` is read as the exact
+    fraction it stores), so equally likely counts tie exactly; the work grows with ``trials``
+    squared, which is quick up to a few thousand trials.
+    """
+    if trials < 0 or not 0 <= successes <= trials:
+        raise ValueError(
+            f"successes must lie between 0 and trials: got {successes} of {trials} trials"
+        )
+    exact_rate = Fraction(rate)
+    if not 0 <= exact_rate <= 1:
+        raise ValueError(f"the rate must lie between 0 and 1, not {rate}")
+    hit, miss = exact_rate.numerator, exact_rate.denominator - exact_rate.numerator
+
+    def weight(count: int) -> int:
+        """The probability of ``count`` successes times ``denominator ** trials``."""
+        return comb(trials, count) * hit**count * miss ** (trials - count)
+
+    observed = weight(successes)
+    no_likelier = sum(w for w in map(weight, range(trials + 1)) if w <= observed)
+    return no_likelier / exact_rate.denominator**trials
 
 
 @dataclass(frozen=True)
@@ -78,13 +107,11 @@ def paired_comparison(before: str, after: str) -> PairedComparison:
         raise ValueError('outcomes are strings of "1" (won) and "0" (lost)')
     only_before = sum(1 for b, a in zip(before, after, strict=True) if b == "1" and a == "0")
     only_after = sum(1 for b, a in zip(before, after, strict=True) if b == "0" and a == "1")
-    split = only_before + only_after
-    p_value = binomtest(only_after, split, 0.5).pvalue if split else 1.0
     return PairedComparison(
         games=len(before),
         wins_before=before.count("1"),
         wins_after=after.count("1"),
         only_before=only_before,
         only_after=only_after,
-        p_value=float(p_value),
+        p_value=binomial_test(only_after, only_before + only_after),
     )

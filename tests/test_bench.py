@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from controller.cli import main
+from controller.commands import unwritable
 from controller.commands.bench import DEFAULT_STRATEGY
 from solver import Board, Cell, FirstClick, Game, GameState, Tile, strategy
 from solver.bench import (
@@ -225,7 +226,7 @@ def test_load_strategy_names_what_is_missing() -> None:
 
 
 def test_the_command_names_a_bad_strategy(capsys: pytest.CaptureFixture) -> None:
-    assert main(["bench", "--strategy", "solver.engine:nothing", "--games", "1"]) == 2
+    assert main(["bench", "--strategy", "solver.engine:nothing", "--games", "1"]) == 1
     assert "no function 'nothing'" in capsys.readouterr().err
 
 
@@ -352,10 +353,10 @@ def test_two_saved_runs_are_compared_game_for_game(
 
     other = tmp_path / "other.json"
     assert main([*base.split()[:-1], "22", "--out", str(other)]) == 0
-    assert main(["bench", "--compare", str(strong), str(other)]) == 2
+    assert main(["bench", "--compare", str(strong), str(other)]) == 1
     assert "played different games" in capsys.readouterr().err
     (tmp_path / "broken.json").write_text("{")
-    assert main(["bench", "--compare", str(strong), str(tmp_path / "broken.json")]) == 2
+    assert main(["bench", "--compare", str(strong), str(tmp_path / "broken.json")]) == 1
     assert "broken.json is not a saved benchmark" in capsys.readouterr().err
 
 
@@ -363,5 +364,75 @@ def test_the_command_refuses_a_malformed_setting(capsys: pytest.CaptureFixture) 
     with pytest.raises(SystemExit):
         main(["bench", "--set", "solver.strategy.ENDGAME_LAYOUTS", "--games", "1"])
     assert "NAME=VALUE" in capsys.readouterr().err
-    assert main(["bench", "--set", "solver.strategy.NOPE=1", "--games", "1"]) == 2
+    assert main(["bench", "--set", "solver.strategy.NOPE=1", "--games", "1"]) == 1
     assert "has no setting 'NOPE'" in capsys.readouterr().err
+
+
+QUICK_RUN = ["bench", "--level", "beginner", "--games", "4", "--workers", "1"]
+QUICK_RUN += ["--strategy", "test_bench:random_opener"]
+
+
+@pytest.mark.parametrize("option", [["--json"], ["--out", "-"]])
+def test_json_goes_to_standard_output_and_the_table_to_standard_error(
+    option: list[str], capsys: pytest.CaptureFixture
+) -> None:
+    assert main([*QUICK_RUN, *option]) == 0
+    printed = capsys.readouterr()
+    document = json.loads(printed.out)
+    assert [row["games"] for row in document["results"]] == [4]
+    assert "beginner" in printed.err
+
+
+def test_an_unwritable_output_is_refused_before_any_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    def no_run(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the benchmark ran")
+
+    monkeypatch.setattr("controller.commands.bench.run_benchmark", no_run)
+    out = tmp_path / "no such folder" / "bench.json"
+    assert main([*QUICK_RUN, "--out", str(out)]) == 1
+    assert f"autosweeper bench: cannot write {out}" in capsys.readouterr().err
+    assert main([*QUICK_RUN, "--plot", str(tmp_path)]) == 1  # a folder
+    assert f"cannot write {tmp_path}" in capsys.readouterr().err
+    assert main([*QUICK_RUN, "--plot", "-"]) == 1
+    assert "--plot draws a PNG file" in capsys.readouterr().err
+    assert not (tmp_path / "no such folder").exists()
+
+
+def test_a_write_that_fails_after_the_run_prints_the_results_instead(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    out = tmp_path / "gone" / "bench.json"  # as if its folder were removed during the run
+    monkeypatch.setattr("controller.commands.bench.unwritable", lambda path: None)
+    assert main([*QUICK_RUN, "--out", str(out)]) == 1
+    printed = capsys.readouterr()
+    assert f"cannot write {out}" in printed.err and "printed above instead" in printed.err
+    assert json.loads(printed.out[printed.out.index("{") :])["results"][0]["games"] == 4
+
+
+def test_the_writability_check_leaves_no_file_behind(tmp_path: Path) -> None:
+    fresh, kept = tmp_path / "fresh.json", tmp_path / "kept.json"
+    kept.write_text("old")
+    assert unwritable(fresh) is None and not fresh.exists()
+    assert unwritable(kept) is None and kept.read_text() == "old"
+    assert unwritable(Path("-")) is None
+
+
+def test_a_bad_rule_is_named_with_the_choices_as_typed(capsys: pytest.CaptureFixture) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["bench", "--rule", "huge"])
+    assert done.value.code == 2
+    error = capsys.readouterr().err
+    assert "invalid choice: 'huge'" in error
+    assert "'safe', 'xp', 'opening', 'none', 'all'" in error and "FirstClick" not in error
+
+
+def test_a_plot_that_fails_after_the_run_is_named_and_the_results_are_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    out, plot = tmp_path / "bench.json", tmp_path / "gone" / "bench.png"
+    monkeypatch.setattr("controller.commands.bench.unwritable", lambda path: None)
+    assert main([*QUICK_RUN, "--out", str(out), "--plot", str(plot)]) == 1
+    assert f"autosweeper bench: cannot write {plot}" in capsys.readouterr().err
+    assert json.loads(out.read_text())["results"][0]["games"] == 4

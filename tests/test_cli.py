@@ -31,6 +31,13 @@ def test_every_subcommand_is_registered() -> None:
         (["bench", "--workers", "0"], "must be at least 1, not 0"),
         (["play", "--games", "many"], "expected a whole number, not 'many'"),
         (["analyze", "board.txt", "--layouts", "0"], "must be at least 1, not 0"),
+        (
+            ["play", "--games", "99999999999999999999999"],
+            "must be at most 1,000,000,000, not 99,999,999,999,999,999,999,999",
+        ),
+        (["bench", "--workers", "1000000001"], "must be at most 1,000,000,000"),
+        (["play", "--mines", "0"], "must be at least 1, not 0"),
+        (["calibrate", "--game", "winemine", "--max-games", "1e3"], "not '1e3'"),
     ],
 )
 def test_a_bad_count_is_a_usage_error_naming_the_value(

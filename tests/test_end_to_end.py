@@ -20,7 +20,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import Calibrations, LaunchGame
-from scipy.stats import binomtest
 from test_play_realgame import window_rect
 
 from controller.commands.play import KNOWN_FIRST_CLICK, wait_until_drawn
@@ -30,7 +29,7 @@ from controller.play import Player, ScreenTable, play_games
 from solver import Board, Tile
 from solver.bench import play_game
 from solver.engine import FirstClick, Game, neighbour_counts
-from solver.stats import wilson_interval
+from solver.stats import binomial_test, wilson_interval
 from solver.strategy import next_moves
 from vision.capture import ScreenGrabber
 from vision.geometry import Rect
@@ -47,11 +46,6 @@ SIGNIFICANCE = 0.001
 gives a smaller p-value. Containment in a Wilson interval was flaky near a 99% rate with 30
 games (28 wins failed it one run in thirty). A bot losing games to reading or clicking errors
 still fails: each such game also breaks the stricter checks above it."""
-
-
-def binomial_p_value(successes: int, trials: int, rate: float) -> float:
-    """Exact two-sided binomial test: the chance of a count no likelier than ``successes``."""
-    return float(binomtest(successes, trials, rate).pvalue)
 
 
 class AuditedMouse:
@@ -179,7 +173,7 @@ def test_thirty_beginner_games_read_clicked_and_logged_at_the_simulated_win_rate
     won = sum(r.result == Result.WON for r in records)
     low, high = wilson_interval(won, GAMES)
     simulated = simulated_win_rate(game)
-    p_value = binomial_p_value(won, GAMES, simulated)
+    p_value = binomial_test(won, GAMES, simulated)
     print(
         f"{game}: live {won}/{GAMES} [{low:.3f}, {high:.3f}], "
         f"simulated {simulated:.3f}, p {p_value:.3g}"
@@ -188,7 +182,7 @@ def test_thirty_beginner_games_read_clicked_and_logged_at_the_simulated_win_rate
 
 
 def test_the_binomial_test_tells_agreement_from_disagreement() -> None:
-    assert binomial_p_value(28, 30, 0.99) > SIGNIFICANCE  # two unlucky guesses
-    assert binomial_p_value(20, 30, 0.99) < SIGNIFICANCE  # games lost to something else
-    assert binomial_p_value(15, 30, 0.5) == pytest.approx(1.0)
-    assert binomial_p_value(0, 30, 0.5) == pytest.approx(2 * 0.5**30)
+    assert binomial_test(28, 30, 0.99) > SIGNIFICANCE  # two unlucky guesses
+    assert binomial_test(20, 30, 0.99) < SIGNIFICANCE  # games lost to something else
+    assert binomial_test(15, 30, 0.5) == pytest.approx(1.0)
+    assert binomial_test(0, 30, 0.5) == pytest.approx(2 * 0.5**30)

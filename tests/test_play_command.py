@@ -30,7 +30,7 @@ def test_play_names_a_display_it_cannot_open(
 ) -> None:
     monkeypatch.setenv("DISPLAY", ":4242")
     monkeypatch.setenv("AUTOSWEEPER_SKINS", str(tmp_path / "skins"))
-    assert main(["play", "--db", str(tmp_path / "log.db")]) == 2
+    assert main(["play", "--db", str(tmp_path / "log.db")]) == 1
     assert ":4242" in capsys.readouterr().err
 
 
@@ -46,8 +46,8 @@ def test_play_says_when_no_skin_is_stored(
         pytest.skip("Xvfb is not installed")
     monkeypatch.setenv("AUTOSWEEPER_SKINS", str(tmp_path / "skins"))
     with VirtualDisplay(first_number=170):
-        assert main(["play", "--db", str(tmp_path / "log.db")]) == 2
-        assert main(["play", "--skin", "nothing", "--db", str(tmp_path / "log.db")]) == 2
+        assert main(["play", "--db", str(tmp_path / "log.db")]) == 1
+        assert main(["play", "--skin", "nothing", "--db", str(tmp_path / "log.db")]) == 1
     no_skin, no_such_skin = capsys.readouterr().err.splitlines()
     assert "no stored skin" in no_skin and str(tmp_path / "skins") in no_skin
     assert "'nothing'" in no_such_skin

@@ -85,6 +85,16 @@ def test_the_defaults_are_ten_minutes_of_expert_winemine() -> None:
     )
 
 
+@pytest.mark.parametrize("minutes", ["0", "-1.5"])
+def test_a_run_of_no_time_is_a_usage_error(
+    minutes: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as done:
+        parse_arguments(["--minutes", minutes])
+    assert done.value.code == 2
+    assert "--minutes: must be positive" in capsys.readouterr().err
+
+
 @pytest.mark.realgame
 def test_a_short_live_run_prints_its_figures(calibrations: Calibrations, tmp_path: Path) -> None:
     save_skin(calibrations.of("winemine").skin, tmp_path / "skins")

@@ -187,6 +187,7 @@ def test_with_no_display_play_starts_its_own_game_and_prints_the_win_rate(
     assert bot.returncode == 0, err
     assert "playing winemine on virtual display :" in out
     assert "games won: win rate" in out
+    assert "\r" not in out + err  # no progress-bar frames when the output is not a terminal
     with OutcomeLog(db) as log:
         records = log.games()
     assert len(records) == 3

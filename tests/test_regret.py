@@ -92,5 +92,5 @@ def test_the_bench_command_prints_and_saves_the_regret(
 
 
 def test_a_bad_setting_is_refused_before_any_game(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "--regret", "--set", "solver.regret.NO_SUCH=1", "--games", "1"]) == 2
+    assert main(["bench", "--regret", "--set", "solver.regret.NO_SUCH=1", "--games", "1"]) == 1
     assert "solver.regret has no setting 'NO_SUCH'" in capsys.readouterr().err

@@ -154,7 +154,8 @@ def played_log(path: Path) -> OutcomeLog:
 def test_csv_export_round_trips(tmp_path: Path) -> None:
     with played_log(tmp_path / "log.db") as log:
         games = log.games()
-    assert report.write_csv(games, tmp_path / "games.csv") == 3
+    with (tmp_path / "games.csv").open("w", newline="") as out:
+        assert report.write_csv(games, out) == 3
     assert report.read_csv(tmp_path / "games.csv") == games
 
 
@@ -208,11 +209,11 @@ def test_stats_command_names_a_missing_or_broken_log(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     missing = tmp_path / "nothing.db"
-    assert main(["stats", "--db", str(missing)]) == 2
+    assert main(["stats", "--db", str(missing)]) == 1
     assert str(missing) in capsys.readouterr().err
     broken = tmp_path / "broken.db"
     broken.write_text("not sqlite at all" * 50)
-    assert main(["stats", "--db", str(broken)]) == 2
+    assert main(["stats", "--db", str(broken)]) == 1
     assert str(broken) in capsys.readouterr().err
 
 
@@ -235,3 +236,42 @@ def test_the_help_of_stats_shows_a_plain_percent_sign(capsys: pytest.CaptureFixt
         shown = capsys.readouterr().out
         assert "95% intervals" in shown
         assert "%%" not in shown
+
+
+def test_a_replay_says_it_is_a_bot_game(tmp_path: Path) -> None:
+    with played_log(tmp_path / "log.db") as log:
+        won = log.games()[0]
+        path = report.export_evf(won, log.moves(won.id), tmp_path / "won.evf")
+    replay = ms_toollib.EvfVideo(str(path))
+    replay.parse()  # the flags as written (analyse() recomputes them from the result)
+    assert (replay.is_official, replay.is_fair) == (False, False)
+    replay.analyse()
+    assert replay.mode == report.EVF_CHEAT_MODE == 2  # the format's "cheat" game mode
+    assert replay.player_identifier == "autosweeper (a bot)"
+    assert replay.software == "autosweeper"
+
+
+def test_stats_writes_csv_to_standard_output_and_refuses_a_png_there(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "log.db"
+    played_log(db).close()
+    assert main(["stats", "--db", str(db), "--csv", "-"]) == 0
+    printed = capsys.readouterr().out
+    (tmp_path / "copy.csv").write_text(printed)
+    assert [r.id for r in report.read_csv(tmp_path / "copy.csv")] == [1, 2, 3]
+    assert main(["stats", "--db", str(db), "--plot", "-"]) == 1
+    assert "--plot draws a PNG file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("option", ["--csv", "--plot"])
+def test_stats_names_an_unwritable_output_without_a_traceback(
+    option: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "log.db"
+    played_log(db).close()
+    target = tmp_path / "no such folder" / "out"
+    assert main(["stats", "--db", str(db), option, str(target)]) == 1
+    printed = capsys.readouterr()
+    assert printed.err.startswith(f"autosweeper stats: cannot write {target}")
+    assert printed.out == ""

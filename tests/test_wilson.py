@@ -1,5 +1,6 @@
 """The Wilson score interval, checked against the score test it inverts."""
 
+from fractions import Fraction
 from math import comb, sqrt
 from statistics import NormalDist
 
@@ -7,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver.stats import format_win_rate, paired_comparison, wilson_interval
+from solver.stats import binomial_test, format_win_rate, paired_comparison, wilson_interval
 
 counts = st.integers(1, 100_000).flatmap(
     lambda games: st.tuples(st.integers(0, games), st.just(games))
@@ -115,3 +116,40 @@ def test_the_paired_comparison_refuses_runs_over_other_games() -> None:
         paired_comparison("1x", "10")
     assert paired_comparison("1110", "1011").p_value == 1.0  # one game each way: no evidence
     assert paired_comparison("0" * 12, "1" * 12).p_value == pytest.approx(2 / 2**12)
+
+
+@pytest.mark.parametrize(
+    ("successes", "trials", "rate", "p_value"),
+    [
+        # two-sided exact binomial test p-values, as scipy.stats.binomtest gives them
+        (2, 10, 0.5, 0.109375),
+        (7, 10, 0.5, 0.34375),
+        (5, 20, 0.5, 0.04138946533203125),
+        (28, 30, 0.99, 0.036147998312240706),
+        (20, 30, 0.99, 2.5032660002446555e-13),
+        (3, 12, 0.1, 0.11086997774500003),
+    ],
+)
+def test_the_binomial_test_gives_the_known_p_values(
+    successes: int, trials: int, rate: float, p_value: float
+) -> None:
+    assert binomial_test(successes, trials, rate) == pytest.approx(p_value, rel=1e-12)
+
+
+@given(st.integers(0, 400).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))))
+def test_the_sign_test_is_twice_the_smaller_tail(split: tuple[int, int]) -> None:
+    successes, trials = split
+    least = min(successes, trials - successes)
+    tail = Fraction(sum(comb(trials, k) for k in range(least + 1)), 2**trials)
+    expected = 1 if 2 * least == trials else min(Fraction(1), 2 * tail)
+    assert binomial_test(successes, trials) == float(expected)
+    assert binomial_test(trials - successes, trials) == binomial_test(successes, trials)
+
+
+def test_the_binomial_test_refuses_impossible_counts_and_rates() -> None:
+    with pytest.raises(ValueError, match="got 4 of 3 trials"):
+        binomial_test(4, 3)
+    with pytest.raises(ValueError, match="between 0 and 1, not 1.5"):
+        binomial_test(1, 3, 1.5)
+    assert binomial_test(0, 0) == 1.0
+    assert binomial_test(3, 3, 1.0) == 1.0 and binomial_test(2, 3, 1.0) == 0.0

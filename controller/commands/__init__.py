@@ -1,6 +1,15 @@
-"""One module per ``autosweeper`` subcommand, each with ``add_parser`` and ``run``."""
+"""One module per ``autosweeper`` subcommand, each with ``add_parser`` and ``run``, and the
+conventions they share: counts, and ``-`` for standard output wherever a file is written."""
 
 import argparse
+from pathlib import Path
+
+MAX_COUNT = 1_000_000_000
+"""The largest count (games, workers, layouts...) a command accepts: more than any run could
+finish, and small enough for every library the count reaches."""
+
+STDOUT = Path("-")
+"""The file name that means standard output."""
 
 
 def positive_int(text: str) -> int:
@@ -11,4 +20,26 @@ def positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    if value > MAX_COUNT:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_COUNT:,}, not {value:,}")
     return value
+
+
+def unwritable(path: Path) -> str | None:
+    """Why ``path`` cannot be written, or None if it can (``-``, standard output, always can).
+
+    Checked before a long run, so that its results are not lost to a typing mistake at the end:
+    the file is opened for appending (which changes nothing in an existing file) and removed
+    again if it was not there before.
+    """
+    if path == STDOUT:
+        return None
+    existed = path.exists()
+    try:
+        with path.open("a"):
+            pass
+    except OSError as error:
+        return f"cannot write {path}: {error.strerror or error}"
+    if not existed:
+        path.unlink()
+    return None

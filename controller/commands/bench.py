@@ -7,8 +7,9 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TextIO
 
-from controller.commands import positive_int
+from controller.commands import STDOUT, positive_int, unwritable
 from solver.bench import (
     BenchResult,
     Strategy,
@@ -17,8 +18,8 @@ from solver.bench import (
     measure_engine,
     parse_override,
     read_json,
+    results_json,
     run_benchmark,
-    write_json,
 )
 from solver.board import LEVELS
 from solver.engine import FirstClick
@@ -43,7 +44,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     )
     parser.add_argument(
         "--rule",
-        choices=[*FirstClick, "all"],
+        choices=[*(rule.value for rule in FirstClick), "all"],
         default="safe",
         help="first-click rule (default: %(default)s)",
     )
@@ -86,7 +87,20 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="instead of playing, compare two saved runs over the same seeds game for game: "
         "the games only one of them won, and an exact sign test on those",
     )
-    parser.add_argument("--out", type=Path, metavar="FILE.json", help="save the results as JSON")
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument(
+        "--out",
+        type=Path,
+        metavar="FILE.json",
+        help="save the results as JSON (- for standard output)",
+    )
+    output.add_argument(
+        "--json",
+        action="store_const",
+        const=STDOUT,
+        dest="out",
+        help="print the results as JSON on standard output (the same as --out -)",
+    )
     parser.add_argument(
         "--plot",
         type=Path,
@@ -118,6 +132,11 @@ def _override(text: str) -> tuple[str, object]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.plot == STDOUT:
+        return _refuse("--plot draws a PNG file: give it a file name, not -")
+    for path in (args.out, args.plot):
+        if path is not None and (problem := unwritable(path)):
+            return _refuse(problem)
     if args.compare:
         return compare(*args.compare)
     levels = list(LEVELS) if args.level == "all" else [args.level]
@@ -148,13 +167,37 @@ def run(args: argparse.Namespace) -> int:
         )
     except ValueError as error:
         return _refuse(str(error))
-    print(format_table(results))
-    if args.out:
-        write_json(results, args.out, _settings(args, levels, rules))
-        print(f"saved {args.out}")
+    print(format_table(results), file=_text_stream(args))
+    saved = _save(results_json(results, _settings(args, levels, rules)), args)
     if args.plot:
-        plot_win_rates(results, args.plot)
-        print(f"saved {args.plot}")
+        try:
+            plot_win_rates(results, args.plot)
+        except OSError as error:
+            return _refuse(f"cannot write {args.plot} ({error.strerror or error})")
+        print(f"saved {args.plot}", file=_text_stream(args))
+    return saved
+
+
+def _text_stream(args: argparse.Namespace) -> TextIO:
+    """Where the table and notes go: standard error when standard output carries the JSON."""
+    return sys.stderr if args.out == STDOUT else sys.stdout
+
+
+def _save(document: str, args: argparse.Namespace) -> int:
+    """Write the JSON ``document`` to ``--out``; if that fails even so, print it instead, so
+    that a long run is never lost to the file system."""
+    if args.out is None:
+        return 0
+    if args.out == STDOUT:
+        sys.stdout.write(document)
+        return 0
+    try:
+        args.out.write_text(document)
+    except OSError as error:
+        sys.stdout.write(document)
+        reason = error.strerror or error
+        return _refuse(f"cannot write {args.out} ({reason}): the results are printed above instead")
+    print(f"saved {args.out}")
     return 0
 
 
@@ -193,20 +236,20 @@ def regret(
         ]
     except ValueError as error:
         return _refuse(str(error))
+    text = _text_stream(args)
     print(
         f"{'level':<13}{'rule':<8}{'games':>7}{'guesses':>9}{'solved':>8}{'not best':>10}"
-        f"{'wins lost':>11}{'win rate lost':>15}"
+        f"{'wins lost':>11}{'win rate lost':>15}",
+        file=text,
     )
     for report in reports:
         print(
             f"{report.level:<13}{report.rule:<8}{report.games:>7}{report.kept:>9}"
             f"{report.solved:>8}{report.not_best:>10}{report.lost:>11.2f}"
-            f"{100 * report.lost / report.games:>14.3f}%"
+            f"{100 * report.lost / report.games:>14.3f}%",
+            file=text,
         )
-    if args.out:
-        write_json(reports, args.out, _settings(args, levels, rules), key="regret")
-        print(f"saved {args.out}")
-    return 0
+    return _save(results_json(reports, _settings(args, levels, rules), key="regret"), args)
 
 
 def compare(before_path: Path, after_path: Path) -> int:
@@ -247,9 +290,9 @@ def compare(before_path: Path, after_path: Path) -> int:
 
 
 def _refuse(message: str) -> int:
-    """Say what is wrong on stderr; the exit status of a refused command."""
+    """Say what is wrong on stderr; the exit status of a command that cannot go on."""
     print(f"autosweeper bench: {message}", file=sys.stderr)
-    return 2
+    return 1
 
 
 def plot_win_rates(results: Sequence[BenchResult], path: Path) -> None:

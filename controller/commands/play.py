@@ -15,8 +15,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 
-from tqdm import tqdm
-
 from calibration.evidence import CalibrationError
 from calibration.store import list_skins, load_skin, save_skin, skins_dir
 from controller.commands import positive_int
@@ -44,6 +42,7 @@ from controller.sandbox import (
 )
 from controller.windows import declare_dpi_aware
 from solver import LEVELS
+from solver.progress import print_above_bars, progress_bar
 from solver.stats import format_win_rate
 from vision.capture import ScreenGrabber
 from vision.errors import BoardNotFoundError, VisionError
@@ -78,7 +77,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     )
     parser.add_argument("--skin", help="the stored skin to look for (default: each in turn)")
     parser.add_argument(
-        "--mines", type=int, help="the mine count, for a board that is not a standard level"
+        "--mines",
+        type=positive_int,
+        help="the mine count, for a board that is not a standard level",
     )
     parser.add_argument("--flags", action="store_true", help="flag every mine found")
     parser.add_argument(
@@ -113,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
             return _play(table, log, stop_key, args)
     except (OutcomeLogError, SetupError, StopKeyError, VisionError) as error:
         print(f"autosweeper play: {error}", file=sys.stderr)
-        return 2
+        return 1
     except StopRequested as stop:
         print(f"autosweeper play: {stop} before the first game", file=sys.stderr)
         return 130
@@ -129,10 +130,10 @@ def _play(table: ScreenTable, log: OutcomeLog, stop_key: StopKey, args: argparse
     size = f"{table.geometry.rows}x{table.geometry.columns}x{table.mines}"
 
     def progress(games: int) -> Iterable[int]:
-        return tqdm(range(games), unit="game", desc=f"{table.game} {size}")
+        return progress_bar(range(games), unit="game", desc=f"{table.game} {size}")
 
     try:
-        for report in play_games(player, args.games, echo=tqdm.write, progress=progress):
+        for report in play_games(player, args.games, echo=print_above_bars, progress=progress):
             if report.record.result.is_finished_game:
                 finished.append(report.record)
     except (StopRequested, NoFreshGame) as stop:

@@ -8,7 +8,9 @@ import sys
 from pathlib import Path
 
 from controller import report
+from controller.commands import STDOUT, unwritable
 from controller.outcomes import OutcomeLog, OutcomeLogError, default_db_path
+from solver.progress import progress_bar
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -22,7 +24,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     )
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print the win rates as JSON")
-    output.add_argument("--csv", type=Path, metavar="FILE", help="write every game as a CSV row")
+    output.add_argument(
+        "--csv",
+        type=Path,
+        metavar="FILE",
+        help="write every game as a CSV row (- for standard output)",
+    )
     parser.add_argument("--plot", type=Path, metavar="FILE.png", help="draw the running win rate")
     parser.add_argument(
         "--sim",
@@ -42,11 +49,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 def run(args: argparse.Namespace) -> int:
     db = args.db or default_db_path()
     if not db.is_file():
-        print(
-            f"autosweeper stats: {db}: no outcome log there yet (play a game first)",
-            file=sys.stderr,
-        )
-        return 2
+        return _refuse(f"{db}: no outcome log there yet (play a game first)")
+    if args.plot == STDOUT:
+        return _refuse("--plot draws a PNG file: give it a file name, not -")
+    for path in (args.csv, args.plot):
+        if path is not None and (problem := unwritable(path)):
+            return _refuse(problem)
     try:
         simulated = report.load_simulated(args.sim) if args.sim else []
         with OutcomeLog(db) as log:
@@ -54,33 +62,46 @@ def run(args: argparse.Namespace) -> int:
             if args.evf:
                 _export_replays(log, args.evf)
     except (OutcomeLogError, ValueError, OSError) as error:
-        print(f"autosweeper stats: {error}", file=sys.stderr)
-        return 2
+        return _refuse(str(error))
     rates = report.win_rates(games, simulated)
-    if args.json:
-        print(json.dumps(report.rates_to_json(rates), indent=2))
-    elif args.csv:
-        count = report.write_csv(games, args.csv)
-        print(f"wrote {count} games to {args.csv}")
-    else:
-        print(report.format_table(rates) if rates else f"{db}: no games recorded yet")
-    if args.plot:
-        report.plot_running_win_rate(games, args.plot)
-        print(
-            f"wrote the running win rate plot to {args.plot}",
-            file=sys.stderr if args.json else sys.stdout,
-        )
+    # Notes go to standard error when standard output carries data.
+    notes = sys.stderr if args.json or args.csv == STDOUT else sys.stdout
+    try:
+        if args.json:
+            print(json.dumps(report.rates_to_json(rates), indent=2))
+        elif args.csv == STDOUT:
+            report.write_csv(games, sys.stdout)
+        elif args.csv:
+            with args.csv.open("w", newline="") as out:
+                count = report.write_csv(games, out)
+            print(f"wrote {count} games to {args.csv}")
+        else:
+            print(report.format_table(rates) if rates else f"{db}: no games recorded yet")
+        if args.plot:
+            report.plot_running_win_rate(games, args.plot)
+            print(f"wrote the running win rate plot to {args.plot}", file=notes)
+    except OSError as error:
+        return _refuse(f"cannot write {error.filename or 'the output'}: {error.strerror or error}")
     return 0
 
 
+def _refuse(message: str) -> int:
+    """Say what is wrong on stderr; the exit status of a command that cannot go on."""
+    print(f"autosweeper stats: {message}", file=sys.stderr)
+    return 1
+
+
 def _export_replays(log: OutcomeLog, folder: Path) -> None:
+    """Write every won or lost game as a replay (each takes as long as its game did)."""
     folder.mkdir(parents=True, exist_ok=True)
-    for record in log.games():
-        if not record.result.is_finished_game:
-            continue
-        try:
-            path = report.export_evf(record, log.moves(record.id), folder / f"game-{record.id}.evf")
-        except report.ReplayError as error:
-            print(f"skipped: {error}", file=sys.stderr)
-        else:
-            print(f"wrote {path}", file=sys.stderr)
+    finished = [record for record in log.games() if record.result.is_finished_game]
+    with progress_bar(total=len(finished), desc="replays", unit="replay") as bar:
+        for record in finished:
+            target = folder / f"game-{record.id}.evf"
+            try:
+                path = report.export_evf(record, log.moves(record.id), target)
+            except report.ReplayError as error:
+                bar.write(f"skipped: {error}", file=sys.stderr)
+            else:
+                bar.write(f"wrote {path}", file=sys.stderr)
+            bar.update()
