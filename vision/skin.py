@@ -126,6 +126,9 @@ class Skin:
             raise SkinError(f"skin {shown(self.name)}: {problem}")
 
     def _first_problem(self) -> str | None:
+        return self._geometry_problem() or self._picture_problem() or self._extra_problem()
+
+    def _geometry_problem(self) -> str | None:
         if not isinstance(self.name, str) or not NAME_PATTERN.fullmatch(self.name):
             return "name: use 1 to 64 letters, digits, '.', '_' and '-', first a letter or digit"
         for name, value, low in (
@@ -146,6 +149,9 @@ class Skin:
             return f"threshold {shown(self.threshold)} is not a number above 0 and at most 1"
         if not isinstance(self.new_game, NewGame):
             return f"new_game {shown(self.new_game)} is not a NewGame"
+        return None
+
+    def _picture_problem(self) -> str | None:
         if not isinstance(self.templates, dict) or not self.templates:
             return "tiles: there is no tile template"
         for tile, image in self.templates.items():
@@ -172,12 +178,15 @@ class Skin:
             return (
                 f"faces: the pictures differ in size ({', '.join(sorted(_size(s) for s in sizes))})"
             )
+        return None
+
+    def _extra_problem(self) -> str | None:
         if not isinstance(self.extra, dict):
             return f"extra {shown(self.extra)} is not a JSON object"
         for key, wanted in EXTRA_TYPES.items():
-            value = self.extra.get(key)
-            if value is not None and type(value) is not wanted:
-                return f"extra.{key} {shown(value)} is not a {wanted.__name__} (or null)"
+            fact = self.extra.get(key)
+            if fact is not None and type(fact) is not wanted:
+                return f"extra.{key} {shown(fact)} is not a {wanted.__name__} (or null)"
         rule = self.extra.get("first_click")
         if rule is not None and rule not in FIRST_CLICK_RULES:
             return f"extra.first_click {shown(rule)} is not one of {', '.join(FIRST_CLICK_RULES)}"
