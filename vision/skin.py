@@ -142,7 +142,7 @@ class Skin:
             o + s > p for o, s, p in zip(self.tile_offset, self.tile_size, self.pitch, strict=True)
         ):
             return (
-                f"tile_offset {_size(self.tile_offset, ', ')} puts the {_size(self.tile_size)} "
+                f"tile_offset {tuple(self.tile_offset)} puts the {_size(self.tile_size)} "
                 f"tile crop outside its {_size(self.pitch)} cell"
             )
         if not _is_number(self.threshold) or not 0 < self.threshold <= 1:
@@ -393,5 +393,5 @@ def _describe(image: object) -> str:
     return "not a BGR picture"
 
 
-def _size(pair: tuple[int, int] | list[int], separator: str = "x") -> str:
-    return f"{pair[0]}{separator}{pair[1]}"
+def _size(pair: tuple[int, int] | list[int]) -> str:
+    return f"{pair[0]}x{pair[1]}"
