@@ -338,6 +338,7 @@ BROKEN_FIELDS = [
     ({"name": "../up"}, "name"),
     ({"name": 7}, "name"),
     ({"format": 2}, "format"),
+    ({"format": True}, "format"),
 ]
 
 
@@ -377,6 +378,14 @@ def test_broken_pictures_are_refused_naming_the_file(
         Skin.load(folder)
     one_line_naming(raised, str(folder), said)
     assert member in str(raised.value) or said == "faces"
+
+
+def test_an_oversized_skin_json_is_refused_unread(tmp_path: Path) -> None:
+    folder = saved(tmp_path)
+    edit_json(folder, extra={"padding": "x" * 100_000})
+    with pytest.raises(SkinError) as raised:
+        Skin.load(folder)
+    one_line_naming(raised, str(folder / "skin.json"), "larger than 65536 bytes")
 
 
 def test_a_missing_picture_is_refused_naming_it(tmp_path: Path) -> None:

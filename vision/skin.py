@@ -6,8 +6,8 @@ writes skins; vision only reads them.
 
 Skins travel between machines as archives, so a skin folder is untrusted data: every field is
 checked before use, file names come only from the known tiles and face states, the only keys the
-bot may press are the ones games use for a new game, and no picture is decoded before its size
-in its header is known to be the skin's.
+bot may press are the ones games use for a new game, and no picture is decoded before its header
+shows it is small.
 """
 
 from __future__ import annotations
@@ -242,8 +242,9 @@ class Skin:
         if not meta_path.is_file():
             raise SkinError(f"{meta_path}: no such file (is {folder} a skin folder?)")
         meta = _SkinJson(meta_path)
-        if meta.get("format", object) != SKIN_FORMAT:
-            raise meta.error(f"format {shown(meta.get('format', object))} is not {SKIN_FORMAT}")
+        version = meta.get("format", object)
+        if type(version) is not int or version != SKIN_FORMAT:
+            raise meta.error(f"format {shown(version)} is not {SKIN_FORMAT}")
         new_game = meta.get("new_game", dict)
         if set(new_game) - {"kind", "key"}:
             raise meta.error(f"new_game has fields other than kind and key: {shown(new_game)}")
@@ -273,8 +274,9 @@ class _SkinJson:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        text = _read_capped(path, MAX_JSON_BYTES)
         try:
-            data = json.loads(_read_capped(path, MAX_JSON_BYTES).decode("utf-8"))
+            data = json.loads(text.decode("utf-8"))
         except (ValueError, RecursionError) as error:
             raise self.error(f"not valid JSON ({error})") from error
         if not isinstance(data, dict):
@@ -289,7 +291,7 @@ class _SkinJson:
         if name not in self.data:
             raise self.error(f"{name} is missing")
         value = self.data[name]
-        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind not in (bool, object)):
             raise self.error(
                 f"{name} {shown(value)} is not a {_JSON_NAMES.get(kind, kind.__name__)}"
             )
