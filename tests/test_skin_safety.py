@@ -226,6 +226,24 @@ def test_an_archive_whose_directory_understates_a_member_is_refused(tmp_path: Pa
     assert list_skins(tmp_path / "skins") == []
 
 
+def test_a_member_is_read_no_further_than_its_cap(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Should the zip reader yield more than the directory says, reading stops at the cap."""
+    archive = zip_of(saved(tmp_path / "made"), tmp_path / "good.zip")
+    asked: list[int] = []
+
+    def endless(self: zipfile.ZipExtFile, size: int = -1) -> bytes:
+        asked.append(size)
+        return b"x" * size
+
+    monkeypatch.setattr(zipfile.ZipExtFile, "read", endless)
+    with pytest.raises(SkinError) as raised:
+        import_skin(archive, tmp_path / "skins")
+    one_line_naming(raised, "good.zip", "holds more than")
+    assert asked == [store.MAX_MEMBER_BYTES + 1]
+
+
 def test_an_archive_too_large_for_a_skin_is_not_opened(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
