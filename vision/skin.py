@@ -3,11 +3,20 @@
 A skin is stored as a folder: ``skin.json`` plus one PNG per tile (``tiles/<TILE_NAME>.png``)
 and, where the game has a face button, one PNG per face (``faces/<state>.png``). Calibration
 writes skins; vision only reads them.
+
+Skins travel between machines as archives, so a skin folder is untrusted data: every field is
+checked before use, file names come only from the known tiles and face states, the only keys the
+bot may press are the ones games use for a new game, and no picture is decoded before its header
+shows it is small.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import re
+import reprlib
+import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,7 +25,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from solver import Tile
+from solver import FirstClick, Tile
 from vision.errors import VisionError
 
 Image = npt.NDArray[np.uint8]
@@ -24,6 +33,38 @@ Image = npt.NDArray[np.uint8]
 
 FACE_STATES = ("playing", "won", "lost")
 SKIN_FORMAT = 1
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+"""A skin's name, which is also its folder's name in the skins folder."""
+
+NEW_GAME_KINDS = ("key", "face")
+"""Press the skin's key, or click the face button (which is located on the screen, above the
+board, so the click is on the game window)."""
+NEW_GAME_KEYS = ("f2", "n", "ctrl+n")
+"""pyautogui names of the keys that start a new game in real games: F2 (Windows Minesweeper,
+winemine, Arbiter), N or Ctrl+N (Simon Tatham's Mines), Ctrl+N (gnome-mines, kmines). No other
+key is ever pressed for a skin, whatever its file says."""
+
+MIN_SIDE, MAX_SIDE = 4, 256
+"""Bounds in pixels of a cell's pitch, a tile's and a face's width and height."""
+MAX_JSON_BYTES = 64 * 1024
+MAX_PNG_BYTES = 1024 * 1024
+"""Far above what a skin needs (an uncompressed 256x256 PNG is under 200 kB)."""
+
+EXTRA_TYPES: dict[str, type] = {"question_marks": bool, "game": str, "first_click": str}
+"""Types of the ``extra`` facts the program reads (null: not known); other keys are kept but
+never used."""
+
+FIRST_CLICK_RULES = tuple(rule.value for rule in FirstClick)
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+_short = reprlib.Repr()
+_short.maxstring = _short.maxother = 40
+
+
+def shown(value: object) -> str:
+    """``repr(value)`` cut short, for quoting untrusted data in a one-line message."""
+    return _short.repr(value)
 
 
 class SkinError(VisionError, ValueError):
@@ -32,10 +73,24 @@ class SkinError(VisionError, ValueError):
 
 @dataclass
 class NewGame:
-    """How to start a new game: press ``key`` (e.g. ``"f2"``) or click the face (``"face"``)."""
+    """How to start a new game: press ``key`` (one of :data:`NEW_GAME_KEYS`) or click the face
+    (``"face"``, where ``key`` may name a key to try when the click does nothing)."""
 
     kind: str
     key: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in NEW_GAME_KINDS:
+            raise SkinError(
+                f"new_game kind {shown(self.kind)} is not one of {', '.join(NEW_GAME_KINDS)}"
+            )
+        if self.key is None and self.kind == "key":
+            raise SkinError("new_game kind 'key' names no key")
+        if self.key is not None and self.key not in NEW_GAME_KEYS:
+            raise SkinError(
+                f"new_game key {shown(self.key)} is not a new-game key "
+                f"(allowed: {', '.join(NEW_GAME_KEYS)})"
+            )
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "key": self.key}
@@ -47,6 +102,7 @@ class Skin:
 
     ``pitch`` is the distance in pixels from one cell to the next (x, y); each template is the
     ``tile_size`` (width, height) crop taken at a cell's top-left corner plus ``tile_offset``.
+    A skin that reading or playing could not use is refused when made (:meth:`check`).
     """
 
     name: str
@@ -59,7 +115,83 @@ class Skin:
     tile_offset: tuple[int, int] = (0, 0)
     faces: dict[str, Image] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
-    """Game-specific facts calibration learned (for example where the face sits from the board)."""
+    """Game-specific facts calibration learned (for example whether it has question marks)."""
+
+    def __post_init__(self) -> None:
+        self.check()
+
+    def check(self) -> None:
+        """Raise :class:`SkinError` naming the first field that reading or playing could not use."""
+        problem = self._first_problem()
+        if problem:
+            raise SkinError(f"skin {shown(self.name)}: {problem}")
+
+    def _first_problem(self) -> str | None:
+        return self._geometry_problem() or self._picture_problem() or self._extra_problem()
+
+    def _geometry_problem(self) -> str | None:
+        if not isinstance(self.name, str) or not NAME_PATTERN.fullmatch(self.name):
+            return "name: use 1 to 64 letters, digits, '.', '_' and '-', first a letter or digit"
+        for name, value, low in (
+            ("pitch", self.pitch, MIN_SIDE),
+            ("tile_size", self.tile_size, MIN_SIDE),
+            ("tile_offset", self.tile_offset, 0),
+        ):
+            if not _is_pair(value, low):
+                return f"{name} {shown(value)} is not two whole numbers from {low} to {MAX_SIDE}"
+        if any(
+            o + s > p for o, s, p in zip(self.tile_offset, self.tile_size, self.pitch, strict=True)
+        ):
+            return (
+                f"tile_offset {tuple(self.tile_offset)} puts the {_size(self.tile_size)} "
+                f"tile crop outside its {_size(self.pitch)} cell"
+            )
+        if not _is_number(self.threshold) or not 0 < self.threshold <= 1:
+            return f"threshold {shown(self.threshold)} is not a number above 0 and at most 1"
+        if not isinstance(self.new_game, NewGame):
+            return f"new_game {shown(self.new_game)} is not a NewGame"
+        return None
+
+    def _picture_problem(self) -> str | None:
+        if not isinstance(self.templates, dict) or not self.templates:
+            return "tiles: there is no tile template"
+        for tile, image in self.templates.items():
+            if not isinstance(tile, Tile):
+                return f"tiles: {shown(tile)} is not a tile"
+            if not _is_picture(image) or _picture_size(image) != tuple(self.tile_size):
+                return (
+                    f"tile {tile.name} (tiles/{tile.name}.png) is {_describe(image)}, "
+                    f"not the tile_size {_size(self.tile_size)}"
+                )
+        if not isinstance(self.faces, dict):
+            return f"faces {shown(self.faces)} is not a dict"
+        sizes = set()
+        for state, image in self.faces.items():
+            if state not in FACE_STATES:
+                return f"faces: {shown(state)} is not one of {', '.join(FACE_STATES)}"
+            if not _is_picture(image) or not _is_pair(_picture_size(image), MIN_SIDE):
+                return (
+                    f"face {state} (faces/{state}.png) is {_describe(image)}, "
+                    f"not {MIN_SIDE} to {MAX_SIDE} pixels a side"
+                )
+            sizes.add(_picture_size(image))
+        if len(sizes) > 1:
+            return (
+                f"faces: the pictures differ in size ({', '.join(sorted(_size(s) for s in sizes))})"
+            )
+        return None
+
+    def _extra_problem(self) -> str | None:
+        if not isinstance(self.extra, dict):
+            return f"extra {shown(self.extra)} is not a JSON object"
+        for key, wanted in EXTRA_TYPES.items():
+            fact = self.extra.get(key)
+            if fact is not None and type(fact) is not wanted:
+                return f"extra.{key} {shown(fact)} is not a {wanted.__name__} (or null)"
+        rule = self.extra.get("first_click")
+        if rule is not None and rule not in FIRST_CLICK_RULES:
+            return f"extra.first_click {shown(rule)} is not one of {', '.join(FIRST_CLICK_RULES)}"
+        return None
 
     def missing_tiles(self) -> list[Tile]:
         """Tiles the skin has no template for yet, so that a board showing one cannot be read.
@@ -76,13 +208,7 @@ class Skin:
 
     def save(self, folder: Path) -> Path:
         """Write the skin into ``folder`` (created if needed) and return it."""
-        (folder / "tiles").mkdir(parents=True, exist_ok=True)
-        for tile, image in self.templates.items():
-            _write_png(folder / "tiles" / f"{tile.name}.png", image)
-        if self.faces:
-            (folder / "faces").mkdir(exist_ok=True)
-            for state, image in self.faces.items():
-                _write_png(folder / "faces" / f"{state}.png", image)
+        self.check()
         meta = {
             "format": SKIN_FORMAT,
             "name": self.name,
@@ -95,37 +221,142 @@ class Skin:
             "faces": sorted(self.faces),
             "extra": self.extra,
         }
-        (folder / "skin.json").write_text(json.dumps(meta, indent=2) + "\n")
+        try:
+            text = json.dumps(meta, indent=2) + "\n"
+        except (TypeError, ValueError) as error:
+            raise SkinError(f"skin {self.name!r}: extra is not JSON data ({error})") from error
+        (folder / "tiles").mkdir(parents=True, exist_ok=True)
+        for tile, image in self.templates.items():
+            _write_png(folder / "tiles" / f"{tile.name}.png", image)
+        if self.faces:
+            (folder / "faces").mkdir(exist_ok=True)
+            for state, image in self.faces.items():
+                _write_png(folder / "faces" / f"{state}.png", image)
+        (folder / "skin.json").write_text(text)
         return folder
 
     @classmethod
     def load(cls, folder: Path) -> Skin:
-        """Read a folder written by :meth:`save`; raise :class:`SkinError` naming what is wrong."""
+        """Read a folder written by :meth:`save`; raise :class:`SkinError` naming the file and the
+        field that is wrong. Only files of known tiles and face states are read."""
         meta_path = folder / "skin.json"
         if not meta_path.is_file():
             raise SkinError(f"{meta_path}: no such file (is {folder} a skin folder?)")
+        meta = _SkinJson(meta_path)
+        version = meta.get("format", object)
+        if type(version) is not int or version != SKIN_FORMAT:
+            raise meta.error(f"format {shown(version)} is not {SKIN_FORMAT}")
+        new_game = meta.get("new_game", dict)
+        if set(new_game) - {"kind", "key"}:
+            raise meta.error(f"new_game has fields other than kind and key: {shown(new_game)}")
         try:
-            meta = json.loads(meta_path.read_text())
-            templates = {
-                Tile[name]: _read_png(folder / "tiles" / f"{name}.png") for name in meta["tiles"]
-            }
-            faces = {
-                state: _read_png(folder / "faces" / f"{state}.png")
-                for state in meta.get("faces", [])
-            }
+            how = NewGame(new_game.get("kind"), new_game.get("key"))
+        except SkinError as error:
+            raise meta.error(str(error)) from error
+        tiles = meta.names("tiles", [tile.name for tile in Tile])
+        faces = meta.names("faces", FACE_STATES) if "faces" in meta.data else []
+        name, pitch = meta.get("name", str), meta.pair("pitch")
+        tile_size, tile_offset = meta.pair("tile_size"), meta.pair("tile_offset")
+        threshold = meta.number("threshold")
+        extra = meta.get("extra", dict) if "extra" in meta.data else {}
+        templates = {Tile[tile]: _read_png(folder / "tiles" / f"{tile}.png") for tile in tiles}
+        pictures = {state: _read_png(folder / "faces" / f"{state}.png") for state in faces}
+        try:
             return cls(
-                name=meta["name"],
-                pitch=(int(meta["pitch"][0]), int(meta["pitch"][1])),
-                tile_size=(int(meta["tile_size"][0]), int(meta["tile_size"][1])),
-                tile_offset=(int(meta["tile_offset"][0]), int(meta["tile_offset"][1])),
-                templates=templates,
-                threshold=float(meta["threshold"]),
-                new_game=NewGame(**meta["new_game"]),
-                faces=faces,
-                extra=dict(meta.get("extra", {})),
+                name, pitch, tile_size, templates, threshold, how, tile_offset, pictures, extra
             )
-        except (KeyError, TypeError, ValueError, json.JSONDecodeError) as error:
-            raise SkinError(f"{meta_path}: malformed skin ({error!r})") from error
+        except SkinError as error:
+            raise meta.error(str(error)) from error
+
+
+class _SkinJson:
+    """The fields of one ``skin.json``, each read with its JSON type checked; errors name the
+    file and the field."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        text = _read_capped(path, MAX_JSON_BYTES)
+        try:
+            data = json.loads(text.decode("utf-8"))
+        except (ValueError, RecursionError) as error:
+            raise self.error(f"not valid JSON ({error})") from error
+        if not isinstance(data, dict):
+            raise self.error(f"not a JSON object but {shown(data)}")
+        self.data: dict[str, Any] = data
+
+    def error(self, problem: str) -> SkinError:
+        return SkinError(f"{self.path}: {problem}")
+
+    def get(self, name: str, kind: type) -> Any:
+        """Field ``name``, which must be there and of type ``kind`` (``object``: any)."""
+        if name not in self.data:
+            raise self.error(f"{name} is missing")
+        value = self.data[name]
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind not in (bool, object)):
+            raise self.error(
+                f"{name} {shown(value)} is not a {_JSON_NAMES.get(kind, kind.__name__)}"
+            )
+        return value
+
+    def pair(self, name: str) -> tuple[int, int]:
+        """Field ``name``: [x, y], two whole numbers (their range is :meth:`Skin.check`'s)."""
+        value = self.get(name, list)
+        if len(value) != 2 or not all(type(number) is int for number in value):
+            raise self.error(f"{name} {shown(value)} is not [x, y], two whole numbers")
+        return value[0], value[1]
+
+    def number(self, name: str) -> float:
+        value = self.get(name, object)
+        if not _is_number(value):
+            raise self.error(f"{name} {shown(value)} is not a finite number")
+        return float(value)
+
+    def names(self, name: str, known: list[str] | tuple[str, ...]) -> list[str]:
+        """Field ``name``: a list of distinct names from ``known`` (they become file names)."""
+        value = self.get(name, list)
+        for item in value:
+            if item not in known:
+                raise self.error(f"{name}: {shown(item)} is not one of {', '.join(known)}")
+        if len(set(value)) != len(value):
+            raise self.error(f"{name} lists a name twice: {shown(value)}")
+        return value
+
+
+_JSON_NAMES = {dict: "JSON object", list: "JSON list", str: "string", object: "value"}
+
+
+def _read_capped(path: Path, cap: int) -> bytes:
+    """The bytes of regular file ``path``; refused past ``cap`` bytes (never read further)."""
+    if not path.is_file():
+        raise SkinError(f"{path}: missing or not a regular file")
+    try:
+        with path.open("rb") as file:
+            data = file.read(cap + 1)
+    except OSError as error:
+        raise SkinError(f"{path}: cannot be read ({error.strerror})") from error
+    if len(data) > cap:
+        raise SkinError(f"{path}: larger than {cap} bytes, too large for a skin")
+    return data
+
+
+def _read_png(path: Path) -> Image:
+    """The picture in PNG file ``path``, decoded only after its header shows a size a skin's
+    pictures can have (a small file may hold a huge picture)."""
+    data = _read_capped(path, MAX_PNG_BYTES)
+    # The PNG signature, then the IHDR chunk (4-byte length, type) whose data begins with the
+    # width and height as big-endian 4-byte integers.
+    if len(data) < 24 or data[:8] != PNG_SIGNATURE or data[12:16] != b"IHDR":
+        raise SkinError(f"{path}: not a PNG file")
+    width, height = struct.unpack(">II", data[16:24])
+    if not (0 < width <= MAX_SIDE and 0 < height <= MAX_SIDE):
+        raise SkinError(f"{path}: a {width}x{height} picture, over {MAX_SIDE} pixels a side")
+    try:
+        image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
+    except cv2.error as error:
+        raise SkinError(f"{path}: a damaged PNG file") from error
+    if image is None:
+        raise SkinError(f"{path}: a damaged PNG file")
+    return np.asarray(image, dtype=np.uint8)
 
 
 def _write_png(path: Path, image: Image) -> None:
@@ -133,8 +364,37 @@ def _write_png(path: Path, image: Image) -> None:
         raise SkinError(f"{path}: could not write the PNG")
 
 
-def _read_png(path: Path) -> Image:
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise SkinError(f"{path}: missing or not a PNG")
-    return np.asarray(image, dtype=np.uint8)
+def _is_pair(value: object, low: int) -> bool:
+    return (
+        isinstance(value, tuple | list)
+        and len(value) == 2
+        and all(type(number) is int and low <= number <= MAX_SIDE for number in value)
+    )
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _is_picture(image: object) -> bool:
+    return (
+        isinstance(image, np.ndarray)
+        and image.dtype == np.uint8
+        and image.ndim == 3
+        and image.shape[2] == 3
+    )
+
+
+def _picture_size(image: Image) -> tuple[int, int]:
+    return int(image.shape[1]), int(image.shape[0])
+
+
+def _describe(image: object) -> str:
+    if _is_picture(image):
+        assert isinstance(image, np.ndarray)
+        return f"a {_size(_picture_size(image))} picture"
+    return "not a BGR picture"
+
+
+def _size(pair: tuple[int, int] | list[int]) -> str:
+    return f"{pair[0]}x{pair[1]}"

@@ -27,18 +27,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 def run(args: argparse.Namespace) -> int:
     try:
         if args.action == "list":
-            names = list_skins()
-            if not names:
-                print(f"no skins in {skins_dir()} (learn one with: autosweeper calibrate)")
-            for name in names:
-                skin = load_skin(name)
-                missing = ", ".join(tile.name for tile in skin.missing_tiles()) or "none"
-                print(
-                    f"{name}: pitch {skin.pitch[0]}x{skin.pitch[1]}, {len(skin.templates)} tiles "
-                    f"(missing: {missing}), faces: {', '.join(sorted(skin.faces)) or 'none'}, "
-                    f"new game by {skin.new_game.key or skin.new_game.kind}"
-                )
-        elif args.action == "export":
+            return _list()
+        if args.action == "export":
             print(f"wrote {export_skin(args.name, args.file)}")
         else:
             skin = import_skin(args.file)
@@ -47,3 +37,26 @@ def run(args: argparse.Namespace) -> int:
         print(f"autosweeper skins: {error}", file=sys.stderr)
         return 1
     return 0
+
+
+def _list() -> int:
+    """Print a line per saved skin, and one per broken skin saying what is wrong (exit code 1):
+    a broken skin does not hide the others."""
+    names = list_skins()
+    if not names:
+        print(f"no skins in {skins_dir()} (learn one with: autosweeper calibrate)")
+    broken = 0
+    for name in names:
+        try:
+            skin = load_skin(name)
+        except SkinError as error:
+            print(f"autosweeper skins: skin {name!r} is broken: {error}", file=sys.stderr)
+            broken += 1
+            continue
+        missing = ", ".join(tile.name for tile in skin.missing_tiles()) or "none"
+        print(
+            f"{name}: pitch {skin.pitch[0]}x{skin.pitch[1]}, {len(skin.templates)} tiles "
+            f"(missing: {missing}), faces: {', '.join(sorted(skin.faces)) or 'none'}, "
+            f"new game by {skin.new_game.key or skin.new_game.kind}"
+        )
+    return 1 if broken else 0

@@ -1,0 +1,605 @@
+"""Skin folders and archives are untrusted data: never file paths, never arbitrary keys, never
+unbounded, never half-saved, never a crash later in ``play`` (issue 10, section 2)."""
+
+from __future__ import annotations
+
+import io
+import json
+import struct
+import tempfile
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import calibration.store as store
+from calibration.store import export_skin, import_skin, list_skins, load_skin, save_skin
+from controller.cli import main
+from solver import Tile
+from vision.skin import FACE_STATES, NEW_GAME_KEYS, NewGame, Skin, SkinError
+from vision.synthetic import make_skin
+
+GOOD = make_skin(16, name="good")
+
+
+def saved(folder: Path, name: str = "good") -> Path:
+    """A complete skin saved in ``folder`` under ``name``; returns its folder."""
+    return save_skin(make_skin(16, name=name), folder)
+
+
+def edit_json(skin_folder: Path, **fields: Any) -> None:
+    meta = json.loads((skin_folder / "skin.json").read_text())
+    meta.update(fields)
+    (skin_folder / "skin.json").write_text(json.dumps(meta))
+
+
+def zip_of(folder: Path, archive: Path) -> Path:
+    """Every file under ``folder`` (a skin folder) as zip ``archive``."""
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zipped:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                zipped.write(path, path.relative_to(folder).as_posix())
+    return archive
+
+
+def png(width: int, height: int, value: int = 128) -> bytes:
+    ok, encoded = cv2.imencode(".png", np.full((height, width, 3), value, dtype=np.uint8))
+    assert ok
+    return encoded.tobytes()
+
+
+def same(a: Skin, b: Skin) -> bool:
+    """Skins with equal fields and pixel-equal pictures (arrays do not compare with ``==``)."""
+    fields = ("name", "pitch", "tile_size", "tile_offset", "threshold", "new_game", "extra")
+    return (
+        all(getattr(a, name) == getattr(b, name) for name in fields)
+        and a.templates.keys() == b.templates.keys()
+        and a.faces.keys() == b.faces.keys()
+        and all(np.array_equal(a.templates[tile], b.templates[tile]) for tile in a.templates)
+        and all(np.array_equal(a.faces[state], b.faces[state]) for state in a.faces)
+    )
+
+
+def one_line_naming(error: pytest.ExceptionInfo[SkinError], *parts: str) -> None:
+    message = str(error.value)
+    assert "\n" not in message
+    for part in parts:
+        assert part in message, f"{part!r} not in {message!r}"
+
+
+# --- 1. names in skin.json are known names, never paths ----------------------------------------
+
+
+@pytest.mark.parametrize("how", ["relative", "absolute"])
+def test_import_refuses_face_names_that_are_paths(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    victim = tmp_path / "outside" / "victim.png"
+    victim.parent.mkdir()
+    picture = np.full((24, 24, 3), 7, dtype=np.uint8)
+    victim.write_bytes(cv2.imencode(".png", picture, [cv2.IMWRITE_PNG_COMPRESSION, 0])[1])
+    before = victim.read_bytes()
+    folder = saved(tmp_path / "made")
+    # Unpacked into tmp_path/temp/<random>/, "../../../" from its faces/ folder is tmp_path.
+    (tmp_path / "temp").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "temp"))
+    escape = "../../../outside/victim" if how == "relative" else str(victim.with_suffix(""))
+    edit_json(folder, faces=["playing", escape])
+    skins = tmp_path / "skins"
+    with pytest.raises(SkinError) as raised:
+        import_skin(zip_of(folder, tmp_path / "sly.zip"), skins)
+    one_line_naming(raised, "skin.json", "faces")
+    assert victim.read_bytes() == before
+    assert list_skins(skins) == []
+
+
+def test_load_refuses_tile_names_that_are_not_tiles(tmp_path: Path) -> None:
+    folder = saved(tmp_path)
+    edit_json(folder, tiles=["HIDDEN", "../HIDDEN"])
+    with pytest.raises(SkinError) as raised:
+        Skin.load(folder)
+    one_line_naming(raised, str(folder / "skin.json"), "tiles", "'../HIDDEN'")
+
+
+def test_import_refuses_members_that_are_not_skin_files(tmp_path: Path) -> None:
+    folder = saved(tmp_path / "made")
+    for member in ("../evil.png", "/etc/evil.png", "tiles/../../evil.png", "notes.txt"):
+        archive = zip_of(folder, tmp_path / "extra.zip")
+        with zipfile.ZipFile(archive, "a") as zipped:
+            zipped.writestr(member, b"x")
+        with pytest.raises(SkinError) as raised:
+            import_skin(archive, tmp_path / "skins")
+        one_line_naming(raised, "extra.zip", "is not a file of a skin")
+
+
+# --- 2. the new-game key is one that starts a new game -----------------------------------------
+
+
+@pytest.mark.parametrize("key", ["win", "delete", "sleep", "alt+f4", "F2 ", "", 2])
+def test_load_refuses_keys_that_do_not_start_a_new_game(tmp_path: Path, key: object) -> None:
+    folder = saved(tmp_path)
+    edit_json(folder, new_game={"kind": "key", "key": key})
+    with pytest.raises(SkinError) as raised:
+        Skin.load(folder)
+    one_line_naming(raised, str(folder / "skin.json"), "new_game key")
+
+
+@pytest.mark.parametrize("kind", ["click", "macro", None, ["key"]])
+def test_load_refuses_unknown_new_game_kinds(tmp_path: Path, kind: object) -> None:
+    folder = saved(tmp_path)
+    edit_json(folder, new_game={"kind": kind, "key": None})
+    with pytest.raises(SkinError) as raised:
+        Skin.load(folder)
+    one_line_naming(raised, str(folder / "skin.json"), "new_game kind")
+
+
+@pytest.mark.parametrize("key", ["f2", "n", "ctrl+n"])
+def test_the_keys_real_games_use_are_accepted(tmp_path: Path, key: str) -> None:
+    folder = saved(tmp_path)
+    edit_json(folder, new_game={"kind": "key", "key": key})
+    assert Skin.load(folder).new_game == NewGame("key", key)
+
+
+def test_a_new_game_of_no_known_kind_cannot_be_made() -> None:
+    with pytest.raises(SkinError, match="not a new-game key"):
+        NewGame("key", "win")
+    with pytest.raises(SkinError, match="names no key"):
+        NewGame("key")
+
+
+# --- 3. archives are bounded before and while they are read ------------------------------------
+
+
+def bomb(archive: Path, member: str = "skin.json", size: int = 50 * 1024 * 1024) -> Path:
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zipped:
+        zipped.writestr(member, b"\0" * size)
+    return archive
+
+
+def refuse_to_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make reading any member fail the test: the directory alone must refuse the archive."""
+
+    def opened(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a member was read before the directory was checked")
+
+    monkeypatch.setattr(zipfile.ZipFile, "open", opened)
+
+
+def test_a_zip_bomb_is_refused_from_its_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    archive = bomb(tmp_path / "bomb.zip")
+    assert archive.stat().st_size < 100_000
+    refuse_to_read(monkeypatch)
+    with pytest.raises(SkinError) as raised:
+        import_skin(archive, tmp_path / "skins")
+    one_line_naming(raised, "bomb.zip", "'skin.json'", "bytes")
+
+
+def test_a_member_that_expands_too_much_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    archive = bomb(tmp_path / "dense.zip", "tiles/HIDDEN.png", 500_000)  # under the size cap
+    refuse_to_read(monkeypatch)
+    with pytest.raises(SkinError) as raised:
+        import_skin(archive, tmp_path / "skins")
+    one_line_naming(raised, "dense.zip", "'tiles/HIDDEN.png'", "times")
+
+
+def test_too_many_members_or_too_much_in_all_are_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    noise = np.random.default_rng(0).integers(0, 2, 300_000, dtype=np.uint8).tobytes()
+    archive = tmp_path / "big.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zipped:
+        for tile in list(Tile)[:4]:
+            zipped.writestr(f"tiles/{tile.name}.png", noise)
+    monkeypatch.setattr(store, "MAX_ARCHIVE_BYTES", 1_000_000)  # four members of 300 kB pass
+    refuse_to_read(monkeypatch)
+    with pytest.raises(SkinError) as raised:
+        import_skin(archive, tmp_path / "skins")
+    one_line_naming(raised, "big.zip", "add up to 1200000 bytes")
+    monkeypatch.setattr(store, "MAX_MEMBERS", 3)
+    with pytest.raises(SkinError) as raised:
+        import_skin(archive, tmp_path / "skins")
+    one_line_naming(raised, "big.zip", "4 members")
+
+
+def test_an_archive_whose_directory_understates_a_member_is_refused(tmp_path: Path) -> None:
+    """The central directory says skin.json is 300 bytes; its data inflates to 2 MB."""
+    archive = tmp_path / "liar.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zipped:
+        zipped.writestr("skin.json", b" " * 2_000_000)
+    data = bytearray(archive.read_bytes())
+    directory = data.rindex(b"PK\x01\x02")  # the central directory entry of skin.json
+    struct.pack_into("<I", data, directory + 24, 300)  # its uncompressed size
+    archive.write_bytes(bytes(data))
+    assert zipfile.ZipFile(archive).getinfo("skin.json").file_size == 300
+    with pytest.raises(SkinError) as raised:
+        import_skin(archive, tmp_path / "skins")
+    one_line_naming(raised, "liar.zip")
+    assert list_skins(tmp_path / "skins") == []
+
+
+def test_a_member_is_read_no_further_than_its_cap(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Should the zip reader yield more than the directory says, reading stops at the cap."""
+    archive = zip_of(saved(tmp_path / "made"), tmp_path / "good.zip")
+    asked: list[int] = []
+
+    def endless(self: zipfile.ZipExtFile, size: int = -1) -> bytes:
+        asked.append(size)
+        return b"x" * size
+
+    monkeypatch.setattr(zipfile.ZipExtFile, "read", endless)
+    with pytest.raises(SkinError) as raised:
+        import_skin(archive, tmp_path / "skins")
+    one_line_naming(raised, "good.zip", "holds more than")
+    assert asked == [store.MAX_MEMBER_BYTES + 1]
+
+
+def test_an_archive_too_large_for_a_skin_is_not_opened(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    archive = zip_of(saved(tmp_path / "made"), tmp_path / "good.zip")
+    monkeypatch.setattr(store, "MAX_ARCHIVE_BYTES", archive.stat().st_size - 1)
+    with pytest.raises(SkinError) as raised:
+        import_skin(archive, tmp_path / "skins")
+    one_line_naming(raised, "good.zip", "bytes")
+
+
+def test_a_skin_survives_its_own_export_and_import(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    saved(home)
+    (home / "good" / "notes.txt").write_text("not part of the skin, so not exported")
+    archive = export_skin("good", tmp_path / "good.zip", home)
+    imported = import_skin(archive, tmp_path / "other")
+    assert same(imported, GOOD) and same(load_skin("good", tmp_path / "other"), GOOD)
+    with zipfile.ZipFile(archive) as zipped:
+        assert "notes.txt" not in zipped.namelist()
+
+
+# --- 4. a failed save keeps the skin saved before ----------------------------------------------
+
+
+def failing_after(writes: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make every PNG write after the first ``writes`` fail, as on a full disk."""
+    real = cv2.imwrite
+    count = [0]
+
+    def imwrite(path: str, image: np.ndarray) -> bool:
+        count[0] += 1
+        if count[0] > writes:
+            raise OSError(28, "No space left on device")
+        return bool(real(path, image))
+
+    monkeypatch.setattr(cv2, "imwrite", imwrite)
+
+
+def test_a_failed_save_keeps_the_old_skin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path / "skins"
+    old = make_skin(16, seed=1, name="game")
+    save_skin(old, home)
+    failing_after(3, monkeypatch)
+    with pytest.raises(SkinError) as raised:
+        save_skin(make_skin(16, seed=2, name="game"), home)
+    one_line_naming(raised, str(home / "game"), "No space left")
+    kept = load_skin("game", home)
+    assert all(np.array_equal(kept.templates[t], old.templates[t]) for t in Tile)
+    assert [path.name for path in home.iterdir()] == ["game"]  # no half-written folder left
+
+
+def test_a_failed_import_keeps_the_old_skin(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "skins"
+    old = make_skin(16, seed=1, name="game")
+    save_skin(old, home)
+    archive = zip_of(saved(tmp_path / "made", "game"), tmp_path / "game.zip")
+    failing_after(0, monkeypatch)
+    with pytest.raises(SkinError):
+        import_skin(archive, home)
+    kept = load_skin("game", home)
+    assert all(np.array_equal(kept.templates[t], old.templates[t]) for t in Tile)
+    assert [path.name for path in home.iterdir()] == ["game"]
+
+
+def test_a_failed_json_write_keeps_the_old_skin(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "skins"
+    save_skin(make_skin(16, seed=1, name="game"), home)
+    before = (home / "game" / "skin.json").read_text()
+
+    def full(self: Path, *args: object, **kwargs: object) -> int:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_text", full)
+    with pytest.raises(SkinError, match="unchanged"):
+        save_skin(make_skin(21, seed=2, name="game"), home)
+    monkeypatch.undo()
+    assert (home / "game" / "skin.json").read_text() == before
+    assert load_skin("game", home).pitch == (16, 16)
+
+
+# --- 5. broken skins are refused at import and load, naming the file and the field -------------
+
+BROKEN_FIELDS = [
+    ({"pitch": [0, 16]}, "pitch"),
+    ({"pitch": [16]}, "pitch"),
+    ({"pitch": [16, "16"]}, "pitch"),
+    ({"pitch": [16.5, 16]}, "pitch"),
+    ({"pitch": [True, 16]}, "pitch"),
+    ({"tile_size": [0, 0]}, "tile_size"),
+    ({"tile_size": [2_000_000, 15]}, "tile_size"),
+    ({"threshold": float("nan")}, "threshold"),
+    ({"threshold": float("inf")}, "threshold"),
+    ({"threshold": 0}, "threshold"),
+    ({"threshold": "0.1"}, "threshold"),
+    ({"tile_offset": [5, 5]}, "tile_offset"),
+    ({"tile_offset": [-1, 0]}, "tile_offset"),
+    ({"extra": []}, "extra"),
+    ({"extra": {"first_click": "always"}}, "extra.first_click"),
+    ({"extra": {"question_marks": "no"}}, "extra.question_marks"),
+    ({"tiles": "HIDDEN"}, "tiles"),
+    ({"tiles": []}, "tiles"),
+    ({"tiles": ["HIDDEN", "HIDDEN"]}, "tiles"),
+    ({"faces": ["smiling"]}, "faces"),
+    ({"new_game": "f2"}, "new_game"),
+    ({"new_game": {"kind": "key", "key": "f2", "then": "alt+f4"}}, "new_game"),
+    ({"name": "../up"}, "name"),
+    ({"name": 7}, "name"),
+    ({"format": 2}, "format"),
+    ({"format": True}, "format"),
+]
+
+
+@pytest.mark.parametrize(("change", "field"), BROKEN_FIELDS)
+def test_broken_skin_json_is_refused_at_load_and_import(
+    tmp_path: Path, change: dict[str, Any], field: str
+) -> None:
+    folder = saved(tmp_path / "made")
+    edit_json(folder, **change)
+    with pytest.raises(SkinError) as raised:
+        Skin.load(folder)
+    one_line_naming(raised, str(folder / "skin.json"), field)
+    with pytest.raises(SkinError) as raised:
+        import_skin(zip_of(folder, tmp_path / "broken.zip"), tmp_path / "skins")
+    one_line_naming(raised, "broken.zip/skin.json", field)
+    assert list_skins(tmp_path / "skins") == []
+
+
+@pytest.mark.parametrize(
+    ("member", "content", "said"),
+    [
+        ("tiles/ONE.png", png(1, 1), "tile ONE"),
+        ("tiles/ONE.png", png(15, 14), "tile ONE"),
+        ("tiles/ONE.png", b"GIF89a not a png", "not a PNG"),
+        ("tiles/ONE.png", png(15, 15)[:60], "damaged"),
+        ("tiles/ONE.png", png(30_000, 20)[:40] + b"\0" * 100, "30000x20"),
+        ("faces/won.png", png(20, 24), "faces"),
+        ("faces/won.png", png(2, 2), "face won"),
+    ],
+)
+def test_broken_pictures_are_refused_naming_the_file(
+    tmp_path: Path, member: str, content: bytes, said: str
+) -> None:
+    folder = saved(tmp_path / "made")
+    (folder / member).write_bytes(content)
+    with pytest.raises(SkinError) as raised:
+        Skin.load(folder)
+    one_line_naming(raised, str(folder), said)
+    assert member in str(raised.value) or said == "faces"
+
+
+def test_an_oversized_skin_json_is_refused_unread(tmp_path: Path) -> None:
+    folder = saved(tmp_path)
+    edit_json(folder, extra={"padding": "x" * 100_000})
+    with pytest.raises(SkinError) as raised:
+        Skin.load(folder)
+    one_line_naming(raised, str(folder / "skin.json"), "larger than 65536 bytes")
+
+
+def test_a_missing_picture_is_refused_naming_it(tmp_path: Path) -> None:
+    folder = saved(tmp_path)
+    (folder / "tiles" / "SEVEN.png").unlink()
+    with pytest.raises(SkinError) as raised:
+        Skin.load(folder)
+    one_line_naming(raised, str(folder / "tiles" / "SEVEN.png"), "missing")
+
+
+def test_a_skin_that_could_not_be_read_cannot_be_made_or_saved(tmp_path: Path) -> None:
+    with pytest.raises(SkinError, match="pitch"):
+        Skin("x", (0, 16), GOOD.tile_size, GOOD.templates, GOOD.threshold, GOOD.new_game)
+    broken = make_skin(16, name="x")
+    broken.templates[Tile.ONE] = np.zeros((1, 1, 3), dtype=np.uint8)
+    with pytest.raises(SkinError, match="tile ONE"):
+        save_skin(broken, tmp_path)
+    assert list_skins(tmp_path) == []
+
+
+def test_skins_list_shows_the_good_skins_and_a_line_per_broken_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = tmp_path / "skins"
+    monkeypatch.setenv("AUTOSWEEPER_SKINS", str(home))
+    edit_json(saved(home, "a-broken"), pitch=[16])
+    saved(home, "b-good")
+    edit_json(saved(home, "c-broken"), new_game={"kind": "key", "key": "win"})
+    assert main(["skins", "list"]) == 1
+    out, err = capsys.readouterr()
+    assert out.startswith("b-good: pitch 16x16")
+    lines = err.splitlines()
+    assert len(lines) == 2
+    assert "'a-broken'" in lines[0] and "pitch" in lines[0]
+    assert "'c-broken'" in lines[1] and "new_game key 'win'" in lines[1]
+    save_skin(make_skin(16, name="a-broken"), home)
+    save_skin(make_skin(16, name="c-broken"), home)
+    assert main(["skins", "list"]) == 0
+
+
+# --- fuzz: anything an archive or a skin.json holds ends in a skin or a SkinError --------------
+
+JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats()
+    | st.text(max_size=20)
+    | st.sampled_from(["HIDDEN", "ONE", "won", "f2", "ctrl+n", "key", "face", "../x", "/x"]),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=12), children, max_size=4)
+    ),
+    max_leaves=12,
+)
+NUMBERS = st.integers(-2, 300) | st.floats(allow_nan=True) | st.sampled_from([True, 10**30])
+NAMES = st.sampled_from([tile.name for tile in Tile] + list(FACE_STATES) + ["../x", "/x", ""])
+NEAR_VALUES: dict[str, st.SearchStrategy[Any]] = {
+    "format": st.sampled_from([1, 2, "1", None]),
+    "name": st.sampled_from(["ok", "../up", "a/b", "", "x" * 70, ".hidden", "C:"]),
+    "pitch": st.lists(NUMBERS, max_size=3),
+    "tile_size": st.lists(NUMBERS, max_size=3),
+    "tile_offset": st.lists(NUMBERS, max_size=3),
+    "threshold": NUMBERS,
+    "new_game": st.fixed_dictionaries(
+        {},
+        optional={
+            "kind": st.sampled_from(["key", "face", "click", ""]) | JSON,
+            "key": st.sampled_from([*NEW_GAME_KEYS, "win", "alt+f4", None]) | JSON,
+        },
+    ),
+    "tiles": st.lists(NAMES, max_size=16),
+    "faces": st.lists(NAMES, max_size=4),
+    "extra": st.dictionaries(
+        st.sampled_from(["question_marks", "game", "first_click", "other"]),
+        st.sampled_from([True, False, None, "safe", "xp", "always"]) | JSON,
+        max_size=3,
+    ),
+}
+"""Per field of skin.json, values near the valid ones (arbitrary JSON covers the rest)."""
+
+
+def good_document() -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as folder:
+        return dict(json.loads((GOOD.save(Path(folder)) / "skin.json").read_text()))
+
+
+GOOD_DOCUMENT = good_document()
+
+
+@st.composite
+def skin_documents(draw: st.DrawFn) -> object:
+    """A skin.json document: arbitrary JSON, or a good document with a few fields changed
+    (removed, set to a value near a valid one, or set to arbitrary JSON)."""
+    if draw(st.integers(0, 4)) == 0:
+        return draw(JSON)
+    document = dict(GOOD_DOCUMENT)
+    for name in draw(st.lists(st.sampled_from(sorted(NEAR_VALUES)), max_size=2)):
+        how = draw(st.sampled_from(["remove", "near", "near", "any"]))
+        if how == "remove":
+            document.pop(name, None)
+        else:
+            document[name] = draw(NEAR_VALUES[name] if how == "near" else JSON)
+    return document
+
+
+def good_picture(member: str) -> bytes:
+    if member.startswith("tiles/"):
+        return png(*GOOD.tile_size)
+    return png(24, 24)
+
+
+MEMBER_NAMES = sorted(store.SKIN_FILES | store.SKIN_FOLDERS) + ["../x.png", "/abs", "a\\b", "//"]
+
+
+def member_contents(name: str) -> st.SearchStrategy[bytes]:
+    """What a member named ``name`` holds: a skin.json, its right picture, any PNG, any bytes."""
+    return (
+        skin_documents().map(lambda document: json.dumps(document).encode())
+        | st.just(good_picture(name))
+        | st.tuples(st.integers(1, 40), st.integers(1, 40)).map(lambda size: png(*size))
+        | st.binary(max_size=200)
+    )
+
+
+def good_members() -> dict[str, bytes]:
+    members = {name: good_picture(name) for name in store.SKIN_FILES - {"skin.json"}}
+    return {"skin.json": json.dumps(GOOD_DOCUMENT).encode(), **members}
+
+
+@st.composite
+def archives(draw: st.DrawFn) -> bytes:
+    """Zip bytes: a good skin's members or none, then members removed, replaced or added (known
+    or random names; JSON, PNG or random bytes), each stored or deflated; sometimes damaged."""
+    members = list(good_members().items()) if draw(st.booleans()) else []
+    for _ in range(draw(st.integers(0, 4))):
+        how = draw(st.sampled_from(["remove", "replace", "add"]))
+        if how != "add" and members:
+            index = draw(st.integers(0, len(members) - 1))
+            name = members.pop(index)[0]
+            if how == "replace":
+                members.insert(index, (name, draw(member_contents(name))))
+        else:
+            name = draw(st.sampled_from(MEMBER_NAMES) | st.text(min_size=1, max_size=20))
+            if not name.strip("/\0"):
+                name = "x" + name  # zipfile itself cannot write a member with no name
+            members.append((name, draw(member_contents(name))))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as zipped:
+        for name, content in members:
+            method = draw(st.sampled_from([zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED]))
+            zipped.writestr(name, content, compress_type=method)
+    data = buffer.getvalue()
+    if data and draw(st.integers(0, 3)) == 0:  # damage it: cut it short or flip a byte
+        at = draw(st.integers(0, len(data) - 1))
+        data = (
+            data[:at]
+            if draw(st.booleans())
+            else data[:at] + bytes([data[at] ^ 0xFF]) + data[at + 1 :]
+        )
+    return data
+
+
+FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@FUZZ
+@pytest.mark.filterwarnings("ignore:Duplicate name")  # archives with a member twice are meant
+@given(archives())
+def test_fuzz_import_gives_a_skin_or_a_skin_error(archive_bytes: bytes) -> None:
+    with tempfile.TemporaryDirectory() as work:
+        root = Path(work)
+        archive = root / "fuzz.zip"
+        archive.write_bytes(archive_bytes)
+        skins = root / "skins"
+        try:
+            skin = import_skin(archive, skins)
+        except SkinError as error:
+            assert "\n" not in str(error)
+            assert list_skins(skins) == []
+        else:
+            assert list_skins(skins) == [skin.name]
+            assert same(load_skin(skin.name, skins), skin)
+        assert sorted(path.name for path in root.iterdir()) in (["fuzz.zip"], ["fuzz.zip", "skins"])
+        if skins.exists():
+            assert all(path.name[0].isalnum() for path in skins.iterdir())  # nothing half-saved
+
+
+@FUZZ
+@given(skin_documents())
+def test_fuzz_load_gives_a_skin_or_a_skin_error(document: object) -> None:
+    with tempfile.TemporaryDirectory() as work:
+        folder = GOOD.save(Path(work) / "skin")
+        (folder / "skin.json").write_text(json.dumps(document))
+        try:
+            skin = Skin.load(folder)
+        except SkinError as error:
+            assert "\n" not in str(error)
+        else:
+            skin.check()
