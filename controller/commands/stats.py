@@ -41,15 +41,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 def run(args: argparse.Namespace) -> int:
     db = args.db or default_db_path()
-    if not db.is_file():
-        print(
-            f"autosweeper stats: {db}: no outcome log there yet (play a game first)",
-            file=sys.stderr,
-        )
-        return 2
     try:
         simulated = report.load_simulated(args.sim) if args.sim else []
-        with OutcomeLog(db) as log:
+        with OutcomeLog(db, read_only=True) as log:
             games = log.games()
             if args.evf:
                 _export_replays(log, args.evf)
@@ -63,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         count = report.write_csv(games, args.csv)
         print(f"wrote {count} games to {args.csv}")
     else:
-        print(report.format_table(rates) if rates else f"{db}: no games recorded yet")
+        print(report.format_table(rates) if rates else f"{db}: no games logged")
     if args.plot:
         report.plot_running_win_rate(games, args.plot)
         print(
