@@ -132,18 +132,24 @@ class RunRecord:
         self.path = folder / f"run-{os.getpid()}.json"
         self._owner = {"host": socket.gethostname(), "pid": os.getpid()}
         self._owner_started = start_time(os.getpid())
-        self._processes: dict[int, float | None] = {}
+        self._processes: dict[int, float] = {}
         self._files: set[str] = set()
         self._lock = threading.Lock()
 
     def remember_process(self, pid: int) -> None:
+        """Record ``pid`` with its start time; one already gone is not recorded (its pid may
+        soon be another process's)."""
+        started = start_time(pid)
+        if started is None:
+            return
         with self._lock:
-            self._processes[pid] = start_time(pid)
+            self._processes[pid] = started
             self._save()
 
     def forget_process(self, pid: int) -> None:
         with self._lock:
-            if self._processes.pop(pid, 0) != 0:
+            if pid in self._processes:
+                del self._processes[pid]
                 self._save()
 
     def remember_file(self, path: Path) -> None:
@@ -182,7 +188,7 @@ def clean_up_dead_runs(folder: Path) -> list[str]:
         try:
             record = json.loads(path.read_text())
             owner, owner_started = int(record["pid"]), record["started"]
-            processes = [(int(pid), started) for pid, started in record["processes"]]
+            processes = [(int(pid), float(started)) for pid, started in record["processes"]]
             files = [Path(name) for name in record["files"]]
             host = record["host"]
         except (OSError, ValueError, KeyError, TypeError):
