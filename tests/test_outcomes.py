@@ -8,12 +8,15 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import textwrap
 from contextlib import closing
 from pathlib import Path
 
 import psutil
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from controller import outcomes
 from controller.cli import main
@@ -276,6 +279,38 @@ def test_another_programs_database_is_refused_before_anything_changes(
     assert sorted(tmp_path.iterdir()) == [foreign]  # no -wal or -shm file either
     with closing(sqlite3.connect(foreign)) as raw:
         assert raw.execute("PRAGMA journal_mode").fetchone() == ("delete",)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    tables=st.lists(
+        st.from_regex(r"[a-z][a-z0-9_]{0,8}", fullmatch=True).filter(
+            lambda name: not name.startswith("sqlite")
+        ),
+        min_size=1,
+        max_size=4,
+        unique=True,
+    ),
+    version=st.integers(0, 2 * SCHEMA_VERSION),
+    wal=st.booleans(),
+)
+def test_any_other_database_is_refused_untouched(
+    tables: list[str], version: int, wal: bool
+) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        foreign = Path(folder) / "their.db"
+        with closing(sqlite3.connect(foreign)) as raw:
+            if wal:
+                raw.execute("PRAGMA journal_mode=WAL")
+            for name in tables:
+                raw.execute(f'CREATE TABLE "{name}" (value)')
+            raw.execute(f"PRAGMA user_version = {version}")
+            raw.commit()
+        content = foreign.read_bytes()
+        for read_only in (False, True):
+            with pytest.raises(OutcomeLogError, match="another program's database"):
+                OutcomeLog(foreign, read_only=read_only)
+        assert foreign.read_bytes() == content
 
 
 def test_tables_named_like_ours_without_our_columns_are_not_our_log(tmp_path: Path) -> None:
