@@ -192,7 +192,6 @@ class OutcomeLog:
 
     def __init__(self, path: Path, *, read_only: bool = False) -> None:
         self.path = Path(path)
-        self.read_only = read_only
         self._started: dict[int, float] = {}
         try:
             exists = _recognise(self.path)

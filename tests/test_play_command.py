@@ -22,7 +22,7 @@ from calibration.store import save_skin
 from controller.cli import main
 from controller.commands.play import (
     SetupError,
-    _check_x_authority,
+    check_x_authority,
     declare_dpi_aware,
     needs_virtual_display,
 )
@@ -137,18 +137,18 @@ def test_play_says_when_no_skin_is_stored(
 def test_no_x_authority_file_is_named_with_the_display_and_the_remedy(tmp_path: Path) -> None:
     home = {"DISPLAY": ":7", "HOME": str(tmp_path)}
     with pytest.raises(SetupError) as missing:
-        _check_x_authority("linux", home)
+        check_x_authority("linux", home)
     message = str(missing.value)
     assert "\n" not in message
     assert message.startswith("display :7: no readable X authority file")
     assert f"create an empty {tmp_path / '.Xauthority'}" in message
     with pytest.raises(SetupError, match="XAUTHORITY names /nowhere/auth"):
-        _check_x_authority("linux", {**home, "XAUTHORITY": "/nowhere/auth"})
+        check_x_authority("linux", {**home, "XAUTHORITY": "/nowhere/auth"})
     with pytest.raises(SetupError, match="HOME and XAUTHORITY are unset"):
-        _check_x_authority("linux", {"DISPLAY": ":7"})
+        check_x_authority("linux", {"DISPLAY": ":7"})
     (tmp_path / ".Xauthority").touch()
-    _check_x_authority("linux", home)
-    _check_x_authority("win32", {})
+    check_x_authority("linux", home)
+    check_x_authority("win32", {})
 
 
 @pytest.fixture

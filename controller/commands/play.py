@@ -189,7 +189,7 @@ def _table(args: argparse.Namespace, stack: ExitStack) -> ScreenTable:
     if needs_virtual_display():
         return sandbox_table(stack, args.game, args.level or "beginner", args.skin)
     grabber = stack.enter_context(ScreenGrabber(os.environ.get("DISPLAY")))
-    _check_x_authority()
+    check_x_authority()
     skins = _stored_skins(args.skin)
     if not skins:
         raise SetupError(
@@ -203,7 +203,7 @@ def _table(args: argparse.Namespace, stack: ExitStack) -> ScreenTable:
     return _screen_table(grabber, skin, geometry, mines, game)
 
 
-def _check_x_authority(
+def check_x_authority(
     platform: str = sys.platform, environ: Mapping[str, str] = os.environ
 ) -> None:
     """On X11, refuse to go on without a readable X authority file: python-xlib, through which
