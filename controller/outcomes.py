@@ -4,18 +4,20 @@ A game's row is inserted as ``in progress`` before its first click and each clic
 in its own committed transaction; the row is completed when the game ends. If the process dies
 mid-game, the next :class:`OutcomeLog` opened on the file sees an ``in progress`` row whose
 process is gone and marks it ``cut off``, so no game silently disappears from the statistics.
+A process is known by its pid and start time, so a pid reused by a later process is no alibi.
 
-The file uses WAL journaling (a reader never blocks the bot) and ``PRAGMA user_version`` as its
-schema version.
+The file uses WAL journaling (a reader never blocks the bot), ``PRAGMA user_version`` as its
+schema version and ``PRAGMA application_id`` as its mark: any other non-empty database is
+refused before anything in it is changed, journal mode included.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
 import sqlite3
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -30,10 +32,13 @@ import numpy.typing as npt
 import platformdirs
 
 from controller.errors import ControllerError
+from controller.processes import is_running, start_time
 from solver import LEVELS, Board, Tile
 from solver.engine import neighbour_counts
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+APPLICATION_ID = 0x41535750
+"""``PRAGMA application_id`` of an autosweeper log ("ASWP"), set since schema version 3."""
 
 
 class Result(StrEnum):
@@ -158,6 +163,8 @@ CREATE INDEX games_by_result ON games(result);
 
 _MIGRATIONS = {
     2: "ALTER TABLE games ADD COLUMN reason TEXT;",
+    3: "ALTER TABLE games ADD COLUMN process_started REAL;"
+    f"PRAGMA application_id = {APPLICATION_ID};",
 }
 """The SQL that takes a log from the version before each key to that version."""
 
@@ -168,6 +175,9 @@ _COLUMNS_AS_STORED = (
 )  # fmt: skip
 """Columns of ``games`` that are :class:`GameRecord` fields as they are."""
 
+_VERSION_1_COLUMNS = {"result", "host", "pid", "rows", "columns", "mines"}
+"""Columns by which a log made before :data:`APPLICATION_ID` is recognised, with its tables."""
+
 
 def default_db_path() -> Path:
     """The log's usual place: the user's data folder (e.g. ``~/.local/share/autosweeper``)."""
@@ -175,23 +185,33 @@ def default_db_path() -> Path:
 
 
 class OutcomeLog:
-    """The SQLite outcome log at ``path`` (created with its folder if missing)."""
+    """The SQLite outcome log at ``path`` (created with its folder if missing).
 
-    def __init__(self, path: Path) -> None:
+    ``read_only``: only read, never write (no schema, no migration, no cut-off marking); a
+    missing or empty file reads as a log with no games and is not created.
+    """
+
+    def __init__(self, path: Path, *, read_only: bool = False) -> None:
         self.path = Path(path)
         self._started: dict[int, float] = {}
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._migrate()
+            exists = _recognise(self.path)
+            if read_only:
+                self._db = _connect_read_only(self.path if exists else None)
+            else:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=NORMAL")
+                self._migrate()
+            self._columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
         except sqlite3.DatabaseError as error:
             raise OutcomeLogError(
                 f"{self.path}: not a usable autosweeper outcome log ({error}); "
                 "the file was left untouched, choose another with --db"
             ) from error
-        self.cut_off_dead_games()
+        if not read_only:
+            self.cut_off_dead_games()
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -210,16 +230,9 @@ class OutcomeLog:
         self.close()
 
     def _migrate(self) -> None:
+        """Create the schema in an empty file, or bring a recognised log up to date."""
         (version,) = self._db.execute("PRAGMA user_version").fetchone()
-        if version > SCHEMA_VERSION:
-            raise sqlite3.DatabaseError(
-                f"schema version {version} was written by a newer autosweeper "
-                f"(this one reads up to {SCHEMA_VERSION})"
-            )
         if version == 0:
-            tables = self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-            if tables:
-                raise sqlite3.DatabaseError("the file holds other tables and no schema version")
             self._db.executescript(f"BEGIN;{_SCHEMA}PRAGMA user_version = 1;COMMIT;")
             version = 1
         for target in range(version + 1, SCHEMA_VERSION + 1):
@@ -233,7 +246,7 @@ class OutcomeLog:
         """Insert the game as ``in progress`` (committed at once) and return its id."""
         cursor = self._db.execute(
             "INSERT INTO games (started_at, game, skin, rows, columns, mines, first_click, result,"
-            " host, pid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " host, pid, process_started) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 _now_text(),
                 setup.game,
@@ -245,6 +258,7 @@ class OutcomeLog:
                 Result.IN_PROGRESS.value,
                 socket.gethostname(),
                 os.getpid(),
+                start_time(os.getpid()),
             ),
         )
         game_id = int(cursor.lastrowid or 0)
@@ -308,14 +322,16 @@ class OutcomeLog:
     def cut_off_dead_games(self) -> int:
         """Mark ``in progress`` games of processes no longer running (on this host) as cut off.
 
-        Returns how many rows were marked. Rows of live processes are left alone.
+        A process is the same only if its pid and its start time match (rows written before start
+        times were kept have the pid alone). Returns how many rows were marked. Rows of live
+        processes are left alone.
         """
         host = socket.gethostname()
         rows = self._db.execute(
-            "SELECT id, pid FROM games WHERE result = ? AND host = ?",
+            "SELECT id, pid, process_started FROM games WHERE result = ? AND host = ?",
             (Result.IN_PROGRESS.value, host),
         ).fetchall()
-        dead = [(game_id, pid) for game_id, pid in rows if not _process_is_alive(pid)]
+        dead = [(game_id, pid) for game_id, pid, started in rows if not is_running(pid, started)]
         for game_id, pid in dead:
             self._db.execute(
                 "UPDATE games SET result = ?, ended_at = ?, reason = ?, duration = (SELECT"
@@ -355,8 +371,13 @@ class OutcomeLog:
         ]
 
     def _select(self, where: str, parameters: tuple[object, ...]) -> Iterator[GameRecord]:
+        # A log read without migrating it may lack the columns added since its version.
+        columns = (
+            f"g.{name}" if name in self._columns else f"NULL AS {name}"
+            for name in _COLUMNS_AS_STORED
+        )
         query = (
-            f"SELECT {', '.join('g.' + name for name in _COLUMNS_AS_STORED)},"
+            f"SELECT {', '.join(columns)},"
             " g.started_at, g.ended_at, g.result,"
             " (SELECT json_group_array(safety) FROM (SELECT safety FROM moves m"
             "   WHERE m.game_id = g.id AND m.is_guess ORDER BY m.seq)) AS chances"
@@ -412,31 +433,40 @@ def _now_text() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-def _process_is_alive(pid: int) -> bool:
-    """Whether process ``pid`` still runs on this machine (without ever signalling it)."""
-    if sys.platform == "win32":
-        return _windows_process_is_alive(pid)
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+def _recognise(path: Path) -> bool:
+    """Whether ``path`` holds an autosweeper log (False: missing, empty, or a database with no
+    tables, where a new log may be made); raise :class:`sqlite3.DatabaseError` for anything else,
+    having only read it."""
+    if not path.exists() or (path.is_file() and path.stat().st_size == 0):
         return False
-    except PermissionError:
+    with contextlib.closing(_connect_read_only(path)) as db:
+        (application_id,) = db.execute("PRAGMA application_id").fetchone()
+        (version,) = db.execute("PRAGMA user_version").fetchone()
+        tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master")}
+        games_columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
+    made_before_the_mark = (
+        application_id == 0
+        and version >= 1
+        and {"games", "moves"} <= tables
+        and games_columns >= _VERSION_1_COLUMNS
+    )
+    if application_id == APPLICATION_ID or made_before_the_mark:
+        if version > SCHEMA_VERSION:
+            raise sqlite3.DatabaseError(
+                f"schema version {version} was written by a newer autosweeper "
+                f"(this one reads up to {SCHEMA_VERSION})"
+            )
         return True
-    return True
-
-
-def _windows_process_is_alive(pid: int) -> bool:
-    import ctypes
-
-    query_limited_information, still_active = 0x1000, 259
-    kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
-    handle = kernel32.OpenProcess(query_limited_information, False, pid)
-    if not handle:
+    if application_id == 0 and version == 0 and not tables:
         return False
-    try:
-        code = ctypes.c_ulong()
-        return bool(kernel32.GetExitCodeProcess(handle, ctypes.byref(code))) and (
-            code.value == still_active
-        )
-    finally:
-        kernel32.CloseHandle(handle)
+    listed = f", with tables {', '.join(sorted(tables))}" if tables else ""
+    raise sqlite3.DatabaseError(f"another program's database{listed}")
+
+
+def _connect_read_only(path: Path | None) -> sqlite3.Connection:
+    """A connection that cannot write to ``path``; with None, an empty log in memory."""
+    if path is None:
+        db = sqlite3.connect(":memory:")
+        db.executescript(_SCHEMA + "".join(_MIGRATIONS.values()))
+        return db
+    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)

@@ -1,13 +1,18 @@
 """A private X display (Xvfb) and real Minesweeper programs started inside it.
 
 Used by the tests and by ``autosweeper play`` when there is no desktop. Every process started
-here is stopped by its pid when its context manager exits, even when the body raised.
+here is stopped by its pid when its context manager exits, even when the body raised. Each runs
+in a session of its own, so a Ctrl-C in the terminal reaches only the bot, which then closes
+them itself. A bot killed outright (SIGKILL) cannot: every process and file started here is
+written down in a run record (:class:`RunRecord`), and the next start removes what a dead run
+left behind.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
+import json
 import os
 import shutil
 import signal
@@ -15,6 +20,7 @@ import socket
 import struct
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -26,6 +32,7 @@ import numpy as np
 import platformdirs
 
 from controller.errors import ControllerError
+from controller.processes import is_running, start_time
 from solver import LEVELS
 from vision.capture import ScreenGrabber
 from vision.errors import UnstableFrameError
@@ -78,23 +85,143 @@ def _stop_process(process: subprocess.Popen[bytes], grace: float = 3.0) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(grace)
+    this_run().forget_process(process.pid)
 
 
-def _kill_pid(pid: int) -> None:
-    """Terminate a process we did not spawn directly (Wine's game process) by its pid."""
-    try:
-        os.kill(pid, signal.SIGTERM)
-    except ProcessLookupError:
-        return
-    deadline = time.monotonic() + 3.0
-    while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
+def _kill_pid(pid: int, started: float | None, grace: float = 3.0) -> None:
+    """Terminate a process we did not spawn directly (Wine's game process, a dead run's
+    leftovers), known by its pid and start time, then kill it if it lingers."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        if not is_running(pid, started):
             return
-        time.sleep(0.05)
-    with contextlib.suppress(ProcessLookupError):
-        os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, sig)
+        deadline = time.monotonic() + grace
+        while time.monotonic() < deadline and is_running(pid, started):
+            time.sleep(0.05)
+
+
+def _start_alone(
+    command: list[str], env: dict[str, str] | None = None, pass_fds: tuple[int, ...] = ()
+) -> subprocess.Popen[bytes]:
+    """Start ``command`` in a session of its own (a Ctrl-C in our terminal does not reach it)
+    with no terminal input or output, and write it in this run's record."""
+    process = subprocess.Popen(
+        command,
+        env=env,
+        pass_fds=pass_fds,
+        start_new_session=True,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    this_run().remember_process(process.pid)
+    return process
+
+
+def runs_dir() -> Path:
+    """Where run records are kept: the user's data folder (e.g. ``~/.local/share/autosweeper``)."""
+    return platformdirs.user_data_path("autosweeper") / "runs"
+
+
+class RunRecord:
+    """What this process started that would outlive it: processes (pid and start time, so a
+    reused pid is never taken for one of ours) and files. Kept as a JSON file named after the
+    process, rewritten on every change and removed once nothing is left to clean."""
+
+    def __init__(self, folder: Path) -> None:
+        self.path = folder / f"run-{os.getpid()}.json"
+        self._owner = {"host": socket.gethostname(), "pid": os.getpid()}
+        self._owner_started = start_time(os.getpid())
+        self._processes: dict[int, float] = {}
+        self._files: set[str] = set()
+        self._lock = threading.Lock()
+
+    def remember_process(self, pid: int) -> None:
+        """Record ``pid`` with its start time; one already gone is not recorded (its pid may
+        soon be another process's)."""
+        started = start_time(pid)
+        if started is None:
+            return
+        with self._lock:
+            self._processes[pid] = started
+            self._save()
+
+    def forget_process(self, pid: int) -> None:
+        with self._lock:
+            if pid in self._processes:
+                del self._processes[pid]
+                self._save()
+
+    def remember_file(self, path: Path) -> None:
+        with self._lock:
+            self._files.add(str(path))
+            self._save()
+
+    def forget_file(self, path: Path) -> None:
+        with self._lock:
+            if str(path) in self._files:
+                self._files.discard(str(path))
+                self._save()
+
+    def _save(self) -> None:
+        if not self._processes and not self._files:
+            self.path.unlink(missing_ok=True)
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        record = {
+            **self._owner,
+            "started": self._owner_started,
+            "processes": [[pid, started] for pid, started in self._processes.items()],
+            "files": sorted(self._files),
+        }
+        partial = self.path.with_suffix(".partial")
+        partial.write_text(json.dumps(record))
+        os.replace(partial, self.path)
+
+
+def clean_up_dead_runs(folder: Path) -> list[str]:
+    """Stop the processes and remove the files that runs now dead recorded in ``folder``; return
+    what was done, one line each. A run still alive, a record of another host and a process
+    whose pid now belongs to a later process are left alone."""
+    done: list[str] = []
+    for path in sorted(folder.glob("run-*.json")):
+        try:
+            record = json.loads(path.read_text())
+            owner, owner_started = int(record["pid"]), record["started"]
+            processes = [(int(pid), float(started)) for pid, started in record["processes"]]
+            files = [Path(name) for name in record["files"]]
+            host = record["host"]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue  # being replaced right now, or not a record of ours
+        if host != socket.gethostname() or is_running(owner, owner_started):
+            continue
+        for pid, started in processes:
+            if is_running(pid, started):
+                _kill_pid(pid, started)
+                done.append(f"stopped process {pid} left by dead run {owner}")
+        for file in files:
+            if file.exists():
+                file.unlink(missing_ok=True)
+                done.append(f"removed {file} left by dead run {owner}")
+        path.unlink(missing_ok=True)
+    return done
+
+
+_this_run: RunRecord | None = None
+_this_run_lock = threading.Lock()
+
+
+def this_run() -> RunRecord:
+    """This process's run record; made on first use, after cleaning up after dead runs."""
+    global _this_run
+    with _this_run_lock:
+        if _this_run is None:
+            folder = runs_dir()
+            if folder.is_dir():
+                clean_up_dead_runs(folder)
+            _this_run = RunRecord(folder)
+        return _this_run
 
 
 class VirtualDisplay:
@@ -145,6 +272,7 @@ class VirtualDisplay:
         handle, name = tempfile.mkstemp(prefix="autosweeper-xauth-")
         os.close(handle)
         self._xauthority = Path(name)
+        this_run().remember_file(self._xauthority)
         try:
             for number in range(self.first_number, self.first_number + 100):
                 if (
@@ -173,13 +301,7 @@ class VirtualDisplay:
             xvfb, f":{number}", "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp",
             "-auth", str(self._xauthority), "-displayfd", str(ready_write),
         ]  # fmt: skip
-        process = subprocess.Popen(
-            command,
-            pass_fds=(ready_write,),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        process = _start_alone(command, pass_fds=(ready_write,))
         os.close(ready_write)
         try:
             # Xvfb writes the display number once it accepts connections; EOF means it exited.
@@ -208,6 +330,7 @@ class VirtualDisplay:
         self._saved_env.clear()
         if self._xauthority is not None:
             self._xauthority.unlink(missing_ok=True)
+            this_run().forget_file(self._xauthority)
             self._xauthority = None
         self.number = None
 
@@ -230,6 +353,8 @@ class GameWindow:
     name: str
     pid: int
     """The game's own process (for Wine, the ``winemine.exe`` process, not the launcher)."""
+    pid_started: float | None
+    """The game process's start time, which tells it from a later process given its pid."""
     window_id: int
     geometry: Geometry
     launcher: subprocess.Popen[bytes] = field(repr=False)
@@ -279,7 +404,8 @@ class GameWindow:
     def close(self) -> None:
         """Stop the game (and its launcher, if different) by pid."""
         if self.pid != self.launcher.pid:
-            _kill_pid(self.pid)
+            _kill_pid(self.pid, self.pid_started)
+            this_run().forget_process(self.pid)
         _stop_process(self.launcher)
 
 
@@ -393,28 +519,25 @@ def launch_game(name: str, level: str | Size = "beginner") -> GameWindow:
     raise SandboxError(f"unknown game {name!r}; known: {', '.join(GAMES)}")
 
 
-def _start(command: list[str], env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        command,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-
-
 def _open_window(
     name: str, class_name: str, command: list[str], env: dict[str, str] | None = None
 ) -> GameWindow:
     before = visible_windows(class_name)
-    launcher = _start(command, env)
+    launcher = _start_alone(command, env=env)
+    pid: int | None = None
     try:
         window_id = _wait_for_window(class_name, before, launcher)
         pid = _window_pid(window_id) or launcher.pid
-        window = GameWindow(name, pid, window_id, window_geometry(window_id), launcher)
+        this_run().remember_process(pid)
+        window = GameWindow(
+            name, pid, start_time(pid), window_id, window_geometry(window_id), launcher
+        )
         window.wait_until_drawn()
         return window
     except BaseException:
+        if pid is not None and pid != launcher.pid:
+            _kill_pid(pid, None)  # found moments ago: no later process can have its pid yet
+            this_run().forget_process(pid)
         _stop_process(launcher)
         raise
 
@@ -467,7 +590,13 @@ def wine_environment(prefix: Path) -> dict[str, str]:
 def _run_wine(command: list[str], env: dict[str, str], what: str, timeout: float = 120) -> None:
     try:
         result = subprocess.run(
-            command, env=env, capture_output=True, text=True, errors="replace", timeout=timeout
+            command,
+            env=env,
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=timeout,
+            start_new_session=True,  # a Ctrl-C in our terminal is ours to handle, not Wine's
         )
     except subprocess.TimeoutExpired as error:
         raise SandboxError(f"{what} took longer than {timeout:.0f} s") from error

@@ -2,24 +2,37 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
+import signal
+import socket
 import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import mss
 import numpy as np
+import psutil
 import pytest
 
 from controller.mouse import ClickOutsideError, Mouse
+from controller.processes import is_running, start_time
 from controller.sandbox import (
     GameWindow,
     SandboxError,
     VirtualDisplay,
+    clean_up_dead_runs,
     find_binary,
     launch_game,
     winemine_registry,
 )
 from vision.geometry import Rect
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def _alive(pid: int) -> bool:
@@ -146,3 +159,139 @@ def test_rect_intersection_is_the_shared_part_or_empty() -> None:
     assert Rect(10, 20, 30, 40).intersection(screen) == Rect(10, 20, 30, 40)
     empty = Rect(2000, 5, 10, 10).intersection(screen)
     assert empty.width == 0
+
+
+@pytest.fixture
+def sleepers() -> Iterator[list[subprocess.Popen[bytes]]]:
+    """``sleep`` processes a test starts, killed by pid afterwards."""
+    started: list[subprocess.Popen[bytes]] = []
+    yield started
+    for process in started:
+        process.kill()
+        process.wait()
+
+
+def sleeper(started: list[subprocess.Popen[bytes]]) -> int:
+    process = subprocess.Popen(["sleep", "60"])
+    started.append(process)
+    return process.pid
+
+
+def write_record(folder: Path, owner: int, processes: list[int], files: list[Path]) -> Path:
+    """A run record as a run of ``owner`` writes it, with a process's start time for each pid."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"run-{owner}.json"
+    record = {
+        "host": socket.gethostname(),
+        "pid": owner,
+        "started": start_time(owner),
+        "processes": [[pid, start_time(pid)] for pid in processes],
+        "files": [str(file) for file in files],
+    }
+    path.write_text(json.dumps(record))
+    return path
+
+
+def test_a_dead_runs_processes_and_files_are_cleaned_up(
+    tmp_path: Path, sleepers: list[subprocess.Popen[bytes]]
+) -> None:
+    owner = subprocess.Popen(["sleep", "60"])
+    leftover, left_file = sleeper(sleepers), tmp_path / "xauth"
+    left_file.write_bytes(b"cookie")
+    record = write_record(tmp_path / "runs", owner.pid, [leftover], [left_file])
+    assert clean_up_dead_runs(tmp_path / "runs") == []  # its run is alive: hands off
+    assert is_running(leftover, None) and left_file.exists()
+    owner.kill()
+    owner.wait()
+    done = clean_up_dead_runs(tmp_path / "runs")
+    assert done == [
+        f"stopped process {leftover} left by dead run {owner.pid}",
+        f"removed {left_file} left by dead run {owner.pid}",
+    ]
+    assert not is_running(leftover, None)
+    assert not left_file.exists() and not record.exists()
+
+
+def test_a_pid_now_owned_by_a_later_process_is_not_touched(
+    tmp_path: Path, sleepers: list[subprocess.Popen[bytes]]
+) -> None:
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    stranger = sleeper(sleepers)
+    record = write_record(tmp_path / "runs", gone.pid, [stranger], [])
+    text = json.loads(record.read_text())
+    text["processes"] = [[stranger, start_time(stranger) - 3600]]  # ours started an hour ago
+    record.write_text(json.dumps(text))
+    assert clean_up_dead_runs(tmp_path / "runs") == []
+    assert is_running(stranger, None) and not record.exists()
+
+
+def test_a_record_of_another_host_or_unreadable_is_left_alone(
+    tmp_path: Path, sleepers: list[subprocess.Popen[bytes]]
+) -> None:
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    elsewhere = write_record(tmp_path / "runs", gone.pid, [sleeper(sleepers)], [])
+    text = json.loads(elsewhere.read_text())
+    elsewhere.write_text(json.dumps({**text, "host": "another-machine"}))
+    broken = tmp_path / "runs" / "run-1.json"
+    broken.write_text("{not json")
+    assert clean_up_dead_runs(tmp_path / "runs") == []
+    assert elsewhere.exists() and broken.exists()
+    assert all(process.poll() is None for process in sleepers)
+
+
+KILLED_RUN = textwrap.dedent(
+    """
+    import json, sys, time
+    from controller.sandbox import VirtualDisplay, launch_game
+    display = VirtualDisplay(first_number=150)
+    display.start()
+    window = launch_game(sys.argv[1], "beginner" if sys.argv[1] == "winemine" else (9, 12, 10))
+    print(json.dumps({"pids": [display.pid, window.pid, window.launcher.pid]}), flush=True)
+    time.sleep(120)
+    """
+)
+
+
+@pytest.mark.realgame
+@pytest.mark.parametrize("game", ["winemine", "xdemineur"])
+def test_what_a_killed_run_started_is_stopped_by_the_next_start(game: str, tmp_path: Path) -> None:
+    """SIGKILL leaves the bot's Xvfb, game (Wine's is not even its child) and Xauthority file
+    behind; the next process to start a display removes them."""
+    if find_binary("Xvfb") is None or find_binary("wine" if game == "winemine" else game) is None:
+        pytest.skip(f"Xvfb or {game} is not installed")
+    environment = {key: value for key, value in os.environ.items() if key != "DISPLAY"}
+    environment["XDG_DATA_HOME"] = str(tmp_path / "data")  # the run records' folder
+    run = subprocess.Popen(
+        [sys.executable, "-c", KILLED_RUN, game],
+        cwd=REPO,
+        env=environment,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    left: list[psutil.Process] = []
+    try:
+        assert run.stdout is not None
+        pids = json.loads(run.stdout.readline())["pids"]
+        left = [psutil.Process(pid) for pid in set(pids)]
+        (record,) = (tmp_path / "data" / "autosweeper" / "runs").iterdir()
+        xauthority = Path(json.loads(record.read_text())["files"][0])
+        os.kill(run.pid, signal.SIGKILL)
+        run.wait()
+        assert all(process.is_running() for process in left), "nothing was left behind"
+        assert xauthority.exists()
+        subprocess.run(
+            [sys.executable, "-c", "from controller.sandbox import VirtualDisplay\n"
+             "with VirtualDisplay(first_number=160): pass"],
+            cwd=REPO, env=environment, check=True, timeout=60,
+        )  # fmt: skip
+        gone = [process for process in left if not is_running(process.pid, process.create_time())]
+        assert gone == left
+        assert not xauthority.exists() and not record.exists()
+    finally:
+        run.kill()
+        run.wait()
+        for process in left:
+            with contextlib.suppress(psutil.Error):
+                process.kill()

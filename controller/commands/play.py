@@ -132,17 +132,21 @@ def _play(table: ScreenTable, log: OutcomeLog, stop_key: StopKey, args: argparse
     def progress(games: int) -> Iterable[int]:
         return progress_bar(range(games), unit="game", desc=f"{table.game} {size}")
 
+    interrupted = False
     try:
         for report in play_games(player, args.games, echo=print_above_bars, progress=progress):
             if report.record.result.is_finished_game:
                 finished.append(report.record)
     except (StopRequested, NoFreshGame) as stop:
+        interrupted = isinstance(stop, StopRequested)
         print(f"stopped: {stop}", file=sys.stderr)
     won = sum(record.result == Result.WON for record in finished)
     print(
         f"{won} of {len(finished)} games won: win rate {format_win_rate(won, len(finished))} "
         f"(outcomes in {log.path})"
     )
+    if interrupted:
+        return 130
     return 0 if len(finished) == args.games else 1
 
 
@@ -158,6 +162,7 @@ def _table(args: argparse.Namespace, stack: ExitStack) -> ScreenTable:
     if needs_virtual_display():
         return sandbox_table(stack, args.game, args.level or "beginner", args.skin)
     grabber = stack.enter_context(ScreenGrabber(os.environ.get("DISPLAY")))
+    check_x_authority()
     skins = _stored_skins(args.skin)
     if not skins:
         raise SetupError(
@@ -169,6 +174,32 @@ def _table(args: argparse.Namespace, stack: ExitStack) -> ScreenTable:
     mines = args.mines or (level[2] if level else _standard_mines(geometry.rows, geometry.columns))
     game = str(skin.extra.get("game", skin.name))
     return _screen_table(grabber, skin, geometry, mines, game)
+
+
+def check_x_authority(
+    platform: str = sys.platform, environ: Mapping[str, str] = os.environ
+) -> None:
+    """On X11, refuse to go on without a readable X authority file: python-xlib, through which
+    pyautogui clicks and the stop key is read, will not connect without one, even to a display
+    that asks for no cookie."""
+    if not platform.startswith("linux"):
+        return
+    display = environ.get("DISPLAY")
+    if "XAUTHORITY" in environ:
+        path, where = Path(environ["XAUTHORITY"]), "XAUTHORITY names"
+    elif environ.get("HOME"):
+        path, where = Path(environ["HOME"]) / ".Xauthority", "the default is"
+    else:
+        raise SetupError(
+            f"display {display}: HOME and XAUTHORITY are unset, so python-xlib (which clicks) "
+            "finds no X authority file: set XAUTHORITY to the display's authority file"
+        )
+    if not os.access(path, os.R_OK) or not path.is_file():
+        raise SetupError(
+            f"display {display}: no readable X authority file ({where} {path}), which python-xlib "
+            f"(which clicks) needs: set XAUTHORITY to the display's authority file, or create an "
+            f"empty {path} if the display asks for no cookie"
+        )
 
 
 def sandbox_table(

@@ -48,8 +48,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 def run(args: argparse.Namespace) -> int:
     db = args.db or default_db_path()
-    if not db.is_file():
-        return _refuse(f"{db}: no outcome log there yet (play a game first)")
     if args.plot == STDOUT:
         return _refuse("--plot draws a PNG file: give it a file name, not -")
     for path in (args.csv, args.plot):
@@ -57,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
             return _refuse(problem)
     try:
         simulated = report.load_simulated(args.sim) if args.sim else []
-        with OutcomeLog(db) as log:
+        with OutcomeLog(db, read_only=True) as log:
             games = log.games()
             if args.evf:
                 _export_replays(log, args.evf)
@@ -76,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
                 count = report.write_csv(games, out)
             print(f"wrote {count} games to {args.csv}")
         else:
-            print(report.format_table(rates) if rates else f"{db}: no games recorded yet")
+            print(report.format_table(rates) if rates else f"{db}: no games logged")
         if args.plot:
             report.plot_running_win_rate(games, args.plot)
             print(f"wrote the running win rate plot to {args.plot}", file=notes)
