@@ -1,7 +1,8 @@
 """The ``autosweeper`` command: a thin dispatcher over one module per subcommand.
 
-Errors are caught once, here: any :class:`solver.errors.AutosweeperError` a command lets through
-is printed as one line, ``autosweeper COMMAND: message``. Exit codes: 0 success, 1 runtime error
+Errors are caught once, here: any :class:`solver.errors.AutosweeperError` a command lets through,
+and any operating-system error (a file that cannot be read or written), is printed as one line,
+``autosweeper COMMAND: message``. Exit codes: 0 success, 1 runtime error
 (bad data included), 2 usage error (from argparse), 130 interrupted.
 """
 
@@ -59,7 +60,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _silence_stdout()
         return RUNTIME_ERROR
+    except OSError as error:
+        print(f"autosweeper {args.command}: {describe_os_error(error)}", file=sys.stderr)
+        return RUNTIME_ERROR
     return code
+
+
+def describe_os_error(error: OSError) -> str:
+    """An operating-system error as one line naming its file (``cannot use F: No such file``)."""
+    reason = error.strerror or str(error)
+    return f"cannot use {error.filename}: {reason}" if error.filename else reason
 
 
 def _silence_stdout() -> None:

@@ -7,3 +7,8 @@ from solver.errors import AutosweeperError
 
 class ControllerError(AutosweeperError):
     """The bot cannot act on the desktop or record what it did; the message says what and where."""
+
+
+class CommandError(ControllerError):
+    """A command cannot do what it was asked (options that do not go together, an output that
+    cannot be written, a file that is not what it should be)."""

@@ -15,7 +15,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from controller.errors import ControllerError
+from controller.errors import CommandError, ControllerError
 from controller.outcomes import GameRecord, MoveRecord, Result, mine_layout, toollib_board
 from solver import Board
 from solver.stats import wilson_interval
@@ -152,7 +152,7 @@ def load_simulated(path: Path) -> list[SimulatedRate]:
             for row in data["results"]
         ]
     except (OSError, json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
-        raise ValueError(
+        raise CommandError(
             f"{path}: not a benchmark result from 'autosweeper bench --out' ({error!r})"
         ) from error
 

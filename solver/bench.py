@@ -45,8 +45,9 @@ class MoveLike(Protocol):
 Strategy = Callable[[Board, FirstClick], Sequence[MoveLike]]
 
 
-class BenchError(SolverError):
-    """A strategy misbehaved (no move, a move that changes nothing, an unknown action)."""
+class BenchError(SolverError, ValueError):
+    """A benchmark that cannot run (a bad setting, strategy or saved file) or a strategy that
+    misbehaved (no move, a move that changes nothing, an unknown action)."""
 
 
 @dataclass(frozen=True)
@@ -188,14 +189,14 @@ def run_benchmark(
     """
     overrides = dict(overrides or {})
     if games < 1:
-        raise ValueError(f"the benchmark needs at least one game, not {games}")
+        raise BenchError(f"the benchmark needs at least one game, not {games}")
     if workers is None:
         workers = os.cpu_count() or 1
     if workers < 1:
-        raise ValueError(f"the benchmark needs at least one worker, not {workers}")
+        raise BenchError(f"the benchmark needs at least one worker, not {workers}")
     for level in levels:
         if level not in LEVELS:
-            raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
+            raise BenchError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
     parsed_rules = [FirstClick.parse(rule) for rule in rules]
     previous = apply_overrides(overrides)
     bar = progress_bar(total=games * len(levels) * len(parsed_rules), unit="game", show=progress)
@@ -311,17 +312,17 @@ def load_strategy(spec: str) -> Strategy:
     """The strategy named ``module:function`` (e.g. ``solver.strategy:next_moves``)."""
     module_name, _, function_name = spec.partition(":")
     if not module_name or not function_name:
-        raise ValueError(f"a strategy is named 'module:function', not {spec!r}")
+        raise BenchError(f"a strategy is named 'module:function', not {spec!r}")
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as error:
         if error.name != module_name:
             raise
-        raise ValueError(f"no module {module_name!r} for the strategy {spec!r}") from None
+        raise BenchError(f"no module {module_name!r} for the strategy {spec!r}") from None
     try:
         function: Strategy = getattr(module, function_name)
     except AttributeError:
-        raise ValueError(f"module {module_name} has no function {function_name!r}") from None
+        raise BenchError(f"module {module_name} has no function {function_name!r}") from None
     return function
 
 
@@ -329,11 +330,11 @@ def parse_override(text: str) -> tuple[str, Any]:
     """``module.NAME=VALUE`` (VALUE a Python literal) as a pair for :func:`apply_overrides`."""
     name, sign, value = text.partition("=")
     if not sign or not name.strip():
-        raise ValueError(f"a setting is written NAME=VALUE, not {text!r}")
+        raise BenchError(f"a setting is written NAME=VALUE, not {text!r}")
     try:
         return name.strip(), ast.literal_eval(value.strip())
     except (ValueError, SyntaxError):
-        raise ValueError(
+        raise BenchError(
             f"the value of {name.strip()} is not a Python literal: {value!r}"
         ) from None
 
@@ -350,18 +351,18 @@ def apply_overrides(overrides: Mapping[str, Any]) -> dict[str, Any]:
     for name, value in overrides.items():
         module_name, _, attribute = name.rpartition(".")
         if not module_name.startswith("solver") or not attribute.isupper():
-            raise ValueError(f"{name!r} is not a solver setting (solver.MODULE.NAME)")
+            raise BenchError(f"{name!r} is not a solver setting (solver.MODULE.NAME)")
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError:
-            raise ValueError(f"no module {module_name!r} for the setting {name!r}") from None
+            raise BenchError(f"no module {module_name!r} for the setting {name!r}") from None
         if not hasattr(module, attribute):
-            raise ValueError(f"module {module_name} has no setting {attribute!r}")
+            raise BenchError(f"module {module_name} has no setting {attribute!r}")
         current = getattr(module, attribute)
         if type(value) is not type(current) and not (
             isinstance(current, float) and type(value) is int
         ):
-            raise ValueError(
+            raise BenchError(
                 f"{name} takes {type(current).__name__} values (now {current!r}), "
                 f"not {type(value).__name__} ({value!r})"
             )
@@ -436,4 +437,4 @@ def read_json(path: Path) -> list[BenchResult]:
         document = json.loads(Path(path).read_text())
         return [BenchResult(**fields) for fields in document["results"]]
     except (OSError, json.JSONDecodeError, KeyError, TypeError) as error:
-        raise ValueError(f"{path} is not a saved benchmark ({error})") from None
+        raise BenchError(f"{path} is not a saved benchmark ({error})") from None

@@ -434,5 +434,5 @@ def test_a_plot_that_fails_after_the_run_is_named_and_the_results_are_kept(
     out, plot = tmp_path / "bench.json", tmp_path / "gone" / "bench.png"
     monkeypatch.setattr("controller.commands.bench.unwritable", lambda path: None)
     assert main([*QUICK_RUN, "--out", str(out), "--plot", str(plot)]) == 1
-    assert f"autosweeper bench: cannot write {plot}" in capsys.readouterr().err
+    assert f"autosweeper bench: cannot use {plot}" in capsys.readouterr().err
     assert json.loads(out.read_text())["results"][0]["games"] == 4

@@ -16,6 +16,7 @@ import pytest
 
 from controller import report
 from controller.cli import main
+from controller.errors import CommandError
 from controller.outcomes import GameRecord, GameSetup, OutcomeLog, Result, mine_layout, three_bv
 from solver import Board
 from solver.bench import BenchResult, write_json
@@ -103,7 +104,7 @@ def test_simulated_rates_are_read_from_the_benchmark_json(tmp_path: Path) -> Non
         report.SimulatedRate(16, 30, 99, "xp", 0.38),
     ]
     (tmp_path / "other.json").write_text('{"rows": 3}')
-    with pytest.raises(ValueError, match="other.json"):
+    with pytest.raises(CommandError, match="other.json"):
         report.load_simulated(tmp_path / "other.json")
 
 

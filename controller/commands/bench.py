@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TextIO
 
 from controller.commands import STDOUT, positive_int, unwritable
+from controller.errors import CommandError
 from solver.bench import (
     BenchResult,
     Strategy,
@@ -133,10 +134,10 @@ def _override(text: str) -> tuple[str, object]:
 
 def run(args: argparse.Namespace) -> int:
     if args.plot == STDOUT:
-        return _refuse("--plot draws a PNG file: give it a file name, not -")
+        raise CommandError("--plot draws a PNG file: give it a file name, not -")
     for path in (args.out, args.plot):
         if path is not None and (problem := unwritable(path)):
-            return _refuse(problem)
+            raise CommandError(problem)
     if args.compare:
         return compare(*args.compare)
     levels = list(LEVELS) if args.level == "all" else [args.level]
@@ -149,33 +150,24 @@ def run(args: argparse.Namespace) -> int:
             )
         return 0
     rules = list(FirstClick) if args.rule == "all" else [FirstClick(args.rule)]
-    try:
-        strategy = load_strategy(args.strategy)
-    except ValueError as error:
-        return _refuse(str(error))
+    strategy = load_strategy(args.strategy)
     if args.regret:
         return regret(args, strategy, levels, rules)
-    try:
-        results = run_benchmark(
-            strategy,
-            levels,
-            rules,
-            args.games,
-            args.workers,
-            args.seed,
-            overrides=dict(args.overrides),
-        )
-    except ValueError as error:
-        return _refuse(str(error))
+    results = run_benchmark(
+        strategy,
+        levels,
+        rules,
+        args.games,
+        args.workers,
+        args.seed,
+        overrides=dict(args.overrides),
+    )
     print(format_table(results), file=_text_stream(args))
-    saved = _save(results_json(results, _settings(args, levels, rules)), args)
+    _save(results_json(results, _settings(args, levels, rules)), args)
     if args.plot:
-        try:
-            plot_win_rates(results, args.plot)
-        except OSError as error:
-            return _refuse(f"cannot write {args.plot} ({error.strerror or error})")
+        plot_win_rates(results, args.plot)
         print(f"saved {args.plot}", file=_text_stream(args))
-    return saved
+    return 0
 
 
 def _text_stream(args: argparse.Namespace) -> TextIO:
@@ -183,22 +175,23 @@ def _text_stream(args: argparse.Namespace) -> TextIO:
     return sys.stderr if args.out == STDOUT else sys.stdout
 
 
-def _save(document: str, args: argparse.Namespace) -> int:
+def _save(document: str, args: argparse.Namespace) -> None:
     """Write the JSON ``document`` to ``--out``; if that fails even so, print it instead, so
     that a long run is never lost to the file system."""
     if args.out is None:
-        return 0
+        return
     if args.out == STDOUT:
         sys.stdout.write(document)
-        return 0
+        return
     try:
         args.out.write_text(document)
     except OSError as error:
         sys.stdout.write(document)
-        reason = error.strerror or error
-        return _refuse(f"cannot write {args.out} ({reason}): the results are printed above instead")
+        raise CommandError(
+            f"cannot write {args.out} ({error.strerror or error}): the results are printed above "
+            "instead"
+        ) from error
     print(f"saved {args.out}")
-    return 0
 
 
 def _settings(
@@ -220,22 +213,19 @@ def regret(
     args: argparse.Namespace, strategy: Strategy, levels: list[str], rules: list[FirstClick]
 ) -> int:
     """Print (and save) what the guesses of each level and rule lose against best play."""
-    try:
-        reports = [
-            measure_regret(
-                strategy,
-                level,
-                rule,
-                args.games,
-                args.workers,
-                args.seed,
-                overrides=dict(args.overrides),
-            )
-            for level in levels
-            for rule in rules
-        ]
-    except ValueError as error:
-        return _refuse(str(error))
+    reports = [
+        measure_regret(
+            strategy,
+            level,
+            rule,
+            args.games,
+            args.workers,
+            args.seed,
+            overrides=dict(args.overrides),
+        )
+        for level in levels
+        for rule in rules
+    ]
     text = _text_stream(args)
     print(
         f"{'level':<13}{'rule':<8}{'games':>7}{'guesses':>9}{'solved':>8}{'not best':>10}"
@@ -249,28 +239,26 @@ def regret(
             f"{100 * report.lost / report.games:>14.3f}%",
             file=text,
         )
-    return _save(results_json(reports, _settings(args, levels, rules), key="regret"), args)
+    _save(results_json(reports, _settings(args, levels, rules), key="regret"), args)
+    return 0
 
 
 def compare(before_path: Path, after_path: Path) -> int:
     """Print the paired comparison of every level and rule that two saved runs share."""
-    try:
-        before, after = read_json(before_path), read_json(after_path)
-    except ValueError as error:
-        return _refuse(str(error))
+    before, after = read_json(before_path), read_json(after_path)
     earlier = {(r.level, r.rule): r for r in before}
     shared = [(earlier[(r.level, r.rule)], r) for r in after if (r.level, r.rule) in earlier]
     if not shared:
-        return _refuse(f"{before_path} and {after_path} share no level and rule")
+        raise CommandError(f"{before_path} and {after_path} share no level and rule")
     for old, new in shared:
         where = f"{old.level} {old.rule}"
         if (old.first_seed, old.games) != (new.first_seed, new.games):
-            return _refuse(
+            raise CommandError(
                 f"{where}: the runs played different games (seeds "
                 f"{old.first_seed}+{old.games} and {new.first_seed}+{new.games})"
             )
         if not old.outcomes or not new.outcomes:
-            return _refuse(
+            raise CommandError(
                 f"{where}: a run saved no game-by-game outcomes (saved by an older "
                 "autosweeper); run it again"
             )
@@ -287,12 +275,6 @@ def compare(before_path: Path, after_path: Path) -> int:
             f"{100 * paired.difference:>+11.2f}%{paired.p_value:>13.3f}"
         )
     return 0
-
-
-def _refuse(message: str) -> int:
-    """Say what is wrong on stderr; the exit status of a command that cannot go on."""
-    print(f"autosweeper bench: {message}", file=sys.stderr)
-    return 1
 
 
 def plot_win_rates(results: Sequence[BenchResult], path: Path) -> None:

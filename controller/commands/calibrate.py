@@ -15,10 +15,10 @@ import sys
 import time
 from collections.abc import Sequence
 
-from calibration.evidence import CalibrationError
 from calibration.learn import Calibration, calibrate
 from calibration.store import check_name, save_skin
 from controller.commands import positive_int
+from controller.errors import CommandError
 from controller.mouse import Mouse
 from controller.sandbox import (
     GAMES,
@@ -30,9 +30,7 @@ from controller.sandbox import (
 )
 from controller.windows import declare_dpi_aware, desktop_windows, find_window, uses_x11
 from vision.capture import ScreenGrabber
-from vision.errors import VisionError
 from vision.geometry import Rect
-from vision.skin import SkinError
 
 CALIBRATION_BOARDS: dict[str, tuple[Size, ...]] = {
     "winemine": ((9, 9, 10), (12, 12, 100)),
@@ -86,36 +84,30 @@ def run(args: argparse.Namespace) -> int:
             "--window-title",
             file=sys.stderr,
         )
-        return 2
+        return 2  # a usage error, as argparse gives
     if args.verbose:
         logging.basicConfig(level=logging.DEBUG, format="%(relativeCreated)8.0f ms  %(message)s")
     declare_dpi_aware()
     started = time.monotonic()
-    try:
-        name = args.name or args.game or args.window_class or args.window_title or "skin"
-        check_name(name)
-        if args.game:
-            with VirtualDisplay():
-                result = calibrate_game(args.game, name, max_games=args.max_games, seed=args.seed)
-        else:
-            window = desktop_window(args.region, args.window_class, args.window_title)
-            mines = [args.mines] if args.mines else []
-            result = _calibrate_windows(name, [window], mines, args.max_games, args.seed)
-    except (CalibrationError, SandboxError, VisionError, SkinError) as error:
-        print(f"autosweeper calibrate: {error}", file=sys.stderr)
-        return 1
+    name = args.name or args.game or args.window_class or args.window_title or "skin"
+    check_name(name)
+    if args.game:
+        with VirtualDisplay():
+            result = calibrate_game(args.game, name, max_games=args.max_games, seed=args.seed)
+    else:
+        window = desktop_window(args.region, args.window_class, args.window_title)
+        mines = [args.mines] if args.mines else []
+        result = _calibrate_windows(name, [window], mines, args.max_games, args.seed)
     print(
         f"{result.games} games in {time.monotonic() - started:.0f} s: pitch {result.skin.pitch}, "
         f"tile {result.skin.tile_size} at {result.skin.tile_offset}, "
         f"new game by {result.skin.new_game.kind}"
     )
     if not result.complete:
-        print(
-            f"autosweeper calibrate: not saved, the games never showed {result.describe_missing()} "
-            "(try more --max-games, or a board with more mines)",
-            file=sys.stderr,
+        raise CommandError(
+            f"not saved, the games never showed {result.describe_missing()} "
+            "(try more --max-games, or a board with more mines)"
         )
-        return 1
     print(f"saved skin {result.skin.name!r} in {save_skin(result.skin)}")
     return 0
 

@@ -21,14 +21,13 @@ from controller.commands import positive_int
 from controller.commands.calibrate import calibrate_game
 from controller.errors import ControllerError
 from controller.mouse import Mouse
-from controller.outcomes import GameRecord, OutcomeLog, OutcomeLogError, Result, default_db_path
+from controller.outcomes import GameRecord, OutcomeLog, Result, default_db_path
 from controller.play import (
     STOP_KEYS,
     NoFreshGame,
     Player,
     ScreenTable,
     StopKey,
-    StopKeyError,
     StopRequested,
     play_games,
     stop_on_signals,
@@ -112,9 +111,6 @@ def run(args: argparse.Namespace) -> int:
             table = _table(args, stack)
             stop_key = stack.enter_context(StopKey(args.stop_key))
             return _play(table, log, stop_key, args)
-    except (OutcomeLogError, SetupError, StopKeyError, VisionError) as error:
-        print(f"autosweeper play: {error}", file=sys.stderr)
-        return 1
     except StopRequested as stop:
         print(f"autosweeper play: {stop} before the first game", file=sys.stderr)
         return 130

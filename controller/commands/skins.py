@@ -25,17 +25,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        if args.action == "list":
-            return _list()
-        if args.action == "export":
-            print(f"wrote {export_skin(args.name, args.file)}")
-        else:
-            skin = import_skin(args.file)
-            print(f"imported skin {skin.name!r} into {skins_dir() / skin.name}")
-    except (SkinError, OSError) as error:
-        print(f"autosweeper skins: {error}", file=sys.stderr)
-        return 1
+    if args.action == "list":
+        return _list()
+    if args.action == "export":
+        print(f"wrote {export_skin(args.name, args.file)}")
+    else:
+        skin = import_skin(args.file)
+        print(f"imported skin {skin.name!r} into {skins_dir() / skin.name}")
     return 0
 
 

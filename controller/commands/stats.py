@@ -9,7 +9,8 @@ from pathlib import Path
 
 from controller import report
 from controller.commands import STDOUT, unwritable
-from controller.outcomes import OutcomeLog, OutcomeLogError, default_db_path
+from controller.errors import CommandError
+from controller.outcomes import OutcomeLog, default_db_path
 from solver.progress import progress_bar
 
 
@@ -49,44 +50,32 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 def run(args: argparse.Namespace) -> int:
     db = args.db or default_db_path()
     if args.plot == STDOUT:
-        return _refuse("--plot draws a PNG file: give it a file name, not -")
+        raise CommandError("--plot draws a PNG file: give it a file name, not -")
     for path in (args.csv, args.plot):
         if path is not None and (problem := unwritable(path)):
-            return _refuse(problem)
-    try:
-        simulated = report.load_simulated(args.sim) if args.sim else []
-        with OutcomeLog(db, read_only=True) as log:
-            games = log.games()
-            if args.evf:
-                _export_replays(log, args.evf)
-    except (OutcomeLogError, ValueError, OSError) as error:
-        return _refuse(str(error))
+            raise CommandError(problem)
+    simulated = report.load_simulated(args.sim) if args.sim else []
+    with OutcomeLog(db, read_only=True) as log:
+        games = log.games()
+        if args.evf:
+            _export_replays(log, args.evf)
     rates = report.win_rates(games, simulated)
     # Notes go to standard error when standard output carries data.
     notes = sys.stderr if args.json or args.csv == STDOUT else sys.stdout
-    try:
-        if args.json:
-            print(json.dumps(report.rates_to_json(rates), indent=2))
-        elif args.csv == STDOUT:
-            report.write_csv(games, sys.stdout)
-        elif args.csv:
-            with args.csv.open("w", newline="") as out:
-                count = report.write_csv(games, out)
-            print(f"wrote {count} games to {args.csv}")
-        else:
-            print(report.format_table(rates) if rates else f"{db}: no games logged")
-        if args.plot:
-            report.plot_running_win_rate(games, args.plot)
-            print(f"wrote the running win rate plot to {args.plot}", file=notes)
-    except OSError as error:
-        return _refuse(f"cannot write {error.filename or 'the output'}: {error.strerror or error}")
+    if args.json:
+        print(json.dumps(report.rates_to_json(rates), indent=2))
+    elif args.csv == STDOUT:
+        report.write_csv(games, sys.stdout)
+    elif args.csv:
+        with args.csv.open("w", newline="") as out:
+            count = report.write_csv(games, out)
+        print(f"wrote {count} games to {args.csv}")
+    else:
+        print(report.format_table(rates) if rates else f"{db}: no games logged")
+    if args.plot:
+        report.plot_running_win_rate(games, args.plot)
+        print(f"wrote the running win rate plot to {args.plot}", file=notes)
     return 0
-
-
-def _refuse(message: str) -> int:
-    """Say what is wrong on stderr; the exit status of a command that cannot go on."""
-    print(f"autosweeper stats: {message}", file=sys.stderr)
-    return 1
 
 
 def _export_replays(log: OutcomeLog, folder: Path) -> None:
