@@ -1,13 +1,17 @@
 """The board model and its text forms (MINESWEEPER-BOARD v0.1, autosweeper's earlier form,
 JSMinesweeper's)."""
 
+import textwrap
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import Board, BoardError, Tile
+import solver.board
+from solver import Board, BoardError, Tile, analyze
 from solver.board import MAX_COLUMNS, MAX_ROWS
+from solver.engine import neighbour_counts
 
 SPECIFICATION_EXAMPLE = """# MINESWEEPER-BOARD v0.1
 # Render: ascii
@@ -290,3 +294,17 @@ def test_mutated_valid_files_raise_only_board_errors(
         else:
             text = text[:at] + piece + text[at + len(piece) :]
     _read_or_refuse(text)
+
+
+def test_module_docstring_example_is_a_possible_board_written_as_to_text_writes_it() -> None:
+    doc = solver.board.__doc__ or ""
+    block = doc.split("writes::\n\n", 1)[1].split("\n\n  ``#``", 1)[0]
+    text = textwrap.dedent(block) + "\n"
+    board = Board.from_text(text)
+    assert board.to_text() == text
+    assert board.real_mines is not None
+    opened = board.tiles <= Tile.EIGHT
+    assert np.array_equal(board.tiles[opened], neighbour_counts(board.real_mines)[opened])
+    assert board.real_mines[board.tiles == Tile.FLAG].all()
+    result = analyze(board)
+    assert result.mines == {(0, 3)} and not any(board.real_mines[cell] for cell in result.safe)
