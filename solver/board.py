@@ -243,7 +243,7 @@ class Board:
         if render not in _RENDERS:
             raise BoardError(f"unknown render {render!r}: expected ascii or emoji")
         for key, value in self.metadata.items():
-            if key.lower() in _SIZE_KEYS or not re.fullmatch(r"[^:#\[\s][^:]*", key):
+            if key.lower() in _SIZE_KEYS or not re.fullmatch(r"[^:#\[\s]([^:\r\n]*[^:\s])?", key):
                 raise BoardError(f"metadata key {key!r} cannot be written")
             if "\n" in value or "\r" in value:
                 raise BoardError(f"metadata {key!r} spans lines; a value is one line")
@@ -390,7 +390,8 @@ def _real_rows(mines: npt.NDArray[np.bool_]) -> list[str]:
 def _parse_board_standard(lines: list[tuple[int, str]], legacy: bool = False) -> Board:
     """MINESWEEPER-BOARD text; ``legacy`` is autosweeper's earlier form without the ``#``."""
     number, header = lines[0]
-    if not re.fullmatch(r"#?\s*MINESWEEPER-BOARD\s+v[0-9]+\.[0-9]+", header, re.IGNORECASE):
+    # A later v0.x is read alike: the standard keeps older readers working across versions.
+    if not re.fullmatch(r"#?\s*MINESWEEPER-BOARD\s+v0\.[0-9]+", header, re.IGNORECASE):
         raise BoardError(
             f"the first line must be '{STANDARD_HEADER}', found {header[:40]!r}", line=number
         )

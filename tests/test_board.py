@@ -198,6 +198,7 @@ HEAD = "# MINESWEEPER-BOARD v0.1\n# Render: ascii\n"
         (HEAD + "rows: 1\ncolumns: 2\nmines: 1\n[board]\nUU\n", "line 6: expected a [real]"),
         (HEAD + "rows: 1\ncolumns: 2\nmines: 1\n[real]\n**\n", "[real] holds 2 mines"),
         (HEAD + "rows: 1\ncolumns: 2\nmines: 1\nnot metadata\n[view]\nUU\n", "line 6: expected"),
+        ("# MINESWEEPER-BOARD v1.0\n", "line 1: the first line must be"),
         ("# Render: emoji\n", "line 1: the first line must be '# MINESWEEPER-BOARD v0.1'"),
         ("# MINESWEEPER-BOARD v0.1\n# Render: html\n", "line 2: unknown render 'html'"),
         (f"{HEAD}rows: 100000\ncolumns: 100\nmines: 1\n", "100000x100 board"),
@@ -308,3 +309,11 @@ def test_module_docstring_example_is_a_possible_board_written_as_to_text_writes_
     assert board.real_mines[board.tiles == Tile.FLAG].all()
     result = analyze(board)
     assert result.mines == {(0, 3)} and not any(board.real_mines[cell] for cell in result.safe)
+
+
+@pytest.mark.parametrize("key", ["rows", "a:b", "#note", "[view]", "two\nlines", " padded"])
+def test_writing_refuses_metadata_keys_that_would_not_read_back(key: str) -> None:
+    board = Board.empty(1, 1, 0)
+    board.metadata[key] = "x"
+    with pytest.raises(BoardError, match="cannot be written"):
+        board.to_text()
