@@ -7,12 +7,13 @@ import random
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 from bruteforce import enumerate_solutions, random_position
 
 import solver.analysis as analysis_module
 from controller.cli import main
-from solver import Board, Tile, analyze
+from solver import Board, Game, Tile, analyze
 
 BOARDS = Path(__file__).parent / "boards"
 
@@ -162,3 +163,23 @@ def test_jsminesweeper_file_gives_the_same_report(
     from_metasweeper = json.loads(capsys.readouterr().out)
     assert main(["analyze", str(js_path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == from_metasweeper
+
+
+def test_a_big_board_with_one_solution_is_too_large_for_the_win_search(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Hidden rows between opened rows: one solution, but a frontier part of 1,800 cells."""
+    rng = random.Random(0)
+    layout = np.zeros((60, 60), dtype=bool)
+    for r in range(0, 60, 2):
+        layout[r] = [rng.random() < 0.5 for _ in range(60)]
+    game = Game.from_layout(layout)
+    for r in range(1, 60, 2):
+        for c in range(60):
+            game.open((r, c))
+    path = tmp_path / "stripes.txt"
+    path.write_text(game.board.to_text())
+    assert main(["analyze", str(path), "--layouts", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "solutions: 1\n" in out
+    assert "win probability with best play: position too large for the exact search" in out
