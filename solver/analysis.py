@@ -65,6 +65,10 @@ MAX_TOTAL_WORK = 12_000_000
 """Most work the groups of one analysis may take together (a 100x100 board can hold hundreds of
 big groups). Once it is spent, each further group gets :data:`MIN_GROUP_WORK`."""
 
+MIN_GROUP_WORK = 20_000
+"""Work every group may still take once :data:`MAX_TOTAL_WORK` is spent (enough for the small
+groups that make up most of a board)."""
+
 MAX_EXACT_PRODUCTS = 300_000
 """Most multiplications the combination of the groups may take in whole numbers. Beyond, on big
 boards whose counts have thousands of digits (seconds per hundred thousand), it runs to
@@ -73,10 +77,6 @@ become approximate."""
 
 ROUGH = decimal.Context(prec=30, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN)
 """30 significant digits and an exponent range no count can leave."""
-
-MIN_GROUP_WORK = 20_000
-"""Work every group may still take once :data:`MAX_TOTAL_WORK` is spent (enough for the small
-groups that make up most of a board)."""
 
 Polynomial = dict[int, int]
 """Counts by number of mines: ``{mines: count}``."""
@@ -642,7 +642,7 @@ def analyze(board: Board) -> Analysis:
     frontier_by_mines = before[-1]
     # Ways the off-frontier cells take the rest, by frontier mines: each binomial once, since on a
     # big board they have thousands of digits and the groups below ask for the same ones.
-    rest = {t: ways(off, mines_left - t) for t in range(mines_left + 1)}
+    rest = {t: ways(off, mines_left - t) for t in frontier_by_mines}
     solutions = sum(n * rest.get(t, 0) for t, n in frontier_by_mines.items())
     if solutions == 0:
         low = sum(min(count.layouts_by_mines) for _, count, _ in counted)
