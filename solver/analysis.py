@@ -215,13 +215,18 @@ _OTHER_STARTS = 12
 
 
 def _order_boxes(
-    box_numbers: list[tuple[int, ...]], sizes: list[int], needs: list[int]
+    box_numbers: list[tuple[int, ...]],
+    sizes: list[int],
+    needs: list[int],
+    hopeless_above: float = float("inf"),
 ) -> tuple[list[int], int]:
     """The cheapest, by :func:`_estimated_states`, of a few greedy orders from different starts,
     with its estimate.
 
     The first starts at a box touching the fewest numbers (often an end of the frontier); for a
-    big group, further starts are spread along that first order.
+    big group, further starts are spread along that first order, unless the first estimate is
+    over ``hopeless_above`` (numbers will be dropped anyway: each order costs the square of the
+    boxes, seconds on groups of hundreds of boxes).
     """
     boxes_of: list[list[int]] = [[] for _ in needs]
     for box, numbers in enumerate(box_numbers):
@@ -230,7 +235,7 @@ def _order_boxes(
     first_start = min(range(len(box_numbers)), key=lambda box: (len(box_numbers[box]), box))
     best = _greedy_order(box_numbers, boxes_of, first_start)
     best_cost = _estimated_states(best, box_numbers, sizes, needs)
-    if best_cost > _TRY_MORE_STARTS_ABOVE:
+    if _TRY_MORE_STARTS_ABOVE < best_cost <= hopeless_above:
         stride = max(1, len(best) // _OTHER_STARTS)
         for start in {best[-1], *best[stride::stride]}:
             order = _greedy_order(box_numbers, boxes_of, start)
@@ -540,7 +545,7 @@ def _count_group(
 
     After a first count overflows, numbers are dropped until :func:`_estimated_states` (an upper
     bound on the states visited) fits under :data:`MAX_STATES`, so the second count visits no
-    more; if its work still overflows, the bound aimed at halves each time.
+    more; if its work still overflows, the bound aimed at is half the last one each time.
     """
     cells = {cell for constraint in numbers for cell in constraint.unknown}
     dropped: list[Constraint] = []
@@ -550,11 +555,14 @@ def _count_group(
     while True:
         boxes, box_numbers = _boxes(cells, kept)
         needs = [c.mines for c in kept]
-        order, bound = _order_boxes(box_numbers, [len(box) for box in boxes], needs)
+        far_over = 4 * states_aimed_at if dropped else float("inf")
+        # Every state visited costs at least a step of work.
+        hopeless = min(far_over, max_work - spent)
+        order, bound = _order_boxes(box_numbers, [len(box) for box in boxes], needs, hopeless)
         if dropped and bound > states_aimed_at:
             # Far over, drop a sixteenth of the numbers at once: ordering the boxes again after
             # each single number took seconds on groups of hundreds of numbers.
-            how_many = 1 if bound <= 4 * states_aimed_at else max(1, len(kept) // 16)
+            how_many = 1 if bound <= far_over else max(1, len(kept) // 16)
             drop = set(_longest_open(order, box_numbers, how_many))
             dropped += [kept[number] for number in sorted(drop)]
             kept = [number for index, number in enumerate(kept) if index not in drop]
@@ -566,7 +574,7 @@ def _count_group(
         except _TooManyStates as overflow:
             spent = min(spent + overflow.work, max_work - MIN_GROUP_WORK)
             if dropped:
-                states_aimed_at = max(1, states_aimed_at // 2)
+                states_aimed_at = max(1, min(states_aimed_at, bound) // 2)
             dropped.append(kept.pop(_longest_open(order, box_numbers, 1)[0]))
 
 
