@@ -214,7 +214,9 @@ class Board:
         """Read any of the module's text forms; raise :class:`BoardError` naming the line."""
         lines = [
             (number, line.strip())
-            for number, line in enumerate(text.removeprefix("\ufeff").split("\n"), start=1)
+            for number, line in enumerate(
+                re.split(r"\r\n|\r|\n", text.removeprefix("\ufeff")), start=1
+            )
         ]
         lines = [(number, line) for number, line in lines if line]
         if not lines:

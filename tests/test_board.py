@@ -266,13 +266,13 @@ def _read_or_refuse(text: str) -> None:
         assert Board.from_text(board.to_text(render)) == board
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(st.lists(ALPHABET, max_size=80).map("".join))
 def test_random_text_raises_only_board_errors(text: str) -> None:
     _read_or_refuse(text)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=1500, deadline=None)
 @given(
     st.sampled_from(VALID_TEXTS),
     st.lists(
@@ -317,3 +317,11 @@ def test_writing_refuses_metadata_keys_that_would_not_read_back(key: str) -> Non
     board.metadata[key] = "x"
     with pytest.raises(BoardError, match="cannot be written"):
         board.to_text()
+
+
+def test_a_lone_carriage_return_ends_a_line_as_when_written_back() -> None:
+    """Found by the fuzz test: a key holding a CR was read, then refused when written."""
+    with pytest.raises(BoardError, match="line 2: expected 'key: value' metadata, found 'r'"):
+        Board.from_text("# MINESWEEPER-BOARD v0.1\nr\rows: 3\n")
+    board = Board.from_text(METASWEEPER_FILE.replace("\n", "\r"))
+    assert board == Board.from_text(METASWEEPER_FILE)
