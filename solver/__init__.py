@@ -3,8 +3,8 @@
 The public API (kept stable, other programs drive it)::
 
     from solver import Board
-    board = Board.from_text(text)
-    board.to_text()
+    board = Board.from_text(text)  # MINESWEEPER-BOARD v0.1 (ms-toollib's standard), JSMinesweeper
+    board.to_text()                # MINESWEEPER-BOARD v0.1; to_text("emoji") for the emoji render
 
 This package imports nothing else of autosweeper.
 """

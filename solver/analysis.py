@@ -26,13 +26,19 @@ All counts are exact Python integers and probabilities exact :class:`~fractions.
 If a group's programme visits more than :data:`MAX_STATES` states (not seen in real play, nor
 in random or contrived Expert positions tried so far), numbers are dropped from that group, the
 one open across the most boxes first, until a bound on the states fits; so a decision costs at
-most about two such passes and never hangs. Every layout of the full problem is still counted, plus
-some that break a dropped number, so cells reported safe or mines stay certain, while counts and
-probabilities become approximate: :attr:`Analysis.exact` and :attr:`Group.exact` say so.
+most about two such passes and never hangs. A group's work is bounded as well
+(:data:`MAX_GROUP_WORK`: on a big board long mine-count polynomials make each state costly),
+and the groups of one analysis share a budget, :data:`MAX_TOTAL_WORK`, so that a board with
+hundreds of big groups (a 100x100 custom board) is bounded too: once it is spent, each group
+gets :data:`MIN_GROUP_WORK`. Every layout of the full problem is still counted, plus some that
+break a dropped number, so cells reported safe or mines stay certain, while counts and
+probabilities become approximate: :attr:`Analysis.exact` and :attr:`Group.exact` say so and
+:attr:`Analysis.approximation` why.
 """
 
 from __future__ import annotations
 
+import decimal
 import itertools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -49,6 +55,28 @@ from solver.deduce import certain_cells
 MAX_STATES = 60_000
 """Most states the forward pass over one group may visit (well under a second) before numbers
 are dropped."""
+
+MAX_GROUP_WORK = 6_000_000
+"""Most work the count of one group may take, in steps of its inner loops (about the products of
+its states' mine-count polynomials): a group of hundreds of cells on a big board has long
+polynomials, so its states alone do not bound its time (about a second at this limit)."""
+
+MAX_TOTAL_WORK = 12_000_000
+"""Most work the groups of one analysis may take together (a 100x100 board can hold hundreds of
+big groups). Once it is spent, each further group gets :data:`MIN_GROUP_WORK`."""
+
+MIN_GROUP_WORK = 20_000
+"""Work every group may still take once :data:`MAX_TOTAL_WORK` is spent (enough for the small
+groups that make up most of a board)."""
+
+MAX_EXACT_PRODUCTS = 300_000
+"""Most multiplications the combination of the groups may take in whole numbers. Beyond, on big
+boards whose counts have thousands of digits (seconds per hundred thousand), it runs to
+:data:`ROUGH` precision: the solution count and the certain cells stay exact, the probabilities
+become approximate."""
+
+ROUGH = decimal.Context(prec=30, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN)
+"""30 significant digits and an exponent range no count can leave."""
 
 Polynomial = dict[int, int]
 """Counts by number of mines: ``{mines: count}``."""
@@ -77,7 +105,11 @@ def polynomial_product(a: Mapping[int, int], b: Mapping[int, int], limit: int) -
 
 
 class _TooManyStates(Exception):
-    """The programme of a group outgrew :data:`MAX_STATES`."""
+    """The programme of a group outgrew the states or work it was given."""
+
+    def __init__(self, work: int) -> None:
+        super().__init__(work)
+        self.work = work
 
 
 _BITS_PER_NEED = 4
@@ -183,13 +215,18 @@ _OTHER_STARTS = 12
 
 
 def _order_boxes(
-    box_numbers: list[tuple[int, ...]], sizes: list[int], needs: list[int]
+    box_numbers: list[tuple[int, ...]],
+    sizes: list[int],
+    needs: list[int],
+    hopeless_above: float = float("inf"),
 ) -> tuple[list[int], int]:
     """The cheapest, by :func:`_estimated_states`, of a few greedy orders from different starts,
     with its estimate.
 
     The first starts at a box touching the fewest numbers (often an end of the frontier); for a
-    big group, further starts are spread along that first order.
+    big group, further starts are spread along that first order, unless the first estimate is
+    over ``hopeless_above`` (numbers will be dropped anyway: each order costs the square of the
+    boxes, seconds on groups of hundreds of boxes).
     """
     boxes_of: list[list[int]] = [[] for _ in needs]
     for box, numbers in enumerate(box_numbers):
@@ -198,7 +235,7 @@ def _order_boxes(
     first_start = min(range(len(box_numbers)), key=lambda box: (len(box_numbers[box]), box))
     best = _greedy_order(box_numbers, boxes_of, first_start)
     best_cost = _estimated_states(best, box_numbers, sizes, needs)
-    if best_cost > _TRY_MORE_STARTS_ABOVE:
+    if _TRY_MORE_STARTS_ABOVE < best_cost <= hopeless_above:
         stride = max(1, len(best) // _OTHER_STARTS)
         for start in {best[-1], *best[stride::stride]}:
             order = _greedy_order(box_numbers, boxes_of, start)
@@ -218,8 +255,12 @@ class _GroupCount:
         needs: list[int],
         mine_limit: int,
         order: list[int],
+        max_work: int,
     ) -> None:
         self.mine_limit = mine_limit
+        self.max_work = max_work
+        self.work = 0
+        """Work of the count, in the units of :data:`MAX_GROUP_WORK`."""
         self.boxes = [boxes[b] for b in order]
         numbers_in_order = [box_numbers[b] for b in order]
         position: dict[int, list[int]] = {number: [] for number in range(len(needs))}
@@ -260,15 +301,18 @@ class _GroupCount:
             table: dict[int, Polynomial] = {}
             for state, counts in tables[-1].items():
                 base = state + step.opening
-                for mines in step.choices(state):
+                choices = step.choices(state)
+                # This loop, and the backward pass's product of two polynomials per state.
+                self.work += len(counts) * (len(choices) + len(counts))
+                for mines in choices:
                     ways = comb(step.size, mines)
                     target = table.setdefault(base - mines * step.touched, {})
                     for total, count in counts.items():
                         if total + mines <= self.mine_limit:
                             target[total + mines] = target.get(total + mines, 0) + count * ways
             visited += len(table)
-            if visited > MAX_STATES:
-                raise _TooManyStates
+            if visited > MAX_STATES or self.work > self.max_work:
+                raise _TooManyStates(self.work)
             tables.append(table)
         return tables
 
@@ -385,6 +429,8 @@ class Analysis:
     """Distinct mine layouts of the whole frontier that some solution completes."""
     exact: bool = True
     """False if some group was too big to count exactly (see the module notes)."""
+    approximation: str = ""
+    """Why the analysis is not exact, for people; empty when it is."""
     _mined_solutions: Mapping[Cell, int] = field(default_factory=dict, repr=False, compare=False)
     _off_frontier_mined_solutions: int = field(default=0, repr=False, compare=False)
     _decided_frontier_mines: frozenset[Cell] = field(default=frozenset(), repr=False, compare=False)
@@ -464,16 +510,16 @@ def _split_into_groups(constraints: tuple[Constraint, ...]) -> list[list[Constra
     return list(members.values())
 
 
-def _longest_open(order: list[int], box_numbers: list[tuple[int, ...]]) -> int:
-    """The number that stays open across the most boxes of ``order``: dropping it narrows the
-    programme most."""
+def _longest_open(order: list[int], box_numbers: list[tuple[int, ...]], count: int) -> list[int]:
+    """The ``count`` numbers that stay open across the most boxes of ``order``, longest first:
+    dropping them narrows the programme most."""
     first: dict[int, int] = {}
     last: dict[int, int] = {}
     for step, box in enumerate(order):
         for number in box_numbers[box]:
             first.setdefault(number, step)
             last[number] = step
-    return max(first, key=lambda number: (last[number] - first[number], -number))
+    return sorted(first, key=lambda number: (first[number] - last[number], number))[:count]
 
 
 def _boxes(
@@ -492,27 +538,66 @@ def _boxes(
 
 
 def _count_group(
-    numbers: list[Constraint], mine_limit: int
+    numbers: list[Constraint], mine_limit: int, max_work: int
 ) -> tuple[_GroupCount, tuple[Constraint, ...]]:
-    """Count one group; when it is too big, drop numbers (see the module notes).
+    """Count one group; when it needs more than :data:`MAX_STATES` or ``max_work``, drop numbers
+    (see the module notes).
 
     After a first count overflows, numbers are dropped until :func:`_estimated_states` (an upper
-    bound on the states visited) fits under :data:`MAX_STATES`, so the second count completes.
+    bound on the states visited) fits under :data:`MAX_STATES`, so the second count visits no
+    more; if its work still overflows, the bound aimed at is half the last one each time.
     """
     cells = {cell for constraint in numbers for cell in constraint.unknown}
     dropped: list[Constraint] = []
     kept = list(numbers)
+    states_aimed_at = MAX_STATES
+    spent = 0
     while True:
         boxes, box_numbers = _boxes(cells, kept)
         needs = [c.mines for c in kept]
-        order, bound = _order_boxes(box_numbers, [len(box) for box in boxes], needs)
-        if dropped and bound > MAX_STATES:
-            dropped.append(kept.pop(_longest_open(order, box_numbers)))
+        far_over = 4 * states_aimed_at if dropped else float("inf")
+        # Every state visited costs at least a step of work.
+        hopeless = min(far_over, max_work - spent)
+        order, bound = _order_boxes(box_numbers, [len(box) for box in boxes], needs, hopeless)
+        if dropped and bound > states_aimed_at:
+            # Far over, drop a sixteenth of the numbers at once: ordering the boxes again after
+            # each single number took seconds on groups of hundreds of numbers.
+            how_many = 1 if bound <= far_over else max(1, len(kept) // 16)
+            drop = set(_longest_open(order, box_numbers, how_many))
+            dropped += [kept[number] for number in sorted(drop)]
+            kept = [number for index, number in enumerate(kept) if index not in drop]
             continue
         try:
-            return _GroupCount(boxes, box_numbers, needs, mine_limit, order), tuple(dropped)
-        except _TooManyStates:
-            dropped.append(kept.pop(_longest_open(order, box_numbers)))
+            count = _GroupCount(boxes, box_numbers, needs, mine_limit, order, max_work - spent)
+            count.work += spent
+            return count, tuple(dropped)
+        except _TooManyStates as overflow:
+            spent = min(spent + overflow.work, max_work - MIN_GROUP_WORK)
+            if dropped:
+                states_aimed_at = max(1, min(states_aimed_at, bound) // 2)
+            dropped.append(kept.pop(_longest_open(order, box_numbers, 1)[0]))
+
+
+def _approximation(inexact_groups: int, groups: int, rough_products: int) -> str:
+    """Why an analysis is approximate (``rough_products``: 0, or the multiplications that made
+    the combination run to :data:`ROUGH` precision), or "" when it is exact."""
+    reasons = []
+    if inexact_groups:
+        reasons.append(
+            f"{inexact_groups} of the {groups} frontier groups were too big to count exactly "
+            f"(at most {MAX_STATES:,} states and {MAX_GROUP_WORK:,} steps a group, "
+            f"{MAX_TOTAL_WORK:,} an analysis), so some of their numbers were left out: counts "
+            "are upper bounds"
+        )
+    if rough_products:
+        reasons.append(
+            f"combining the groups takes {rough_products:,} multiplications, more than the "
+            f"{MAX_EXACT_PRODUCTS:,} done exactly, so probabilities have {ROUGH.prec} "
+            "significant digits"
+        )
+    if not reasons:
+        return ""
+    return "; ".join(reasons) + "; certain cells are still certain"
 
 
 def analyze(board: Board) -> Analysis:
@@ -545,8 +630,11 @@ def analyze(board: Board) -> Analysis:
     off = len(off_frontier - known)
 
     counted: list[tuple[list[Constraint], _GroupCount, tuple[Constraint, ...]]] = []
+    work_left = MAX_TOTAL_WORK
     for numbers in _split_into_groups(tuple(constraints)):
-        count, dropped = _count_group(numbers, mines_left)
+        max_work = min(MAX_GROUP_WORK, max(work_left, MIN_GROUP_WORK))
+        count, dropped = _count_group(numbers, mines_left, max_work)
+        work_left -= count.work
         if not count.layouts_by_mines:
             raise BoardError(
                 f"no placement of the {position.mines_left} unflagged mines satisfies this number "
@@ -555,16 +643,15 @@ def analyze(board: Board) -> Analysis:
             )
         counted.append((numbers, count, dropped))
 
-    # Products of the groups' polynomials before and after each group, to combine all but one.
+    # Products of the polynomials of the groups before each group.
     before: list[Polynomial] = [{0: 1}]
     for _, count, _ in counted:
         before.append(polynomial_product(before[-1], count.layouts_by_mines, mines_left))
-    after: list[Polynomial] = [{0: 1}]
-    for _, count, _ in reversed(counted):
-        after.append(polynomial_product(after[-1], count.layouts_by_mines, mines_left))
-    after.reverse()
     frontier_by_mines = before[-1]
-    solutions = sum(n * ways(off, mines_left - t) for t, n in frontier_by_mines.items())
+    # Ways the off-frontier cells take the rest, by frontier mines: each binomial once, since on a
+    # big board they have thousands of digits and the groups below ask for the same ones.
+    rest = {t: ways(off, mines_left - t) for t in frontier_by_mines}
+    solutions = sum(n * rest.get(t, 0) for t, n in frontier_by_mines.items())
     if solutions == 0:
         low = sum(min(count.layouts_by_mines) for _, count, _ in counted)
         high = sum(max(count.layouts_by_mines) for _, count, _ in counted)
@@ -573,31 +660,53 @@ def analyze(board: Board) -> Analysis:
             f"and into the {off} unknown cells touching no number"
         )
 
+    # One sweep back over the groups: ``completing[s]`` is the number of ways the groups after
+    # this one and the off-frontier cells finish a board whose earlier groups hold ``s`` mines.
+    # (Multiplying all other groups together for every group grew with the square of the
+    # number of groups: half a minute on a 100x100 board.)
+    products = sum(
+        2 * len(count.layouts_by_mines) * len(before[index])
+        for index, (_, count, _) in enumerate(counted)
+    )
+    rough = products > MAX_EXACT_PRODUCTS
+    number = ROUGH.create_decimal if rough else int
     groups: list[Group] = []
     mined_solutions: dict[Cell, int] = {}
-    for index, (numbers, count, dropped) in enumerate(counted):
-        others = polynomial_product(before[index], after[index + 1], mines_left)
-        completions = {
-            t: sum(n * ways(off, mines_left - t - u) for u, n in others.items())
-            for t in count.layouts_by_mines
-        }
-        for box, by_mines in zip(count.boxes, count.box_mines, strict=True):
-            mined = sum(n * completions.get(t, 0) for t, n in by_mines.items())
-            for cell in box:
-                mined_solutions[cell] = mined
-        completable = {t: n for t, n in count.layouts_by_mines.items() if completions[t]}
-        groups.append(
-            Group(
-                cells=frozenset(cell for box in count.boxes for cell in box),
-                numbers=tuple(c.cell for c in numbers),
-                boxes=tuple(count.boxes),
-                layouts_by_mines=completable,
-                solutions_by_mines={t: n * completions[t] for t, n in completable.items()},
-                exact=not dropped,
-                _count=count,
-                _dropped=dropped,
+    group_mines: set[Cell] = set()
+    completing: dict[int, int | decimal.Decimal] = {t: number(n) for t, n in rest.items()}
+    with decimal.localcontext(ROUGH):
+        for index in range(len(counted) - 1, -1, -1):
+            numbers, count, dropped = counted[index]
+            earlier = {s: number(n) for s, n in before[index].items()}
+            completions = {
+                t: sum(n * completing.get(s + t, 0) for s, n in earlier.items())
+                for t in count.layouts_by_mines
+            }
+            completing = {
+                s: sum(n * completing.get(s + t, 0) for t, n in count.layouts_by_mines.items())
+                for s in earlier
+            }
+            completable = {t: n for t, n in count.layouts_by_mines.items() if completions[t]}
+            for box, by_mines in zip(count.boxes, count.box_mines, strict=True):
+                mined = int(sum(n * completions.get(t, 0) for t, n in by_mines.items()))
+                mined_solutions.update(dict.fromkeys(box, mined))
+                # A mine in every layout of every completable size: exact even when rough.
+                if all(by_mines.get(t, 0) == n for t, n in completable.items()):
+                    group_mines.update(box)
+            groups.append(
+                Group(
+                    cells=frozenset(cell for box in count.boxes for cell in box),
+                    numbers=tuple(c.cell for c in numbers),
+                    boxes=tuple(count.boxes),
+                    layouts_by_mines=completable,
+                    solutions_by_mines={t: int(n * completions[t]) for t, n in completable.items()},
+                    exact=not dropped,
+                    _count=count,
+                    _dropped=dropped,
+                )
             )
-        )
+    groups.reverse()
+    inexact = [group for group in groups if not group.exact]
     mined_solutions.update(dict.fromkeys(touching_numbers & known_safe, 0))
     mined_solutions.update(dict.fromkeys(touching_numbers & known_mines, solutions))
     if off_frontier <= known_mines:
@@ -608,7 +717,7 @@ def analyze(board: Board) -> Analysis:
         off_mined = sum(n * ways(off - 1, mines_left - t - 1) for t, n in frontier_by_mines.items())
     possible = frozenset(t for t in frontier_by_mines if 0 <= mines_left - t <= off)
     safe = {cell for cell, mined in mined_solutions.items() if mined == 0}
-    mines = {cell for cell, mined in mined_solutions.items() if mined == solutions}
+    mines = group_mines | (touching_numbers & known_mines)
     if off_frontier and off_mined == 0:
         safe |= off_frontier
     elif off_frontier and off_mined == solutions:
@@ -623,7 +732,8 @@ def analyze(board: Board) -> Analysis:
         mines_left=position.mines_left,
         mines_to_place=mines_left,
         frontier_layout_count=sum(n for t, n in frontier_by_mines.items() if t in possible),
-        exact=all(group.exact for group in groups),
+        exact=not inexact and not rough,
+        approximation=_approximation(len(inexact), len(groups), products if rough else 0),
         _mined_solutions=mined_solutions,
         _off_frontier_mined_solutions=off_mined,
         _decided_frontier_mines=touching_numbers & known_mines,

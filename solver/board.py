@@ -2,35 +2,48 @@
 
 A :class:`Board` is what a player sees: the size, the total number of mines, and one
 :class:`Tile` per cell. It knows nothing of where the mines really are, except when a text
-file carries an optional ``[real]`` section (kept in :attr:`Board.real_mines`).
+file carries a ``[real]`` section (kept in :attr:`Board.real_mines`).
 
-Two text forms are read:
+Text forms read by :meth:`Board.from_text`:
 
-* MINESWEEPER-BOARD v0.1 (Metasweeper / ms-toollib's board standard)::
+* MINESWEEPER-BOARD v0.1, the board standard of ms-toollib and Metasweeper (the file
+  ``board标准.md`` of github.com/eee555/ms-toollib), which :meth:`Board.to_text` writes::
 
-      MINESWEEPER-BOARD v0.1
+      # MINESWEEPER-BOARD v0.1
+      # Render: ascii
+
       rows: 3
       columns: 4
       mines: 2
-      [view]
-      U1F1
-      U110
-      U100
-      [real]
-      .*.*
-      ....
-      ....
 
+      game_mode: classic
+
+      [real]
+      *11*
+      1111
+      0000
+
+      [view]
+      F11U
+      1111
+      0000
+
+  ``#`` lines before the first section are comments (the first names the format, ``# Render:``
+  says ``ascii`` or ``emoji``); metadata is ``key: value``; ``[real]`` (``*`` a mine, digits
+  the counts around) and ``[view]`` each hold ``rows`` lines of ``columns`` characters, and at
+  least one of them is present. A ``[real]`` alone is a fresh board whose layout is known.
+* The same without the ``#`` (what autosweeper wrote before it followed the standard), where
+  ``rows``/``columns`` may be missing and ``[real]`` marks safe cells with ``.``.
 * JSMinesweeper's form: a ``30x16x99`` header (columns x rows x mines) and rows of digits,
   ``H`` hidden, ``F`` flag.
 
-and the first is written by :meth:`Board.to_text`.
+Boards read from text have at most :data:`MAX_ROWS` rows and :data:`MAX_COLUMNS` columns.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
 
@@ -93,6 +106,37 @@ _JS_CHARS: dict[str, Tile] = {
     "F": Tile.FLAG,
 }
 
+_REAL_CHARS: dict[str, int] = {"*": 1, **dict.fromkeys("012345678", 0)}
+"""``[real]``: a mine, or the number of mines around (not checked: the ``*`` decide)."""
+_LEGACY_REAL: dict[str, int] = {**_REAL_CHARS, ".": 0}
+"""autosweeper's earlier ``[real]`` marked every safe cell ``.``."""
+
+STANDARD_HEADER = "# MINESWEEPER-BOARD v0.1"
+_RENDERS = ("ascii", "emoji")
+_SIZE_KEYS = ("rows", "columns", "mines")
+_EMOJI_OF_TILE: dict[Tile, str] = {
+    **{Tile(n): f"{n}\ufe0f\u20e3" for n in range(9)},
+    Tile.HIDDEN: "\u2b1c",
+    Tile.FLAG: "\U0001f6a9",
+    Tile.QUESTION: "\u2753",
+    Tile.EXPLODED: "\U0001f4a5",
+    Tile.MINE: "\U0001f4a3",
+    Tile.WRONG_FLAG: "\u274c",
+}
+"""The standard's emoji render of each tile (digits as keycaps: digit, U+FE0F, U+20E3)."""
+_CHAR_OF_EMOJI: dict[str, str] = {
+    emoji.replace("\ufe0f", ""): _CHAR_OF_TILE[tile] for tile, emoji in _EMOJI_OF_TILE.items()
+}
+_EMOJI_TOKEN = re.compile(
+    "[0-8]\ufe0f?\u20e3|[" + "".join(e for e in _CHAR_OF_EMOJI if len(e) == 1) + "]\ufe0f?"
+)
+"""One emoji of the render, its variation selector (U+FE0F) optional."""
+
+MAX_ROWS = 100
+MAX_COLUMNS = 100
+"""The largest board read from text: the custom boards of Minesweeper programs stay within
+100x100, and a bigger one is refused before its rows are read."""
+
 LEVELS: dict[str, tuple[int, int, int]] = {
     "beginner": (9, 9, 10),
     "intermediate": (16, 16, 40),
@@ -128,6 +172,9 @@ class Board:
     mines: int
     tiles: npt.NDArray[np.uint8] = field(repr=False)
     real_mines: npt.NDArray[np.bool_] | None = field(default=None, repr=False)
+    metadata: dict[str, str] = field(default_factory=dict, repr=False)
+    """The text form's metadata other than the size and mine count (``game_mode``, ``author``,
+    ``comment``, keys unknown to autosweeper), kept so that a file is written back as read."""
 
     def __post_init__(self) -> None:
         if self.rows < 1 or self.columns < 1:
@@ -159,40 +206,64 @@ class Board:
     @classmethod
     def from_rows(cls, lines: list[str], mines: int) -> Board:
         """A board from rows of MINESWEEPER-BOARD view characters (``U``, ``F``, digits...)."""
-        return _parse_view(lines, mines, first_line=1)
+        rows = [(number, line) for number, line in enumerate(lines, start=1)]
+        if not rows:
+            raise BoardError("the board has no rows")
+        return Board(len(rows), len(rows[0][1]), mines, _read_grid(rows, "[view]", _VIEW_CHARS))
 
     @classmethod
     def from_text(cls, text: str) -> Board:
-        """Read MINESWEEPER-BOARD v0.1 or JSMinesweeper text; raise :class:`BoardError`."""
-        lines = [line.strip() for line in text.strip().splitlines()]
-        if not lines or not lines[0]:
+        """Read any of the module's text forms; raise :class:`BoardError` naming the line."""
+        lines = [
+            (number, line.strip())
+            for number, line in enumerate(
+                re.split(r"\r\n|\r|\n", text.removeprefix("\ufeff")), start=1
+            )
+        ]
+        lines = [(number, line) for number, line in lines if line]
+        if not lines:
             raise BoardError("the board text is empty")
-        if lines[0].upper().startswith("MINESWEEPER-BOARD"):
-            return _parse_metasweeper(lines)
-        if re.fullmatch(r"\d+x\d+x\d+", lines[0]):
+        number, first = lines[0]
+        if first.startswith("#"):
+            return _parse_board_standard(lines)
+        if first.upper().startswith("MINESWEEPER-BOARD"):
+            return _parse_board_standard(lines, legacy=True)
+        if re.fullmatch(r"[0-9]+x[0-9]+x[0-9]+", first):
             return _parse_jsminesweeper(lines)
         raise BoardError(
-            "unknown board format: expected a 'MINESWEEPER-BOARD v0.1' header or a "
-            f"JSMinesweeper 'COLUMNSxROWSxMINES' header, found {lines[0][:40]!r}",
-            line=1,
+            f"unknown board format: expected a '{STANDARD_HEADER}' header or a "
+            f"JSMinesweeper 'COLUMNSxROWSxMINES' header, found {first[:40]!r}",
+            line=number,
         )
 
     # -- text forms ---------------------------------------------------------------------------
 
-    def to_text(self) -> str:
-        """The board as MINESWEEPER-BOARD v0.1 text (with ``[real]`` when the layout is known)."""
-        out = [
-            "MINESWEEPER-BOARD v0.1",
-            f"rows: {self.rows}",
-            f"columns: {self.columns}",
-            f"mines: {self.mines}",
-            "[view]",
-        ]
-        out += ["".join(_CHAR_OF_TILE[Tile(t)] for t in row) for row in self.tiles]
+    def to_text(self, render: str = "ascii") -> str:
+        """The board as MINESWEEPER-BOARD v0.1 text, ``render`` ``ascii`` or ``emoji``.
+
+        ``[real]`` is written when the layout is known and ``[view]`` unless the board is fresh
+        with a known layout (a ``[real]`` alone reads back as that board).
+        """
+        if render not in _RENDERS:
+            raise BoardError(f"unknown render {render!r}: expected ascii or emoji")
+        for key, value in self.metadata.items():
+            if key.lower() in _SIZE_KEYS or not re.fullmatch(r"[^:#\[\s]([^:\r\n]*[^:\s])?", key):
+                raise BoardError(f"metadata key {key!r} cannot be written")
+            if "\n" in value or "\r" in value:
+                raise BoardError(f"metadata {key!r} spans lines; a value is one line")
+        extra = [f"{key}: {value}" for key, value in self.metadata.items() if key != "game_mode"]
+        game_mode = self.metadata.get("game_mode", "classic")
+        out = [STANDARD_HEADER, f"# Render: {render}", ""]
+        if extra:
+            out += [*extra, ""]
+        out += [f"rows: {self.rows}", f"columns: {self.columns}", f"mines: {self.mines}", ""]
+        out += [f"game_mode: {game_mode}", ""]
         if self.real_mines is not None:
-            out.append("[real]")
-            out += ["".join("*" if m else "." for m in row) for row in self.real_mines]
-        return "\n".join(out) + "\n"
+            out += ["[real]", *_real_rows(self.real_mines), ""]
+        if self.real_mines is None or not self.is_fresh:
+            chars = _CHAR_OF_TILE if render == "ascii" else _EMOJI_OF_TILE
+            out += ["[view]", *("".join(chars[Tile(t)] for t in row) for row in self.tiles)]
+        return "\n".join(out).rstrip("\n") + "\n"
 
     def to_jsminesweeper_text(self) -> str:
         """The board in JSMinesweeper's form (unopened cells other than flags become ``H``)."""
@@ -226,7 +297,9 @@ class Board:
 
     def copy(self) -> Board:
         real = None if self.real_mines is None else self.real_mines.copy()
-        return Board(self.rows, self.columns, self.mines, self.tiles.copy(), real)
+        return Board(
+            self.rows, self.columns, self.mines, self.tiles.copy(), real, dict(self.metadata)
+        )
 
     def cells(self) -> Iterator[Cell]:
         for r in range(self.rows):
@@ -260,96 +333,169 @@ class Board:
         return bool((self.tiles == Tile.HIDDEN).all())
 
 
-def _parse_view(lines: list[str], mines: int, first_line: int) -> Board:
-    if not lines:
-        raise BoardError("the board has no rows", line=first_line)
-    width = len(lines[0])
-    tiles = np.empty((len(lines), width), dtype=np.uint8)
-    for r, text in enumerate(lines):
+def check_size(rows: int, columns: int, line: int | None = None) -> None:
+    """Refuse a board bigger than autosweeper reads, before any of its rows is read."""
+    if rows > MAX_ROWS or columns > MAX_COLUMNS:
+        raise BoardError(
+            f"a {rows}x{columns} board (rows x columns) is larger than the {MAX_ROWS}x"
+            f"{MAX_COLUMNS} autosweeper reads",
+            line=line,
+        )
+
+
+def _whole_number(text: str, what: str, line: int) -> int:
+    """A header number: ASCII digits only (``str.isdigit`` would take ``²``), and short."""
+    if not re.fullmatch(r"[0-9]{1,9}", text):
+        raise BoardError(
+            f"{what} needs a whole number of at most 9 digits, found {text[:40]!r}", line=line
+        )
+    return int(text)
+
+
+def _from_emoji(line: str) -> str:
+    """The ASCII form of an emoji-rendered row (ASCII characters stay as they are)."""
+    return _EMOJI_TOKEN.sub(lambda m: _CHAR_OF_EMOJI.get(m[0].replace("\ufe0f", ""), m[0]), line)
+
+
+def _read_grid(
+    rows: list[tuple[int, str]], label: str, chars: Mapping[str, int]
+) -> npt.NDArray[np.uint8]:
+    """Rows of characters (with their line numbers) as an array of ``chars``' values."""
+    width = len(rows[0][1])
+    grid = np.empty((len(rows), width), dtype=np.uint8)
+    for r, (number, text) in enumerate(rows):
         if len(text) != width:
             raise BoardError(
-                f"row {r} has {len(text)} cells, the first row has {width}", line=first_line + r
+                f"{label} row {r} has {len(text)} cells, its first row has {width}",
+                line=number,
             )
         for c, char in enumerate(text):
-            tile = _VIEW_CHARS.get(char.upper())
-            if tile is None:
-                raise BoardError(
-                    f"unknown cell character {char!r}", cell=(r, c), line=first_line + r
-                )
-            tiles[r, c] = tile
-    return Board(len(lines), width, mines, tiles)
+            value = chars.get(char)
+            if value is None:
+                raise BoardError(f"unknown {label} character {char!r}", cell=(r, c), line=number)
+            grid[r, c] = value
+    return grid
 
 
-def _header_int(lines: list[str], key: str) -> int | None:
-    for number, line in enumerate(lines, start=1):
-        if line.startswith("["):
-            return None
-        if line.lower().startswith(key + ":"):
-            value = line.split(":", 1)[1].strip()
-            if not value.isdigit():
-                raise BoardError(f"'{key}:' needs a whole number, found {value!r}", line=number)
-            return int(value)
-    return None
+def _real_rows(mines: npt.NDArray[np.bool_]) -> list[str]:
+    """A layout as ``[real]`` rows: ``*`` for a mine, else the count of mines around."""
+    padded = np.pad(mines.astype(np.uint8), 1)
+    around = np.zeros(mines.shape, dtype=np.uint8)
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            if dr or dc:
+                around += padded[1 + dr : 1 + dr + mines.shape[0], 1 + dc : 1 + dc + mines.shape[1]]
+    return [
+        "".join("*" if mine else str(count) for mine, count in zip(row, counts, strict=True))
+        for row, counts in zip(mines, around, strict=True)
+    ]
 
 
-def _section(lines: list[str], name: str) -> tuple[int, list[str]] | None:
-    """The non-empty lines of section ``[name]``, and the line number of the first."""
-    try:
-        start = next(i for i, line in enumerate(lines) if line.lower() == f"[{name}]")
-    except StopIteration:
-        return None
-    body: list[str] = []
-    for line in lines[start + 1 :]:
-        if line.startswith("["):
-            break
-        if line:
-            body.append(line)
-    return start + 2, body
+def _parse_board_standard(lines: list[tuple[int, str]], legacy: bool = False) -> Board:
+    """MINESWEEPER-BOARD text; ``legacy`` is autosweeper's earlier form without the ``#``."""
+    number, header = lines[0]
+    # A later v0.x is read alike: the standard keeps older readers working across versions.
+    if not re.fullmatch(r"#?\s*MINESWEEPER-BOARD\s+v0\.[0-9]+", header, re.IGNORECASE):
+        raise BoardError(
+            f"the first line must be '{STANDARD_HEADER}', found {header[:40]!r}", line=number
+        )
+    render = "ascii"
+    metadata: dict[str, str] = {}
+    size: dict[str, int] = {}
+    index = 1
+    while index < len(lines) and not lines[index][1].startswith("["):
+        number, line = lines[index]
+        index += 1
+        if line.startswith("#"):
+            found = re.fullmatch(r"#\s*render\s*:\s*(.*)", line, re.IGNORECASE)
+            if found:
+                render = found[1].lower()
+                if render not in _RENDERS:
+                    raise BoardError(
+                        f"unknown render {found[1][:40]!r}: expected ascii or emoji", line=number
+                    )
+            continue
+        key, colon, value = line.partition(":")
+        key, value = key.strip(), value.strip()
+        if not colon or not key:
+            raise BoardError(f"expected 'key: value' metadata, found {line[:40]!r}", line=number)
+        if key.lower() in _SIZE_KEYS:
+            if key.lower() in size:
+                raise BoardError(f"'{key.lower()}:' is given twice", line=number)
+            size[key.lower()] = _whole_number(value, f"'{key}:'", number)
+        else:
+            metadata[key] = value
+    missing = [key for key in _SIZE_KEYS if key not in size and not (legacy and key != "mines")]
+    if missing:
+        raise BoardError(f"the metadata has no '{missing[0]}:' line")
+    if "rows" in size and "columns" in size:
+        check_size(size["rows"], size["columns"])
 
-
-def _parse_metasweeper(lines: list[str]) -> Board:
-    view = _section(lines, "view")
-    if view is None:
-        raise BoardError("MINESWEEPER-BOARD text has no [view] section")
-    first, rows = view
-    mines = _header_int(lines, "mines")
-    if mines is None:
-        raise BoardError("MINESWEEPER-BOARD text has no 'mines:' line")
-    board = _parse_view(rows, mines, first)
-    for key, actual in (("rows", board.rows), ("columns", board.columns)):
-        declared = _header_int(lines, key)
-        if declared is not None and declared != actual:
-            raise BoardError(f"the header says {key}: {declared}, the [view] has {actual}")
-    real = _section(lines, "real")
-    if real is not None:
-        first_real, real_rows = real
-        layout = np.zeros(board.tiles.shape, dtype=bool)
-        if len(real_rows) != board.rows:
+    sections: dict[str, list[tuple[int, str]]] = {}
+    while index < len(lines):
+        number, line = lines[index]
+        name = line.lower()
+        if name not in ("[real]", "[view]"):
             raise BoardError(
-                f"[real] has {len(real_rows)} rows, [view] has {board.rows}", line=first_real
+                f"expected a [real] or [view] section, found {line[:40]!r}", line=number
             )
-        for r, text in enumerate(real_rows):
-            if len(text) != board.columns:
-                raise BoardError(f"[real] row {r} has {len(text)} cells", line=first_real + r)
-            layout[r] = [ch == "*" for ch in text]
-        board.real_mines = layout
+        if name in sections:
+            raise BoardError(f"a second {name} section", line=number)
+        index += 1
+        body = []
+        while index < len(lines) and not lines[index][1].startswith("["):
+            row_number, row = lines[index]
+            body.append((row_number, _from_emoji(row) if render == "emoji" else row))
+            index += 1
+        if not body:
+            raise BoardError(f"the {name} section has no rows", line=number)
+        rows = size.get("rows", len(body))
+        columns = size.get("columns", len(body[0][1]))
+        check_size(len(body), len(body[0][1]), line=number)
+        if len(body) != rows:
+            raise BoardError(
+                f"{name} has {len(body)} rows, the metadata says rows: {rows}", line=number
+            )
+        for row_number, row in body:
+            if len(row) != columns:
+                raise BoardError(
+                    f"a {name} row has {len(row)} cells, the metadata says columns: {columns}",
+                    line=row_number,
+                )
+        sections[name[1:-1]] = body
+    if not sections:
+        raise BoardError("the text has neither a [real] nor a [view] section")
+    shape = next(iter(sections.values()))
+    rows, columns = len(shape), len(shape[0][1])
+    if any(len(body) != rows or len(body[0][1]) != columns for body in sections.values()):
+        raise BoardError("the [real] and [view] sections differ in size")
+
+    mines = size["mines"]
+    tiles = (
+        _read_grid(sections["view"], "[view]", _VIEW_CHARS)
+        if "view" in sections
+        else np.full((rows, columns), Tile.HIDDEN, dtype=np.uint8)
+    )
+    board = Board(rows, columns, mines, tiles, metadata=metadata)
+    if "real" in sections:
+        layout = _read_grid(sections["real"], "[real]", _LEGACY_REAL if legacy else _REAL_CHARS)
+        board.real_mines = layout.astype(bool)
+        if int(layout.sum()) != mines:
+            raise BoardError(f"[real] holds {int(layout.sum())} mines, the metadata says {mines}")
     return board
 
 
-def _parse_jsminesweeper(lines: list[str]) -> Board:
-    columns, rows, mines = (int(x) for x in lines[0].split("x"))
-    body = [line for line in lines[1:] if line]
+def _parse_jsminesweeper(lines: list[tuple[int, str]]) -> Board:
+    number, header = lines[0]
+    columns, rows, mines = (_whole_number(x, "the header", number) for x in header.split("x"))
+    check_size(rows, columns, line=number)
+    body = lines[1:]
     if len(body) != rows:
-        raise BoardError(f"the header says {rows} rows, the text has {len(body)}", line=1)
-    tiles = np.empty((rows, columns), dtype=np.uint8)
-    for r, text in enumerate(body):
+        raise BoardError(f"the header says {rows} rows, the text has {len(body)}", line=number)
+    for row_number, text in body:
         if len(text) != columns:
             raise BoardError(
-                f"row {r} has {len(text)} cells, the header says {columns}", line=r + 2
+                f"a row has {len(text)} cells, the header says {columns}", line=row_number
             )
-        for c, char in enumerate(text):
-            tile = _JS_CHARS.get(char.upper())
-            if tile is None:
-                raise BoardError(f"unknown cell character {char!r}", cell=(r, c), line=r + 2)
-            tiles[r, c] = tile
-    return Board(rows, columns, mines, tiles)
+    upper = [(row_number, text.upper()) for row_number, text in body]
+    return Board(rows, columns, mines, _read_grid(upper, "JSMinesweeper", _JS_CHARS))

@@ -288,7 +288,9 @@ def test_state_bound_holds_on_expert_positions(seed: int, openings: int) -> None
         boxes, box_numbers = analysis_module._boxes(cells, numbers)
         needs = [constraint.mines for constraint in numbers]
         order, bound = analysis_module._order_boxes(box_numbers, [len(b) for b in boxes], needs)
-        count = analysis_module._GroupCount(boxes, box_numbers, needs, board.mines, order)
+        count = analysis_module._GroupCount(
+            boxes, box_numbers, needs, board.mines, order, analysis_module.MAX_GROUP_WORK
+        )
         assert sum(len(table) for table in count.forward[1:]) <= bound
 
 

@@ -7,11 +7,13 @@ import random
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 from bruteforce import enumerate_solutions, random_position
 
+import solver.analysis as analysis_module
 from controller.cli import main
-from solver import Board, Tile, analyze
+from solver import Board, Game, Tile, analyze
 
 BOARDS = Path(__file__).parent / "boards"
 
@@ -88,23 +90,67 @@ def test_big_positions_count_layouts_instead_of_listing_them(
         ("lost_game.txt", "cell (row 0, column 1)"),
     ],
 )
-def test_impossible_board_exits_2_naming_the_cell(
+def test_impossible_board_exits_1_naming_the_cell(
     name: str, where: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["analyze", str(BOARDS / name)]) == 2
+    assert main(["analyze", str(BOARDS / name)]) == 1
     captured = capsys.readouterr()
     assert where in captured.err and captured.out == ""
 
 
-def test_malformed_or_missing_file_exits_2(
+def test_malformed_missing_or_oversized_file_exits_1(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     bad = tmp_path / "bad.txt"
-    bad.write_text("MINESWEEPER-BOARD v0.1\nrows: 1\ncolumns: 2\nmines: 1\n[view]\nUZ\n")
-    assert main(["analyze", str(bad)]) == 2
+    bad.write_text("# MINESWEEPER-BOARD v0.1\nrows: 1\ncolumns: 2\nmines: 1\n[view]\nUZ\n")
+    assert main(["analyze", str(bad)]) == 1
     assert "cell (row 0, column 1)" in capsys.readouterr().err
-    assert main(["analyze", str(tmp_path / "missing.txt")]) == 2
+    assert main(["analyze", str(tmp_path / "missing.txt")]) == 1
     assert "cannot read" in capsys.readouterr().err
+    huge = tmp_path / "huge.txt"
+    huge.write_text("100x100000x1\n" + ("H" * 100 + "\n") * 100_000)
+    assert main(["analyze", str(huge)]) == 1
+    assert "a 100000x100 board (rows x columns) is larger than the 100x100" in (
+        capsys.readouterr().err
+    )
+
+
+@pytest.mark.parametrize("rule", ["safe", "xp", "opening", "none"])
+def test_a_board_of_mines_only_is_already_won_under_every_rule(
+    rule: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "mines.txt"
+    path.write_text(Board.empty(2, 2, 4).to_text())
+    assert main(["analyze", str(path), "--rule", rule]) == 0
+    out = capsys.readouterr().out
+    assert "certain mines (4)" in out and "win probability with best play: 1 = 100.0000%" in out
+
+
+def test_an_approximate_analysis_says_why(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(analysis_module, "MAX_EXACT_PRODUCTS", 0)
+    path = BOARDS / "expert_wide_frontier.txt"
+    assert main(["analyze", str(path)]) == 0
+    solutions = analyze(Board.from_text(path.read_text())).solutions
+    assert f"solutions: {solutions} (approximate: combining the groups takes" in (
+        capsys.readouterr().out
+    )
+    assert main(["analyze", str(path), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert not report["exact"] and "significant digits" in report["approximation"]
+
+
+def test_emoji_rendered_file_gives_the_same_report(
+    small_board_file: tuple[Path, Board], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, board = small_board_file
+    emoji_path = tmp_path / "small.board"
+    emoji_path.write_text(board.to_text("emoji"), encoding="utf-8")
+    assert main(["analyze", str(path), "--json"]) == 0
+    ascii_report = json.loads(capsys.readouterr().out)
+    assert main(["analyze", str(emoji_path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == ascii_report
 
 
 def test_jsminesweeper_file_gives_the_same_report(
@@ -117,3 +163,23 @@ def test_jsminesweeper_file_gives_the_same_report(
     from_metasweeper = json.loads(capsys.readouterr().out)
     assert main(["analyze", str(js_path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == from_metasweeper
+
+
+def test_a_big_board_with_one_solution_is_too_large_for_the_win_search(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Hidden rows between opened rows: one solution, but a frontier part of 1,800 cells."""
+    rng = random.Random(0)
+    layout = np.zeros((60, 60), dtype=bool)
+    for r in range(0, 60, 2):
+        layout[r] = [rng.random() < 0.5 for _ in range(60)]
+    game = Game.from_layout(layout)
+    for r in range(1, 60, 2):
+        for c in range(60):
+            game.open((r, c))
+    path = tmp_path / "stripes.txt"
+    path.write_text(game.board.to_text())
+    assert main(["analyze", str(path), "--layouts", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "solutions: 1\n" in out
+    assert "win probability with best play: position too large for the exact search" in out

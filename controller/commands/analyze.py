@@ -14,7 +14,7 @@ from controller.commands import positive_int
 from solver.analysis import Analysis, analyze
 from solver.board import Board, BoardError, Cell, Tile
 from solver.engine import FirstClick
-from solver.winprob import PositionTooLarge, win_probability
+from solver.winprob import MAX_LAYOUTS, PositionTooLarge, win_probability
 
 DEFAULT_LAYOUT_LIMIT = 20
 
@@ -50,24 +50,39 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 def run(args: argparse.Namespace) -> int:
     try:
-        board = Board.from_text(args.file.read_text())
+        board = Board.from_text(args.file.read_text(encoding="utf-8"))
         analysis = analyze(board)
     except (OSError, UnicodeDecodeError) as error:
         print(f"autosweeper analyze: cannot read {args.file}: {error}", file=sys.stderr)
-        return 2
+        return 1
     except BoardError as error:
         print(f"autosweeper analyze: {args.file}: {error}", file=sys.stderr)
-        return 2
+        return 1
     layouts = analysis.frontier_layouts(args.layouts)
-    try:
-        winning: Fraction | None = win_probability(board, rule=args.rule)
-    except PositionTooLarge:
-        winning = None
+    winning = _win_probability(analysis, args.rule)
     if args.json:
         print(json.dumps(_as_json(analysis, layouts, winning)))
     else:
         print(_as_text(analysis, layouts, winning))
     return 0
+
+
+def _win_probability(analysis: Analysis, rule: str) -> Fraction | None:
+    """The exact chance of winning with best play, or None when the position is too large."""
+    if analysis.board.is_won:
+        # Nothing left to open (every unknown cell a mine, say): no first click to protect.
+        return Fraction(1)
+    if analysis.solutions > MAX_LAYOUTS:
+        # The search would refuse it too, but only after listing that many layouts.
+        return None
+    try:
+        return win_probability(analysis.board, rule=rule)
+    except PositionTooLarge:
+        return None
+    except RecursionError:
+        # solver.winprob lists a frontier part recursively, one level per cell: a part of
+        # about a thousand cells (a big custom board) is too large for it as well.
+        return None
 
 
 def _cells(cells: frozenset[Cell] | list[Cell]) -> str:
@@ -111,7 +126,7 @@ def _as_text(
     lines = [
         f"board: {board.rows} rows x {board.columns} columns, {board.mines} mines, {flags} flagged",
         f"solutions: {analysis.solutions}"
-        + ("" if analysis.exact else " (approximate: a group was too big to count exactly)"),
+        + ("" if analysis.exact else f" (approximate: {analysis.approximation})"),
         f"certain safe ({len(analysis.safe)}): {_cells(analysis.safe)}",
         f"certain mines ({len(analysis.mines)}): {_cells(analysis.mines)}",
         f"frontier groups: {len(analysis.groups)} ({grouped} cells); "
@@ -143,6 +158,7 @@ def _as_json(
         "mines_left": analysis.mines_left,
         "solutions": analysis.solutions,
         "exact": analysis.exact,
+        "approximation": analysis.approximation,
         "safe": sorted(analysis.safe),
         "certain_mines": sorted(analysis.mines),
         "probabilities": [

@@ -1,0 +1,73 @@
+"""The analysis's bounds: its work per group and per analysis, and the rough combination on
+big boards, each falling back soundly and saying so."""
+
+from __future__ import annotations
+
+import random
+import time
+from fractions import Fraction
+
+import pytest
+from bruteforce import random_position
+
+import solver.analysis as analysis_module
+from solver import Board, analyze
+
+
+def expert_positions(count: int) -> list[Board]:
+    rng = random.Random(11)
+    return [random_position(rng, 16, 30, 99, rng.randint(3, 25)) for _ in range(count)]
+
+
+def assert_sound(board: Board, relaxed: analysis_module.Analysis) -> None:
+    assert board.real_mines is not None
+    assert not any(board.real_mines[cell] for cell in relaxed.safe)
+    assert all(board.real_mines[cell] for cell in relaxed.mines)
+
+
+def test_a_spent_analysis_budget_leaves_later_groups_approximate_and_sound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    boards = expert_positions(12)
+    exact = [analyze(board) for board in boards]
+    monkeypatch.setattr(analysis_module, "MAX_TOTAL_WORK", 0)
+    monkeypatch.setattr(analysis_module, "MIN_GROUP_WORK", 50)
+    approximated = 0
+    for board, truth in zip(boards, exact, strict=True):
+        relaxed = analyze(board)
+        assert relaxed.solutions >= truth.solutions
+        assert relaxed.safe <= truth.safe and relaxed.mines <= truth.mines
+        assert_sound(board, relaxed)
+        if relaxed.exact:
+            assert relaxed.approximation == "" and relaxed.solutions == truth.solutions
+        else:
+            approximated += 1
+            assert "frontier groups were too big to count exactly" in relaxed.approximation
+    assert approximated >= 3
+
+
+def test_rough_combination_keeps_the_count_and_certain_cells_exact(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for board in expert_positions(12):
+        exact = analyze(board)
+        monkeypatch.setattr(analysis_module, "MAX_EXACT_PRODUCTS", 0)
+        rough = analyze(board)
+        monkeypatch.undo()
+        assert rough.solutions == exact.solutions
+        assert (rough.safe, rough.mines) == (exact.safe, exact.mines)
+        if rough.groups:
+            assert not rough.exact and "significant digits" in rough.approximation
+        for cell in board.cells():
+            if board[cell].is_unopened:
+                difference = abs(rough.probability(cell) - exact.probability(cell))
+                assert difference <= Fraction(1, 10**25)
+
+
+@pytest.mark.slow
+def test_a_dense_100x100_board_is_analysed_in_bounded_time() -> None:
+    board = random_position(random.Random(3), 100, 100, 3000, openings=400)
+    started = time.perf_counter()
+    result = analyze(board)
+    assert time.perf_counter() - started < 60
+    assert_sound(board, result)
