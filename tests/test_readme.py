@@ -1,5 +1,6 @@
 """Every example of README's section "The solver as a library" runs: its Python, its board (which
-must be a possible position, and is what to_text writes) and its `autosweeper analyze` line."""
+must be a possible position, and is what to_text writes), its `autosweeper analyze` line and its
+`autosweeper bench` comparison (with fewer games)."""
 
 from __future__ import annotations
 
@@ -36,7 +37,6 @@ def example(starting: str) -> str:
 
 def test_every_example_of_the_section_is_one_this_file_runs() -> None:
     known = ("from solver", "# MINESWEEPER-BOARD", "autosweeper analyze", "autosweeper bench")
-    # 'autosweeper bench' examples belong to the benchmark's own tests.
     assert all(block.startswith(known) for block in examples())
 
 
@@ -77,3 +77,22 @@ def test_analyze_command_example_runs(
     command = shlex.split(example("autosweeper analyze"))
     assert main(command[1:]) == 0
     assert "solutions: 2\n" in capsys.readouterr().out
+
+
+def test_bench_comparison_example_runs_with_fewer_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The section's `autosweeper bench` lines, in order, with 8 games instead of thousands: the
+    two seeded runs save their JSON and the comparison reads them back."""
+    block = example("autosweeper bench")
+    commands = [shlex.split(line) for line in block.replace("\\\n", " ").splitlines()]
+    assert [command[:2] for command in commands] == [["autosweeper", "bench"]] * 3
+    monkeypatch.chdir(tmp_path)
+    for command in commands:
+        argv = command[1:]
+        if "--games" in argv:
+            argv[argv.index("--games") + 1] = "8"
+        assert main([*argv, "--workers", "1"] if "--compare" not in argv else argv) == 0
+    output = capsys.readouterr().out
+    assert "only before" in output and "expert" in output
+    assert (tmp_path / "before.json").is_file() and (tmp_path / "after.json").is_file()
