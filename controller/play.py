@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from controller.mouse import ClickOutsideError
 from controller.outcomes import GameRecord, GameSetup, OutcomeLog, Result
-from solver import Board, Tile
+from solver import Board, BoardError, Tile
 from solver.stats import format_win_rate
 from solver.strategy import Action, Move, next_moves
 from vision.capture import ScreenGrabber
@@ -297,7 +297,7 @@ class Player:
         while outcome == "playing":
             board = self._board
             with self.stopwatch.stage("solver"):
-                moves = next_moves(board, rule, flags=self.flags) or _flags_to_finish(board)
+                moves = _solver_moves(board, rule, self.flags)
             if not moves:
                 self._board, outcome = self._end_shown(board)
                 continue
@@ -423,6 +423,18 @@ def _is_new_game(before: Board, after: Reading) -> bool:
     marked = np.isin(after.board.tiles, (Tile.FLAG, Tile.QUESTION)).any()
     changed = not np.array_equal(before.tiles, after.board.tiles)
     return after.board.is_fresh or (changed and not marked)
+
+
+def _solver_moves(board: Board, rule: str, flags: bool) -> list[Move]:
+    """The solver's next moves. A board no mine layout satisfies was misread (or the mine count
+    is wrong): the game ends as ``misread``, with the solver's reason and the board read."""
+    try:
+        return next_moves(board, rule, flags=flags) or _flags_to_finish(board)
+    except BoardError as impossible:
+        raise GameAborted(
+            Result.MISREAD,
+            f"the solver finds the board impossible: {impossible}; it was read as\n{board}",
+        ) from impossible
 
 
 def _closed_cells(board: Board) -> npt.NDArray[np.bool_]:

@@ -520,3 +520,24 @@ def test_a_screen_that_cannot_be_captured_stops_the_game(tmp_path: Path) -> None
     assert report.record.result == Result.STOPPED
     assert "gone" in (report.reason or "") and "not inside the screen" in (report.reason or "")
     assert len(table.clicks) == 1
+
+
+def test_a_board_the_solver_finds_impossible_ends_the_game_as_misread(tmp_path: Path) -> None:
+    class WrongMineCount(SimulatedTable):
+        """Reads the board with too few mines, as a wrong ``--mines`` would."""
+
+        def look(self, changed: bool = False) -> Reading:
+            reading = super().look(changed)
+            board = reading.board
+            return Reading(Board(board.rows, board.columns, 1, board.tiles), reading.scores, None)
+
+    table = WrongMineCount(seed=17)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        reports = play_all(quick_player(table, log), 3)
+        (record,) = log.games()
+    assert len(reports) == 1  # a misread ends the run
+    assert record.result == Result.MISREAD
+    assert record.ended_at is not None
+    assert "the solver finds the board impossible" in (record.reason or "")
+    assert "unflagged mines" in (record.reason or "")  # the solver's own reason is kept
+    assert record.clicks == len(table.clicks) >= 1
