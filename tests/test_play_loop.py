@@ -104,17 +104,17 @@ class SimulatedTable:
             face = "lost" if board.is_lost else "won" if all_flagged else "playing"
         return Reading(board, np.zeros(board.tiles.shape, np.float32), face)
 
-    def play(self, move: Move) -> None:
+    def play(self, move: Move) -> bool:
         rows, columns, _ = self.size
         assert 0 <= move.cell[0] < rows and 0 <= move.cell[1] < columns, "click outside the board"
         self.clicks.append((move.cell, move.action))
-        if self.drops_clicks:
-            return
-        {
-            Action.OPEN: self.current.open,
-            Action.FLAG: self.current.flag,
-            Action.CHORD: self.current.chord,
-        }[move.action](move.cell)
+        if not self.drops_clicks:
+            {
+                Action.OPEN: self.current.open,
+                Action.FLAG: self.current.flag,
+                Action.CHORD: self.current.chord,
+            }[move.action](move.cell)
+        return True
 
     def new_game(self, attempt: int = 0) -> None:
         self.new_game_attempts.append(attempt)
@@ -216,11 +216,11 @@ def test_a_click_lost_for_good_is_clicked_again_after_waiting_for_a_change_in_va
             super().__init__(seed)
             self.last_seen = self.current.board.tiles.copy()
 
-        def play(self, move: Move) -> None:
+        def play(self, move: Move) -> bool:
             if self.clicks:
-                super().play(move)
-            else:
-                self.clicks.append((move.cell, move.action))
+                return super().play(move)
+            self.clicks.append((move.cell, move.action))
+            return True
 
         def look(self, changed: bool = False) -> Reading:
             if changed and np.array_equal(self.current.board.tiles, self.last_seen):
@@ -243,11 +243,11 @@ def test_a_flag_the_game_does_not_take_is_not_clicked_again(
     monkeypatch.setattr(controller.play, "_CLICK_CONFIRM_PAUSE", 0.0)
 
     class DropsFlags(SimulatedTable):
-        def play(self, move: Move) -> None:
-            if move.action == Action.FLAG:
-                self.clicks.append((move.cell, move.action))
-            else:
-                super().play(move)
+        def play(self, move: Move) -> bool:
+            if move.action != Action.FLAG:
+                return super().play(move)
+            self.clicks.append((move.cell, move.action))
+            return True
 
     table = DropsFlags(seed=7, size=(9, 12, 10), flags_to_win=True)
     with OutcomeLog(tmp_path / "log.db") as log:
@@ -268,8 +268,9 @@ class LaggingTable(SimulatedTable):
         self.pending: list[Move] = []
         self.looks_since_clicks = 0
 
-    def play(self, move: Move) -> None:
+    def play(self, move: Move) -> bool:
         self.pending.append(move)
+        return True
 
     def look(self, changed: bool = False) -> Reading:
         if self.pending:
@@ -306,10 +307,10 @@ def test_clicks_shown_only_after_every_re_read_are_clicked_again_and_the_game_go
 
 def test_a_stop_request_records_the_game_as_stopped_and_propagates(tmp_path: Path) -> None:
     class FailSafeTable(SimulatedTable):
-        def play(self, move: Move) -> None:
+        def play(self, move: Move) -> bool:
             if len(self.clicks) == 2:
                 raise StopRequested("pyautogui fail-safe: pointer in a screen corner")
-            super().play(move)
+            return super().play(move)
 
     table = FailSafeTable(seed=6)
     with OutcomeLog(tmp_path / "log.db") as log:
@@ -444,10 +445,10 @@ def test_no_two_games_start_in_the_same_clock_second(tmp_path: Path) -> None:
     first_click_seconds: list[int] = []
     play = table.play
 
-    def timed_play(move: Move) -> None:
+    def timed_play(move: Move) -> bool:
         if table.current.board.is_fresh:
             first_click_seconds.append(int(time.time()))
-        play(move)
+        return play(move)
 
     table.play = timed_play  # type: ignore[method-assign]
     with OutcomeLog(tmp_path / "log.db") as log:
