@@ -348,6 +348,7 @@ class Player:
             self._check_stop_key()
             try:
                 if not self.table.play(move):
+                    self.stopwatch.counts["skipped, already open"] += 1
                     continue
             except NotAsRead as refusal:
                 self.stopwatch.counts["bursts stopped"] += 1
