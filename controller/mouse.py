@@ -95,19 +95,18 @@ class Mouse:
                 f"refused a click at ({x}, {y}): a screen corner trips the fail-safe"
             )
 
-    def click(self, x: int, y: int, button: str = "left", check: Check | None = None) -> bool:
+    def click(self, x: int, y: int, button: str = "left", check: Check | None = None) -> None:
         """Click ``button`` at screen point (x, y), after checking it is allowed and, with
         ``check``, that the screen still shows what the click is meant for (see the module
-        docstring). Returns whether it clicked."""
+        docstring; a check that returns False sends nothing)."""
         if button not in BUTTONS:
             raise ValueError(f"unknown mouse button {button!r}; known: {', '.join(BUTTONS)}")
         self.check(x, y)
         self._gui.failSafeCheck()
-        clicked = self._sender.click(x, y, button, check)
-        time.sleep(self.pause)
-        return clicked
+        if self._sender.click(x, y, button, check):
+            time.sleep(self.pause)
 
-    def press(self, key: str, x: int, y: int, check: Check | None = None) -> bool:
+    def press(self, key: str, x: int, y: int, check: Check | None = None) -> None:
         """Point at screen point (x, y), after checking it is allowed, and press and release
         ``key`` there: a pyautogui key name such as ``"f2"``, or a combination such as
         ``"ctrl+n"`` (held in order, released in reverse). ``check`` as for :meth:`click`.
@@ -122,9 +121,8 @@ class Mouse:
             raise ValueError(f"unknown key {key!r}")
         self.check(x, y)
         self._gui.failSafeCheck()
-        pressed = self._sender.press(keys, x, y, check)
-        time.sleep(self.pause)
-        return pressed
+        if self._sender.press(keys, x, y, check):
+            time.sleep(self.pause)
 
     def position(self) -> tuple[int, int]:
         """Where the pointer is now."""

@@ -568,9 +568,9 @@ class GuardedPointer(Protocol):
 
     def allow(self, *areas: Rect) -> None: ...
 
-    def click(self, x: int, y: int, button: str = "left", check: Check | None = None) -> bool: ...
+    def click(self, x: int, y: int, button: str = "left", check: Check | None = None) -> None: ...
 
-    def press(self, key: str, x: int, y: int, check: Check | None = None) -> bool: ...
+    def press(self, key: str, x: int, y: int, check: Check | None = None) -> None: ...
 
 
 class ScreenTable:
@@ -639,12 +639,17 @@ class ScreenTable:
         return reading
 
     def play(self, move: Move) -> bool:
+        needed = False
+
         def cell_as_read(grab: Grab) -> bool:
+            nonlocal needed
             now = self._cells_now(grab, {move.cell, *self._corners})
-            return now[move.cell] == self._as_read().board[move.cell]
+            needed = now[move.cell] == self._as_read().board[move.cell]
+            return needed
 
         x, y = self.geometry.cell_centre(move.cell)
-        return self._click(x, y, _BUTTONS[move.action], cell_as_read)
+        self._click(x, y, _BUTTONS[move.action], cell_as_read)
+        return needed
 
     def new_game(self, attempt: int = 0) -> None:
         ways = self._new_game_ways()
@@ -720,9 +725,9 @@ class ScreenTable:
         self._use(found)
         return True
 
-    def _click(self, x: int, y: int, button: str, check: Check) -> bool:
+    def _click(self, x: int, y: int, button: str, check: Check) -> None:
         with _failsafe_as_stop(), self.stopwatch.stage("click"):
-            return self._mouse.click(x, y, button, check)
+            self._mouse.click(x, y, button, check)
 
 
 def _could_follow(read: Tile, now: Tile) -> bool:

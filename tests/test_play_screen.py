@@ -70,27 +70,24 @@ class RecordingMouse:
     def allow(self, *areas: Rect) -> None:
         self.allowed = list(areas)
 
-    def press(self, key: str, x: int, y: int, check: Check | None = None) -> bool:
+    def press(self, key: str, x: int, y: int, check: Check | None = None) -> None:
         """Keys reach no window here: like a key press the game missed."""
         if not any(area.contains(x, y) for area in self.allowed):
             raise ClickOutsideError(f"refused a key press at ({x}, {y})")
-        if check is not None and not check(self.screen.grab):
-            return False
-        self.presses.append((key, x, y))
-        return True
+        if check is None or check(self.screen.grab):
+            self.presses.append((key, x, y))
 
-    def click(self, x: int, y: int, button: str = "left", check: Check | None = None) -> bool:
+    def click(self, x: int, y: int, button: str = "left", check: Check | None = None) -> None:
         if not any(area.contains(x, y) for area in self.allowed):
             raise ClickOutsideError(f"refused a click at ({x}, {y})")
         if check is not None and not check(self.screen.grab):
-            return False
+            return
         self.clicks.append((x, y, button))
         if self.screen.at is not None:
             self._land(x, y, button)
         hook = self.hooks.pop(len(self.clicks), None)
         if hook is not None:
             hook()
-        return True
 
     def _land(self, x: int, y: int, button: str) -> None:
         geometry = self.screen.scene_geometry()
