@@ -117,7 +117,7 @@ class Mouse:
         """
         keys = key.split("+")
         unknown = [name for name in keys if name not in self._gui.KEYBOARD_KEYS]
-        if unknown or not key:
+        if unknown:
             raise ValueError(f"unknown key {key!r}")
         self.check(x, y)
         self._gui.failSafeCheck()

@@ -672,7 +672,7 @@ class ScreenTable:
             under = self.geometry.cell_at(x, y)
 
             def board_as_read(grab: Grab) -> bool:
-                self._cells_now(grab, {*self._corners, *([under] if under else [])})
+                self._cells_now(grab, {*self._corners, *([under] if under is not None else [])})
                 return True
 
             with _failsafe_as_stop():

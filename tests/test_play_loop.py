@@ -13,6 +13,7 @@ from controller.outcomes import GameSetup, OutcomeLog, Result
 from controller.play import (
     GameReport,
     NoFreshGame,
+    NotAsRead,
     Player,
     StopKey,
     StopKeyError,
@@ -542,3 +543,62 @@ def test_a_board_the_solver_finds_impossible_ends_the_game_as_misread(tmp_path: 
     assert "the solver finds the board impossible" in (record.reason or "")
     assert "unflagged mines" in (record.reason or "")  # the solver's own reason is kept
     assert record.clicks == len(table.clicks) >= 1
+
+
+class RefusingTable(SimulatedTable):
+    """Refuses the clicks numbered in ``refused`` (counted from 1 over every click asked for) as
+    a window that closed or moved would, and says the cells in ``done`` need no click."""
+
+    def __init__(self, seed: int, refused: set[int], done: frozenset[int] = frozenset()) -> None:
+        super().__init__(seed)
+        self.refused = refused
+        self.done = done
+        self.asked = 0
+
+    def play(self, move: Move) -> bool:
+        self.asked += 1
+        if self.asked in self.refused:
+            raise NotAsRead(f"click {self.asked}: the game is not there as read")
+        if self.asked in self.done:
+            return False
+        return super().play(move)
+
+
+def test_a_refused_click_stops_the_burst_and_play_goes_on_after_a_new_read(
+    tmp_path: Path,
+) -> None:
+    table = RefusingTable(seed=18, refused={3})
+    with OutcomeLog(tmp_path / "log.db") as log:
+        player = quick_player(table, log)
+        (report,) = play_all(player, 1)
+        logged = [(move.row, move.column) for move in log.moves(report.record.id)]
+    assert report.record.result in (Result.WON, Result.LOST), report.reason
+    assert player.stopwatch.counts["bursts stopped"] == 1
+    assert logged == [cell for cell, _ in table.clicks]  # only clicks sent are logged
+    assert table.asked == len(table.clicks) + 1
+
+
+def test_cells_that_need_no_click_any_more_are_neither_clicked_nor_logged(
+    tmp_path: Path,
+) -> None:
+    table = RefusingTable(seed=18, refused=set(), done=frozenset({2, 3}))
+    with OutcomeLog(tmp_path / "log.db") as log:
+        player = quick_player(table, log)
+        (report,) = play_all(player, 1)
+    assert report.record.result in (Result.WON, Result.LOST), report.reason
+    assert player.stopwatch.counts["skipped, already open"] == 2
+    assert report.record.clicks == len(table.clicks) == table.asked - 2
+
+
+def test_a_game_that_refuses_every_first_click_is_stopped_without_a_click(
+    tmp_path: Path,
+) -> None:
+    table = RefusingTable(seed=18, refused=set(range(1, 100)))
+    with OutcomeLog(tmp_path / "log.db") as log:
+        (report,) = play_all(quick_player(table, log), 3)
+    assert report.record.result == Result.STOPPED
+    assert report.reason == (
+        "3 times in a row the game was not as read just before the first click: "
+        "click 3: the game is not there as read"
+    )
+    assert table.clicks == [] and report.record.clicks == 0
