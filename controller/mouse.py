@@ -113,14 +113,15 @@ class Mouse:
 
         With no window manager a key goes to the window under the pointer (Wine's windows only
         sometimes keep the focus once the pointer leaves them), so the key is pressed over the
-        game itself, never wherever the last click left the pointer.
+        game itself, never wherever the last click left the pointer; and the pointer gets there
+        a pause before the key, or Wine, still giving the focus to that window, loses the key.
         """
         keys = key.split("+")
         unknown = [name for name in keys if name not in self._gui.KEYBOARD_KEYS]
         if unknown:
             raise ValueError(f"unknown key {key!r}")
         self.check(x, y)
-        self._gui.failSafeCheck()
+        self._gui.moveTo(x, y)  # fail-safe checked, then paused
         if self._sender.press(keys, x, y, check):
             time.sleep(self.pause)
 
@@ -234,7 +235,6 @@ class _GuiSender:
         return True
 
     def press(self, keys: list[str], x: int, y: int, check: Check | None) -> bool:
-        self._gui.moveTo(x, y, _pause=False)
         if check is not None and not check(self._grabber.grab):
             return False
         self._gui.hotkey(*keys, _pause=False)
