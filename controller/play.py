@@ -4,11 +4,12 @@ The loop talks to the game only through a :class:`Table` (read a stable board, p
 start a new game, find the board again), so the same loop plays a real window through
 :class:`ScreenTable` and a simulated game in the tests.
 
-Nothing here guesses about the screen: an unreadable cell ends the game as ``misread`` unless
-the board is found again elsewhere (it moved); a screen that cannot be captured, a click the
-game did not take even when clicked again, the fail-safe or a stop request end it as
-``stopped``. Either way no click follows. Every game is in the outcome log from its first click
-on.
+Nothing here guesses about the screen: a click is sent only if the screen, captured at that
+moment, still shows the game as last read (else the burst stops and the board is read again); a
+board the solver finds impossible ends the game as ``misread``, and so does an unreadable cell
+unless the board is found again elsewhere (it moved); a screen that cannot be captured, a click
+the game did not take even when clicked again, the fail-safe or a stop request end it as
+``stopped``. Either way no click follows. Every game is in the outcome log from its first click on.
 """
 
 from __future__ import annotations
