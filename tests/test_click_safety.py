@@ -151,8 +151,8 @@ class Trial:
     reason: str | None
     seconds: float
     counts: bool
-    """Whether the event came while the game was being played: it began before the game ended,
-    which it ended, or clicks followed it (on the board found again)."""
+    """Whether the event came while the game was being played: it began before the game's end,
+    and the game did not end won or lost without a click after it."""
 
     def line(self) -> str:
         return (
