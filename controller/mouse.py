@@ -1,23 +1,51 @@
-"""The bot's hand: pyautogui clicks and key presses, each click checked against allowed areas.
+"""The bot's hand: clicks and key presses, each checked against allowed areas and, when asked,
+against the screen itself at the very moment it is sent.
 
 A click outside every allowed rectangle (the board, the new-game button) raises
 :class:`ClickOutsideError` instead of clicking, so a misread board can never click some other
-window. pyautogui connects to X when it is imported, so it is imported only when a
-:class:`Mouse` is made (after ``DISPLAY`` is set, for example by a virtual display).
+window. That alone does not keep a click on the game: the window can close or move after the
+board was read. So a click or key press can carry a ``check`` that looks at the screen just
+before the button or key goes down and refuses it if the game is not there as read. On X11 the
+check and the press happen inside one server grab (on a connection of the mouse's own), so no
+window can close, move or appear between them; elsewhere they follow each other with nothing in
+between (a window closing in that fraction of a millisecond is not caught there).
+
+pyautogui connects to X when it is imported, so it is imported only when a :class:`Mouse` is
+made (after ``DISPLAY`` is set, for example by a virtual display).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import os
+import re
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
+import numpy as np
+
 from controller.errors import ControllerError
+from vision.errors import CaptureError
 from vision.geometry import Rect
+from vision.skin import Image
 
 BUTTONS = ("left", "right", "middle")
 DEFAULT_PAUSE = 0.01
-"""Seconds pyautogui waits after each call: enough for a game to take the event, far below its
-0.1 s default, which would cost a second per ten clicks."""
+"""Seconds to wait after each click or key press: enough for a game to take the event, far below
+pyautogui's 0.1 s default, which would cost a second per ten clicks."""
+
+Grab = Callable[[Rect], Image]
+"""Captures a screen rectangle as BGR, as the press about to be sent will find the screen."""
+Check = Callable[[Grab], bool]
+"""Looks at the screen just before a press: True to send it, False to skip it (nothing to do),
+or raises to refuse it. It must capture only through the ``Grab`` it is given."""
+
+_X_BUTTONS = {"left": 1, "middle": 2, "right": 3}
+_X_KEYSYMS = {"ctrl": "Control_L", "shift": "Shift_L", "alt": "Alt_L"}
+"""pyautogui's names of modifier keys, as X keysyms (other names are keysyms already, but for
+function keys, which X spells in upper case)."""
 
 
 class ClickOutsideError(ControllerError):
@@ -25,19 +53,30 @@ class ClickOutsideError(ControllerError):
 
 
 class Mouse:
-    """Clicks and key presses through pyautogui, guarded by allowed rectangles.
+    """Clicks and key presses, guarded by allowed rectangles and an optional screen check.
 
     The fail-safe stays on (moving the pointer to a screen corner stops the bot), and the
-    guard refuses any point in a corner, so the bot never trips it itself.
+    guard refuses any point in a corner, so the bot never trips it itself. ``platform`` is for
+    tests: any other than Linux sends through pyautogui and captures with mss.
     """
 
-    def __init__(self, allowed: Iterable[Rect] = (), pause: float = DEFAULT_PAUSE) -> None:
+    def __init__(
+        self,
+        allowed: Iterable[Rect] = (),
+        pause: float = DEFAULT_PAUSE,
+        *,
+        platform: str = sys.platform,
+    ) -> None:
         import pyautogui  # here, not at the top: it opens the X display named by DISPLAY
 
         pyautogui.FAILSAFE = True
         pyautogui.PAUSE = pause
         self._gui: Any = pyautogui
+        self.pause = pause
         self.allowed: list[Rect] = list(allowed)
+        self._sender: _X11Sender | _GuiSender = (
+            _X11Sender() if platform.startswith("linux") else _GuiSender(pyautogui)
+        )
 
     def allow(self, *areas: Rect) -> None:
         """Replace the allowed rectangles (for example once the board has been located)."""
@@ -57,26 +96,35 @@ class Mouse:
                 f"refused a click at ({x}, {y}): a screen corner trips the fail-safe"
             )
 
-    def click(self, x: int, y: int, button: str = "left") -> None:
-        """Click ``button`` at screen point (x, y), after checking it is allowed."""
+    def click(self, x: int, y: int, button: str = "left", check: Check | None = None) -> None:
+        """Click ``button`` at screen point (x, y), after checking it is allowed and, with
+        ``check``, that the screen still shows what the click is meant for (see the module
+        docstring; a check that returns False sends nothing)."""
         if button not in BUTTONS:
             raise ValueError(f"unknown mouse button {button!r}; known: {', '.join(BUTTONS)}")
         self.check(x, y)
-        self._gui.click(x, y, button=button)
+        self._gui.failSafeCheck()
+        if self._sender.click(x, y, button, check):
+            time.sleep(self.pause)
 
-    def press(self, key: str, x: int, y: int) -> None:
+    def press(self, key: str, x: int, y: int, check: Check | None = None) -> None:
         """Point at screen point (x, y), after checking it is allowed, and press and release
-        ``key`` (a pyautogui key name such as ``"f2"``) there.
+        ``key`` there: a pyautogui key name such as ``"f2"``, or a combination such as
+        ``"ctrl+n"`` (held in order, released in reverse). ``check`` as for :meth:`click`.
 
         With no window manager a key goes to the window under the pointer (Wine's windows only
         sometimes keep the focus once the pointer leaves them), so the key is pressed over the
-        game itself, never wherever the last click left the pointer.
+        game itself, never wherever the last click left the pointer; and the pointer gets there
+        a pause before the key, or Wine, still giving the focus to that window, loses the key.
         """
-        if key not in self._gui.KEYBOARD_KEYS:
+        keys = key.split("+")
+        unknown = [name for name in keys if name not in self._gui.KEYBOARD_KEYS]
+        if unknown:
             raise ValueError(f"unknown key {key!r}")
         self.check(x, y)
-        self._gui.moveTo(x, y)
-        self._gui.press(key)
+        self._gui.moveTo(x, y)  # fail-safe checked, then paused
+        if self._sender.press(keys, x, y, check):
+            time.sleep(self.pause)
 
     def position(self) -> tuple[int, int]:
         """Where the pointer is now."""
@@ -86,3 +134,109 @@ class Mouse:
     def _corners(self) -> set[tuple[int, int]]:
         width, height = self._gui.size()
         return {(0, 0), (width - 1, 0), (0, height - 1), (width - 1, height - 1)}
+
+
+class _X11Sender:
+    """Sends XTest input on a connection of its own, holding the server still (a server grab)
+    from the check to the press: while it is held, no other client's request is served, so the
+    window the check saw cannot be closed, moved or covered before the press reaches it."""
+
+    def __init__(self, display: str | None = None) -> None:
+        from Xlib import display as xdisplay
+        from Xlib.error import DisplayError
+
+        where = display or os.environ.get("DISPLAY")
+        try:
+            self._display: Any = xdisplay.Display(where)
+        except DisplayError as error:
+            raise CaptureError(f"cannot open display {where} to click: {error}") from error
+        screen = self._display.screen()
+        self._root = screen.root
+        self._screen = Rect(0, 0, screen.width_in_pixels, screen.height_in_pixels)
+        formats = {f.depth: f.bits_per_pixel for f in self._display.display.info.pixmap_formats}
+        depth = self._display.screen().root_depth
+        if formats.get(depth) != 32 or self._display.display.info.image_byte_order != 0:
+            raise CaptureError(
+                f"display {where} has {depth}-bit pixels stored in {formats.get(depth)} bits; "
+                "only 32-bit little-endian screens (the usual 24-bit colour) can be checked"
+            )
+
+    def click(self, x: int, y: int, button: str, check: Check | None) -> bool:
+        from Xlib import X
+        from Xlib.ext import xtest
+
+        with self._held() as grab:
+            if check is not None and not check(grab):
+                return False
+            xtest.fake_input(self._display, X.MotionNotify, x=x, y=y)
+            xtest.fake_input(self._display, X.ButtonPress, _X_BUTTONS[button])
+            xtest.fake_input(self._display, X.ButtonRelease, _X_BUTTONS[button])
+        return True
+
+    def press(self, keys: list[str], x: int, y: int, check: Check | None) -> bool:
+        from Xlib import X
+        from Xlib.ext import xtest
+
+        codes = [self._keycode(key) for key in keys]
+        with self._held() as grab:
+            if check is not None and not check(grab):
+                return False
+            xtest.fake_input(self._display, X.MotionNotify, x=x, y=y)
+            for code in codes:
+                xtest.fake_input(self._display, X.KeyPress, code)
+            for code in reversed(codes):
+                xtest.fake_input(self._display, X.KeyRelease, code)
+        return True
+
+    def _keycode(self, key: str) -> int:
+        from Xlib import XK
+
+        name = _X_KEYSYMS.get(key, key.upper() if re.fullmatch(r"f\d+", key) else key)
+        code = int(self._display.keysym_to_keycode(XK.string_to_keysym(name)))
+        if not code:
+            raise ValueError(f"the display has no key {key!r} to press")
+        return code
+
+    @contextmanager
+    def _held(self) -> Iterator[Grab]:
+        from Xlib import X
+
+        def grab(region: Rect) -> Image:
+            if region.width <= 0 or region.height <= 0 or not self._screen.contains_rect(region):
+                raise CaptureError(f"cannot capture {region}: not inside the screen {self._screen}")
+            image = self._root.get_image(
+                region.left, region.top, region.width, region.height, X.ZPixmap, 0xFFFFFFFF
+            )
+            pixels = np.frombuffer(image.data, dtype=np.uint8)
+            return pixels.reshape(region.height, region.width, 4)[:, :, :3]
+
+        self._display.grab_server()
+        try:
+            yield grab
+        finally:
+            self._display.ungrab_server()
+            self._display.sync()
+
+
+class _GuiSender:
+    """Sends through pyautogui, right after the check (captured with mss): where the screen
+    cannot be held still, this is as close as the two can be."""
+
+    def __init__(self, gui: Any) -> None:
+        from vision.capture import ScreenGrabber
+
+        self._gui = gui
+        self._grabber = ScreenGrabber()
+
+    def click(self, x: int, y: int, button: str, check: Check | None) -> bool:
+        self._gui.moveTo(x, y, _pause=False)
+        if check is not None and not check(self._grabber.grab):
+            return False
+        self._gui.click(x, y, button=button, _pause=False)
+        return True
+
+    def press(self, keys: list[str], x: int, y: int, check: Check | None) -> bool:
+        if check is not None and not check(self._grabber.grab):
+            return False
+        self._gui.hotkey(*keys, _pause=False)
+        return True

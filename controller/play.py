@@ -4,11 +4,12 @@ The loop talks to the game only through a :class:`Table` (read a stable board, p
 start a new game, find the board again), so the same loop plays a real window through
 :class:`ScreenTable` and a simulated game in the tests.
 
-Nothing here guesses about the screen: an unreadable cell ends the game as ``misread`` unless
-the board is found again elsewhere (it moved); a screen that cannot be captured, a click the
-game did not take even when clicked again, the fail-safe or a stop request end it as
-``stopped``. Either way no click follows. Every game is in the outcome log from its first click
-on.
+Nothing here guesses about the screen: a click is sent only if the screen, captured at that
+moment, still shows the game as last read (else the burst stops and the board is read again); a
+board the solver finds impossible ends the game as ``misread``, and so does an unreadable cell
+unless the board is found again elsewhere (it moved); a screen that cannot be captured, a click
+the game did not take even when clicked again, the fail-safe or a stop request end it as
+``stopped``. Either way no click follows. Every game is in the outcome log from its first click on.
 """
 
 from __future__ import annotations
@@ -27,9 +28,9 @@ import numpy as np
 import numpy.typing as npt
 
 from controller.errors import ControllerError
-from controller.mouse import ClickOutsideError
+from controller.mouse import Check, ClickOutsideError, Grab
 from controller.outcomes import GameRecord, GameSetup, OutcomeLog, Result
-from solver import Board, Tile
+from solver import Board, BoardError, Cell, Tile
 from solver.stats import format_win_rate
 from solver.strategy import Action, Move, next_moves
 from vision.capture import ScreenGrabber
@@ -39,9 +40,11 @@ from vision.errors import (
     UnreadableCellError,
     UnreadableFaceError,
     UnstableFrameError,
+    VisionError,
 )
 from vision.geometry import BoardGeometry, Rect
 from vision.locate import locate_on_screen
+from vision.match import TemplateBank
 from vision.read import BoardReader, Reading
 from vision.skin import Image, Skin
 from vision.stable import wait_stable
@@ -60,8 +63,12 @@ class Table(Protocol):
         """Wait until the board holds still (and, if ``changed``, differs from the last look);
         read it."""
 
-    def play(self, move: Move) -> None:
-        """Click ``move``'s cell the way its action needs."""
+    def play(self, move: Move) -> bool:
+        """Click ``move``'s cell the way its action needs, if the game is still as last read.
+
+        Returns False, clicking nothing, when the cell no longer needs the click (an earlier
+        click of the burst opened it); raises :class:`NotAsRead`, clicking nothing, when the game
+        is not there as last read (closed, moved, covered, or changed by itself)."""
 
     def new_game(self, attempt: int = 0) -> None:
         """Start a new game: the skin's way first; later attempts may use another way the game
@@ -69,6 +76,11 @@ class Table(Protocol):
 
     def relocate(self) -> bool:
         """Find the board again after it vanished; True if it moved (and was found)."""
+
+
+class NotAsRead(VisionError):
+    """Just before a click, the screen did not show the game as last read: nothing was clicked.
+    The board must be read again (and found again, if it moved) before any further click."""
 
 
 class StopRequested(Exception):
@@ -203,6 +215,9 @@ loaded machine can hold still between two of them, and take a few tenths of a se
 _CLICK_CONFIRM_PAUSE = 0.1
 """Seconds between re-reads while a click is not visible yet (a slow game may lag a frame)."""
 _FACE_REREADS = 3
+_REFUSED_BURSTS = 3
+"""Bursts in a row whose first click is refused with the board read fine in between: the game
+keeps changing under the bot (an animation, something drawn over it), so the game is stopped."""
 
 
 class Player:
@@ -295,23 +310,54 @@ class Player:
     def _play_to_the_end(self, game_id: int, rule: str) -> Result:
         """Play until the game is won or lost; :attr:`_board` always holds the last read board."""
         outcome = "playing"
+        refusals = 0
         while outcome == "playing":
             board = self._board
             with self.stopwatch.stage("solver"):
-                moves = next_moves(board, rule, flags=self.flags) or _flags_to_finish(board)
+                moves = _solver_moves(board, rule, self.flags)
             if not moves:
                 self._board, outcome = self._end_shown(board)
                 continue
-            for move in moves:
-                self._check_stop_key()
-                self.table.play(move)
+
+            def logged(move: Move) -> None:
                 with self.stopwatch.stage("log"):
                     self.log.record_move(
                         game_id, move.cell, move.action.value, move.safety, move.is_guess
                     )
-            reading = self._confirmed(moves)
+
+            clicked, refusal = self._click(moves, logged)
+            if refusal is not None and not clicked:
+                refusals += 1
+                if refusals == _REFUSED_BURSTS:
+                    raise GameAborted(
+                        Result.STOPPED,
+                        f"{refusals} times in a row the game was not as read just before the "
+                        f"first click: {refusal}",
+                    )
+            elif clicked:
+                refusals = 0
+            reading = self._confirmed(clicked) if clicked else self._look()
             self._board, outcome = reading.board, reading.outcome
         return Result.WON if outcome == "won" else Result.LOST
+
+    def _click(
+        self, moves: Sequence[Move], clicked_one: Callable[[Move], None] = lambda move: None
+    ) -> tuple[list[Move], NotAsRead | None]:
+        """Click ``moves`` in turn until one is refused because the game is not there as read;
+        return the moves clicked (not those skipped, already done) and the refusal, if any."""
+        clicked: list[Move] = []
+        for move in moves:
+            self._check_stop_key()
+            try:
+                if not self.table.play(move):
+                    self.stopwatch.counts["skipped, already open"] += 1
+                    continue
+            except NotAsRead as refusal:
+                self.stopwatch.counts["bursts stopped"] += 1
+                return clicked, refusal
+            clicked.append(move)
+            clicked_one(move)
+        return clicked, None
 
     def _end_shown(self, board: Board) -> tuple[Board, str]:
         """The board and outcome when the solver has no move left.
@@ -340,10 +386,10 @@ class Player:
         missed = _untaken(moves, reading.board) if reading.outcome == "playing" else []
         if missed and all(move.action == Action.OPEN for move in missed):
             self.stopwatch.counts["clicked again"] += len(missed)
-            for move in missed:
-                self._check_stop_key()
-                self.table.play(move)
-            reading = self._reread_until_taken(missed)
+            again, refusal = self._click(missed)
+            if refusal is not None:
+                return self._look()  # the game changed: what is left to click is decided anew
+            reading = self._reread_until_taken(again) if again else self._look()
             missed = _untaken(missed, reading.board) if reading.outcome == "playing" else []
         if missed:
             cells = ", ".join(str(move.cell) for move in missed)
@@ -411,7 +457,7 @@ def _game_errors() -> Iterator[None]:
         raise GameAborted(Result.MISREAD, str(unreadable)) from unreadable
     except (BoardNotFoundError, CaptureError) as gone:
         raise GameAborted(Result.STOPPED, f"the board is gone: {gone}") from gone
-    except (UnstableFrameError, ClickOutsideError) as error:
+    except (UnstableFrameError, ClickOutsideError, NotAsRead) as error:
         raise GameAborted(Result.STOPPED, str(error)) from error
     except KeyboardInterrupt as interrupt:
         raise StopRequested("stopped by the user") from interrupt
@@ -424,6 +470,18 @@ def _is_new_game(before: Board, after: Reading) -> bool:
     marked = np.isin(after.board.tiles, (Tile.FLAG, Tile.QUESTION)).any()
     changed = not np.array_equal(before.tiles, after.board.tiles)
     return after.board.is_fresh or (changed and not marked)
+
+
+def _solver_moves(board: Board, rule: str, flags: bool) -> list[Move]:
+    """The solver's next moves. A board no mine layout satisfies was misread (or the mine count
+    is wrong): the game ends as ``misread``, with the solver's reason and the board read."""
+    try:
+        return next_moves(board, rule, flags=flags) or _flags_to_finish(board)
+    except BoardError as impossible:
+        raise GameAborted(
+            Result.MISREAD,
+            f"the solver finds the board impossible: {impossible}; it was read as\n{board}",
+        ) from impossible
 
 
 def _closed_cells(board: Board) -> npt.NDArray[np.bool_]:
@@ -507,20 +565,27 @@ _BUTTONS = {Action.OPEN: "left", Action.FLAG: "right", Action.CHORD: "middle"}
 
 
 class GuardedPointer(Protocol):
-    """A mouse that refuses clicks outside its allowed areas (:class:`controller.mouse.Mouse`)."""
+    """A mouse that refuses clicks outside its allowed areas, and any the check refuses
+    (:class:`controller.mouse.Mouse`)."""
 
     def allow(self, *areas: Rect) -> None: ...
 
-    def click(self, x: int, y: int, button: str = "left") -> None: ...
+    def click(self, x: int, y: int, button: str = "left", check: Check | None = None) -> None: ...
 
-    def press(self, key: str, x: int, y: int) -> None: ...
+    def press(self, key: str, x: int, y: int, check: Check | None = None) -> None: ...
 
 
 class ScreenTable:
     """A game window on the screen: read through a skin, clicked through the guarded mouse.
 
-    The mouse may click only inside the located board and its face button. After the board
-    moves it is located again (by the same skin and shape) and the allowed areas follow it.
+    The mouse may click only inside the located board and its face button, and only once the
+    screen, captured at that very moment, shows the game as last read: the clicked cell as it
+    was (a cell an earlier click of the burst opened is skipped), two opposite corner cells of
+    the board as they were or opened since, and for a click on the face the face as it was. The
+    clicked cell alone would not do: a window moved by a whole number of cells can show a
+    closed cell there again, but then one of the corner cells shows what lies beyond the board.
+    After the board moves it is located again (by the same skin and shape) and the allowed
+    areas follow it.
     """
 
     def __init__(
@@ -545,12 +610,16 @@ class ScreenTable:
         self._skin = skin
         self._mouse = mouse
         self._frame: Image | None = None
+        self._reading: Reading | None = None
+        self._face_as_read: TemplateBank[str] | None = None
         self._use(geometry)
 
     def _use(self, geometry: BoardGeometry) -> None:
         self.geometry = geometry
         self._reader = BoardReader(self._skin, geometry)
-        self._frame = None
+        self._frame = self._reading = self._face_as_read = None
+        rows, columns = geometry.shape
+        self._corners = ((0, 0), (rows - 1, columns - 1))
         areas = [geometry.rect] + ([geometry.face] if geometry.face is not None else [])
         self._mouse.allow(*areas)
 
@@ -566,11 +635,23 @@ class ScreenTable:
             )
         with self.stopwatch.stage("read"):
             reading = self._reader.read(frame, self.mines)
-        self._frame = frame
+        self._frame, self._reading = frame, reading
+        face = self._reader.face_image(frame)
+        self._face_as_read = None if face is None else TemplateBank(["as read"], [face])
         return reading
 
-    def play(self, move: Move) -> None:
-        self._click(*self.geometry.cell_centre(move.cell), _BUTTONS[move.action])
+    def play(self, move: Move) -> bool:
+        needed = False
+
+        def cell_as_read(grab: Grab) -> bool:
+            nonlocal needed
+            now = self._cells_now(grab, {move.cell, *self._corners})
+            needed = now[move.cell] == self._as_read().board[move.cell]
+            return needed
+
+        x, y = self.geometry.cell_centre(move.cell)
+        self._click(x, y, _BUTTONS[move.action], cell_as_read)
+        return needed
 
     def new_game(self, attempt: int = 0) -> None:
         ways = self._new_game_ways()
@@ -579,12 +660,58 @@ class ScreenTable:
                 Result.STOPPED,
                 f"skin {self._skin.name!r} has no usable new-game action ({self._skin.new_game})",
             )
-        if ways[attempt % len(ways)] == "face" and self.geometry.face is not None:
-            self._click(*self.geometry.face.centre, "left")
+        face = self.geometry.face
+        if ways[attempt % len(ways)] == "face" and face is not None:
+
+            def face_as_read(grab: Grab) -> bool:
+                self._cells_now(grab, self._corners)
+                self._face_now(grab, face)
+                return True
+
+            self._click(*face.centre, "left", face_as_read)
         elif self._skin.new_game.key:
-            centre = self.geometry.rect.centre
+            x, y = self.geometry.rect.centre
+            under = self.geometry.cell_at(x, y)
+
+            def board_as_read(grab: Grab) -> bool:
+                self._cells_now(grab, {*self._corners, *([under] if under is not None else [])})
+                return True
+
             with _failsafe_as_stop():
-                self._mouse.press(self._skin.new_game.key, *centre)
+                self._mouse.press(self._skin.new_game.key, x, y, board_as_read)
+
+    def _as_read(self) -> Reading:
+        if self._reading is None:
+            raise NotAsRead("no click before the board is read")
+        return self._reading
+
+    def _cells_now(self, grab: Grab, cells: Iterable[Cell]) -> dict[Cell, Tile]:
+        """What ``cells`` show now; raises :class:`NotAsRead` unless each shows what the last
+        read did or what a click since could have made of it (a closed cell opened or flagged)."""
+        board = self._as_read().board
+        now = {}
+        for cell in cells:
+            tile = self._reader.read_tile(grab(self.geometry.tile_rect(cell)))
+            if tile is None or not _could_follow(Tile(board[cell]), tile):
+                shown = "matches no tile of the skin" if tile is None else f"shows {tile.name}"
+                raise NotAsRead(
+                    f"just before a click, cell {cell} at screen {self.geometry.cell_centre(cell)} "
+                    f"{shown}, where the last read showed {Tile(board[cell]).name}: the game "
+                    "window closed, moved or changed"
+                )
+            now[cell] = tile
+        return now
+
+    def _face_now(self, grab: Grab, face: Rect) -> None:
+        """Raise :class:`NotAsRead` unless the face shows what the last read did."""
+        if self._face_as_read is None:
+            raise NotAsRead("no click on the face before it is read")
+        distance = float(self._face_as_read.distances(grab(face)[None])[0, 0])
+        if distance > self._skin.threshold:
+            raise NotAsRead(
+                f"just before a click, the face at screen ({face.left}, {face.top}) differs from "
+                f"the last read (distance {distance:.3f}): the game window closed, moved or changed"
+            )
 
     def _new_game_ways(self) -> list[str]:
         """``key`` and/or ``face``, the skin's own way first."""
@@ -600,9 +727,15 @@ class ScreenTable:
         self._use(found)
         return True
 
-    def _click(self, x: int, y: int, button: str) -> None:
+    def _click(self, x: int, y: int, button: str, check: Check) -> None:
         with _failsafe_as_stop(), self.stopwatch.stage("click"):
-            self._mouse.click(x, y, button)
+            self._mouse.click(x, y, button, check)
+
+
+def _could_follow(read: Tile, now: Tile) -> bool:
+    """Whether a cell read as ``read`` may show ``now`` after some clicks of a burst."""
+    closed = read in (Tile.HIDDEN, Tile.QUESTION)
+    return now == read or (closed and (now.is_number or now == Tile.FLAG))
 
 
 class _TimedGrabber:

@@ -23,7 +23,7 @@ from conftest import Calibrations, LaunchGame
 from test_play_realgame import window_rect
 
 from controller.commands.play import KNOWN_FIRST_CLICK, wait_until_drawn
-from controller.mouse import Mouse
+from controller.mouse import Check, Mouse
 from controller.outcomes import GameRecord, OutcomeLog, Result
 from controller.play import Player, ScreenTable, play_games
 from solver import Board, Tile
@@ -60,13 +60,13 @@ class AuditedMouse:
     def allow(self, *areas: Rect) -> None:
         self.mouse.allow(*areas)
 
-    def click(self, x: int, y: int, button: str = "left") -> None:
+    def click(self, x: int, y: int, button: str = "left", check: Check | None = None) -> None:
         self.clicks.append((x, y, list(self.mouse.allowed)))
-        self.mouse.click(x, y, button)
+        self.mouse.click(x, y, button, check)
 
-    def press(self, key: str, x: int, y: int) -> None:
+    def press(self, key: str, x: int, y: int, check: Check | None = None) -> None:
         self.presses.append((x, y, list(self.mouse.allowed)))
-        self.mouse.press(key, x, y)
+        self.mouse.press(key, x, y, check)
 
 
 def xdemineur_start(rows: int, columns: int, mines: int, rng: np.random.Generator) -> Game:

@@ -13,6 +13,7 @@ from controller.outcomes import GameSetup, OutcomeLog, Result
 from controller.play import (
     GameReport,
     NoFreshGame,
+    NotAsRead,
     Player,
     StopKey,
     StopKeyError,
@@ -104,17 +105,17 @@ class SimulatedTable:
             face = "lost" if board.is_lost else "won" if all_flagged else "playing"
         return Reading(board, np.zeros(board.tiles.shape, np.float32), face)
 
-    def play(self, move: Move) -> None:
+    def play(self, move: Move) -> bool:
         rows, columns, _ = self.size
         assert 0 <= move.cell[0] < rows and 0 <= move.cell[1] < columns, "click outside the board"
         self.clicks.append((move.cell, move.action))
-        if self.drops_clicks:
-            return
-        {
-            Action.OPEN: self.current.open,
-            Action.FLAG: self.current.flag,
-            Action.CHORD: self.current.chord,
-        }[move.action](move.cell)
+        if not self.drops_clicks:
+            {
+                Action.OPEN: self.current.open,
+                Action.FLAG: self.current.flag,
+                Action.CHORD: self.current.chord,
+            }[move.action](move.cell)
+        return True
 
     def new_game(self, attempt: int = 0) -> None:
         self.new_game_attempts.append(attempt)
@@ -216,11 +217,11 @@ def test_a_click_lost_for_good_is_clicked_again_after_waiting_for_a_change_in_va
             super().__init__(seed)
             self.last_seen = self.current.board.tiles.copy()
 
-        def play(self, move: Move) -> None:
+        def play(self, move: Move) -> bool:
             if self.clicks:
-                super().play(move)
-            else:
-                self.clicks.append((move.cell, move.action))
+                return super().play(move)
+            self.clicks.append((move.cell, move.action))
+            return True
 
         def look(self, changed: bool = False) -> Reading:
             if changed and np.array_equal(self.current.board.tiles, self.last_seen):
@@ -243,11 +244,11 @@ def test_a_flag_the_game_does_not_take_is_not_clicked_again(
     monkeypatch.setattr(controller.play, "_CLICK_CONFIRM_PAUSE", 0.0)
 
     class DropsFlags(SimulatedTable):
-        def play(self, move: Move) -> None:
-            if move.action == Action.FLAG:
-                self.clicks.append((move.cell, move.action))
-            else:
-                super().play(move)
+        def play(self, move: Move) -> bool:
+            if move.action != Action.FLAG:
+                return super().play(move)
+            self.clicks.append((move.cell, move.action))
+            return True
 
     table = DropsFlags(seed=7, size=(9, 12, 10), flags_to_win=True)
     with OutcomeLog(tmp_path / "log.db") as log:
@@ -268,8 +269,9 @@ class LaggingTable(SimulatedTable):
         self.pending: list[Move] = []
         self.looks_since_clicks = 0
 
-    def play(self, move: Move) -> None:
+    def play(self, move: Move) -> bool:
         self.pending.append(move)
+        return True
 
     def look(self, changed: bool = False) -> Reading:
         if self.pending:
@@ -306,10 +308,10 @@ def test_clicks_shown_only_after_every_re_read_are_clicked_again_and_the_game_go
 
 def test_a_stop_request_records_the_game_as_stopped_and_propagates(tmp_path: Path) -> None:
     class FailSafeTable(SimulatedTable):
-        def play(self, move: Move) -> None:
+        def play(self, move: Move) -> bool:
             if len(self.clicks) == 2:
                 raise StopRequested("pyautogui fail-safe: pointer in a screen corner")
-            super().play(move)
+            return super().play(move)
 
     table = FailSafeTable(seed=6)
     with OutcomeLog(tmp_path / "log.db") as log:
@@ -444,10 +446,10 @@ def test_no_two_games_start_in_the_same_clock_second(tmp_path: Path) -> None:
     first_click_seconds: list[int] = []
     play = table.play
 
-    def timed_play(move: Move) -> None:
+    def timed_play(move: Move) -> bool:
         if table.current.board.is_fresh:
             first_click_seconds.append(int(time.time()))
-        play(move)
+        return play(move)
 
     table.play = timed_play  # type: ignore[method-assign]
     with OutcomeLog(tmp_path / "log.db") as log:
@@ -520,3 +522,83 @@ def test_a_screen_that_cannot_be_captured_stops_the_game(tmp_path: Path) -> None
     assert report.record.result == Result.STOPPED
     assert "gone" in (report.reason or "") and "not inside the screen" in (report.reason or "")
     assert len(table.clicks) == 1
+
+
+def test_a_board_the_solver_finds_impossible_ends_the_game_as_misread(tmp_path: Path) -> None:
+    class WrongMineCount(SimulatedTable):
+        """Reads the board with too few mines, as a wrong ``--mines`` would."""
+
+        def look(self, changed: bool = False) -> Reading:
+            reading = super().look(changed)
+            board = reading.board
+            return Reading(Board(board.rows, board.columns, 1, board.tiles), reading.scores, None)
+
+    table = WrongMineCount(seed=17)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        reports = play_all(quick_player(table, log), 3)
+        (record,) = log.games()
+    assert len(reports) == 1  # a misread ends the run
+    assert record.result == Result.MISREAD
+    assert record.ended_at is not None
+    assert "the solver finds the board impossible" in (record.reason or "")
+    assert "unflagged mines" in (record.reason or "")  # the solver's own reason is kept
+    assert record.clicks == len(table.clicks) >= 1
+
+
+class RefusingTable(SimulatedTable):
+    """Refuses the clicks numbered in ``refused`` (counted from 1 over every click asked for) as
+    a window that closed or moved would, and says the cells in ``done`` need no click."""
+
+    def __init__(self, seed: int, refused: set[int], done: frozenset[int] = frozenset()) -> None:
+        super().__init__(seed)
+        self.refused = refused
+        self.done = done
+        self.asked = 0
+
+    def play(self, move: Move) -> bool:
+        self.asked += 1
+        if self.asked in self.refused:
+            raise NotAsRead(f"click {self.asked}: the game is not there as read")
+        if self.asked in self.done:
+            return False
+        return super().play(move)
+
+
+def test_a_refused_click_stops_the_burst_and_play_goes_on_after_a_new_read(
+    tmp_path: Path,
+) -> None:
+    table = RefusingTable(seed=18, refused={3})
+    with OutcomeLog(tmp_path / "log.db") as log:
+        player = quick_player(table, log)
+        (report,) = play_all(player, 1)
+        logged = [(move.row, move.column) for move in log.moves(report.record.id)]
+    assert report.record.result in (Result.WON, Result.LOST), report.reason
+    assert player.stopwatch.counts["bursts stopped"] == 1
+    assert logged == [cell for cell, _ in table.clicks]  # only clicks sent are logged
+    assert table.asked == len(table.clicks) + 1
+
+
+def test_cells_that_need_no_click_any_more_are_neither_clicked_nor_logged(
+    tmp_path: Path,
+) -> None:
+    table = RefusingTable(seed=18, refused=set(), done=frozenset({2, 3}))
+    with OutcomeLog(tmp_path / "log.db") as log:
+        player = quick_player(table, log)
+        (report,) = play_all(player, 1)
+    assert report.record.result in (Result.WON, Result.LOST), report.reason
+    assert player.stopwatch.counts["skipped, already open"] == 2
+    assert report.record.clicks == len(table.clicks) == table.asked - 2
+
+
+def test_a_game_that_refuses_every_first_click_is_stopped_without_a_click(
+    tmp_path: Path,
+) -> None:
+    table = RefusingTable(seed=18, refused=set(range(1, 100)))
+    with OutcomeLog(tmp_path / "log.db") as log:
+        (report,) = play_all(quick_player(table, log), 3)
+    assert report.record.result == Result.STOPPED
+    assert report.reason == (
+        "3 times in a row the game was not as read just before the first click: "
+        "click 3: the game is not there as read"
+    )
+    assert table.clicks == [] and report.record.clicks == 0

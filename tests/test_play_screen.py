@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 from test_play_loop import play_all
 
-from controller.mouse import ClickOutsideError
+from controller.mouse import Check, ClickOutsideError
 from controller.outcomes import OutcomeLog, Result
-from controller.play import Player, ScreenTable
+from controller.play import NotAsRead, Player, ScreenTable
 from solver import Game
+from solver.strategy import Action, Move
 from vision.capture import ScreenGrabber
 from vision.geometry import BoardGeometry, Rect
 from vision.locate import locate
@@ -69,15 +70,18 @@ class RecordingMouse:
     def allow(self, *areas: Rect) -> None:
         self.allowed = list(areas)
 
-    def press(self, key: str, x: int, y: int) -> None:
+    def press(self, key: str, x: int, y: int, check: Check | None = None) -> None:
         """Keys reach no window here: like a key press the game missed."""
         if not any(area.contains(x, y) for area in self.allowed):
             raise ClickOutsideError(f"refused a key press at ({x}, {y})")
-        self.presses.append((key, x, y))
+        if check is None or check(self.screen.grab):
+            self.presses.append((key, x, y))
 
-    def click(self, x: int, y: int, button: str = "left") -> None:
+    def click(self, x: int, y: int, button: str = "left", check: Check | None = None) -> None:
         if not any(area.contains(x, y) for area in self.allowed):
             raise ClickOutsideError(f"refused a click at ({x}, {y})")
+        if check is not None and not check(self.screen.grab):
+            return
         self.clicks.append((x, y, button))
         if self.screen.at is not None:
             self._land(x, y, button)
@@ -176,3 +180,77 @@ def test_a_missed_new_game_key_is_followed_by_a_click_on_the_face(tmp_path: Path
     # under the pointer, wherever the last click left it
     assert mouse.presses == [("f2", *geometry.rect.centre)]
     assert sum(face.contains(x, y) for x, y, _ in mouse.clicks) == 1
+
+
+def test_a_board_moved_by_whole_cells_mid_burst_gets_no_click_on_a_wrong_cell(
+    tmp_path: Path,
+) -> None:
+    """Moved by exactly one cell, the clicked cell's old place still shows a closed cell; the
+    corner cells show the move, so the burst stops and every click lands on its own cell."""
+    screen = DrawnScreen(seed=12)
+    mouse = RecordingMouse(screen)
+    table = table_for(screen, mouse)
+    pitch_x, pitch_y = table.geometry.pitch
+    moved_at: list[int] = []
+
+    def move_by_one_cell() -> None:
+        assert screen.at is not None
+        screen.at = (screen.at[0] + pitch_x, screen.at[1] + pitch_y)
+        moved_at.append(len(mouse.clicks))
+
+    mouse.hooks[2] = move_by_one_cell  # right after the first click of the second turn's burst
+    with OutcomeLog(tmp_path / "log.db") as log:
+        player = Player(table, log)
+        (report,) = play_all(player, 1)
+        moves = log.moves(report.record.id)
+    assert moved_at == [2]
+    assert player.stopwatch.counts["bursts stopped"] == 1
+    assert report.record.result in (Result.WON, Result.LOST), report.reason
+    new_geometry = screen.scene_geometry()
+    clicked_cells = [new_geometry.cell_at(x, y) for x, y, _ in mouse.clicks[2:]]
+    assert clicked_cells == [(move.row, move.column) for move in moves[2:]]
+
+
+def test_cells_an_earlier_click_of_the_burst_opened_are_skipped(tmp_path: Path) -> None:
+    screen = DrawnScreen(seed=11)
+    mouse = RecordingMouse(screen)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        player = Player(table_for(screen, mouse), log, one_game_a_second=False)
+        reports = play_all(player, 6)
+        logged = sum(len(log.moves(report.record.id)) for report in reports)
+    assert [report.reason for report in reports] == [None] * 6
+    assert player.stopwatch.counts["skipped, already open"] > 0  # seeds 11-16 have cascades
+    assert player.stopwatch.counts["bursts stopped"] == 0
+    assert logged + 5 == len(mouse.clicks)  # every click logged, plus five face clicks
+
+
+@pytest.mark.parametrize("new_game", [NewGame("face"), NewGame("key", "ctrl+n")])
+def test_no_new_game_click_or_key_once_the_window_is_gone(new_game: NewGame) -> None:
+    screen = DrawnScreen(seed=16)
+    mouse = RecordingMouse(screen)
+    table = table_for(screen, mouse, replace(SKIN, new_game=new_game))
+    table.look()
+    screen.at = None  # closed after the last read
+    with pytest.raises(NotAsRead, match="the game window closed, moved or changed"):
+        table.new_game()
+    assert mouse.clicks == [] and mouse.presses == []
+
+
+def test_a_face_that_changed_since_the_read_is_not_clicked() -> None:
+    screen = DrawnScreen(seed=16)
+    mouse = RecordingMouse(screen)
+    table = table_for(screen, mouse)
+    table.look()
+    screen.face = lambda: "won"  # type: ignore[method-assign]  # the board itself unchanged
+    with pytest.raises(NotAsRead, match="the face at screen .* differs from the last read"):
+        table.new_game()
+    assert mouse.clicks == []
+
+
+def test_no_click_before_the_board_is_read() -> None:
+    screen = DrawnScreen(seed=16)
+    mouse = RecordingMouse(screen)
+    table = table_for(screen, mouse)
+    with pytest.raises(NotAsRead, match="before the board is read"):
+        table.play(Move((4, 4), Action.OPEN))
+    assert mouse.clicks == []
