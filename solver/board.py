@@ -87,8 +87,14 @@ class Tile(IntEnum):
         """Hidden, flagged or question-marked: the cells whose content is still unknown."""
         return self in (Tile.HIDDEN, Tile.FLAG, Tile.QUESTION)
 
+    @property
+    def is_closed(self) -> bool:
+        """Hidden or question-marked: neither opened nor flagged, so a click may open it."""
+        return self in _CLOSED_TILES
+
 
 TILE_COUNT = len(Tile)
+_CLOSED_TILES = (Tile.HIDDEN, Tile.QUESTION)
 
 _VIEW_CHARS: dict[str, Tile] = {
     **{str(n): Tile(n) for n in range(9)},
@@ -281,6 +287,10 @@ class Board:
     def __str__(self) -> str:
         return "\n".join("".join(_CHAR_OF_TILE[Tile(t)] for t in row) for row in self.tiles)
 
+    def __repr__(self) -> str:
+        """The board as the standard's text, which :meth:`from_text` reads back."""
+        return f"Board.from_text({self.to_text()!r})"
+
     # -- queries ------------------------------------------------------------------------------
 
     def __getitem__(self, cell: Cell) -> Tile:
@@ -315,6 +325,17 @@ class Board:
                     yield (r + dr, c + dc)
 
     @property
+    def closed(self) -> npt.NDArray[np.bool_]:
+        """Cells neither opened nor flagged (hidden or question-marked): where a click may still
+        open something."""
+        return np.isin(self.tiles, _CLOSED_TILES)
+
+    @property
+    def unopened(self) -> npt.NDArray[np.bool_]:
+        """Cells whose content is still unknown: closed or flagged."""
+        return np.isin(self.tiles, (Tile.HIDDEN, Tile.FLAG, Tile.QUESTION))
+
+    @property
     def is_lost(self) -> bool:
         """An exploded mine is on the board."""
         return bool((self.tiles == Tile.EXPLODED).any())
@@ -324,8 +345,7 @@ class Board:
         """Not lost, and every cell that is not a mine is opened."""
         if self.is_lost:
             return False
-        unopened = int(np.isin(self.tiles, (Tile.HIDDEN, Tile.FLAG, Tile.QUESTION)).sum())
-        return unopened == self.mines and not (self.tiles == Tile.WRONG_FLAG).any()
+        return int(self.unopened.sum()) == self.mines and not (self.tiles == Tile.WRONG_FLAG).any()
 
     @property
     def is_fresh(self) -> bool:

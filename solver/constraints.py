@@ -69,7 +69,7 @@ def read_constraints(board: Board) -> Constraints:
     flag_count = int(flags.sum())
     if flag_count > board.mines:
         raise BoardError(f"{flag_count} flags on a board with only {board.mines} mines")
-    unknown = (tiles == Tile.HIDDEN) | (tiles == Tile.QUESTION)
+    unknown = board.closed
     numbers = tiles <= Tile.EIGHT
     values = tiles.astype(np.int16)
     flags_around = neighbour_counts(flags).astype(np.int16)

@@ -85,11 +85,7 @@ class LookAhead:
             return None
         around = list(board.neighbours(cell))
         known = sum(1 for n in around if board[n] == Tile.FLAG or n in self.fixed_mines)
-        unknown = [
-            n
-            for n in around
-            if board[n] in (Tile.HIDDEN, Tile.QUESTION) and n not in self.fixed_mines
-        ]
+        unknown = [n for n in around if board[n].is_closed and n not in self.fixed_mines]
         off = self.off_free
         off_around = [n for n in unknown if n in off]
         touched = sorted({self.group_of[n] for n in [cell, *unknown] if n in self.group_of})
@@ -211,12 +207,12 @@ def _sees_only_one(board: Board, analysis: Analysis, a: Cell, b: Cell) -> bool:
     one_side = set(board.neighbours(a)) ^ set(board.neighbours(b))
     for cell in one_side - {a, b}:
         tile = board[cell]
-        if tile in (Tile.HIDDEN, Tile.QUESTION):
+        if tile.is_closed:
             if cell not in analysis.mines:
                 return False
         elif tile.is_number:
             for n in board.neighbours(cell):
-                unknown = board[n] in (Tile.HIDDEN, Tile.QUESTION)
+                unknown = board[n].is_closed
                 if unknown and n not in (a, b) and n not in analysis.mines:
                     return False
     return True

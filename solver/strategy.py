@@ -182,7 +182,7 @@ def choose_guess(analysis: Analysis) -> tuple[Cell, float]:
     look = LookAhead(analysis)
     outlooks = {cell: look.outlook(cell) for cell in candidates}
 
-    hidden = (board.tiles == Tile.HIDDEN) | (board.tiles == Tile.QUESTION)
+    hidden = board.closed
     by_safety = sorted(
         ((float(safety[r, c]), (int(r), int(c))) for r, c in zip(*hidden.nonzero(), strict=True)),
         reverse=True,
@@ -228,7 +228,7 @@ def _candidates(board: Board, analysis: Analysis, safety: np.ndarray) -> list[Ce
     cells away from the frontier (those with the fewest unknown neighbours show a 0 most often).
 
     Never empty while some unknown cell may be safe: the safest cell always qualifies."""
-    hidden = (board.tiles == Tile.HIDDEN) | (board.tiles == Tile.QUESTION)
+    hidden = board.closed
     usable = hidden & (safety > 0)
     threshold = float(safety[usable].max()) * CANDIDATE_SAFETY_RATIO
     off = analysis.off_frontier
@@ -249,5 +249,5 @@ def _candidates(board: Board, analysis: Analysis, safety: np.ndarray) -> list[Ce
 
 
 def _unknown_neighbour_counts(board: Board) -> np.ndarray:
-    unknown = (board.tiles == Tile.HIDDEN) | (board.tiles == Tile.QUESTION)
+    unknown = board.closed
     return neighbour_counts(unknown)

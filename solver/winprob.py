@@ -42,9 +42,6 @@ from itertools import combinations
 from math import comb
 from operator import and_, itemgetter, or_
 
-import numpy as np
-import numpy.typing as npt
-
 from solver.board import Board, BoardError, Cell, Tile
 from solver.engine import FirstClick
 from solver.errors import SolverError
@@ -60,9 +57,6 @@ MAX_ENUMERATION_STEPS = 200_000
 
 MAX_UNRESOLVED = 48
 """Cap on the cells that are a mine in some consistent layouts and not in others."""
-
-_UNKNOWN = (Tile.HIDDEN, Tile.QUESTION)
-"""Cells the search may still place a mine in: flags are mines already."""
 
 
 class PositionTooLarge(SolverError):
@@ -156,7 +150,7 @@ class _Search:
         layouts: dict[int, int] | None = None,
     ) -> None:
         self.cells: list[Cell] = [
-            (int(r), int(c)) for r, c in zip(*_unknown_mask(board).nonzero(), strict=True)
+            (int(r), int(c)) for r, c in zip(*board.closed.nonzero(), strict=True)
         ]
         index = {cell: i for i, cell in enumerate(self.cells)}
         neighbour_masks = [
@@ -474,10 +468,6 @@ def _part_layouts(
 
     assign(0, 0, 0)
     return found
-
-
-def _unknown_mask(board: Board) -> npt.NDArray[np.bool_]:
-    return np.isin(board.tiles, _UNKNOWN)
 
 
 def _unresolved_mask(layouts: frozenset[int]) -> int:

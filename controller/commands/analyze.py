@@ -167,7 +167,7 @@ def _as_json(
         "exact_probabilities": {
             f"{r},{c}": str(analysis.probability((r, c)))
             for r, c in board.cells()
-            if board[r, c] in (Tile.HIDDEN, Tile.QUESTION)
+            if board[r, c].is_closed
         },
         "groups": [
             {"cells": sorted(group.cells), "layouts": group.layout_count}
