@@ -24,7 +24,7 @@ from calibration.evidence import (
 from calibration.pointer import Pointer
 from calibration.session import Evidence, Player
 from solver import Board, Tile
-from solver.progress import progress_bar
+from solver.bench.progress import progress_bar
 from vision.geometry import Rect
 from vision.locate import locate
 from vision.match import TemplateBank, flatness

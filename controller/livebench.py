@@ -32,7 +32,7 @@ from controller.play import (
 )
 from controller.sandbox import GAMES
 from solver import LEVELS
-from solver.stats import format_win_rate
+from solver.bench.stats import format_win_rate
 from vision.errors import VisionError
 
 STAGES = {

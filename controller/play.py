@@ -31,7 +31,7 @@ from controller.errors import ControllerError
 from controller.mouse import Check, ClickOutsideError, Grab
 from controller.outcomes import GameRecord, GameSetup, OutcomeLog, Result
 from solver import Board, BoardError, Cell, Tile
-from solver.stats import format_win_rate
+from solver.bench.stats import format_win_rate
 from solver.strategy import Action, Move, next_moves
 from vision.capture import ScreenGrabber
 from vision.errors import (

@@ -18,7 +18,7 @@ from typing import Any, TextIO
 from controller.errors import CommandError, ControllerError
 from controller.outcomes import GameRecord, MoveRecord, Result, mine_layout, toollib_board
 from solver import Board
-from solver.stats import wilson_interval
+from solver.bench.stats import wilson_interval
 
 PLOT_SIZE_PIXELS = (960, 540)
 _PLOT_DPI = 100

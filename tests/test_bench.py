@@ -19,7 +19,7 @@ from controller.cli import main
 from controller.commands import unwritable
 from controller.commands.bench import DEFAULT_STRATEGY
 from solver import Board, Cell, FirstClick, Game, GameState, Tile, strategy
-from solver.bench import (
+from solver.bench.run import (
     BenchError,
     format_table,
     load_strategy,

@@ -27,9 +27,9 @@ from controller.mouse import Check, Mouse
 from controller.outcomes import GameRecord, OutcomeLog, Result
 from controller.play import Player, ScreenTable, play_games
 from solver import Board, Tile
-from solver.bench import play_game
+from solver.bench.run import play_game
+from solver.bench.stats import binomial_test, wilson_interval
 from solver.engine import FirstClick, Game, neighbour_counts
-from solver.stats import binomial_test, wilson_interval
 from solver.strategy import next_moves
 from vision.capture import ScreenGrabber
 from vision.geometry import Rect

@@ -1,4 +1,9 @@
-"""The package layering of DEVELOPERS.md: solver < vision < calibration < controller, no cycles."""
+"""The package layering: solver < vision < calibration < controller, no cycles.
+
+Each package may import only the ones below it: ``solver`` (rules and mathematics) none of ours,
+``vision`` (pixels to a board) the solver, ``calibration`` (learning a game's look) both, and
+``controller`` (mouse, play loop, log, command) all three. Inside ``solver`` the rules never import
+the benchmark harness (``solver.bench``), which measures them from outside."""
 
 import ast
 from pathlib import Path
@@ -42,3 +47,22 @@ def test_the_checker_sees_a_forbidden_import(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
     module.write_text("import os\nfrom controller.play import x\nimport vision.read as r\n")
     assert imported_packages(module) == {"controller", "vision"}
+
+
+def test_the_rules_do_not_import_the_benchmark_harness() -> None:
+    harness = ROOT / "solver" / "bench"
+    offenders = []
+    for path in sorted((ROOT / "solver").rglob("*.py")):
+        if harness in path.parents:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            names = (
+                [alias.name for alias in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            if any(name == "solver.bench" or name.startswith("solver.bench.") for name in names):
+                offenders.append(str(path.relative_to(ROOT)))
+    assert offenders == []

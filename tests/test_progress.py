@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from solver.progress import on_terminal, print_above_bars, progress_bar
+from solver.bench.progress import on_terminal, print_above_bars, progress_bar
 
 
 class FakeTerminal(io.StringIO):

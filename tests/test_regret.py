@@ -10,8 +10,8 @@ import pytest
 
 from controller.cli import main
 from solver import Board, strategy
+from solver.bench.regret import Guess, guess_regret, measure_regret
 from solver.engine import FirstClick
-from solver.regret import Guess, guess_regret, measure_regret
 from solver.strategy import Action, Move, next_moves
 from solver.winprob import PositionTooLarge, guess_values
 
@@ -82,7 +82,7 @@ def test_the_bench_command_prints_and_saves_the_regret(
     saved = tmp_path / "regret.json"
     command = "bench --regret --level intermediate --rule safe --games 40 --workers 2 --seed 0"
     options = ["--strategy", "test_regret:worst_guess", "--out", str(saved)]
-    window = ["--set", "solver.regret.MAX_LAYOUTS=400"]
+    window = ["--set", "solver.bench.regret.MAX_LAYOUTS=400"]
     assert main([*command.split(), *options, *window]) == 0
     (report,) = json.loads(saved.read_text())["regret"]
     row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("interm"))
@@ -92,5 +92,7 @@ def test_the_bench_command_prints_and_saves_the_regret(
 
 
 def test_a_bad_setting_is_refused_before_any_game(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "--regret", "--set", "solver.regret.NO_SUCH=1", "--games", "1"]) == 1
-    assert "solver.regret has no setting 'NO_SUCH'" in capsys.readouterr().err
+    assert (
+        main(["bench", "--regret", "--set", "solver.bench.regret.NO_SUCH=1", "--games", "1"]) == 1
+    )
+    assert "solver.bench.regret has no setting 'NO_SUCH'" in capsys.readouterr().err

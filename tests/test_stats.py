@@ -19,7 +19,7 @@ from controller.cli import main
 from controller.errors import CommandError
 from controller.outcomes import GameRecord, GameSetup, OutcomeLog, Result, mine_layout, three_bv
 from solver import Board
-from solver.bench import BenchResult, write_json
+from solver.bench.run import BenchResult, write_json
 
 Z95 = 1.959963984540054  # the two-sided 95% point of the standard normal
 

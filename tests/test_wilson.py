@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver.stats import binomial_test, format_win_rate, paired_comparison, wilson_interval
+from solver.bench.stats import binomial_test, format_win_rate, paired_comparison, wilson_interval
 
 counts = st.integers(1, 100_000).flatmap(
     lambda games: st.tuples(st.integers(0, games), st.just(games))

@@ -11,7 +11,8 @@ from typing import TextIO
 
 from controller.commands import STDOUT, positive_int, unwritable
 from controller.errors import CommandError
-from solver.bench import (
+from solver.bench.regret import MAX_LAYOUTS, measure_regret
+from solver.bench.run import (
     BenchResult,
     Strategy,
     format_table,
@@ -22,10 +23,9 @@ from solver.bench import (
     results_json,
     run_benchmark,
 )
+from solver.bench.stats import paired_comparison
 from solver.board import LEVELS
 from solver.engine import FirstClick
-from solver.regret import MAX_LAYOUTS, measure_regret
-from solver.stats import paired_comparison
 
 DEFAULT_STRATEGY = "solver.strategy:next_moves"
 
@@ -112,7 +112,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         "--regret",
         action="store_true",
         help="instead of win rates, measure what the guesses lose against best play: every "
-        f"guess with at most {MAX_LAYOUTS} consistent layouts (solver.regret.MAX_LAYOUTS) is "
+        f"guess with at most {MAX_LAYOUTS} consistent layouts (solver.bench.regret.MAX_LAYOUTS) is "
         "searched exactly, cell by cell (slow: minutes per thousand Expert games); --plot "
         "does not apply",
     )

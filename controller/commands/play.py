@@ -41,8 +41,8 @@ from controller.sandbox import (
 )
 from controller.windows import declare_dpi_aware
 from solver import LEVELS
-from solver.progress import print_above_bars, progress_bar
-from solver.stats import format_win_rate
+from solver.bench.progress import print_above_bars, progress_bar
+from solver.bench.stats import format_win_rate
 from vision.capture import ScreenGrabber
 from vision.errors import BoardNotFoundError, VisionError
 from vision.geometry import BoardGeometry, Rect

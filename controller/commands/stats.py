@@ -11,7 +11,7 @@ from controller import report
 from controller.commands import STDOUT, unwritable
 from controller.errors import CommandError
 from controller.outcomes import OutcomeLog, default_db_path
-from solver.progress import progress_bar
+from solver.bench.progress import progress_bar
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:

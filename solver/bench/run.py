@@ -24,11 +24,11 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from solver.bench.progress import progress_bar
+from solver.bench.stats import wilson_interval
 from solver.board import LEVELS, Board, Cell, Tile
 from solver.engine import FirstClick, Game
 from solver.errors import SolverError
-from solver.progress import progress_bar
-from solver.stats import wilson_interval
 
 
 class MoveLike(Protocol):
@@ -157,7 +157,7 @@ class BenchResult:
     first_seed: int
     outcomes: str = ""
     """Game by game from ``first_seed`` on: "1" won, "0" lost. Two runs on the same seeds can
-    then be compared game for game (:func:`solver.stats.paired_comparison`)."""
+    then be compared game for game (:func:`solver.bench.stats.paired_comparison`)."""
     overrides: dict[str, Any] = field(default_factory=dict)
     """Solver settings changed for this run (:func:`apply_overrides`), by dotted name."""
 

@@ -6,7 +6,7 @@ says how often each cell wins, so the cost of the cell chosen is known exactly, 
 noise: its *regret* is the best cell's chance of winning minus its own. Summed over the guesses
 of N games it is the win rate those guesses gave away, in games.
 
-The games are the benchmark's (:mod:`solver.bench`): game ``i`` uses seed ``seed + i``.
+The games are the benchmark's (:mod:`solver.bench.run`): game ``i`` uses seed ``seed + i``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from fractions import Fraction
 from typing import Any
 
 from solver.analysis import analyze
-from solver.bench import (
+from solver.bench.progress import progress_bar
+from solver.bench.run import (
     BenchError,
     MoveLike,
     Strategy,
@@ -28,7 +29,6 @@ from solver.bench import (
 )
 from solver.board import Board, Cell
 from solver.engine import FirstClick, Game
-from solver.progress import progress_bar
 from solver.winprob import PositionTooLarge, guess_values
 
 MIN_LAYOUTS = 1
@@ -138,9 +138,9 @@ def measure_regret(
     """Play ``games`` seeded games and value every kept guess exactly, on ``workers`` processes.
 
     The size window and the search budget default to this module's settings, read after
-    ``overrides`` are applied, so ``--set solver.regret.MAX_LAYOUTS=...`` works as expected.
+    ``overrides`` are applied, so ``--set solver.bench.regret.MAX_LAYOUTS=...`` works as expected.
     ``overrides`` changes solver settings in every process, as in
-    :func:`solver.bench.run_benchmark` (here first in this one, which checks them before any
+    :func:`solver.bench.run.run_benchmark` (here first in this one, which checks them before any
     worker starts); ``progress`` shows bars (None: only on a terminal).
     """
     overrides = dict(overrides or {})
