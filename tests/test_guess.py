@@ -11,7 +11,7 @@ from solver import Board, BoardError, Tile
 from solver.analysis import analyze
 from solver.engine import FirstClick, Game
 from solver.guess import LookAhead, forced_fifty_fifty
-from solver.strategy import ENDGAME_LAYOUTS, next_moves
+from solver.strategy import next_moves
 
 
 def position_before_a_guess(rows: int, columns: int, mines: int, seed: int) -> Board | None:
@@ -43,7 +43,7 @@ def test_outlook_matches_the_analysis_of_each_number_shown(
         if outlook is None:
             continue
         assert abs(outlook.safety - float(1 - analysis.probability(cell))) < 1e-9
-        progress = 0.0
+        progress = local_progress = 0.0
         for shown in range(9):
             after = board.copy()
             after.tiles[cell] = shown
@@ -56,6 +56,8 @@ def test_outlook_matches_the_analysis_of_each_number_shown(
             assert abs(outlook.shows.get(shown, 0.0) - chance) < 1e-9
             if exact.safe and chance:
                 progress += chance
+            if exact.safe & outlook.reassessed and chance:
+                local_progress += chance
             if chance and outlook.reassessed:
                 safeties = sorted(
                     (float(1 - exact.probability(c)) for c in outlook.reassessed), reverse=True
@@ -63,11 +65,11 @@ def test_outlook_matches_the_analysis_of_each_number_shown(
                 assert abs(outlook.next_safety[shown] - safeties[0]) < 1e-9
                 second = safeties[1] if len(safeties) > 1 else 0.0
                 assert abs(outlook.second_safety[shown] - second) < 1e-9
-        # progress only misses certainties the mine count makes far away, which matters only
-        # near the end of a game, where the strategy searches the win probability instead
+        # progress is exact over the reassessed cells and misses only certainties elsewhere
+        # (which the mine count can make anywhere: 12x12/30, seed 47172471, cell (1, 10) misses
+        # 0.04 of 0.26, so no bound on that shortfall is claimed)
+        assert abs(outlook.progress - local_progress) < 1e-9
         assert outlook.progress <= progress + 1e-9
-        if analysis.solutions > ENDGAME_LAYOUTS:
-            assert outlook.progress >= progress - 0.02
 
 
 def test_forced_fifty_fifty_is_found_only_when_nothing_can_tell_the_two_apart() -> None:
