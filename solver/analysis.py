@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import decimal
 import itertools
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
@@ -613,36 +613,13 @@ def analyze(board: Board) -> Analysis:
     except BoardError:
         # The board is impossible; the full count below finds that too and names the group.
         known_safe, known_mines = frozenset(), frozenset()
-    known = known_safe | known_mines
-    constraints = []
-    for constraint in position.constraints:
-        if constraint.unknown - known:
-            constraints.append(
-                Constraint(
-                    constraint.cell,
-                    constraint.unknown - known,
-                    constraint.mines - len(constraint.unknown & known_mines),
-                )
-            )
     touching_numbers = frozenset().union(*(c.unknown for c in position.constraints))
     off_frontier = position.unknown - touching_numbers
     mines_left = position.mines_left - len(known_mines)
-    off = len(off_frontier - known)
+    off = len(off_frontier - known_safe - known_mines)
 
-    counted: list[tuple[list[Constraint], _GroupCount, tuple[Constraint, ...]]] = []
-    work_left = MAX_TOTAL_WORK
-    for numbers in _split_into_groups(tuple(constraints)):
-        max_work = min(MAX_GROUP_WORK, max(work_left, MIN_GROUP_WORK))
-        count, dropped = _count_group(numbers, mines_left, max_work)
-        work_left -= count.work
-        if not count.layouts_by_mines:
-            raise BoardError(
-                f"no placement of the {position.mines_left} unflagged mines satisfies this number "
-                "and the numbers linked to it",
-                cell=numbers[0].cell,
-            )
-        counted.append((numbers, count, dropped))
-
+    constraints = _still_open(position.constraints, known_safe | known_mines, known_mines)
+    counted = _count_groups(constraints, mines_left, position.mines_left)
     # Products of the polynomials of the groups before each group.
     before: list[Polynomial] = [{0: 1}]
     for _, count, _ in counted:
@@ -659,16 +636,97 @@ def analyze(board: Board) -> Analysis:
             f"the numbers need {low} to {high} more mines, but {mines_left} must go there "
             f"and into the {off} unknown cells touching no number"
         )
-
-    # One sweep back over the groups: ``completing[s]`` is the number of ways the groups after
-    # this one and the off-frontier cells finish a board whose earlier groups hold ``s`` mines.
-    # (Multiplying all other groups together for every group grew with the square of the
-    # number of groups: half a minute on a 100x100 board.)
     products = sum(
         2 * len(count.layouts_by_mines) * len(before[index])
         for index, (_, count, _) in enumerate(counted)
     )
     rough = products > MAX_EXACT_PRODUCTS
+    groups, mined_solutions, group_mines = _sweep_back(counted, before, rest, rough)
+    inexact = [group for group in groups if not group.exact]
+    mined_solutions.update(dict.fromkeys(touching_numbers & known_safe, 0))
+    mined_solutions.update(dict.fromkeys(touching_numbers & known_mines, solutions))
+    if off_frontier <= known_mines:
+        off_mined = solutions
+    elif off_frontier & known_safe:
+        off_mined = 0
+    else:
+        off_mined = sum(n * ways(off - 1, mines_left - t - 1) for t, n in frontier_by_mines.items())
+    possible = frozenset(t for t in frontier_by_mines if 0 <= mines_left - t <= off)
+    safe = {cell for cell, mined in mined_solutions.items() if mined == 0}
+    mines = group_mines | (touching_numbers & known_mines)
+    if off_frontier and off_mined == 0:
+        safe |= off_frontier
+    elif off_frontier and off_mined == solutions:
+        mines |= off_frontier
+    return Analysis(
+        board=board,
+        solutions=solutions,
+        safe=frozenset(safe),
+        mines=frozenset(mines),
+        groups=tuple(groups),
+        off_frontier=off_frontier,
+        mines_left=position.mines_left,
+        mines_to_place=mines_left,
+        frontier_layout_count=sum(n for t, n in frontier_by_mines.items() if t in possible),
+        exact=not inexact and not rough,
+        approximation=_approximation(len(inexact), len(groups), products if rough else 0),
+        _mined_solutions=mined_solutions,
+        _off_frontier_mined_solutions=off_mined,
+        _decided_frontier_mines=touching_numbers & known_mines,
+        _possible_group_totals=possible,
+    )
+
+
+_Counted = list[tuple[list[Constraint], _GroupCount, tuple[Constraint, ...]]]
+"""Each group's numbers, its count, and the numbers left out to keep within its work budget."""
+
+
+def _still_open(
+    constraints: Iterable[Constraint], known: frozenset[Cell], known_mines: frozenset[Cell]
+) -> list[Constraint]:
+    """The numbers with cells still undecided, reduced to those cells (the cheap rules' certain
+    safe cells and mines taken out)."""
+    return [
+        Constraint(
+            constraint.cell,
+            constraint.unknown - known,
+            constraint.mines - len(constraint.unknown & known_mines),
+        )
+        for constraint in constraints
+        if constraint.unknown - known
+    ]
+
+
+def _count_groups(constraints: list[Constraint], mines_left: int, unflagged: int) -> _Counted:
+    """Count every group of linked numbers within the analysis's work budget; a group no layout
+    satisfies is a BoardError naming its first number."""
+    counted: _Counted = []
+    work_left = MAX_TOTAL_WORK
+    for numbers in _split_into_groups(tuple(constraints)):
+        max_work = min(MAX_GROUP_WORK, max(work_left, MIN_GROUP_WORK))
+        count, dropped = _count_group(numbers, mines_left, max_work)
+        work_left -= count.work
+        if not count.layouts_by_mines:
+            raise BoardError(
+                f"no placement of the {unflagged} unflagged mines satisfies this number "
+                "and the numbers linked to it",
+                cell=numbers[0].cell,
+            )
+        counted.append((numbers, count, dropped))
+    return counted
+
+
+def _sweep_back(
+    counted: _Counted, before: list[Polynomial], rest: dict[int, int], rough: bool
+) -> tuple[list[Group], dict[Cell, int], set[Cell]]:
+    """The groups with their exact counts, each box's mined-solution count, and the cells that
+    are a mine in every layout, from one sweep back over the groups.
+
+    ``completing[s]`` is the number of ways the groups after this one and the off-frontier
+    cells finish a board whose earlier groups hold ``s`` mines. (Multiplying all other groups
+    together for every group grew with the square of the number of groups: half a minute on a
+    100x100 board.) With ``rough`` the sums are kept to :data:`ROUGH`'s precision.
+    """
     number = ROUGH.create_decimal if rough else int
     groups: list[Group] = []
     mined_solutions: dict[Cell, int] = {}
@@ -706,36 +764,4 @@ def analyze(board: Board) -> Analysis:
                 )
             )
     groups.reverse()
-    inexact = [group for group in groups if not group.exact]
-    mined_solutions.update(dict.fromkeys(touching_numbers & known_safe, 0))
-    mined_solutions.update(dict.fromkeys(touching_numbers & known_mines, solutions))
-    if off_frontier <= known_mines:
-        off_mined = solutions
-    elif off_frontier & known_safe:
-        off_mined = 0
-    else:
-        off_mined = sum(n * ways(off - 1, mines_left - t - 1) for t, n in frontier_by_mines.items())
-    possible = frozenset(t for t in frontier_by_mines if 0 <= mines_left - t <= off)
-    safe = {cell for cell, mined in mined_solutions.items() if mined == 0}
-    mines = group_mines | (touching_numbers & known_mines)
-    if off_frontier and off_mined == 0:
-        safe |= off_frontier
-    elif off_frontier and off_mined == solutions:
-        mines |= off_frontier
-    return Analysis(
-        board=board,
-        solutions=solutions,
-        safe=frozenset(safe),
-        mines=frozenset(mines),
-        groups=tuple(groups),
-        off_frontier=off_frontier,
-        mines_left=position.mines_left,
-        mines_to_place=mines_left,
-        frontier_layout_count=sum(n for t, n in frontier_by_mines.items() if t in possible),
-        exact=not inexact and not rough,
-        approximation=_approximation(len(inexact), len(groups), products if rough else 0),
-        _mined_solutions=mined_solutions,
-        _off_frontier_mined_solutions=off_mined,
-        _decided_frontier_mines=touching_numbers & known_mines,
-        _possible_group_totals=possible,
-    )
+    return groups, mined_solutions, group_mines

@@ -419,13 +419,43 @@ def _parse_board_standard(lines: list[tuple[int, str]], legacy: bool = False) ->
         raise BoardError(
             f"the first line must be '{STANDARD_HEADER}', found {header[:40]!r}", line=number
         )
+    index = next((i for i, (_, line) in enumerate(lines) if i and line.startswith("[")), len(lines))
+    render, size, metadata = _read_metadata(lines[1:index])
+    missing = [key for key in _SIZE_KEYS if key not in size and not (legacy and key != "mines")]
+    if missing:
+        raise BoardError(f"the metadata has no '{missing[0]}:' line")
+    if "rows" in size and "columns" in size:
+        check_size(size["rows"], size["columns"])
+    sections = _read_sections(lines[index:], render, size)
+    shape = next(iter(sections.values()))
+    rows, columns = len(shape), len(shape[0][1])
+    if any(len(body) != rows or len(body[0][1]) != columns for body in sections.values()):
+        raise BoardError("the [real] and [view] sections differ in size")
+
+    mines = size["mines"]
+    tiles = (
+        _read_grid(sections["view"], "[view]", _VIEW_CHARS)
+        if "view" in sections
+        else np.full((rows, columns), Tile.HIDDEN, dtype=np.uint8)
+    )
+    board = Board(rows, columns, mines, tiles, metadata=metadata)
+    if "real" in sections:
+        layout = _read_grid(sections["real"], "[real]", _LEGACY_REAL if legacy else _REAL_CHARS)
+        board.real_mines = layout.astype(bool)
+        if int(layout.sum()) != mines:
+            raise BoardError(f"[real] holds {int(layout.sum())} mines, the metadata says {mines}")
+    return board
+
+
+def _read_metadata(
+    lines: list[tuple[int, str]],
+) -> tuple[str, dict[str, int], dict[str, str]]:
+    """The lines between the header and the first section: the render (from a ``# Render:``
+    comment), the size keys as numbers, and every other ``key: value`` kept as text."""
     render = "ascii"
     metadata: dict[str, str] = {}
     size: dict[str, int] = {}
-    index = 1
-    while index < len(lines) and not lines[index][1].startswith("["):
-        number, line = lines[index]
-        index += 1
+    for number, line in lines:
         if line.startswith("#"):
             found = re.fullmatch(r"#\s*render\s*:\s*(.*)", line, re.IGNORECASE)
             if found:
@@ -445,13 +475,16 @@ def _parse_board_standard(lines: list[tuple[int, str]], legacy: bool = False) ->
             size[key.lower()] = _whole_number(value, f"'{key}:'", number)
         else:
             metadata[key] = value
-    missing = [key for key in _SIZE_KEYS if key not in size and not (legacy and key != "mines")]
-    if missing:
-        raise BoardError(f"the metadata has no '{missing[0]}:' line")
-    if "rows" in size and "columns" in size:
-        check_size(size["rows"], size["columns"])
+    return render, size, metadata
 
+
+def _read_sections(
+    lines: list[tuple[int, str]], render: str, size: dict[str, int]
+) -> dict[str, list[tuple[int, str]]]:
+    """The ``[real]`` and ``[view]`` sections' rows (in ascii), each checked against the size
+    the metadata gives; at least one of them."""
     sections: dict[str, list[tuple[int, str]]] = {}
+    index = 0
     while index < len(lines):
         number, line = lines[index]
         name = line.lower()
@@ -485,24 +518,7 @@ def _parse_board_standard(lines: list[tuple[int, str]], legacy: bool = False) ->
         sections[name[1:-1]] = body
     if not sections:
         raise BoardError("the text has neither a [real] nor a [view] section")
-    shape = next(iter(sections.values()))
-    rows, columns = len(shape), len(shape[0][1])
-    if any(len(body) != rows or len(body[0][1]) != columns for body in sections.values()):
-        raise BoardError("the [real] and [view] sections differ in size")
-
-    mines = size["mines"]
-    tiles = (
-        _read_grid(sections["view"], "[view]", _VIEW_CHARS)
-        if "view" in sections
-        else np.full((rows, columns), Tile.HIDDEN, dtype=np.uint8)
-    )
-    board = Board(rows, columns, mines, tiles, metadata=metadata)
-    if "real" in sections:
-        layout = _read_grid(sections["real"], "[real]", _LEGACY_REAL if legacy else _REAL_CHARS)
-        board.real_mines = layout.astype(bool)
-        if int(layout.sum()) != mines:
-            raise BoardError(f"[real] holds {int(layout.sum())} mines, the metadata says {mines}")
-    return board
+    return sections
 
 
 def _parse_jsminesweeper(lines: list[tuple[int, str]]) -> Board:

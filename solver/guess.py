@@ -20,12 +20,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from heapq import nsmallest
 from itertools import product
 from math import comb
+from typing import cast
 
 from solver.analysis import Analysis, Group, Polynomial, polynomial_product, ways
 from solver.board import Board, Cell, Tile
@@ -79,31 +80,58 @@ class LookAhead:
 
     def outlook(self, cell: Cell) -> Outlook | None:
         """The outlook of opening ``cell``, or None when its groups have too many layouts."""
-        analysis = self.analysis
-        board = analysis.board
+        board = self.analysis.board
         if not self.consistent or cell in self.fixed_mines:
             return None
         around = list(board.neighbours(cell))
         known = sum(1 for n in around if board[n] == Tile.FLAG or n in self.fixed_mines)
         unknown = [n for n in around if board[n].is_closed and n not in self.fixed_mines]
-        off = self.off_free
-        off_around = [n for n in unknown if n in off]
         touched = sorted({self.group_of[n] for n in [cell, *unknown] if n in self.group_of})
-        enumerated = [self._group_layouts(index) for index in touched]
-        if any(layouts is None for layouts in enumerated):
+        enumerated = self._enumerated(touched)
+        if enumerated is None:
             return None
+        off_around = [n for n in unknown if n in self.off_free]
+        counts = self._count_numbers(cell, known, unknown, off_around, touched, enumerated)
+        group_cells = frozenset().union(*(self.analysis.groups[i].cells for i in touched)) - {cell}
+        next_safety, second_safety, progress = _next_safeties(counts, group_cells, len(off_around))
+        total = self.analysis.solutions
+        return Outlook(
+            cell=cell,
+            safety=sum(counts.weight.values()) / total,
+            shows={shown: w / total for shown, w in sorted(counts.weight.items())},
+            progress=progress / total,
+            next_safety=next_safety,
+            second_safety=second_safety,
+            reassessed=group_cells | frozenset(off_around),
+        )
+
+    def _enumerated(self, touched: list[int]) -> list[list[frozenset[Cell]]] | None:
+        """Every layout of each touched group, or None when they are too many to combine."""
+        enumerated = [self._group_layouts(index) for index in touched]
         size = 1
         for layouts in enumerated:
-            size *= len(layouts or ())
-        if size > self.max_layouts:
-            return None
+            if layouts is None:
+                return None
+            size *= len(layouts)
+        return None if size > self.max_layouts else cast(list[list[frozenset[Cell]]], enumerated)
 
+    def _count_numbers(
+        self,
+        cell: Cell,
+        known: int,
+        unknown: list[Cell],
+        off_around: list[Cell],
+        touched: list[int],
+        enumerated: list[list[frozenset[Cell]]],
+    ) -> _NumberCounts:
+        """Weigh every full-board layout with ``cell`` safe by the number it shows there."""
+        analysis = self.analysis
         to_place = analysis.mines_to_place
         others: Polynomial = {0: 1}
         for index, group in enumerate(analysis.groups):
             if index not in touched:
                 others = polynomial_product(others, group.layouts_by_mines, to_place)
-        spare_off = len(off) - len(off_around) - (cell in off)
+        spare_off = len(self.off_free) - len(off_around) - (cell in self.off_free)
         k = len(off_around)
 
         @cache
@@ -116,12 +144,8 @@ class LookAhead:
             )
 
         unknown_set = frozenset(unknown)
-        weight: defaultdict[int, int] = defaultdict(int)
-        mined_weight: defaultdict[int, defaultdict[Cell, int]] = defaultdict(
-            lambda: defaultdict(int)
-        )
-        off_mined_weight: defaultdict[int, int] = defaultdict(int)
-        for combination in product(*(layouts or [] for layouts in enumerated)):
+        counts = _NumberCounts()
+        for combination in product(*enumerated):
             mines = frozenset().union(*combination)
             if cell in mines:
                 continue
@@ -131,38 +155,12 @@ class LookAhead:
                 if not w:
                     continue
                 shown = known + near + j
-                weight[shown] += w
-                mined = mined_weight[shown]
+                counts.weight[shown] += w
+                mined = counts.mined_weight[shown]
                 for mine in mines:
                     mined[mine] += w
-                off_mined_weight[shown] += w * j
-        group_cells = frozenset().union(*(analysis.groups[i].cells for i in touched)) - {cell}
-        next_safety = {}
-        second_safety = {}
-        progress = 0
-        for shown, w in weight.items():
-            # the weight of layouts with a mine in each reassessed cell, times ``scale`` so that
-            # the off-frontier neighbours' share (all alike) stays a whole number; the two
-            # lightest, padded with "always a mine"
-            scale = k or 1
-            mined = mined_weight[shown]
-            mined_in = [mined.get(c, 0) * scale for c in group_cells]
-            mined_in += [off_mined_weight[shown]] * min(k, 2)
-            fewest = nsmallest(2, mined_in) + [w * scale] * 2
-            safest, second = (1 - Fraction(m, w * scale) for m in fewest[:2])
-            next_safety[shown] = float(safest)
-            second_safety[shown] = float(second)
-            progress += w if safest == 1 else 0
-        total = analysis.solutions
-        return Outlook(
-            cell=cell,
-            safety=sum(weight.values()) / total,
-            shows={shown: w / total for shown, w in sorted(weight.items())},
-            progress=progress / total,
-            next_safety=next_safety,
-            second_safety=second_safety,
-            reassessed=group_cells | frozenset(off_around),
-        )
+                counts.off_mined_weight[shown] += w * j
+        return counts
 
     def _group_layouts(self, index: int) -> list[frozenset[Cell]] | None:
         if index not in self._layouts:
@@ -171,6 +169,43 @@ class LookAhead:
                 list(group.layouts()) if group.layout_count <= self.max_layouts else None
             )
         return self._layouts[index]
+
+
+@dataclass
+class _NumberCounts:
+    """For each number a cell may show: the weight of the layouts showing it, the part of that
+    weight with a mine in each reassessed group cell, and with mines among its off-frontier
+    neighbours (counted once per mine there, since they are all alike)."""
+
+    weight: defaultdict[int, int] = field(default_factory=lambda: defaultdict(int))
+    mined_weight: defaultdict[int, defaultdict[Cell, int]] = field(
+        default_factory=lambda: defaultdict(lambda: defaultdict(int))
+    )
+    off_mined_weight: defaultdict[int, int] = field(default_factory=lambda: defaultdict(int))
+
+
+def _next_safeties(
+    counts: _NumberCounts, group_cells: frozenset[Cell], k: int
+) -> tuple[dict[int, float], dict[int, float], int]:
+    """Per number shown, the safeties of the two safest reassessed cells, and the weight of the
+    numbers that leave a certainly safe one (``k`` off-frontier neighbours reassessed)."""
+    next_safety = {}
+    second_safety = {}
+    progress = 0
+    for shown, w in counts.weight.items():
+        # the weight of layouts with a mine in each reassessed cell, times ``scale`` so that
+        # the off-frontier neighbours' share (all alike) stays a whole number; the two
+        # lightest, padded with "always a mine"
+        scale = k or 1
+        mined = counts.mined_weight[shown]
+        mined_in = [mined.get(c, 0) * scale for c in group_cells]
+        mined_in += [counts.off_mined_weight[shown]] * min(k, 2)
+        fewest = nsmallest(2, mined_in) + [w * scale] * 2
+        safest, second = (1 - Fraction(m, w * scale) for m in fewest[:2])
+        next_safety[shown] = float(safest)
+        second_safety[shown] = float(second)
+        progress += w if safest == 1 else 0
+    return next_safety, second_safety, progress
 
 
 def forced_fifty_fifty(

@@ -164,18 +164,7 @@ def measure_regret(
                 for seeds, future in zip(chunks, futures, strict=True):
                     kept += future.result()
                     bar.update(len(seeds))
-            searched = pool.map(
-                guess_regret, kept, [max_layouts] * len(kept), [max_visits] * len(kept)
-            )
-            regrets = list(
-                progress_bar(
-                    searched,
-                    total=len(kept),
-                    desc=f"{level} {rule}: searching",
-                    unit="guess",
-                    show=progress,
-                )
-            )
+            regrets = _valued(pool, kept, max_layouts, max_visits, f"{level} {rule}", progress)
     finally:
         apply_overrides(previous)
     solved = [regret for regret in regrets if regret is not None]
@@ -191,4 +180,21 @@ def measure_regret(
         solved=len(solved),
         not_best=sum(regret > 0 for regret in solved),
         lost=float(sum(solved, Fraction(0))),
+    )
+
+
+def _valued(
+    pool: ProcessPoolExecutor,
+    kept: list[Guess],
+    max_layouts: int,
+    max_visits: int,
+    what: str,
+    progress: bool | None,
+) -> list[Fraction | None]:
+    """Each kept guess's regret, searched on ``pool`` (None where the search gave up)."""
+    searched = pool.map(guess_regret, kept, [max_layouts] * len(kept), [max_visits] * len(kept))
+    return list(
+        progress_bar(
+            searched, total=len(kept), desc=f"{what}: searching", unit="guess", show=progress
+        )
     )

@@ -188,15 +188,8 @@ def run_benchmark(
     worker; they are put back afterwards.
     """
     overrides = dict(overrides or {})
-    if games < 1:
-        raise BenchError(f"the benchmark needs at least one game, not {games}")
-    if workers is None:
-        workers = os.cpu_count() or 1
-    if workers < 1:
-        raise BenchError(f"the benchmark needs at least one worker, not {workers}")
-    for level in levels:
-        if level not in LEVELS:
-            raise BenchError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
+    workers = (os.cpu_count() or 1) if workers is None else workers
+    _check_run(levels, games, workers)
     parsed_rules = [FirstClick.parse(rule) for rule in rules]
     previous = apply_overrides(overrides)
     bar = progress_bar(total=games * len(levels) * len(parsed_rules), unit="game", show=progress)
@@ -211,19 +204,10 @@ def run_benchmark(
             for rule in parsed_rules:
                 bar.set_description(f"{level} {rule}")
                 started = time.perf_counter()
-                chunks = []
-                if pool is None:
-                    for seeds in seed_chunks(games, seed, workers):
-                        chunks.append(_play_chunk(strategy, level, rule, seeds))
-                        bar.update(len(seeds))
-                else:
-                    futures = [
-                        pool.submit(_play_chunk, strategy, level, rule, seeds)
-                        for seeds in seed_chunks(games, seed, workers)
-                    ]
-                    for future in as_completed(futures):
-                        chunks.append(future.result())
-                        bar.update(chunks[-1].games)
+                tasks = [
+                    (strategy, level, rule, seeds) for seeds in seed_chunks(games, seed, workers)
+                ]
+                chunks = _play_chunks(tasks, pool, bar)
                 elapsed = time.perf_counter() - started
                 results.append(_summarise(level, rule, chunks, elapsed, seed, overrides))
     finally:
@@ -232,6 +216,35 @@ def run_benchmark(
             pool.shutdown(cancel_futures=True)
         apply_overrides(previous)
     return results
+
+
+def _check_run(levels: Sequence[str], games: int, workers: int) -> None:
+    """Refuse a run that cannot be played, before any game."""
+    if games < 1:
+        raise BenchError(f"the benchmark needs at least one game, not {games}")
+    if workers < 1:
+        raise BenchError(f"the benchmark needs at least one worker, not {workers}")
+    for level in levels:
+        if level not in LEVELS:
+            raise BenchError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
+
+
+def _play_chunks(
+    tasks: list[tuple[Strategy, str, FirstClick, range]],
+    pool: ProcessPoolExecutor | None,
+    bar: Any,
+) -> list[_Chunk]:
+    """Play each chunk of seeds, in this process or on the pool, counting games on ``bar``."""
+    chunks = []
+    if pool is None:
+        for task in tasks:
+            chunks.append(_play_chunk(*task))
+            bar.update(chunks[-1].games)
+        return chunks
+    for future in as_completed([pool.submit(_play_chunk, *task) for task in tasks]):
+        chunks.append(future.result())
+        bar.update(chunks[-1].games)
+    return chunks
 
 
 def _summarise(
