@@ -40,6 +40,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
             "repeat exactly."
         ),
     )
+    _add_games_options(parser)
+    _add_what_to_measure_options(parser)
+    _add_output_options(parser)
+    return parser
+
+
+def _add_games_options(parser: argparse.ArgumentParser) -> None:
+    """Which games are played: level, rule, count, seeds, processes."""
     parser.add_argument(
         "--level", choices=[*LEVELS, "all"], default="all", help="(default: %(default)s)"
     )
@@ -64,6 +72,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument(
         "--seed", type=int, default=0, help="seed of the first game (default: %(default)s)"
     )
+
+
+def _add_what_to_measure_options(parser: argparse.ArgumentParser) -> None:
+    """Which solver plays them and what is measured: the strategy, its settings, or instead a
+    comparison of saved runs, the regret of guesses, or the engine alone."""
     parser.add_argument(
         "--strategy",
         default=DEFAULT_STRATEGY,
@@ -88,6 +101,24 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="instead of playing, compare two saved runs over the same seeds game for game: "
         "the games only one of them won, and an exact sign test on those",
     )
+    parser.add_argument(
+        "--regret",
+        action="store_true",
+        help="instead of win rates, measure what the guesses lose against best play: every "
+        f"guess with at most {MAX_LAYOUTS} consistent layouts (solver.bench.regret.MAX_LAYOUTS) is "
+        "searched exactly, cell by cell (slow: minutes per thousand Expert games); --plot "
+        "does not apply",
+    )
+    parser.add_argument(
+        "--engine",
+        action="store_true",
+        help="time the game engine alone instead (one process, no strategy: every safe cell "
+        "opened in a random order), in games and open() calls per second",
+    )
+
+
+def _add_output_options(parser: argparse.ArgumentParser) -> None:
+    """Where the results go besides the printed table."""
     output = parser.add_mutually_exclusive_group()
     output.add_argument(
         "--out",
@@ -108,21 +139,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         metavar="FILE.png",
         help="draw the win rate per level with its interval",
     )
-    parser.add_argument(
-        "--regret",
-        action="store_true",
-        help="instead of win rates, measure what the guesses lose against best play: every "
-        f"guess with at most {MAX_LAYOUTS} consistent layouts (solver.bench.regret.MAX_LAYOUTS) is "
-        "searched exactly, cell by cell (slow: minutes per thousand Expert games); --plot "
-        "does not apply",
-    )
-    parser.add_argument(
-        "--engine",
-        action="store_true",
-        help="time the game engine alone instead (one process, no strategy: every safe cell "
-        "opened in a random order), in games and open() calls per second",
-    )
-    return parser
 
 
 def _override(text: str) -> tuple[str, object]:
