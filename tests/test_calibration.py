@@ -10,10 +10,10 @@ import pytest
 
 from calibration.evidence import (
     HIDDEN_ID,
-    Action,
     CalibrationError,
     Catalogue,
-    GameRecord,
+    ClickKind,
+    PlayedGame,
     Step,
     board_of,
     check_counting,
@@ -25,7 +25,7 @@ from calibration.learn import Calibration, build_skin, match_threshold
 from calibration.session import Evidence
 from calibration.store import export_skin, import_skin, list_skins, load_skin, save_skin
 from controller.cli import main
-from solver import Board, Tile
+from solver import Board, GameState, Tile
 from solver.engine import neighbour_counts
 from vision.errors import UnreadableCellError
 from vision.geometry import BoardGeometry, Rect
@@ -123,7 +123,7 @@ def ids_of(tiles: np.ndarray, ids: dict[Tile, int]) -> np.ndarray:
     return result
 
 
-def simulated_loss(seed: int) -> tuple[GameRecord, dict[Tile, int]]:
+def simulated_loss(seed: int) -> tuple[PlayedGame, dict[Tile, int]]:
     """A game with marks and a loss on a random 10x12 board, every tile drawn with a shuffled id.
 
     The player flags a mine and a safe cell, question-marks a safe cell, opens every safe cell
@@ -140,20 +140,20 @@ def simulated_loss(seed: int) -> tuple[GameRecord, dict[Tile, int]]:
     view = np.full((rows, columns), Tile.HIDDEN, dtype=np.uint8)
     steps: list[Step] = []
 
-    def act(action: Action, cell: tuple[int, int], tile: Tile) -> None:
+    def act(click: ClickKind, cell: tuple[int, int], tile: Tile) -> None:
         before = ids_of(view, ids)
         view[cell] = tile
-        steps.append(Step(action, cell, before, ids_of(view, ids)))
+        steps.append(Step(click, cell, before, ids_of(view, ids)))
 
     mine_cells = [tuple(int(v) for v in c) for c in np.argwhere(mines[:, 6:])]
     safe_right = [tuple(int(v) for v in c) for c in np.argwhere(~mines[:, 6:])]
     flagged_mine = (mine_cells[0][0], mine_cells[0][1] + 6)
     wrong_flag = (safe_right[0][0], safe_right[0][1] + 6)
     question = (safe_right[1][0], safe_right[1][1] + 6)
-    act(Action.MARK, flagged_mine, Tile.FLAG)
-    act(Action.MARK, wrong_flag, Tile.FLAG)
-    act(Action.MARK, question, Tile.FLAG)
-    act(Action.MARK, question, Tile.QUESTION)
+    act(ClickKind.MARK, flagged_mine, Tile.FLAG)
+    act(ClickKind.MARK, wrong_flag, Tile.FLAG)
+    act(ClickKind.MARK, question, Tile.FLAG)
+    act(ClickKind.MARK, question, Tile.QUESTION)
     opened = ~mines
     opened[:, 6:] = False
     while True:  # a 0 opens its neighbours, as the game's flood does
@@ -171,8 +171,8 @@ def simulated_loss(seed: int) -> tuple[GameRecord, dict[Tile, int]]:
     view[mines & (view == Tile.HIDDEN)] = Tile.MINE
     view[boom] = Tile.EXPLODED
     view[wrong_flag] = Tile.WRONG_FLAG
-    steps.append(Step(Action.OPEN, boom, before, ids_of(view, ids)))
-    return GameRecord(steps, lost=True), ids
+    steps.append(Step(ClickKind.OPEN, boom, before, ids_of(view, ids)))
+    return PlayedGame(steps, GameState.LOST), ids
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -210,7 +210,7 @@ def test_counting_rules_name_the_cell_that_breaks_them() -> None:
 
 def test_a_right_click_that_changes_nothing_is_an_error() -> None:
     grid = np.zeros((2, 2), dtype=np.int32)
-    game = GameRecord([Step(Action.MARK, (0, 0), grid, grid.copy())])
+    game = PlayedGame([Step(ClickKind.MARK, (0, 0), grid, grid.copy())])
     with pytest.raises(CalibrationError, match="changed nothing"):
         learn([game])
 
