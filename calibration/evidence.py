@@ -108,6 +108,30 @@ class PlayedGame:
 
 
 @dataclass
+class Evidence:
+    """What the games showed, shared by every window of one game program calibrated together."""
+
+    catalogue: Catalogue
+    games: list[PlayedGame] = field(default_factory=list)
+    safe_appearances: set[int] = field(default_factory=set)
+    """Appearances seen on cells opened without losing."""
+
+    def opened_safely(self, step: Step) -> None:
+        """Record the appearances of the cells ``step`` opened as safe ones."""
+        opened = step.changed & (step.before == HIDDEN_ID)
+        self.safe_appearances.update(int(i) for i in np.unique(step.after[opened]))
+
+    def end_appearances(self) -> list[int]:
+        """Appearances only a finished game shows: on the last step of lost games, not safe ones."""
+        ends: set[int] = set()
+        for game in self.games:
+            if game.state is GameState.LOST:
+                last = game.steps[-1]
+                ends.update(int(i) for i in np.unique(last.after[last.changed]))
+        return sorted(ends - self.safe_appearances - {HIDDEN_ID})
+
+
+@dataclass
 class Meanings:
     """What calibration has worked out: appearance id to tile, and where each was learned."""
 

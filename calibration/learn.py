@@ -13,6 +13,7 @@ import numpy as np
 
 from calibration.evidence import (
     CalibrationError,
+    Evidence,
     Meanings,
     PlayedGame,
     UnknownAppearanceError,
@@ -22,7 +23,7 @@ from calibration.evidence import (
     new_meanings,
 )
 from calibration.pointer import Pointer
-from calibration.session import CalibrationPlayer, Evidence
+from calibration.session import CalibrationPlayer
 from solver import Board, GameState, Tile
 from solver.progress import progress_bar
 from vision.geometry import Rect
@@ -108,7 +109,7 @@ class _Learner:
     """What the games played so far have taught, pooled over the windows of one program."""
 
     on_game: Callable[[], object]
-    """Called once for every game started."""
+    """Called once for every game played."""
     meanings: Meanings = field(default_factory=new_meanings)
     faces: dict[GameState, Image] = field(default_factory=dict)
     new_game: NewGame | None = None

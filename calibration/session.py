@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 import random
 import time
-from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -23,6 +22,7 @@ from calibration.evidence import (
     CalibrationError,
     Catalogue,
     ClickKind,
+    Evidence,
     Ids,
     Meanings,
     PlayedGame,
@@ -51,16 +51,6 @@ KEY_TIMEOUT = 1.5
 MAX_STEPS = 400
 log = logging.getLogger(__name__)
 FLAGS_PER_GAME = 2
-
-
-@dataclass
-class Evidence:
-    """What the games showed, shared by every window of one game program calibrated together."""
-
-    catalogue: Catalogue
-    games: list[PlayedGame] = field(default_factory=list)
-    safe_appearances: set[int] = field(default_factory=set)
-    """Appearances seen on cells opened without losing."""
 
 
 class CalibrationPlayer:
@@ -258,7 +248,7 @@ class CalibrationPlayer:
             face = None if self.face is None else self.face.state()
             if face is not None:
                 if face is GameState.PLAYING:
-                    self._opened_safely(step)
+                    self.evidence.opened_safely(step)
                 return face
             shown = int(step.after[step.cell])
             hidden = _hidden_cells(step.after)
@@ -267,19 +257,15 @@ class CalibrationPlayer:
                 or shown in self.evidence.safe_appearances
                 or not hidden
             ):
-                self._opened_safely(step)
+                self.evidence.opened_safely(step)
                 return GameState.PLAYING
             probe = self._click(
                 ClickKind.OPEN, self.random.choice(hidden), timeout=PROBE_TIMEOUT, retry=False
             )
             if not probe.changed.any():
                 return GameState.LOST
-            self._opened_safely(step)
+            self.evidence.opened_safely(step)
             game.steps.append(probe)
-
-    def _opened_safely(self, step: Step) -> None:
-        opened = step.changed & (step.before == HIDDEN_ID)
-        self.evidence.safe_appearances.update(int(i) for i in np.unique(step.after[opened]))
 
     def _finish_if_over(self, game: PlayedGame) -> None:
         """Mark ``game`` lost or won if its last step ended it."""
@@ -355,16 +341,10 @@ class CalibrationPlayer:
         if np.array_equal(frame, ended):
             return False
         ids = self.view.board_ids(frame)
-        return bool((ids == HIDDEN_ID).any()) and not np.isin(ids, self._end_appearances()).any()
-
-    def _end_appearances(self) -> list[int]:
-        """Appearances only a finished game shows: on the last step of lost games, not safe ones."""
-        ends: set[int] = set()
-        for game in self.evidence.games:
-            if game.state is GameState.LOST:
-                last = game.steps[-1]
-                ends.update(int(i) for i in np.unique(last.after[last.changed]))
-        return sorted(ends - self.evidence.safe_appearances - {HIDDEN_ID})
+        return (
+            bool((ids == HIDDEN_ID).any())
+            and not np.isin(ids, self.evidence.end_appearances()).any()
+        )
 
 
 def _hidden_cells(ids: Ids) -> list[Cell]:

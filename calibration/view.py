@@ -167,7 +167,7 @@ class FaceButton:
         while True:
             picture = self.grabber.grab(rect)
             state = next(
-                (name for name, known in self.pictures.items() if np.array_equal(picture, known)),
+                (shown for shown, known in self.pictures.items() if np.array_equal(picture, known)),
                 None,
             )
             if (state is None) == until_unknown or time.monotonic() >= deadline:

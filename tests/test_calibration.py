@@ -15,6 +15,7 @@ from calibration.evidence import (
     CalibrationError,
     Catalogue,
     ClickKind,
+    Evidence,
     PlayedGame,
     Step,
     board_of,
@@ -24,7 +25,7 @@ from calibration.evidence import (
 from calibration.faces import find_face
 from calibration.grid import Grid, GridNotFoundError, find_lattice
 from calibration.learn import Calibration, build_skin, calibrate, match_threshold
-from calibration.session import CalibrationPlayer, Evidence
+from calibration.session import CalibrationPlayer
 from calibration.store import export_skin, import_skin, list_skins, load_skin, save_skin
 from calibration.view import BoardView
 from controller.cli import main
@@ -415,15 +416,20 @@ class DrawnGame:
 def test_a_drawn_game_teaches_its_tiles_and_faces_by_clicks_on_it_alone() -> None:
     screen = DrawnGame(seed=2)
     window = Rect(60, 60, 240, 240)
-    result = calibrate("drawn", screen, screen, [window], max_games=3, seed=1, progress=False)
-    assert result.games == 3
+    result = calibrate(
+        "drawn", screen, screen, [window], mines=[10], max_games=3, seed=1, progress=False
+    )
+    assert result.games > 3, "no game was played to win after the random ones"
     assert screen.clicks > 3
     learned = result.skin.templates
     assert {Tile.HIDDEN, Tile.FLAG, Tile.MINE, Tile.EXPLODED, Tile.ONE} <= set(learned)
     width, height = result.skin.tile_size
     for tile, template in learned.items():
         assert np.array_equal(template, screen.skin.templates[tile][:height, :width]), tile
-    assert {"playing", "lost"} <= set(result.skin.faces)
+    assert sorted(result.skin.faces) == ["lost", "playing", "won"]
+    for state, picture in result.skin.faces.items():
+        assert np.array_equal(picture, screen.skin.faces[state]), state
+    assert result.missing_faces == []
     assert result.skin.new_game == NewGame("face")
     assert Tile.QUESTION not in result.missing_tiles
 
@@ -469,3 +475,8 @@ def test_the_cell_at_a_cells_centre_is_that_cell(
 
 def test_the_face_states_a_skin_stores_are_the_game_states() -> None:
     assert set(FACE_STATES) == {state.value for state in GameState}
+
+
+def test_no_window_to_calibrate_is_an_error_before_any_click() -> None:
+    with pytest.raises(CalibrationError, match="no game window to calibrate"):
+        calibrate("none", RefusingPointer(), DrawnGame(seed=0), [], progress=False)
