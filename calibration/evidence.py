@@ -24,7 +24,7 @@ from enum import StrEnum
 import numpy as np
 import numpy.typing as npt
 
-from solver import Board, Cell, Tile
+from solver import Board, Cell, GameState, Tile
 from solver.engine import neighbour_counts
 from solver.errors import AutosweeperError
 from vision.skin import Image
@@ -70,7 +70,10 @@ class Catalogue:
 HIDDEN_ID = 0
 
 
-class Action(StrEnum):
+class ClickKind(StrEnum):
+    """Which button a calibration click pressed. Not :class:`solver.strategy.Action`: a right-click
+    here puts a flag, a question mark or nothing, whatever the game does next."""
+
     OPEN = "open"
     """A left-click."""
     MARK = "mark"
@@ -81,7 +84,7 @@ class Action(StrEnum):
 class Step:
     """One click and the board before and after it."""
 
-    action: Action
+    click: ClickKind
     cell: Cell
     before: Ids
     after: Ids
@@ -92,16 +95,40 @@ class Step:
 
 
 @dataclass
-class GameRecord:
-    """The steps of one game; ``lost`` once its last step is known to have lost it."""
+class PlayedGame:
+    """The steps of one calibration game; its ``state`` is LOST once its last step is known to
+    have lost it (WON likewise)."""
 
     steps: list[Step] = field(default_factory=list)
-    lost: bool = False
-    won: bool = False
+    state: GameState = GameState.PLAYING
 
     @property
     def finished(self) -> bool:
-        return self.lost or self.won
+        return self.state is not GameState.PLAYING
+
+
+@dataclass
+class Evidence:
+    """What the games showed, shared by every window of one game program calibrated together."""
+
+    catalogue: Catalogue
+    games: list[PlayedGame] = field(default_factory=list)
+    safe_appearances: set[int] = field(default_factory=set)
+    """Appearances seen on cells opened without losing."""
+
+    def opened_safely(self, step: Step) -> None:
+        """Record the appearances of the cells ``step`` opened as safe ones."""
+        opened = step.changed & (step.before == HIDDEN_ID)
+        self.safe_appearances.update(int(i) for i in np.unique(step.after[opened]))
+
+    def end_appearances(self) -> list[int]:
+        """Appearances only a finished game shows: on the last step of lost games, not safe ones."""
+        ends: set[int] = set()
+        for game in self.games:
+            if game.state is GameState.LOST:
+                last = game.steps[-1]
+                ends.update(int(i) for i in np.unique(last.after[last.changed]))
+        return sorted(ends - self.safe_appearances - {HIDDEN_ID})
 
 
 @dataclass
@@ -145,10 +172,10 @@ class Meanings:
         ]
 
 
-def learn_marks(meanings: Meanings, game: GameRecord) -> None:
+def learn_marks(meanings: Meanings, game: PlayedGame) -> None:
     """FLAG from a right-click on a hidden cell; QUESTION (or none) from a right-click on a flag."""
     for step in game.steps:
-        if step.action != Action.MARK:
+        if step.click != ClickKind.MARK:
             continue
         before, after = int(step.before[step.cell]), int(step.after[step.cell])
         where = f"right-click on cell {step.cell}"
@@ -164,14 +191,12 @@ def learn_marks(meanings: Meanings, game: GameRecord) -> None:
                 meanings.give(after, Tile.QUESTION, where + " showing a flag")
 
 
-def learn_from_loss(meanings: Meanings, game: GameRecord) -> None:
+def learn_from_loss(meanings: Meanings, game: PlayedGame) -> None:
     """EXPLODED, MINE, WRONG_FLAG and the numbers from the last, losing step of ``game``."""
-    if not game.lost or not game.steps:
+    if game.state is not GameState.LOST or not game.steps:
         return
     last = game.steps[-1]
     before, after = last.before, last.after
-    flag_id = meanings.id_of(Tile.FLAG)
-    question_id = meanings.id_of(Tile.QUESTION)
     where = f"the loss at cell {last.cell}"
     exploded = int(after[last.cell])
     meanings.give(exploded, Tile.EXPLODED, where)
@@ -180,9 +205,10 @@ def learn_from_loss(meanings: Meanings, game: GameRecord) -> None:
     for row, column in zip(*np.nonzero(changed), strict=True):
         cell = (int(row), int(column))
         was, now = int(before[cell]), int(after[cell])
-        if was in (HIDDEN_ID, question_id):
+        was_tile = meanings.tiles.get(was)
+        if was_tile is not None and was_tile.is_closed:
             meanings.give(now, Tile.MINE, f"{where}, cell {cell} uncovered")
-        elif was == flag_id:
+        elif was_tile == Tile.FLAG:
             meanings.give(now, Tile.WRONG_FLAG, f"{where}, the flag on cell {cell} changed")
         else:
             raise CalibrationError(
@@ -196,8 +222,8 @@ def learn_from_loss(meanings: Meanings, game: GameRecord) -> None:
 
     flags_kept = showing(Tile.FLAG) & (before == after)
     counts = neighbour_counts(showing(Tile.MINE, Tile.EXPLODED) | flags_kept)
-    ends = (Tile.HIDDEN, Tile.FLAG, Tile.QUESTION, Tile.MINE, Tile.EXPLODED, Tile.WRONG_FLAG)
-    for row, column in zip(*np.nonzero(~showing(*ends)), strict=True):
+    not_numbers = [tile for tile in Tile if not tile.is_number]
+    for row, column in zip(*np.nonzero(~showing(*not_numbers)), strict=True):
         cell = (int(row), int(column))
         number = int(counts[cell])
         meanings.give(
@@ -227,11 +253,10 @@ def check_counting(board: Board, where: str) -> None:
     """
     tiles = board.tiles
     shown = np.isin(tiles, (Tile.MINE, Tile.EXPLODED))
-    unopened = np.isin(tiles, (Tile.HIDDEN, Tile.FLAG, Tile.QUESTION))
     if board.is_lost:
         low = high = neighbour_counts(shown | (tiles == Tile.FLAG))
     else:
-        low, high = neighbour_counts(shown), neighbour_counts(shown | unopened)
+        low, high = neighbour_counts(shown), neighbour_counts(shown | board.unopened)
     hidden_around = neighbour_counts(tiles == Tile.HIDDEN)
     for cell in board.cells():
         tile = board[cell]
@@ -255,13 +280,13 @@ def new_meanings() -> Meanings:
     return meanings
 
 
-def learn_game(meanings: Meanings, game: GameRecord) -> None:
+def learn_game(meanings: Meanings, game: PlayedGame) -> None:
     """Add what one finished game proves (its marks first: its loss needs to know its flags)."""
     learn_marks(meanings, game)
     learn_from_loss(meanings, game)
 
 
-def learn(games: Iterable[GameRecord]) -> Meanings:
+def learn(games: Iterable[PlayedGame]) -> Meanings:
     """All meanings the recorded games prove."""
     meanings = new_meanings()
     for game in games:

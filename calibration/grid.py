@@ -57,6 +57,10 @@ class Grid:
             self.origin[1] + row * self.pitch[1] + self.pitch[1] // 2,
         )
 
+    def cell_at(self, x: int, y: int) -> tuple[int, int]:
+        """The (row, column) of the cell holding pixel (x, y) of the capture."""
+        return (y - self.origin[1]) // self.pitch[1], (x - self.origin[0]) // self.pitch[0]
+
 
 @dataclass(frozen=True)
 class Lattice:

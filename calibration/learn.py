@@ -13,8 +13,9 @@ import numpy as np
 
 from calibration.evidence import (
     CalibrationError,
-    GameRecord,
+    Evidence,
     Meanings,
+    PlayedGame,
     UnknownAppearanceError,
     board_of,
     check_counting,
@@ -22,8 +23,8 @@ from calibration.evidence import (
     new_meanings,
 )
 from calibration.pointer import Pointer
-from calibration.session import Evidence, Player
-from solver import Board, Tile
+from calibration.session import CalibrationPlayer
+from solver import Board, GameState, Tile
 from solver.bench.progress import progress_bar
 from vision.geometry import Rect
 from vision.locate import locate
@@ -88,69 +89,108 @@ def calibrate(
     win, to see the won face. ``progress`` counts the games on a bar (None: only on a terminal).
     """
     with progress_bar(desc=f"calibrating {name}", unit="game", show=progress) as bar:
-        return _learn(name, pointer, grabber, windows, mines, max_games, seed, bar.update)
+        learner = _Learner(bar.update)
+        player: CalibrationPlayer | None = None
+        for index, window in enumerate(windows):
+            player = learner.start(pointer, grabber, window, None if seed is None else seed + index)
+            learner.play_at_random(player, max_games, last_window=index == len(windows) - 1)
+            window_mines = mines[index] if index < len(mines) else None
+            if window_mines is not None:
+                learner.play_to_win(player, window_mines)
+            if learner.learned_all:
+                break
+        if player is None:
+            raise CalibrationError("no game window to calibrate")
+        return learner.result(name, player)
 
 
-def _learn(
-    name: str,
-    pointer: Pointer,
-    grabber: Grabber,
-    windows: Sequence[Rect],
-    mines: Sequence[int | None],
-    max_games: int,
-    seed: int | None,
-    on_game: Callable[[], object],
-) -> Calibration:
-    evidence: Evidence | None = None
-    faces: dict[str, Image] = {}
+@dataclass
+class _Learner:
+    """What the games played so far have taught, pooled over the windows of one program."""
+
+    on_game: Callable[[], object]
+    """Called once for every game played."""
+    meanings: Meanings = field(default_factory=new_meanings)
+    faces: dict[GameState, Image] = field(default_factory=dict)
     new_game: NewGame | None = None
-    meanings = new_meanings()
-    played = 0
-    for index, window in enumerate(windows):
-        player = Player(pointer, grabber, window, evidence, None if seed is None else seed + index)
-        player.new_game_method = new_game
-        evidence = player.evidence
-        last_window = index == len(windows) - 1
+    """The way a new game was last started, tried first on the next window."""
+    evidence: Evidence | None = None
+    played: int = 0
+
+    def start(
+        self, pointer: Pointer, grabber: Grabber, window: Rect, seed: int | None
+    ) -> CalibrationPlayer:
+        """The player of ``window``, its first game begun, pooling evidence with the others."""
+        player = CalibrationPlayer.start(pointer, grabber, window, self.evidence, seed)
+        player.new_game_method = self.new_game
+        self.evidence = player.evidence
+        return player
+
+    @property
+    def learned_all(self) -> bool:
+        """Every tile has a meaning, and the won face is known (in a game with a face)."""
+        return not self.meanings.missing() and (not self.faces or GameState.WON in self.faces)
+
+    def _news(self) -> int:
+        """How much is known: any game that raises it taught something."""
+        return len(self.meanings.tiles) + len(self.faces)
+
+    def _count_game(self) -> None:
+        self.played += 1
+        self.on_game()
+
+    def _take_faces(self, player: CalibrationPlayer) -> None:
+        """Add the face pictures ``player`` has seen; those known already stay as they are."""
+        self.faces = {**player.face_pictures, **self.faces}
+
+    def play_at_random(self, player: CalibrationPlayer, max_games: int, last_window: bool) -> None:
+        """Random games until no tile is missing or ``max_games`` were played, or (but on the
+        last window) until :data:`PATIENCE` games in a row taught nothing new."""
         since_news = 0
         for game_number in range(max_games):
-            known = len(meanings.tiles) + len(faces)
-            learn_game(meanings, player.play_game())
-            played += 1
-            on_game()
-            faces = {**player.face_pictures, **faces}
-            since_news = 0 if len(meanings.tiles) + len(faces) > known else since_news + 1
-            if not meanings.missing() or game_number == max_games - 1:
-                break
+            known = self._news()
+            learn_game(self.meanings, player.play_game())
+            self._count_game()
+            self._take_faces(player)
+            since_news = 0 if self._news() > known else since_news + 1
+            if not self.meanings.missing() or game_number == max_games - 1:
+                return
             if since_news >= PATIENCE and not last_window:
-                break
-            new_game = player.start_new_game()
-        window_mines = mines[index] if index < len(mines) else None
-        if window_mines is not None and player.face is not None:
-            for _ in range(WIN_ATTEMPTS):
-                if "won" in faces:
-                    break
-                new_game = player.start_new_game()
-                played += 1
-                on_game()
-                try:
-                    learn_game(meanings, player.play_to_win(meanings, window_mines))
-                except UnknownAppearanceError as error:
-                    log.info("stopped a game played to win: %s", error)
-                faces = {**player.face_pictures, **faces}
-        if not meanings.missing() and (not faces or "won" in faces):
-            break
-    if evidence is None:
-        raise CalibrationError("no game window to calibrate")
-    _check_all_boards(evidence.games, meanings)
-    skin = build_skin(name, evidence, meanings, faces, new_game or NewGame("key", "f2"))
-    if not meanings.missing():
-        seen = player.observation
-        verify(skin, grabber, seen.window, board_of(player.board_ids(), meanings))
-    missing_faces = sorted(set(FACE_STATES) - set(faces)) if faces else []
-    return Calibration(skin, meanings, played, meanings.missing(), missing_faces)
+                return
+            self.new_game = player.start_new_game()
+
+    def play_to_win(self, player: CalibrationPlayer, mines: int) -> None:
+        """Up to :data:`WIN_ATTEMPTS` games played by the solver, until one shows the won face
+        (none in a window whose face was never found)."""
+        if player.face is None:
+            return
+        for _ in range(WIN_ATTEMPTS):
+            if GameState.WON in self.faces:
+                return
+            self.new_game = player.start_new_game()
+            self._count_game()
+            try:
+                learn_game(self.meanings, player.play_to_win(self.meanings, mines))
+            except UnknownAppearanceError as error:
+                log.info("stopped a game played to win: %s", error)
+            self._take_faces(player)
+
+    def result(self, name: str, player: CalibrationPlayer) -> Calibration:
+        """The skin learned, checked against every board seen and, when complete, against the
+        board ``player`` shows now as vision reads it."""
+        meanings = self.meanings
+        _check_all_boards(player.evidence.games, meanings)
+        faces = {state.value: picture for state, picture in self.faces.items()}
+        new_game = self.new_game or NewGame("key", "f2")
+        skin = build_skin(name, player.evidence, meanings, faces, new_game)
+        if not meanings.missing():
+            view = player.view
+            verify(skin, view.grabber, view.window, board_of(view.board_ids(), meanings))
+        missing_faces = sorted(set(FACE_STATES) - set(faces)) if faces else []
+        return Calibration(skin, meanings, self.played, meanings.missing(), missing_faces)
 
 
-def _check_all_boards(games: list[GameRecord], meanings: Meanings) -> None:
+def _check_all_boards(games: list[PlayedGame], meanings: Meanings) -> None:
     """Every board seen, read with the learned meanings, must obey the counting rules."""
     known = set(meanings.tiles)
     for number, game in enumerate(games, start=1):

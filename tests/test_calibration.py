@@ -7,13 +7,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from calibration.evidence import (
     HIDDEN_ID,
-    Action,
     CalibrationError,
     Catalogue,
-    GameRecord,
+    ClickKind,
+    Evidence,
+    PlayedGame,
     Step,
     board_of,
     check_counting,
@@ -21,16 +24,18 @@ from calibration.evidence import (
 )
 from calibration.faces import find_face
 from calibration.grid import Grid, GridNotFoundError, find_lattice
-from calibration.learn import Calibration, build_skin, match_threshold
-from calibration.session import Evidence
+from calibration.learn import Calibration, build_skin, calibrate, match_threshold
+from calibration.session import CalibrationPlayer
 from calibration.store import export_skin, import_skin, list_skins, load_skin, save_skin
+from calibration.view import BoardView
 from controller.cli import main
-from solver import Board, Tile
+from solver import Board, Game, GameState, Tile
 from solver.engine import neighbour_counts
+from vision import synthetic
 from vision.errors import UnreadableCellError
 from vision.geometry import BoardGeometry, Rect
 from vision.read import BoardReader
-from vision.skin import NewGame, SkinError
+from vision.skin import FACE_STATES, NewGame, SkinError
 from vision.synthetic import make_skin
 
 BACKGROUND = (40, 40, 40)
@@ -123,7 +128,7 @@ def ids_of(tiles: np.ndarray, ids: dict[Tile, int]) -> np.ndarray:
     return result
 
 
-def simulated_loss(seed: int) -> tuple[GameRecord, dict[Tile, int]]:
+def simulated_loss(seed: int) -> tuple[PlayedGame, dict[Tile, int]]:
     """A game with marks and a loss on a random 10x12 board, every tile drawn with a shuffled id.
 
     The player flags a mine and a safe cell, question-marks a safe cell, opens every safe cell
@@ -140,20 +145,20 @@ def simulated_loss(seed: int) -> tuple[GameRecord, dict[Tile, int]]:
     view = np.full((rows, columns), Tile.HIDDEN, dtype=np.uint8)
     steps: list[Step] = []
 
-    def act(action: Action, cell: tuple[int, int], tile: Tile) -> None:
+    def act(click: ClickKind, cell: tuple[int, int], tile: Tile) -> None:
         before = ids_of(view, ids)
         view[cell] = tile
-        steps.append(Step(action, cell, before, ids_of(view, ids)))
+        steps.append(Step(click, cell, before, ids_of(view, ids)))
 
     mine_cells = [tuple(int(v) for v in c) for c in np.argwhere(mines[:, 6:])]
     safe_right = [tuple(int(v) for v in c) for c in np.argwhere(~mines[:, 6:])]
     flagged_mine = (mine_cells[0][0], mine_cells[0][1] + 6)
     wrong_flag = (safe_right[0][0], safe_right[0][1] + 6)
     question = (safe_right[1][0], safe_right[1][1] + 6)
-    act(Action.MARK, flagged_mine, Tile.FLAG)
-    act(Action.MARK, wrong_flag, Tile.FLAG)
-    act(Action.MARK, question, Tile.FLAG)
-    act(Action.MARK, question, Tile.QUESTION)
+    act(ClickKind.MARK, flagged_mine, Tile.FLAG)
+    act(ClickKind.MARK, wrong_flag, Tile.FLAG)
+    act(ClickKind.MARK, question, Tile.FLAG)
+    act(ClickKind.MARK, question, Tile.QUESTION)
     opened = ~mines
     opened[:, 6:] = False
     while True:  # a 0 opens its neighbours, as the game's flood does
@@ -171,8 +176,8 @@ def simulated_loss(seed: int) -> tuple[GameRecord, dict[Tile, int]]:
     view[mines & (view == Tile.HIDDEN)] = Tile.MINE
     view[boom] = Tile.EXPLODED
     view[wrong_flag] = Tile.WRONG_FLAG
-    steps.append(Step(Action.OPEN, boom, before, ids_of(view, ids)))
-    return GameRecord(steps, lost=True), ids
+    steps.append(Step(ClickKind.OPEN, boom, before, ids_of(view, ids)))
+    return PlayedGame(steps, GameState.LOST), ids
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -210,7 +215,7 @@ def test_counting_rules_name_the_cell_that_breaks_them() -> None:
 
 def test_a_right_click_that_changes_nothing_is_an_error() -> None:
     grid = np.zeros((2, 2), dtype=np.int32)
-    game = GameRecord([Step(Action.MARK, (0, 0), grid, grid.copy())])
+    game = PlayedGame([Step(ClickKind.MARK, (0, 0), grid, grid.copy())])
     with pytest.raises(CalibrationError, match="changed nothing"):
         learn([game])
 
@@ -361,3 +366,117 @@ def test_skins_command_lists_exports_and_imports(
     assert list_skins() == ["drawn"]
     assert main(["skins", "export", "missing", str(tmp_path / "m.zip")]) == 1
     assert "no skin 'missing'" in capsys.readouterr().err
+
+
+# -- a whole calibration on a drawn game ------------------------------------------------------
+
+DRAWN_SCREEN = (400, 320)
+DRAWN_BOARD_AT = (100, 120)
+
+
+class DrawnGame:
+    """A screen showing a simulated 9x9 game drawn with a synthetic skin, and the pointer that
+    plays into it: a click on the face starts a new game, keys reach no game, and a click
+    anywhere else than the board or the face fails the test."""
+
+    def __init__(self, seed: int) -> None:
+        self.skin = make_skin(16, seed=5, name="truth")
+        self.seed = seed
+        self.game = Game(9, 9, 10, rule="safe", seed=seed)
+        self.clicks = 0
+
+    def scene(self) -> synthetic.Scene:
+        face = self.game.state.value
+        return synthetic.draw(
+            self.skin, self.game.board.tiles, DRAWN_BOARD_AT, DRAWN_SCREEN, face=face
+        )
+
+    def grab(self, region: Rect | None = None) -> np.ndarray:
+        region = region or Rect(0, 0, *DRAWN_SCREEN)
+        frame = self.scene().screen
+        return frame[region.top : region.bottom, region.left : region.right].copy()
+
+    def click(self, x: int, y: int, button: str = "left") -> None:
+        self.clicks += 1
+        geometry = self.scene().geometry
+        cell = geometry.cell_at(x, y)
+        if cell is None:
+            assert geometry.face is not None and geometry.face.contains(x, y), (x, y)
+            self.seed += 1
+            self.game = Game(9, 9, 10, rule="safe", seed=self.seed)
+        elif button == "left":
+            self.game.open(cell)
+        else:
+            self.game.flag(cell)
+
+    def press(self, key: str, x: int, y: int) -> None:
+        assert self.scene().geometry.rect.contains(x, y), (key, x, y)
+
+
+def test_a_drawn_game_teaches_its_tiles_and_faces_by_clicks_on_it_alone() -> None:
+    screen = DrawnGame(seed=2)
+    window = Rect(60, 60, 240, 240)
+    result = calibrate(
+        "drawn", screen, screen, [window], mines=[10], max_games=3, seed=1, progress=False
+    )
+    assert result.games > 3, "no game was played to win after the random ones"
+    assert screen.clicks > 3
+    learned = result.skin.templates
+    assert {Tile.HIDDEN, Tile.FLAG, Tile.MINE, Tile.EXPLODED, Tile.ONE} <= set(learned)
+    width, height = result.skin.tile_size
+    for tile, template in learned.items():
+        assert np.array_equal(template, screen.skin.templates[tile][:height, :width]), tile
+    assert sorted(result.skin.faces) == ["lost", "playing", "won"]
+    for state, picture in result.skin.faces.items():
+        assert np.array_equal(picture, screen.skin.faces[state]), state
+    assert result.missing_faces == []
+    assert result.skin.new_game == NewGame("face")
+    assert Tile.QUESTION not in result.missing_tiles
+
+
+class RefusingPointer:
+    """A pointer that fails the test on any click or key press."""
+
+    def click(self, x: int, y: int, button: str = "left") -> None:
+        raise AssertionError(f"clicked ({x}, {y}) with the {button} button")
+
+    def press(self, key: str, x: int, y: int) -> None:
+        raise AssertionError(f"pressed {key} at ({x}, {y})")
+
+
+def test_making_a_player_clicks_nothing_and_starting_one_plays_its_first_click() -> None:
+    screen = DrawnGame(seed=4)
+    grid = Grid((100 - 60, 120 - 60), (16, 16), 9, 9, screen.grab(Rect(100, 120, 16, 16)))
+    evidence = Evidence(Catalogue(grid.hidden))
+    view = BoardView(screen, evidence.catalogue, grid, Rect(60, 60, 240, 240), screen.grab())
+    player = CalibrationPlayer(RefusingPointer(), view, evidence)
+    assert evidence.games == [] and player.face is None
+    assert (view.board_ids() == HIDDEN_ID).all()
+
+    started = CalibrationPlayer.start(screen, screen, Rect(60, 60, 240, 240), seed=0)
+    assert screen.clicks == 1
+    assert started.view.grid.origin == (40, 60) and started.view.grid.rows == 9
+    [first_game] = started.evidence.games
+    [first] = first_game.steps
+    assert first.click == ClickKind.OPEN and first.changed[first.cell]
+
+
+@given(
+    origin=st.tuples(st.integers(0, 50), st.integers(0, 50)),
+    pitch=st.tuples(st.integers(8, 40), st.integers(8, 40)),
+    cell=st.tuples(st.integers(0, 29), st.integers(0, 29)),
+)
+def test_the_cell_at_a_cells_centre_is_that_cell(
+    origin: tuple[int, int], pitch: tuple[int, int], cell: tuple[int, int]
+) -> None:
+    grid = Grid(origin, pitch, 30, 30, np.zeros((pitch[1], pitch[0], 3), np.uint8))
+    assert grid.cell_at(*grid.cell_centre(*cell)) == cell
+
+
+def test_the_face_states_a_skin_stores_are_the_game_states() -> None:
+    assert set(FACE_STATES) == {state.value for state in GameState}
+
+
+def test_no_window_to_calibrate_is_an_error_before_any_click() -> None:
+    with pytest.raises(CalibrationError, match="no game window to calibrate"):
+        calibrate("none", RefusingPointer(), DrawnGame(seed=0), [], progress=False)

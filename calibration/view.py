@@ -1,0 +1,175 @@
+"""Looking at a game window during calibration: settled captures, its cells' appearance ids and
+its face button. Nothing here clicks; :mod:`calibration.session` does.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from calibration.evidence import CalibrationError, Catalogue, Ids
+from calibration.faces import crop
+from calibration.grid import Grid
+from solver import Cell, GameState
+from vision.errors import UnstableFrameError
+from vision.geometry import Rect
+from vision.match import tile_lattice
+from vision.skin import Image
+from vision.stable import Grabber, wait_stable
+
+SETTLE_TIMEOUT = 5.0
+"""Seconds a click may take to show on the board (Wine on a busy machine can take seconds)."""
+PROBE_TIMEOUT = 1.0
+"""Seconds a probe click is given: a game still playing draws an opened cell well within it."""
+QUIET = 0.06
+"""Seconds a board must stay unchanged after a click before it counts as drawn."""
+
+
+def settled(
+    grabber: Grabber,
+    region: Rect,
+    before: Image | None,
+    timeout: float = SETTLE_TIMEOUT,
+    quiet: float = QUIET,
+) -> Image:
+    """The region once it differs from ``before`` (if given) and then stays unchanged for
+    ``quiet`` seconds; on timeout, the region as it is (maybe still ``before``).
+
+    Wine on a busy machine can pause a flood of opened cells for longer than the frame
+    interval, and a half-drawn board read as settled would blame the rest on the next click.
+    """
+    deadline = time.monotonic() + timeout
+    try:
+        frame = wait_stable(grabber, region, timeout=timeout, differs_from=before)
+    except UnstableFrameError:
+        return grabber.grab(region)
+    while time.monotonic() < deadline:
+        time.sleep(quiet)
+        again = grabber.grab(region)
+        if np.array_equal(again, frame):
+            return frame
+        frame = again
+    return frame
+
+
+@dataclass
+class BoardView:
+    """One window's board as calibration sees it: where its cells are on the screen, and which
+    appearance (an id of ``catalogue``) each shows."""
+
+    grabber: Grabber
+    catalogue: Catalogue
+    grid: Grid
+    window: Rect
+    fresh: Image
+    """The window captured before the first click (the face as it looks during play)."""
+
+    @property
+    def board_rect(self) -> Rect:
+        """The board's cells on the screen."""
+        (x, y), (pitch_x, pitch_y) = self.grid.origin, self.grid.pitch
+        return Rect(
+            self.window.left + x,
+            self.window.top + y,
+            self.grid.columns * pitch_x,
+            self.grid.rows * pitch_y,
+        )
+
+    @property
+    def board_in_window(self) -> Rect:
+        """The board's cells in window coordinates."""
+        board = self.board_rect
+        return Rect(
+            board.left - self.window.left, board.top - self.window.top, board.width, board.height
+        )
+
+    def cell_point(self, cell: Cell) -> tuple[int, int]:
+        """The screen point in the middle of ``cell``."""
+        x, y = self.grid.cell_centre(*cell)
+        return self.window.left + x, self.window.top + y
+
+    def board_part(self, window_frame: Image) -> Image:
+        """The board's cells cut out of a capture of the whole window."""
+        board = self.board_in_window
+        return window_frame[board.top : board.bottom, board.left : board.right]
+
+    def board_ids(self, frame: Image | None = None) -> Ids:
+        """Appearance ids of every cell, from ``frame`` (a board capture) or a new capture."""
+        frame = self.grabber.grab(self.board_rect) if frame is None else frame
+        grid = self.grid
+        blocks = tile_lattice(frame, (0, 0), grid.pitch, grid.pitch, (grid.rows, grid.columns))
+        return self.catalogue.ids(blocks)
+
+    def still_board(self) -> Image:
+        """A capture of the board once it holds still (the game may still be drawing a click)."""
+        rect = self.board_rect
+        try:
+            return wait_stable(self.grabber, rect, timeout=SETTLE_TIMEOUT)
+        except UnstableFrameError as error:
+            raise CalibrationError(f"the board at {rect} never held still: {error}") from error
+
+    def check_no_hidden_cells_outside(self) -> None:
+        """Raise if the window shows a hidden tile just outside the grid: the first board's
+        opened edge hid a row or column of it, and the games recorded so far miscount."""
+        frame = self.grabber.grab(self.window)
+        (x, y), (pitch_x, pitch_y) = self.grid.origin, self.grid.pitch
+        rows, columns = self.grid.rows, self.grid.columns
+        ring = [(r, c) for r in (-1, rows) for c in range(-1, columns + 1)]
+        ring += [(r, c) for r in range(rows) for c in (-1, columns)]
+        for row, column in ring:
+            top, left = y + row * pitch_y, x + column * pitch_x
+            block = frame[top : top + pitch_y, left : left + pitch_x]
+            if top >= 0 and left >= 0 and np.array_equal(block, self.grid.hidden):
+                raise CalibrationError(
+                    f"a new game shows a hidden tile at row {row}, column {column}, outside the "
+                    f"{rows}x{columns} board found at first: calibrate again on a fresh game"
+                )
+
+
+@dataclass
+class FaceButton:
+    """The face button of one window and the picture it shows in each game state seen so far."""
+
+    grabber: Grabber
+    window: Rect
+    in_window: Rect
+    """The face's rectangle in window coordinates."""
+    pictures: dict[GameState, Image] = field(default_factory=dict)
+
+    @property
+    def screen_rect(self) -> Rect:
+        """The face's rectangle on the screen."""
+        face = self.in_window
+        return Rect(
+            self.window.left + face.left, self.window.top + face.top, face.width, face.height
+        )
+
+    def point(self) -> tuple[int, int]:
+        """The screen point in the middle of the face."""
+        x, y = self.in_window.centre
+        return self.window.left + x, self.window.top + y
+
+    def picture_in(self, window_frame: Image) -> Image:
+        """The face cut out of a capture of the whole window."""
+        return crop(window_frame, self.in_window)
+
+    def state(
+        self, timeout: float = PROBE_TIMEOUT, until_unknown: bool = False
+    ) -> GameState | None:
+        """Which known picture the face shows (waiting up to ``timeout`` for one), or None.
+
+        With ``until_unknown`` it waits instead for a picture that is none of the known ones.
+        """
+        rect = self.screen_rect
+        deadline = time.monotonic() + timeout
+        while True:
+            picture = self.grabber.grab(rect)
+            state = next(
+                (shown for shown, known in self.pictures.items() if np.array_equal(picture, known)),
+                None,
+            )
+            if (state is None) == until_unknown or time.monotonic() >= deadline:
+                return state
+            time.sleep(0.02)
