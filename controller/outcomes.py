@@ -404,11 +404,10 @@ def mine_layout(board: Board) -> npt.NDArray[np.bool_] | None:
     A won board hides mines only under unopened cells. A lost board shows its mines (exploded,
     shown, or correctly flagged); it is fully known only if those add up to the mine count.
     """
-    tiles = board.tiles
     if board.is_won:
-        layout = np.isin(tiles, (Tile.HIDDEN, Tile.FLAG, Tile.QUESTION))
+        layout = board.unopened
     elif board.is_lost:
-        layout = np.isin(tiles, (Tile.MINE, Tile.EXPLODED, Tile.FLAG))
+        layout = np.isin(board.tiles, (Tile.MINE, Tile.EXPLODED, Tile.FLAG))
     else:
         return None
     return layout if int(layout.sum()) == board.mines else None

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from test_play_loop import play_all
 
-from controller.loop import GamePlayer
+from controller.loop import GamePlayer, NoFreshGame
 from controller.mouse import Check, ClickOutsideError
 from controller.outcomes import OutcomeLog, Result
 from controller.table import NotAsRead, ScreenTable
@@ -255,3 +255,17 @@ def test_no_click_before_the_board_is_read() -> None:
     with pytest.raises(NotAsRead, match="before the board is read"):
         table.play(Move((4, 4), Action.OPEN))
     assert mouse.clicks == []
+
+
+def test_a_skin_with_no_way_to_start_a_game_ends_the_run_with_no_click(tmp_path: Path) -> None:
+    screen = DrawnScreen(seed=17)
+    screen.game.open((4, 4))  # a game under way: a new one must be started
+    mouse = RecordingMouse(screen)
+    geometry = replace(table_for(screen, mouse).geometry, face=None)
+    faceless = replace(SKIN, faces={})  # names no new-game key either
+    table = ScreenTable(screen, faceless, geometry, mouse, 10, game="drawn", first_click="safe")
+    with OutcomeLog(tmp_path / "log.db") as log:
+        with pytest.raises(NoFreshGame, match="'drawn' has no usable new-game action"):
+            GamePlayer(table, log).play_game()
+        assert log.games() == []
+    assert mouse.clicks == [] and mouse.presses == []
