@@ -1,5 +1,5 @@
-"""Stopping the bot: the stop key, SIGINT/SIGTERM and pyautogui's fail-safe all become one
-:class:`StopRequested`, checked before every click."""
+"""Stopping the bot: the stop key (polled before every click), SIGINT/SIGTERM and pyautogui's
+fail-safe all become one :class:`StopRequested`."""
 
 from __future__ import annotations
 

@@ -44,7 +44,8 @@ class Table(Protocol):
 
     def new_game(self, attempt: int = 0) -> None:
         """Start a new game: the skin's way first; later attempts may use another way the game
-        offers (a key press can miss, depending on which window has the keyboard)."""
+        offers (a key press can miss, depending on which window has the keyboard). Raises
+        :class:`NoNewGameAction` when it offers none."""
 
     def relocate(self) -> bool:
         """Find the board again after it vanished; True if it moved (and was found)."""
