@@ -12,3 +12,7 @@ class ControllerError(AutosweeperError):
 class CommandError(ControllerError):
     """A command cannot do what it was asked (options that do not go together, an output that
     cannot be written, a file that is not what it should be)."""
+
+
+class SandboxError(ControllerError):
+    """A display or game that could not be started or found; the message names which."""

@@ -21,16 +21,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from controller.commands import positive_int
-from controller.commands.play import SetupError, sandbox_table
-from controller.outcomes import GameRecord, OutcomeLog, Result
-from controller.play import (
-    NoFreshGame,
-    Player,
-    StopRequested,
-    play_games,
-    stop_on_signals,
-)
-from controller.sandbox import GAMES
+from controller.desktop.games import GAMES
+from controller.loop import GamePlayer, NoFreshGame, play_games
+from controller.outcomes import LoggedGame, OutcomeLog, Result
+from controller.setup import SetupError, sandbox_table
+from controller.stopping import StopRequested, stop_on_signals
 from solver import LEVELS
 from solver.bench.stats import format_win_rate
 from vision.errors import VisionError
@@ -50,7 +45,7 @@ STAGES = {
 class GameTiming:
     """One game and the stopwatch seconds spent on it, per stage."""
 
-    record: GameRecord
+    record: LoggedGame
     seconds: dict[str, float]
     """Per stage, from the end of the game before: starting this one is included."""
     cycle: float
@@ -68,7 +63,7 @@ class LiveBench:
     timings: list[GameTiming] = field(default_factory=list)
     wall_seconds: float = 0.0
     clicked_again: int = 0
-    """Clicks the game did not show taken, made once more (see :meth:`Player._confirmed`)."""
+    """Clicks the game did not show taken, made once more (see :meth:`GamePlayer._confirmed`)."""
 
     @property
     def finished(self) -> list[GameTiming]:
@@ -138,7 +133,7 @@ def run(
 
     with stop_on_signals(), ExitStack() as stack, OutcomeLog(db) as log:
         table = sandbox_table(stack, game, level, skin, click_pause)
-        player = Player(table, log, stopwatch=table.stopwatch)
+        player = GamePlayer(table, log, stopwatch=table.stopwatch)
         before, turns_before, cycle_start = dict(table.stopwatch.seconds), 0, time.monotonic()
         try:
             for report in play_games(player, games, progress=until_deadline):

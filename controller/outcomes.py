@@ -31,8 +31,8 @@ import numpy as np
 import numpy.typing as npt
 import platformdirs
 
+from controller.desktop.processes import is_running, start_time
 from controller.errors import ControllerError
-from controller.processes import is_running, start_time
 from solver import LEVELS, Board, Tile
 from solver.engine import neighbour_counts
 
@@ -93,7 +93,7 @@ class MoveRecord:
 
 
 @dataclass(frozen=True)
-class GameRecord:
+class LoggedGame:
     """One row of the log, as read back."""
 
     id: int
@@ -173,7 +173,7 @@ _COLUMNS_AS_STORED = (
     "id", "game", "skin", "rows", "columns", "mines", "first_click", "duration", "clicks",
     "guesses", "bbbv", "bbbv_per_second", "final_board", "reason",
 )  # fmt: skip
-"""Columns of ``games`` that are :class:`GameRecord` fields as they are."""
+"""Columns of ``games`` that are :class:`LoggedGame` fields as they are."""
 
 _VERSION_1_COLUMNS = {"result", "host", "pid", "rows", "columns", "mines"}
 """Columns by which a log made before :data:`APPLICATION_ID` is recognised, with its tables."""
@@ -294,7 +294,7 @@ class OutcomeLog:
         result: Result,
         final_board: Board | None,
         reason: str | None = None,
-    ) -> GameRecord:
+    ) -> LoggedGame:
         """Complete the game's row with its result, final board and, for a game neither won nor
         lost, the reason; return the stored record."""
         if result == Result.IN_PROGRESS:
@@ -349,13 +349,13 @@ class OutcomeLog:
 
     # -- reading --------------------------------------------------------------------------
 
-    def game(self, game_id: int) -> GameRecord:
+    def game(self, game_id: int) -> LoggedGame:
         """One game by id; raise :class:`KeyError` if there is none."""
         for record in self._select("WHERE g.id = ?", (game_id,)):
             return record
         raise KeyError(f"{self.path}: no game with id {game_id}")
 
-    def games(self) -> list[GameRecord]:
+    def games(self) -> list[LoggedGame]:
         """Every game, oldest first."""
         return list(self._select("", ()))
 
@@ -370,7 +370,7 @@ class OutcomeLog:
             )
         ]
 
-    def _select(self, where: str, parameters: tuple[object, ...]) -> Iterator[GameRecord]:
+    def _select(self, where: str, parameters: tuple[object, ...]) -> Iterator[LoggedGame]:
         # A log read without migrating it may lack the columns added since its version.
         columns = (
             f"g.{name}" if name in self._columns else f"NULL AS {name}"
@@ -387,7 +387,7 @@ class OutcomeLog:
         cursor.row_factory = sqlite3.Row
         for row in cursor:
             ended = row["ended_at"]
-            yield GameRecord(
+            yield LoggedGame(
                 **{name: row[name] for name in _COLUMNS_AS_STORED},
                 started_at=datetime.fromisoformat(row["started_at"]),
                 ended_at=None if ended is None else datetime.fromisoformat(ended),
@@ -404,11 +404,10 @@ def mine_layout(board: Board) -> npt.NDArray[np.bool_] | None:
     A won board hides mines only under unopened cells. A lost board shows its mines (exploded,
     shown, or correctly flagged); it is fully known only if those add up to the mine count.
     """
-    tiles = board.tiles
     if board.is_won:
-        layout = np.isin(tiles, (Tile.HIDDEN, Tile.FLAG, Tile.QUESTION))
+        layout = board.unopened
     elif board.is_lost:
-        layout = np.isin(tiles, (Tile.MINE, Tile.EXPLODED, Tile.FLAG))
+        layout = np.isin(board.tiles, (Tile.MINE, Tile.EXPLODED, Tile.FLAG))
     else:
         return None
     return layout if int(layout.sum()) == board.mines else None

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from controller.errors import CommandError, ControllerError
-from controller.outcomes import GameRecord, MoveRecord, Result, mine_layout, toollib_board
+from controller.outcomes import LoggedGame, MoveRecord, Result, mine_layout, toollib_board
 from solver import Board
 from solver.bench.stats import wilson_interval
 
@@ -65,10 +65,10 @@ class SimulatedRate:
 
 
 def win_rates(
-    games: Iterable[GameRecord], simulated: Sequence[SimulatedRate] = ()
+    games: Iterable[LoggedGame], simulated: Sequence[SimulatedRate] = ()
 ) -> list[WinRate]:
     """Win rates per (game, level, first-click rule), in order of first appearance."""
-    groups: dict[tuple[str, str, str | None], list[GameRecord]] = {}
+    groups: dict[tuple[str, str, str | None], list[LoggedGame]] = {}
     for record in games:
         groups.setdefault((record.game, record.level, record.first_click), []).append(record)
     sim = {(s.rows, s.columns, s.mines, s.first_click): s.rate for s in simulated}
@@ -160,7 +160,7 @@ def load_simulated(path: Path) -> list[SimulatedRate]:
 # -- the running win rate -------------------------------------------------------------------
 
 
-def running_win_rate(games: Iterable[GameRecord]) -> list[tuple[int, float, float, float]]:
+def running_win_rate(games: Iterable[LoggedGame]) -> list[tuple[int, float, float, float]]:
     """After each won or lost game: (games so far, win rate, Wilson low, Wilson high)."""
     points = []
     won = finished = 0
@@ -174,7 +174,7 @@ def running_win_rate(games: Iterable[GameRecord]) -> list[tuple[int, float, floa
     return points
 
 
-def plot_running_win_rate(games: Sequence[GameRecord], path: Path) -> Path:
+def plot_running_win_rate(games: Sequence[LoggedGame], path: Path) -> Path:
     """Draw each game and level's running win rate with its 95% band into a PNG at ``path``."""
     import matplotlib
 
@@ -184,7 +184,7 @@ def plot_running_win_rate(games: Sequence[GameRecord], path: Path) -> Path:
     width, height = PLOT_SIZE_PIXELS
     figure, axes = plt.subplots(figsize=(width / _PLOT_DPI, height / _PLOT_DPI), dpi=_PLOT_DPI)
     try:
-        groups: dict[str, list[GameRecord]] = {}
+        groups: dict[str, list[LoggedGame]] = {}
         for record in games:
             groups.setdefault(f"{record.game} {record.level}", []).append(record)
         for label, records in groups.items():
@@ -210,10 +210,10 @@ def plot_running_win_rate(games: Sequence[GameRecord], path: Path) -> Path:
 
 # -- CSV ------------------------------------------------------------------------------------
 
-_CSV_FIELDS = [f.name for f in fields(GameRecord)]
+_CSV_FIELDS = [f.name for f in fields(LoggedGame)]
 
 
-def write_csv(games: Iterable[GameRecord], out: TextIO) -> int:
+def write_csv(games: Iterable[LoggedGame], out: TextIO) -> int:
     """Write one CSV row per game (guess chances space-separated) to ``out``, a text stream
     opened with ``newline=""``; return the number of rows."""
     count = 0
@@ -230,7 +230,7 @@ def write_csv(games: Iterable[GameRecord], out: TextIO) -> int:
     return count
 
 
-def read_csv(path: Path) -> list[GameRecord]:
+def read_csv(path: Path) -> list[LoggedGame]:
     """Read a CSV written by :func:`write_csv` back into records."""
 
     def optional(text: str, kind: Callable[[str], Any]) -> Any:
@@ -238,7 +238,7 @@ def read_csv(path: Path) -> list[GameRecord]:
 
     with Path(path).open(newline="") as source:
         return [
-            GameRecord(
+            LoggedGame(
                 id=int(row["id"]),
                 started_at=datetime.fromisoformat(row["started_at"]),
                 ended_at=optional(row["ended_at"], datetime.fromisoformat),
@@ -275,7 +275,7 @@ class ReplayError(ControllerError, ValueError):
     """A game that cannot be written as a replay; the message names the game and why."""
 
 
-def export_evf(record: GameRecord, moves: Sequence[MoveRecord], path: Path) -> Path:
+def export_evf(record: LoggedGame, moves: Sequence[MoveRecord], path: Path) -> Path:
     """Write a won or lost game as a Metasweeper ``.evf`` replay at ``path``; return it.
 
     The replay says it is a bot's: neither official nor fair (the format's flags for a game

@@ -13,9 +13,11 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from calibration.learn import Calibration
-from controller.commands.calibrate import calibrate_game
+from controller.desktop.display import VirtualDisplay
+from controller.desktop.games import GameWindow, Size, launch_game
+from controller.desktop.processes import find_binary
+from controller.learning import calibrate_game
 from controller.mouse import Mouse
-from controller.sandbox import GameWindow, Size, VirtualDisplay, find_binary, launch_game
 from vision.capture import ScreenGrabber
 from vision.errors import UnreadableFaceError
 from vision.read import BoardReader, Reading

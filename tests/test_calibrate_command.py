@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from controller.cli import main
-from controller.sandbox import VirtualDisplay
+from controller.desktop.display import VirtualDisplay
 
 
 @pytest.mark.parametrize(

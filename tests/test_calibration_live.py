@@ -15,7 +15,7 @@ import pytest
 from conftest import Calibrations, LaunchGame, read_when_settled, start_new_game
 
 from calibration.evidence import check_counting
-from controller.commands.calibrate import CALIBRATION_BOARDS
+from controller.learning import CALIBRATION_BOARDS
 from controller.mouse import Mouse
 from solver import Tile
 from solver.engine import neighbour_counts

@@ -12,7 +12,7 @@ import pytest
 from calibration.evidence import CalibrationError
 from controller.cli import SUBCOMMANDS, build_parser, main, package_version
 from controller.commands import analyze as analyze_command
-from controller.sandbox import SandboxError
+from controller.errors import SandboxError
 from solver import AutosweeperError, Board, BoardError
 from vision.skin import SkinError
 

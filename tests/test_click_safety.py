@@ -16,11 +16,13 @@ import numpy as np
 import pytest
 from conftest import Calibrations, LaunchGame
 
-from controller.commands.play import KNOWN_FIRST_CLICK, wait_until_drawn
+from controller.desktop.display import VirtualDisplay
+from controller.desktop.games import GameWindow, Size
+from controller.loop import GamePlayer, NoFreshGame
 from controller.mouse import Check, Grab, Mouse
 from controller.outcomes import OutcomeLog
-from controller.play import NoFreshGame, Player, ScreenTable
-from controller.sandbox import GameWindow, Size, VirtualDisplay
+from controller.setup import KNOWN_FIRST_CLICK
+from controller.table import ScreenTable
 from vision.capture import ScreenGrabber
 from vision.geometry import Rect
 from vision.locate import locate_on_screen
@@ -221,7 +223,6 @@ def play_one_trial(
     window = launch(game, SIZES[game])
     window.move(*ORIGIN)
     window.wait_until_drawn()
-    wait_until_drawn(grabber, Rect(*window.geometry))
     geometry = locate_on_screen(grabber, skin, shape=(rows, columns))
     triggering = TriggeringMouse(
         mouse, rng.randint(2, 12), rng.uniform(0, 0.03), _event(event, window, geometry.pitch, rng)
@@ -236,7 +237,7 @@ def play_one_trial(
         first_click=KNOWN_FIRST_CLICK.get(game),
     )
     try:
-        report = Player(table, log, one_game_a_second=False).play_game()
+        report = GamePlayer(table, log, one_game_a_second=False).play_game()
         result, reason = report.record.result.value, report.reason
     except NoFreshGame as stuck:
         result, reason = "no fresh game", str(stuck)

@@ -20,12 +20,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import Calibrations, LaunchGame
-from test_play_realgame import window_rect
 
-from controller.commands.play import KNOWN_FIRST_CLICK, wait_until_drawn
+from controller.loop import GamePlayer, play_games
 from controller.mouse import Check, Mouse
-from controller.outcomes import GameRecord, OutcomeLog, Result
-from controller.play import Player, ScreenTable, play_games
+from controller.outcomes import LoggedGame, OutcomeLog, Result
+from controller.setup import KNOWN_FIRST_CLICK
+from controller.table import ScreenTable
 from solver import Board, Tile
 from solver.bench.run import play_game
 from solver.bench.stats import binomial_test, wilson_interval
@@ -111,7 +111,7 @@ def test_xdemineur_starts_open_a_zero_when_there_is_one_and_protect_no_cell() ->
     assert 5 <= corner_mines <= 60  # 300 * 10/108 is about 28: no cell is kept free of mines
 
 
-def losing_move_was_a_guess(record: GameRecord, log: OutcomeLog) -> None:
+def losing_move_was_a_guess(record: LoggedGame, log: OutcomeLog) -> None:
     """Assert the click that lost ``record`` was a guess the solver gave less than certainty,
     and, where the board shows which mine exploded, that it was that click's cell."""
     moves = log.moves(record.id)
@@ -136,10 +136,9 @@ def test_thirty_beginner_games_read_clicked_and_logged_at_the_simulated_win_rate
 ) -> None:
     skin = calibrations.of(game).skin
     rows, columns, mines = SIZES[game]
-    window = launch(game, SIZES[game])
+    launch(game, SIZES[game])
     audited = AuditedMouse(mouse)
     with ScreenGrabber() as grabber, OutcomeLog(tmp_path / "outcomes.sqlite3") as log:
-        wait_until_drawn(grabber, window_rect(window))
         geometry = locate_on_screen(grabber, skin, shape=(rows, columns))
         table = ScreenTable(
             grabber,
@@ -150,7 +149,7 @@ def test_thirty_beginner_games_read_clicked_and_logged_at_the_simulated_win_rate
             game=game,
             first_click=KNOWN_FIRST_CLICK.get(game),
         )
-        reports = list(play_games(Player(table, log), GAMES, echo=print))
+        reports = list(play_games(GamePlayer(table, log), GAMES, echo=print))
         records = log.games()
         for record in records:
             if record.result == Result.LOST:

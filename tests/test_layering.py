@@ -45,7 +45,7 @@ def test_package_imports_only_the_layers_below_it(package: str) -> None:
 
 def test_the_checker_sees_a_forbidden_import(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
-    module.write_text("import os\nfrom controller.play import x\nimport vision.read as r\n")
+    module.write_text("import os\nfrom controller.loop import x\nimport vision.read as r\n")
     assert imported_packages(module) == {"controller", "vision"}
 
 

@@ -19,13 +19,9 @@ from conftest import Calibrations
 
 from calibration.store import save_skin
 from controller.cli import main
-from controller.commands.play import (
-    SetupError,
-    check_x_authority,
-    needs_virtual_display,
-)
+from controller.desktop.processes import find_binary
 from controller.outcomes import OutcomeLog, Result
-from controller.sandbox import find_binary
+from controller.setup import SetupError, check_x_authority, needs_virtual_display
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -60,7 +56,8 @@ def test_play_says_when_no_skin_is_stored(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     pytest.importorskip("Xlib")
-    from controller.sandbox import VirtualDisplay, find_binary
+    from controller.desktop.display import VirtualDisplay
+    from controller.desktop.processes import find_binary
 
     if find_binary("Xvfb") is None:
         pytest.skip("Xvfb is not installed")

@@ -13,7 +13,7 @@ from conftest import Calibrations
 
 from calibration.store import save_skin
 from controller.livebench import GameTiming, LiveBench, parse_arguments
-from controller.outcomes import GameRecord, GameSetup, OutcomeLog, Result
+from controller.outcomes import GameSetup, LoggedGame, OutcomeLog, Result
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -26,7 +26,7 @@ def timed_game(
     game_id = log.start_game(GameSetup("winemine", "skin", 16, 30, 99, "safe"))
     for column in range(clicks):
         log.record_move(game_id, (0, column), "open", 1.0, False)
-    record: GameRecord = replace(log.finish_game(game_id, result, None), duration=duration)
+    record: LoggedGame = replace(log.finish_game(game_id, result, None), duration=duration)
     cycle = sum(seconds.values()) - seconds.get("capture", 0.0) + 0.5
     return GameTiming(record, seconds, cycle, turns=clicks // 2)
 

@@ -8,19 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import controller.play
+import controller.loop
+from controller.loop import GamePlayer, GameReport, NoFreshGame, live_line, play_games
 from controller.outcomes import GameSetup, OutcomeLog, Result
-from controller.play import (
-    GameReport,
-    NoFreshGame,
-    NotAsRead,
-    Player,
-    StopKey,
-    StopKeyError,
-    StopRequested,
-    live_line,
-    play_games,
-)
+from controller.stopping import StopKey, StopKeyError, StopRequested
+from controller.table import NotAsRead
 from solver import Board, Game, Tile
 from solver.strategy import Action, Move
 from vision.errors import (
@@ -33,14 +25,14 @@ from vision.errors import (
 from vision.read import Reading
 
 
-def play_all(player: Player, games: int) -> list[GameReport]:
+def play_all(player: GamePlayer, games: int) -> list[GameReport]:
     """Every game of a run, with the live lines dropped."""
     return list(play_games(player, games, echo=lambda line: None))
 
 
-def quick_player(table: SimulatedTable, log: OutcomeLog, flags: bool = False) -> Player:
+def quick_player(table: SimulatedTable, log: OutcomeLog, flags: bool = False) -> GamePlayer:
     """A player that may start several games a second (simulated games need no new seed)."""
-    return Player(table, log, flags=flags, one_game_a_second=False)
+    return GamePlayer(table, log, flags=flags, one_game_a_second=False)
 
 
 class SimulatedTable:
@@ -197,7 +189,7 @@ def test_a_vanished_board_ends_the_game_without_another_click(tmp_path: Path) ->
 def test_a_click_the_game_does_not_take_is_clicked_once_more_then_stops_the_game(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(controller.play, "_CLICK_CONFIRM_PAUSE", 0.0)
+    monkeypatch.setattr(controller.loop, "_CLICK_CONFIRM_PAUSE", 0.0)
     table = SimulatedTable(seed=5, drops_clicks=True)
     with OutcomeLog(tmp_path / "log.db") as log:
         (report,) = play_all(quick_player(table, log), 3)
@@ -230,7 +222,7 @@ def test_a_click_lost_for_good_is_clicked_again_after_waiting_for_a_change_in_va
             self.last_seen = reading.board.tiles.copy()
             return reading
 
-    monkeypatch.setattr(controller.play, "_CLICK_CONFIRM_PAUSE", 0.0)
+    monkeypatch.setattr(controller.loop, "_CLICK_CONFIRM_PAUSE", 0.0)
     table = LosesTheFirstClick(seed=5)
     with OutcomeLog(tmp_path / "log.db") as log:
         (report,) = play_all(quick_player(table, log), 1)
@@ -241,7 +233,7 @@ def test_a_click_lost_for_good_is_clicked_again_after_waiting_for_a_change_in_va
 def test_a_flag_the_game_does_not_take_is_not_clicked_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(controller.play, "_CLICK_CONFIRM_PAUSE", 0.0)
+    monkeypatch.setattr(controller.loop, "_CLICK_CONFIRM_PAUSE", 0.0)
 
     class DropsFlags(SimulatedTable):
         def play(self, move: Move) -> bool:
@@ -283,11 +275,11 @@ class LaggingTable(SimulatedTable):
         return super().look(changed)
 
 
-@pytest.mark.parametrize("lag", [2, controller.play._CLICK_CONFIRM_TRIES + 1])
+@pytest.mark.parametrize("lag", [2, controller.loop._CLICK_CONFIRM_TRIES + 1])
 def test_clicks_shown_late_but_within_the_re_reads_are_taken(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lag: int
 ) -> None:
-    monkeypatch.setattr(controller.play, "_CLICK_CONFIRM_PAUSE", 0.0)
+    monkeypatch.setattr(controller.loop, "_CLICK_CONFIRM_PAUSE", 0.0)
     table = LaggingTable(seed=3, lag=lag)
     with OutcomeLog(tmp_path / "log.db") as log:
         (report,) = play_all(quick_player(table, log), 1)
@@ -297,8 +289,8 @@ def test_clicks_shown_late_but_within_the_re_reads_are_taken(
 def test_clicks_shown_only_after_every_re_read_are_clicked_again_and_the_game_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(controller.play, "_CLICK_CONFIRM_PAUSE", 0.0)
-    table = LaggingTable(seed=3, lag=controller.play._CLICK_CONFIRM_TRIES + 2)
+    monkeypatch.setattr(controller.loop, "_CLICK_CONFIRM_PAUSE", 0.0)
+    table = LaggingTable(seed=3, lag=controller.loop._CLICK_CONFIRM_TRIES + 2)
     with OutcomeLog(tmp_path / "log.db") as log:
         player = quick_player(table, log)
         (report,) = play_all(player, 1)
@@ -453,7 +445,7 @@ def test_no_two_games_start_in_the_same_clock_second(tmp_path: Path) -> None:
 
     table.play = timed_play  # type: ignore[method-assign]
     with OutcomeLog(tmp_path / "log.db") as log:
-        play_all(Player(table, log), 3)
+        play_all(GamePlayer(table, log), 3)
     assert len(first_click_seconds) == 3
     assert len(set(first_click_seconds)) == 3
 
@@ -497,7 +489,7 @@ def test_no_move_on_a_game_that_goes_on_stops_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table = SimulatedTable(seed=15)
-    solver_moves = controller.play.next_moves
+    solver_moves = controller.loop.next_moves
     calls = 0
 
     def gives_up_after_the_first_move(board: Board, rule: str, *, flags: bool) -> list[Move]:
@@ -505,7 +497,7 @@ def test_no_move_on_a_game_that_goes_on_stops_it(
         calls += 1
         return solver_moves(board, rule, flags=flags) if calls == 1 else []
 
-    monkeypatch.setattr(controller.play, "next_moves", gives_up_after_the_first_move)
+    monkeypatch.setattr(controller.loop, "next_moves", gives_up_after_the_first_move)
     with OutcomeLog(tmp_path / "log.db") as log:
         (report,) = play_all(quick_player(table, log), 1)
     if table.current.is_over:

@@ -18,22 +18,14 @@ import pytest
 from conftest import Calibrations, LaunchGame
 
 from calibration.store import save_skin
-from controller.commands.play import wait_until_drawn
+from controller.desktop.display import VirtualDisplay
 from controller.outcomes import OutcomeLog, Result
-from controller.play import StopKey
-from controller.sandbox import GameWindow, VirtualDisplay
-from vision.capture import ScreenGrabber
-from vision.geometry import Rect
+from controller.stopping import StopKey
 from vision.skin import Skin
 
 pytestmark = pytest.mark.realgame
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-def window_rect(window: GameWindow) -> Rect:
-    geometry = window.refresh()
-    return Rect(geometry.x, geometry.y, geometry.width, geometry.height)
 
 
 def database_rows(db: Path) -> list[tuple[int, str, int]]:
@@ -66,9 +58,7 @@ def start_bot_mid_game(
     The board is Expert: its games last seconds, where a Beginner game can end within
     milliseconds of its first click, before the test acts on it."""
     save_skin(skin, tmp_path / "skins")
-    window = launch("winemine", "expert")
-    with ScreenGrabber() as grabber:
-        wait_until_drawn(grabber, window_rect(window))
+    launch("winemine", "expert")
     db = tmp_path / "log.db"
     bot = subprocess.Popen(
         [sys.executable, "-m", "controller.cli", "play", "--games", "200", "--db", str(db)],

@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 from test_play_loop import play_all
 
+from controller.loop import GamePlayer, NoFreshGame
 from controller.mouse import Check, ClickOutsideError
 from controller.outcomes import OutcomeLog, Result
-from controller.play import NotAsRead, Player, ScreenTable
+from controller.table import NotAsRead, ScreenTable
 from solver import Game
 from solver.strategy import Action, Move
 from vision.capture import ScreenGrabber
@@ -113,7 +114,7 @@ def test_games_on_a_drawn_screen_are_read_clicked_and_logged(tmp_path: Path) -> 
     screen = DrawnScreen(seed=11)
     mouse = RecordingMouse(screen)
     with OutcomeLog(tmp_path / "log.db") as log:
-        reports = play_all(Player(table_for(screen, mouse), log), 3)
+        reports = play_all(GamePlayer(table_for(screen, mouse), log), 3)
         records = log.games()
     assert [r.record.result for r in reports] == [r.result for r in records]
     assert all(r.result in (Result.WON, Result.LOST) for r in records)
@@ -131,7 +132,7 @@ def test_a_board_that_moves_mid_game_is_followed(tmp_path: Path) -> None:
 
     mouse.hooks[1] = move_window  # right after the first click lands
     with OutcomeLog(tmp_path / "log.db") as log:
-        (report,) = play_all(Player(table_for(screen, mouse), log), 1)
+        (report,) = play_all(GamePlayer(table_for(screen, mouse), log), 1)
     assert report.record.result in (Result.WON, Result.LOST)
     assert report.record.clicks == len(mouse.clicks)
     # every click after the first went to the board's new place
@@ -148,7 +149,7 @@ def test_a_board_that_vanishes_is_never_clicked_again(tmp_path: Path) -> None:
 
     mouse.hooks[1] = close_window
     with OutcomeLog(tmp_path / "log.db") as log:
-        (report,) = play_all(Player(table_for(screen, mouse), log), 2)
+        (report,) = play_all(GamePlayer(table_for(screen, mouse), log), 2)
     assert report.record.result == Result.MISREAD
     assert "not found elsewhere" in (report.reason or "")
     assert len(mouse.clicks) == 1
@@ -171,7 +172,7 @@ def test_a_missed_new_game_key_is_followed_by_a_click_on_the_face(tmp_path: Path
     screen = DrawnScreen(seed=15)
     mouse = RecordingMouse(screen)
     with OutcomeLog(tmp_path / "log.db") as log:
-        reports = play_all(Player(table_for(screen, mouse, keyed), log), 2)
+        reports = play_all(GamePlayer(table_for(screen, mouse, keyed), log), 2)
     assert len(reports) == 2
     geometry = table_for(screen, mouse, keyed).geometry
     face = geometry.face
@@ -200,7 +201,7 @@ def test_a_board_moved_by_whole_cells_mid_burst_gets_no_click_on_a_wrong_cell(
 
     mouse.hooks[2] = move_by_one_cell  # right after the first click of the second turn's burst
     with OutcomeLog(tmp_path / "log.db") as log:
-        player = Player(table, log)
+        player = GamePlayer(table, log)
         (report,) = play_all(player, 1)
         moves = log.moves(report.record.id)
     assert moved_at == [2]
@@ -215,7 +216,7 @@ def test_cells_an_earlier_click_of_the_burst_opened_are_skipped(tmp_path: Path) 
     screen = DrawnScreen(seed=11)
     mouse = RecordingMouse(screen)
     with OutcomeLog(tmp_path / "log.db") as log:
-        player = Player(table_for(screen, mouse), log, one_game_a_second=False)
+        player = GamePlayer(table_for(screen, mouse), log, one_game_a_second=False)
         reports = play_all(player, 6)
         logged = sum(len(log.moves(report.record.id)) for report in reports)
     assert [report.reason for report in reports] == [None] * 6
@@ -254,3 +255,17 @@ def test_no_click_before_the_board_is_read() -> None:
     with pytest.raises(NotAsRead, match="before the board is read"):
         table.play(Move((4, 4), Action.OPEN))
     assert mouse.clicks == []
+
+
+def test_a_skin_with_no_way_to_start_a_game_ends_the_run_with_no_click(tmp_path: Path) -> None:
+    screen = DrawnScreen(seed=17)
+    screen.game.open((4, 4))  # a game under way: a new one must be started
+    mouse = RecordingMouse(screen)
+    geometry = replace(table_for(screen, mouse).geometry, face=None)
+    faceless = replace(SKIN, faces={})  # names no new-game key either
+    table = ScreenTable(screen, faceless, geometry, mouse, 10, game="drawn", first_click="safe")
+    with OutcomeLog(tmp_path / "log.db") as log:
+        with pytest.raises(NoFreshGame, match="'drawn' has no usable new-game action"):
+            GamePlayer(table, log).play_game()
+        assert log.games() == []
+    assert mouse.clicks == [] and mouse.presses == []

@@ -32,8 +32,8 @@ from conftest import (
 )
 
 from calibration.learn import Calibration
+from controller.desktop.games import Size
 from controller.mouse import Mouse
-from controller.sandbox import Size
 from solver import Board, Cell, Game, Tile
 from solver.engine import neighbour_counts
 from solver.strategy import Action, Move, next_moves

@@ -19,17 +19,11 @@ import numpy as np
 import psutil
 import pytest
 
+from controller.desktop.display import VirtualDisplay
+from controller.desktop.games import GameWindow, launch_game, winemine_registry
+from controller.desktop.processes import clean_up_dead_runs, find_binary, is_running, start_time
+from controller.errors import SandboxError
 from controller.mouse import ClickOutsideError, Mouse
-from controller.processes import is_running, start_time
-from controller.sandbox import (
-    GameWindow,
-    SandboxError,
-    VirtualDisplay,
-    clean_up_dead_runs,
-    find_binary,
-    launch_game,
-    winemine_registry,
-)
 from vision.geometry import Rect
 
 REPO = Path(__file__).resolve().parents[1]
@@ -244,7 +238,8 @@ def test_a_record_of_another_host_or_unreadable_is_left_alone(
 KILLED_RUN = textwrap.dedent(
     """
     import json, sys, time
-    from controller.sandbox import VirtualDisplay, launch_game
+    from controller.desktop.display import VirtualDisplay
+    from controller.desktop.games import launch_game
     display = VirtualDisplay(first_number=150)
     display.start()
     window = launch_game(sys.argv[1], "beginner" if sys.argv[1] == "winemine" else (9, 12, 10))
@@ -282,7 +277,7 @@ def test_what_a_killed_run_started_is_stopped_by_the_next_start(game: str, tmp_p
         assert all(process.is_running() for process in left), "nothing was left behind"
         assert xauthority.exists()
         subprocess.run(
-            [sys.executable, "-c", "from controller.sandbox import VirtualDisplay\n"
+            [sys.executable, "-c", "from controller.desktop.display import VirtualDisplay\n"
              "with VirtualDisplay(first_number=160): pass"],
             cwd=REPO, env=environment, check=True, timeout=60,
         )  # fmt: skip

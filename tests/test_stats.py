@@ -17,7 +17,7 @@ import pytest
 from controller import report
 from controller.cli import main
 from controller.errors import CommandError
-from controller.outcomes import GameRecord, GameSetup, OutcomeLog, Result, mine_layout, three_bv
+from controller.outcomes import GameSetup, LoggedGame, OutcomeLog, Result, mine_layout, three_bv
 from solver import Board
 from solver.bench.run import BenchResult, write_json
 
@@ -26,9 +26,9 @@ Z95 = 1.959963984540054  # the two-sided 95% point of the standard normal
 
 def record(
     game_id: int, result: Result, game: str = "winemine", size: tuple[int, int, int] = (9, 9, 10)
-) -> GameRecord:
+) -> LoggedGame:
     rows, columns, mines = size
-    return GameRecord(
+    return LoggedGame(
         id=game_id,
         started_at=datetime(2026, 1, 1, tzinfo=UTC),
         ended_at=None,

@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from controller.desktop.games import GameWindow, Size
 from controller.mouse import Mouse
-from controller.sandbox import GameWindow, Size
 from solver import Tile
 from vision.capture import ScreenGrabber
 from vision.errors import CaptureError, UnreadableCellError

@@ -1,4 +1,4 @@
-"""Finding a game window by title or class (controller/windows.py), and the DPI declaration
+"""Finding a game window by title or class (controller/desktop/windows.py), and the DPI declaration
 that must come first on Windows.
 
 The X11 path runs against real games on the session's Xvfb display (no window manager) and is
@@ -20,7 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from controller.commands.calibrate import desktop_window
-from controller.windows import (
+from controller.desktop.windows import (
     DesktopWindow,
     PyWinCtlWindows,
     WindowError,

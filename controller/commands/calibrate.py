@@ -13,36 +13,15 @@ import logging
 import os
 import sys
 import time
-from collections.abc import Sequence
 
-from calibration.learn import Calibration, calibrate
 from calibration.store import check_name, save_skin
 from controller.commands import positive_int
-from controller.errors import CommandError
-from controller.mouse import Mouse
-from controller.sandbox import (
-    GAMES,
-    GameWindow,
-    SandboxError,
-    Size,
-    VirtualDisplay,
-    launch_game,
-)
-from controller.windows import declare_dpi_aware, desktop_windows, find_window, uses_x11
-from vision.capture import ScreenGrabber
+from controller.desktop.display import VirtualDisplay
+from controller.desktop.games import GAMES
+from controller.desktop.windows import declare_dpi_aware, desktop_windows, find_window, uses_x11
+from controller.errors import CommandError, SandboxError
+from controller.learning import calibrate_game, calibrate_windows
 from vision.geometry import Rect
-
-CALIBRATION_BOARDS: dict[str, tuple[Size, ...]] = {
-    "winemine": ((9, 9, 10), (12, 12, 100)),
-    "xdemineur": ((9, 12, 10), (16, 16, 150), (16, 16, 215)),
-}
-"""Per game a sparse board (zeros, low numbers, an easy win) and dense ones for the numbers up
-to 8. winemine's first click is safe, so its dense board shows a high number every game;
-xdemineur's first click may hit a mine, so a board of about 60% mines shows the middle numbers
-often and one of 84% the 7s and 8s."""
-WINDOW_GAP = 20
-REDRAW_WAIT = 0.5
-"""Seconds for windows uncovered by a move to redraw before the first capture."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -97,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         window = desktop_window(args.region, args.window_class, args.window_title)
         mines = [args.mines] if args.mines else []
-        result = _calibrate_windows(name, [window], mines, args.max_games, args.seed)
+        result = calibrate_windows(name, [window], mines, args.max_games, args.seed)
     print(
         f"{result.games} games in {time.monotonic() - started:.0f} s: pitch {result.skin.pitch}, "
         f"tile {result.skin.tile_size} at {result.skin.tile_offset}, "
@@ -110,57 +89,6 @@ def run(args: argparse.Namespace) -> int:
         )
     print(f"saved skin {result.skin.name!r} in {save_skin(result.skin)}")
     return 0
-
-
-def calibrate_game(
-    game: str,
-    name: str | None = None,
-    *,
-    origin: tuple[int, int] = (WINDOW_GAP, 2 * WINDOW_GAP),
-    max_games: int = 150,
-    seed: int | None = None,
-) -> Calibration:
-    """Start ``game`` on the current (virtual) display at its calibration sizes, side by side
-    from screen point ``origin``, and learn its skin. The windows are closed afterwards."""
-    with ScreenGrabber() as grabber:
-        screen = grabber.screen
-    windows: list[GameWindow] = []
-    try:
-        left, top = origin
-        row_height = 0
-        for size in CALIBRATION_BOARDS[game]:
-            window = launch_game(game, size)
-            windows.append(window)
-            width, height = window.geometry.width, window.geometry.height
-            if left + width > screen.right and left != origin[0]:  # next row of windows
-                left, top, row_height = origin[0], top + row_height + WINDOW_GAP, 0
-            if left + width > screen.right or top + height > screen.bottom:
-                raise SandboxError(
-                    f"a {width}x{height} {game} window does not fit on the {screen.width}x"
-                    f"{screen.height} screen at ({left}, {top})"
-                )
-            window.move(left, top)
-            left += width + WINDOW_GAP
-            row_height = max(row_height, height)
-        time.sleep(REDRAW_WAIT)
-        rects = [Rect(*window.geometry) for window in windows]
-        mines = [size[2] for size in CALIBRATION_BOARDS[game]]
-        return _calibrate_windows(name or game, rects, mines, max_games, seed)
-    finally:
-        for window in windows:
-            window.close()
-
-
-def _calibrate_windows(
-    name: str,
-    windows: Sequence[Rect],
-    mines: Sequence[int | None],
-    max_games: int,
-    seed: int | None,
-) -> Calibration:
-    mouse = Mouse(windows)
-    with ScreenGrabber() as grabber:
-        return calibrate(name, mouse, grabber, windows, mines=mines, max_games=max_games, seed=seed)
 
 
 def desktop_window(

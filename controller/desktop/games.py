@@ -1,26 +1,15 @@
-"""A private X display (Xvfb) and real Minesweeper programs started inside it.
-
-Used by the tests and by ``autosweeper play`` when there is no desktop. Every process started
-here is stopped by its pid when its context manager exits, even when the body raised. Each runs
-in a session of its own, so a Ctrl-C in the terminal reaches only the bot, which then closes
-them itself. A bot killed outright (SIGKILL) cannot: every process and file started here is
-written down in a run record (:class:`RunRecord`), and the next start removes what a dead run
-left behind.
+"""Real Minesweeper programs started on the current display: Wine's winemine and xdemineur,
+their windows (found with xdotool and xwininfo) and what each needs to open at a given size.
+Each game is stopped by its pid when its window is closed, even when the body raised.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
-import json
 import os
-import shutil
-import signal
-import socket
-import struct
 import subprocess
 import tempfile
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -31,28 +20,26 @@ from typing import NamedTuple
 import numpy as np
 import platformdirs
 
-from controller.errors import ControllerError
-from controller.processes import is_running, start_time
+from controller.desktop.processes import (
+    find_binary,
+    kill_pid,
+    start_alone,
+    start_time,
+    stop_process,
+    this_run,
+)
+from controller.errors import SandboxError
 from solver import LEVELS
 from vision.capture import ScreenGrabber
 from vision.errors import UnstableFrameError
 from vision.geometry import Rect
 from vision.stable import wait_stable
 
-SCREEN_SIZE = (1280, 1024)
-FAMILY_LOCAL = 256
-"""Xauthority's address family for connections on this host (Unix sockets)."""
 GAMES = ("winemine", "xdemineur")
 XDEMINEUR_MIN_COLUMNS = 12
 """xdemineur refuses narrower boards (its counters and face need the room)."""
 WINDOW_TIMEOUT = 20.0
 """Seconds to wait for a game's window; Wine's first start in a fresh prefix is the slow case."""
-_SEARCH_BINARIES = ("/usr/games",)
-"""Debian installs xdemineur here, which is not on root's PATH."""
-
-
-class SandboxError(ControllerError):
-    """A display or game that could not be started or found; the message names which."""
 
 
 class Geometry(NamedTuple):
@@ -62,288 +49,6 @@ class Geometry(NamedTuple):
     y: int
     width: int
     height: int
-
-
-def find_binary(name: str) -> str | None:
-    """The path of program ``name`` on PATH or in /usr/games, or None."""
-    found = shutil.which(name)
-    if found:
-        return found
-    for folder in _SEARCH_BINARIES:
-        candidate = Path(folder) / name
-        if candidate.is_file() and os.access(candidate, os.X_OK):
-            return str(candidate)
-    return None
-
-
-def _stop_process(process: subprocess.Popen[bytes], grace: float = 3.0) -> None:
-    """Terminate one process we started (by its pid), then kill it if it lingers."""
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(grace)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(grace)
-    this_run().forget_process(process.pid)
-
-
-def _kill_pid(pid: int, started: float | None, grace: float = 3.0) -> None:
-    """Terminate a process we did not spawn directly (Wine's game process, a dead run's
-    leftovers), known by its pid and start time, then kill it if it lingers."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        if not is_running(pid, started):
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, sig)
-        deadline = time.monotonic() + grace
-        while time.monotonic() < deadline and is_running(pid, started):
-            time.sleep(0.05)
-
-
-def _start_alone(
-    command: list[str], env: dict[str, str] | None = None, pass_fds: tuple[int, ...] = ()
-) -> subprocess.Popen[bytes]:
-    """Start ``command`` in a session of its own (a Ctrl-C in our terminal does not reach it)
-    with no terminal input or output, and write it in this run's record."""
-    process = subprocess.Popen(
-        command,
-        env=env,
-        pass_fds=pass_fds,
-        start_new_session=True,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    this_run().remember_process(process.pid)
-    return process
-
-
-def runs_dir() -> Path:
-    """Where run records are kept: the user's data folder (e.g. ``~/.local/share/autosweeper``)."""
-    return platformdirs.user_data_path("autosweeper") / "runs"
-
-
-class RunRecord:
-    """What this process started that would outlive it: processes (pid and start time, so a
-    reused pid is never taken for one of ours) and files. Kept as a JSON file named after the
-    process, rewritten on every change and removed once nothing is left to clean."""
-
-    def __init__(self, folder: Path) -> None:
-        self.path = folder / f"run-{os.getpid()}.json"
-        self._owner = {"host": socket.gethostname(), "pid": os.getpid()}
-        self._owner_started = start_time(os.getpid())
-        self._processes: dict[int, float] = {}
-        self._files: set[str] = set()
-        self._lock = threading.Lock()
-
-    def remember_process(self, pid: int) -> None:
-        """Record ``pid`` with its start time; one already gone is not recorded (its pid may
-        soon be another process's)."""
-        started = start_time(pid)
-        if started is None:
-            return
-        with self._lock:
-            self._processes[pid] = started
-            self._save()
-
-    def forget_process(self, pid: int) -> None:
-        with self._lock:
-            if pid in self._processes:
-                del self._processes[pid]
-                self._save()
-
-    def remember_file(self, path: Path) -> None:
-        with self._lock:
-            self._files.add(str(path))
-            self._save()
-
-    def forget_file(self, path: Path) -> None:
-        with self._lock:
-            if str(path) in self._files:
-                self._files.discard(str(path))
-                self._save()
-
-    def _save(self) -> None:
-        if not self._processes and not self._files:
-            self.path.unlink(missing_ok=True)
-            return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        record = {
-            **self._owner,
-            "started": self._owner_started,
-            "processes": [[pid, started] for pid, started in self._processes.items()],
-            "files": sorted(self._files),
-        }
-        partial = self.path.with_suffix(".partial")
-        partial.write_text(json.dumps(record))
-        os.replace(partial, self.path)
-
-
-def clean_up_dead_runs(folder: Path) -> list[str]:
-    """Stop the processes and remove the files that runs now dead recorded in ``folder``; return
-    what was done, one line each. A run still alive, a record of another host and a process
-    whose pid now belongs to a later process are left alone."""
-    done: list[str] = []
-    for path in sorted(folder.glob("run-*.json")):
-        try:
-            record = json.loads(path.read_text())
-            owner, owner_started = int(record["pid"]), record["started"]
-            processes = [(int(pid), float(started)) for pid, started in record["processes"]]
-            files = [Path(name) for name in record["files"]]
-            host = record["host"]
-        except (OSError, ValueError, KeyError, TypeError):
-            continue  # being replaced right now, or not a record of ours
-        if host != socket.gethostname() or is_running(owner, owner_started):
-            continue
-        for pid, started in processes:
-            if is_running(pid, started):
-                _kill_pid(pid, started)
-                done.append(f"stopped process {pid} left by dead run {owner}")
-        for file in files:
-            if file.exists():
-                file.unlink(missing_ok=True)
-                done.append(f"removed {file} left by dead run {owner}")
-        path.unlink(missing_ok=True)
-    return done
-
-
-_this_run: RunRecord | None = None
-_this_run_lock = threading.Lock()
-
-
-def this_run() -> RunRecord:
-    """This process's run record; made on first use, after cleaning up after dead runs."""
-    global _this_run
-    with _this_run_lock:
-        if _this_run is None:
-            folder = runs_dir()
-            if folder.is_dir():
-                clean_up_dead_runs(folder)
-            _this_run = RunRecord(folder)
-        return _this_run
-
-
-class VirtualDisplay:
-    """An Xvfb server on a free display number, made the current ``DISPLAY`` while it runs.
-
-    The environment (``DISPLAY``, ``XAUTHORITY``) is set for this process and so for every child
-    it starts, and restored at exit. The Xauthority file holds a fresh cookie for the display:
-    only our own processes can connect, and python-xlib (used by pyautogui) finds an entry
-    instead of warning about an empty file.
-    """
-
-    def __init__(self, first_number: int = 90, size: tuple[int, int] = SCREEN_SIZE) -> None:
-        self.first_number = first_number
-        self.size = size
-        self.number: int | None = None
-        self._process: subprocess.Popen[bytes] | None = None
-        self._xauthority: Path | None = None
-        self._saved_env: dict[str, str | None] = {}
-
-    @property
-    def name(self) -> str:
-        """The display string, for example ``":90"``."""
-        if self.number is None:
-            raise SandboxError("the virtual display is not running")
-        return f":{self.number}"
-
-    @property
-    def pid(self) -> int | None:
-        return None if self._process is None else self._process.pid
-
-    def __enter__(self) -> VirtualDisplay:
-        self.start()
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        self.stop()
-
-    def start(self) -> None:
-        """Start Xvfb on the first free display from ``first_number`` and wait until it answers."""
-        xvfb = find_binary("Xvfb")
-        if xvfb is None:
-            raise SandboxError("Xvfb is not installed (apt-get install xvfb)")
-        handle, name = tempfile.mkstemp(prefix="autosweeper-xauth-")
-        os.close(handle)
-        self._xauthority = Path(name)
-        this_run().remember_file(self._xauthority)
-        try:
-            for number in range(self.first_number, self.first_number + 100):
-                if (
-                    Path(f"/tmp/.X{number}-lock").exists()
-                    or Path(f"/tmp/.X11-unix/X{number}").exists()
-                ):
-                    continue
-                if self._try_start(xvfb, number):
-                    break
-            else:
-                raise SandboxError(f"no free X display number from :{self.first_number} upward")
-        except BaseException:
-            self.stop()
-            raise
-        for key, value in (("DISPLAY", self.name), ("XAUTHORITY", str(self._xauthority))):
-            self._saved_env[key] = os.environ.get(key)
-            os.environ[key] = value
-
-    def _try_start(self, xvfb: str, number: int) -> bool:
-        """Start Xvfb on ``number``; False if another server took it first."""
-        assert self._xauthority is not None
-        self._xauthority.write_bytes(xauth_entry(socket.gethostname(), number, os.urandom(16)))
-        width, height = self.size
-        ready_read, ready_write = os.pipe()
-        command = [
-            xvfb, f":{number}", "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp",
-            "-auth", str(self._xauthority), "-displayfd", str(ready_write),
-        ]  # fmt: skip
-        process = _start_alone(command, pass_fds=(ready_write,))
-        os.close(ready_write)
-        try:
-            # Xvfb writes the display number once it accepts connections; EOF means it exited.
-            with os.fdopen(ready_read, "rb") as ready:
-                answer = ready.readline().strip()
-        except BaseException:
-            _stop_process(process)
-            raise
-        if answer == str(number).encode():
-            self._process = process
-            self.number = number
-            return True
-        _stop_process(process)
-        return False
-
-    def stop(self) -> None:
-        """Stop Xvfb by its pid, remove the Xauthority file and restore the environment."""
-        if self._process is not None:
-            _stop_process(self._process)
-            self._process = None
-        for key, value in self._saved_env.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-        self._saved_env.clear()
-        if self._xauthority is not None:
-            self._xauthority.unlink(missing_ok=True)
-            this_run().forget_file(self._xauthority)
-            self._xauthority = None
-        self.number = None
-
-
-def xauth_entry(host: str, number: int, cookie: bytes) -> bytes:
-    """One Xauthority file entry (libXau's format): a MIT-MAGIC-COOKIE-1 for local display
-    ``number`` on ``host``."""
-
-    def counted(data: bytes) -> bytes:
-        return struct.pack(">H", len(data)) + data
-
-    fields = (host.encode(), str(number).encode(), b"MIT-MAGIC-COOKIE-1", cookie)
-    return struct.pack(">H", FAMILY_LOCAL) + b"".join(counted(field) for field in fields)
 
 
 @dataclass
@@ -404,9 +109,9 @@ class GameWindow:
     def close(self) -> None:
         """Stop the game (and its launcher, if different) by pid."""
         if self.pid != self.launcher.pid:
-            _kill_pid(self.pid, self.pid_started)
+            kill_pid(self.pid, self.pid_started)
             this_run().forget_process(self.pid)
-        _stop_process(self.launcher)
+        stop_process(self.launcher)
 
 
 def _xdotool(*arguments: str) -> str:
@@ -523,7 +228,7 @@ def _open_window(
     name: str, class_name: str, command: list[str], env: dict[str, str] | None = None
 ) -> GameWindow:
     before = visible_windows(class_name)
-    launcher = _start_alone(command, env=env)
+    launcher = start_alone(command, env=env)
     pid: int | None = None
     try:
         window_id = _wait_for_window(class_name, before, launcher)
@@ -536,9 +241,9 @@ def _open_window(
         return window
     except BaseException:
         if pid is not None and pid != launcher.pid:
-            _kill_pid(pid, None)  # found moments ago: no later process can have its pid yet
+            kill_pid(pid, None)  # found moments ago: no later process can have its pid yet
             this_run().forget_process(pid)
-        _stop_process(launcher)
+        stop_process(launcher)
         raise
 
 

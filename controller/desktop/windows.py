@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from controller.sandbox import SandboxError
+from controller.errors import SandboxError
 from vision.geometry import Rect
 
 

@@ -1,0 +1,78 @@
+"""Learning a game's skin from games started on the current display: the calibration boards,
+opened side by side and played until every tile and face has been seen."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from calibration.learn import Calibration, calibrate
+from controller.desktop.games import GameWindow, Size, launch_game
+from controller.errors import SandboxError
+from controller.mouse import Mouse
+from vision.capture import ScreenGrabber
+from vision.geometry import Rect
+
+CALIBRATION_BOARDS: dict[str, tuple[Size, ...]] = {
+    "winemine": ((9, 9, 10), (12, 12, 100)),
+    "xdemineur": ((9, 12, 10), (16, 16, 150), (16, 16, 215)),
+}
+"""Per game a sparse board (zeros, low numbers, an easy win) and dense ones for the numbers up
+to 8. winemine's first click is safe, so its dense board shows a high number every game;
+xdemineur's first click may hit a mine, so a board of about 60% mines shows the middle numbers
+often and one of 84% the 7s and 8s."""
+WINDOW_GAP = 20
+REDRAW_WAIT = 0.5
+"""Seconds for windows uncovered by a move to redraw before the first capture."""
+
+
+def calibrate_game(
+    game: str,
+    name: str | None = None,
+    *,
+    origin: tuple[int, int] = (WINDOW_GAP, 2 * WINDOW_GAP),
+    max_games: int = 150,
+    seed: int | None = None,
+) -> Calibration:
+    """Start ``game`` on the current (virtual) display at its calibration sizes, side by side
+    from screen point ``origin``, and learn its skin. The windows are closed afterwards."""
+    with ScreenGrabber() as grabber:
+        screen = grabber.screen
+    windows: list[GameWindow] = []
+    try:
+        left, top = origin
+        row_height = 0
+        for size in CALIBRATION_BOARDS[game]:
+            window = launch_game(game, size)
+            windows.append(window)
+            width, height = window.geometry.width, window.geometry.height
+            if left + width > screen.right and left != origin[0]:  # next row of windows
+                left, top, row_height = origin[0], top + row_height + WINDOW_GAP, 0
+            if left + width > screen.right or top + height > screen.bottom:
+                raise SandboxError(
+                    f"a {width}x{height} {game} window does not fit on the {screen.width}x"
+                    f"{screen.height} screen at ({left}, {top})"
+                )
+            window.move(left, top)
+            left += width + WINDOW_GAP
+            row_height = max(row_height, height)
+        time.sleep(REDRAW_WAIT)
+        rects = [Rect(*window.geometry) for window in windows]
+        mines = [size[2] for size in CALIBRATION_BOARDS[game]]
+        return calibrate_windows(name or game, rects, mines, max_games, seed)
+    finally:
+        for window in windows:
+            window.close()
+
+
+def calibrate_windows(
+    name: str,
+    windows: Sequence[Rect],
+    mines: Sequence[int | None],
+    max_games: int,
+    seed: int | None,
+) -> Calibration:
+    """Learn skin ``name`` from fresh games in ``windows``, with a mouse allowed only there."""
+    mouse = Mouse(windows)
+    with ScreenGrabber() as grabber:
+        return calibrate(name, mouse, grabber, windows, mines=mines, max_games=max_games, seed=seed)

@@ -1,0 +1,395 @@
+"""The play loop: read the board, ask the solver, click, wait for the game, until won or lost.
+
+The loop talks to the game only through a :class:`Table` (read a stable board, play a move,
+start a new game, find the board again), so the same loop plays a real window through
+:class:`ScreenTable` and a simulated game in the tests.
+
+Nothing here guesses about the screen: a click is sent only if the screen, captured at that
+moment, still shows the game as last read (else the burst stops and the board is read again); a
+board the solver finds impossible ends the game as ``misread``, and so does an unreadable cell
+unless the board is found again elsewhere (it moved); a screen that cannot be captured, a click
+the game did not take even when clicked again, the fail-safe or a stop request end it as
+``stopped``. Either way no click follows. Every game is in the outcome log from its first click on.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import numpy as np
+
+from controller.mouse import ClickOutsideError
+from controller.outcomes import GameSetup, LoggedGame, OutcomeLog, Result
+from controller.stopping import KeyWatch, StopRequested
+from controller.stopwatch import Stopwatch
+from controller.table import NoNewGameAction, NotAsRead, Table
+from solver import Board, BoardError, GameState, Tile
+from solver.bench.stats import format_win_rate
+from solver.strategy import Action, Move, next_moves
+from vision.errors import (
+    BoardNotFoundError,
+    CaptureError,
+    UnreadableCellError,
+    UnreadableFaceError,
+    UnstableFrameError,
+)
+from vision.read import Reading
+
+
+class NoFreshGame(Exception):
+    """No new game could be started: the run cannot go on (no game was logged)."""
+
+
+class GameAborted(Exception):
+    """A game ended before won or lost; ``result`` says how, the message why."""
+
+    def __init__(self, result: Result, message: str) -> None:
+        super().__init__(message)
+        self.result = result
+
+
+@dataclass(frozen=True)
+class GameReport:
+    """A finished game as the live line shows it."""
+
+    record: LoggedGame
+    reason: str | None
+    """Why the game was not won or lost, when it was not."""
+
+
+_NEW_GAME_TRIES = 2
+_CLICK_CONFIRM_TRIES = 10
+"""Re-reads while clicks are not all visible yet: a game busy with a burst of queued clicks on a
+loaded machine can hold still between two of them, and take a few tenths of a second more."""
+_CLICK_CONFIRM_PAUSE = 0.1
+"""Seconds between re-reads while a click is not visible yet (a slow game may lag a frame)."""
+_FACE_REREADS = 3
+_REFUSED_BURSTS = 3
+"""Bursts in a row whose first click is refused with the board read fine in between: the game
+keeps changing under the bot (an animation, something drawn over it), so the game is stopped."""
+
+
+class GamePlayer:
+    """Plays games on one table and logs each; see the module docstring for what stops it."""
+
+    def __init__(
+        self,
+        table: Table,
+        log: OutcomeLog,
+        *,
+        flags: bool = False,
+        one_game_a_second: bool = True,
+        stop_key: KeyWatch | None = None,
+        stopwatch: Stopwatch | None = None,
+    ) -> None:
+        self.table = table
+        self.log = log
+        self.flags = flags
+        self.stop_key = stop_key
+        """Checked before every click and every new game: held down, it stops the run."""
+        self.stopwatch = stopwatch or Stopwatch()
+        self.one_game_a_second = one_game_a_second
+        """Start no two games within one clock second. Wine's winemine seeds its mines with the
+        time in whole seconds at the first click, so two games begun in the same second are the
+        same game, and a fast bot would count one board twice."""
+        self._last_start_second: int | None = None
+
+    def play_game(self) -> GameReport:
+        """Start a fresh game, play it to the end, and return its logged record."""
+        self._check_stop_key()
+        try:
+            with _game_errors():
+                board = self._fresh_board()
+        except GameAborted as aborted:
+            raise NoFreshGame(f"could not start a new game: {aborted}") from aborted
+        self._wait_for_a_new_second()
+        game_id = self.log.start_game(
+            GameSetup(
+                self.table.game,
+                self.table.skin,
+                board.rows,
+                board.columns,
+                board.mines,
+                self.table.first_click,
+            )
+        )
+        self._board = board
+        try:
+            with _game_errors():
+                result = self._play_to_the_end(game_id, self.table.first_click or "none")
+            reason = None
+        except GameAborted as aborted:
+            result, reason = aborted.result, str(aborted)
+        except StopRequested as stop:
+            self.log.finish_game(game_id, Result.STOPPED, self._board, str(stop))
+            raise
+        return GameReport(self.log.finish_game(game_id, result, self._board, reason), reason)
+
+    def _check_stop_key(self) -> None:
+        if self.stop_key is not None and self.stop_key.pressed():
+            raise StopRequested(f"stop key {self.stop_key.name} pressed")
+
+    def _wait_for_a_new_second(self) -> None:
+        if self.one_game_a_second and self._last_start_second is not None:
+            time.sleep(max(0.0, self._last_start_second + 1 - time.time()))
+        self._last_start_second = int(time.time())
+
+    def _fresh_board(self) -> Board:
+        """The board of a new game: the one shown if untouched, else one started the skin's way.
+
+        Some games (xdemineur) open a starting area by themselves, so a new game is recognised
+        as a board still playing, without marks, that the new-game action changed. A game busy
+        finishing the last one may miss the action; it is tried again.
+        """
+        reading = self._look()
+        if reading.outcome == GameState.PLAYING and reading.board.is_fresh:
+            return reading.board
+        for attempt in range(_NEW_GAME_TRIES):
+            self.table.new_game(attempt)
+            after = self._look_for_change()
+            if _is_new_game(reading.board, after):
+                return after.board
+            reading = after
+        raise GameAborted(
+            Result.STOPPED,
+            f"{_NEW_GAME_TRIES} new-game actions did not show a new game; the board shows\n"
+            f"{reading.board}",
+        )
+
+    def _play_to_the_end(self, game_id: int, rule: str) -> Result:
+        """Play until the game is won or lost; :attr:`_board` always holds the last read board."""
+        outcome = GameState.PLAYING
+        refusals = 0
+        while outcome == GameState.PLAYING:
+            board = self._board
+            with self.stopwatch.stage("solver"):
+                moves = _solver_moves(board, rule, self.flags)
+            if not moves:
+                self._board, outcome = self._end_shown(board)
+                continue
+
+            def logged(move: Move) -> None:
+                with self.stopwatch.stage("log"):
+                    self.log.record_move(
+                        game_id, move.cell, move.action.value, move.safety, move.is_guess
+                    )
+
+            clicked, refusal = self._click(moves, logged)
+            if refusal is not None and not clicked:
+                refusals += 1
+                if refusals == _REFUSED_BURSTS:
+                    raise GameAborted(
+                        Result.STOPPED,
+                        f"{refusals} times in a row the game was not as read just before the "
+                        f"first click: {refusal}",
+                    )
+            elif clicked:
+                refusals = 0
+            reading = self._confirmed(clicked) if clicked else self._look()
+            self._board, outcome = reading.board, GameState(reading.outcome)
+        return Result.WON if outcome == GameState.WON else Result.LOST
+
+    def _click(
+        self, moves: Sequence[Move], clicked_one: Callable[[Move], None] = lambda move: None
+    ) -> tuple[list[Move], NotAsRead | None]:
+        """Click ``moves`` in turn until one is refused because the game is not there as read;
+        return the moves clicked (not those skipped, already done) and the refusal, if any."""
+        clicked: list[Move] = []
+        for move in moves:
+            self._check_stop_key()
+            try:
+                if not self.table.play(move):
+                    self.stopwatch.counts["skipped, already open"] += 1
+                    continue
+            except NotAsRead as refusal:
+                self.stopwatch.counts["bursts stopped"] += 1
+                return clicked, refusal
+            clicked.append(move)
+            clicked_one(move)
+        return clicked, None
+
+    def _end_shown(self, board: Board) -> tuple[Board, GameState]:
+        """The board and outcome when the solver has no move left.
+
+        A board with every cell opened or flagged, as many flags as mines, is won whatever the
+        face shows: nothing is left to play (and a skin's face crop may not tell won from
+        playing). Otherwise the game is given a moment to draw its end; if it never does, stop.
+        """
+        if board.is_won and not board.closed.any():
+            return board, GameState.WON
+        reading = self._look_for_change()
+        if reading.outcome == GameState.PLAYING and np.array_equal(
+            reading.board.tiles, board.tiles
+        ):
+            raise GameAborted(
+                Result.STOPPED, f"the solver has no move and the game goes on, on\n{board}"
+            )
+        return reading.board, GameState(reading.outcome)
+
+    def _confirmed(self, moves: Sequence[Move]) -> Reading:
+        """The board after ``moves``, once the game shows every one of them taken.
+
+        A cell still closed after every re-read is clicked once more: opening a cell known
+        safe, or taking the same guess again, adds no risk, and a click on a cell that did open
+        changes nothing. A missed flag is not: a second right-click could take a flag off.
+        """
+        reading = self._reread_until_taken(moves)
+        missed = _untaken(moves, reading.board) if reading.outcome == GameState.PLAYING else []
+        if missed and all(move.action == Action.OPEN for move in missed):
+            self.stopwatch.counts["clicked again"] += len(missed)
+            again, refusal = self._click(missed)
+            if refusal is not None:
+                return self._look()  # the game changed: what is left to click is decided anew
+            reading = self._reread_until_taken(again) if again else self._look()
+            missed = _untaken(missed, reading.board) if reading.outcome == GameState.PLAYING else []
+        if missed:
+            cells = ", ".join(str(move.cell) for move in missed)
+            raise GameAborted(Result.STOPPED, f"the game did not take the clicks on {cells}")
+        return reading
+
+    def _reread_until_taken(self, moves: Sequence[Move]) -> Reading:
+        """The first read after ``moves`` that shows them taken or the game over, else the last
+        re-read."""
+        reading = self._look_for_change()
+        for _ in range(_CLICK_CONFIRM_TRIES):
+            if reading.outcome != GameState.PLAYING or not _untaken(moves, reading.board):
+                break
+            time.sleep(_CLICK_CONFIRM_PAUSE)
+            reading = self._look()
+        return reading
+
+    def _look_for_change(self) -> Reading:
+        """The board once it differs from the last read; if it never does, as it is (whoever
+        waits for the change decides what an unchanged board means)."""
+        try:
+            return self._look(changed=True)
+        except UnstableFrameError:
+            return self._look()
+
+    def _look(self, changed: bool = False) -> Reading:
+        """A stable read. An unreadable face is read again a few times: while a mouse button is
+        down a game may show a face of its own (winemine's "o"), and a slow game can hold it for
+        a frame or two after the click."""
+        for _ in range(_FACE_REREADS):
+            try:
+                return self._read(changed)
+            except UnreadableFaceError:
+                time.sleep(_CLICK_CONFIRM_PAUSE)
+                changed = False
+        try:
+            return self._read(changed)
+        except UnreadableFaceError as unreadable:
+            raise GameAborted(Result.MISREAD, str(unreadable)) from unreadable
+
+    def _read(self, changed: bool) -> Reading:
+        """One read. When a cell is unreadable the board may have moved: it is looked for once.
+        Found nowhere, the board is misread: a tile the skin lacks, or a window closed or
+        covered, look the same from here."""
+        try:
+            return self.table.look(changed)
+        except UnreadableCellError as unreadable:
+            try:
+                moved = self.table.relocate()
+            except BoardNotFoundError as nowhere:
+                raise GameAborted(
+                    Result.MISREAD, f"{unreadable}; and the board is not found elsewhere: {nowhere}"
+                ) from unreadable
+            if not moved:
+                raise GameAborted(Result.MISREAD, str(unreadable)) from unreadable
+        return self.table.look()
+
+
+@contextmanager
+def _game_errors() -> Iterator[None]:
+    """Turn what can go wrong on the screen into how the game ends."""
+    try:
+        yield
+    except (UnreadableCellError, UnreadableFaceError) as unreadable:
+        raise GameAborted(Result.MISREAD, str(unreadable)) from unreadable
+    except (BoardNotFoundError, CaptureError) as gone:
+        raise GameAborted(Result.STOPPED, f"the board is gone: {gone}") from gone
+    except (UnstableFrameError, ClickOutsideError, NotAsRead, NoNewGameAction) as error:
+        raise GameAborted(Result.STOPPED, str(error)) from error
+    except KeyboardInterrupt as interrupt:
+        raise StopRequested("stopped by the user") from interrupt
+
+
+def _is_new_game(before: Board, after: Reading) -> bool:
+    """Whether ``after`` (read after a new-game action on ``before``) shows a new game."""
+    if after.outcome != GameState.PLAYING:
+        return False
+    marked = np.isin(after.board.tiles, (Tile.FLAG, Tile.QUESTION)).any()
+    changed = not np.array_equal(before.tiles, after.board.tiles)
+    return after.board.is_fresh or (changed and not marked)
+
+
+def _solver_moves(board: Board, rule: str, flags: bool) -> list[Move]:
+    """The solver's next moves. A board no mine layout satisfies was misread (or the mine count
+    is wrong): the game ends as ``misread``, with the solver's reason and the board read."""
+    try:
+        return next_moves(board, rule, flags=flags) or _flags_to_finish(board)
+    except BoardError as impossible:
+        raise GameAborted(
+            Result.MISREAD,
+            f"the solver finds the board impossible: {impossible}; it was read as\n{board}",
+        ) from impossible
+
+
+def _flags_to_finish(board: Board) -> list[Move]:
+    """Flags on the mines left when every safe cell is open: games like xdemineur need them."""
+    if not board.is_won:
+        return []
+    return [Move((int(r), int(c)), Action.FLAG) for r, c in np.argwhere(board.closed)]
+
+
+def _untaken(moves: Sequence[Move], board: Board) -> list[Move]:
+    """The moves whose effect the board does not show (chords have no single effect to see)."""
+    closed = board.closed
+    return [
+        move
+        for move in moves
+        if (move.action == Action.OPEN and closed[move.cell])
+        or (move.action == Action.FLAG and board[move.cell] != Tile.FLAG)
+    ]
+
+
+def play_games(
+    player: GamePlayer,
+    games: int,
+    *,
+    echo: Callable[[str], None] = print,
+    progress: Callable[[int], Iterable[int]] = range,
+) -> Iterator[GameReport]:
+    """Play up to ``games`` games, yielding each and echoing its live line.
+
+    A misread or stopped game ends the run: the screen is not what the bot thinks it is. A stop
+    request propagates (after the game it interrupted is logged as stopped), as does
+    :class:`NoFreshGame`.
+    """
+    won = finished = 0
+    for number in progress(games):
+        report = player.play_game()
+        record = report.record
+        if record.result.is_finished_game:
+            finished += 1
+            won += record.result == Result.WON
+        echo(live_line(number + 1, report, won, finished))
+        yield report
+        if not record.result.is_finished_game:
+            return
+
+
+def live_line(number: int, report: GameReport, won: int, finished: int) -> str:
+    """One line per game: result, time, moves, guesses, and the running win rate."""
+    record = report.record
+    chances = ", ".join(f"{c:.0%}" for c in record.guess_chances)
+    guesses = f"{record.guesses} guess{'es' if record.guesses != 1 else ''}"
+    line = (
+        f"game {number}: {record.result.value} in {record.duration or 0:.1f} s, "
+        f"{record.clicks} clicks, {guesses}{f' ({chances})' if chances else ''}; "
+        f"win rate {format_win_rate(won, finished)} of {finished}"
+    )
+    return f"{line} -- {report.reason}" if report.reason else line

@@ -1,0 +1,188 @@
+"""Finding the table to play: a game window open on the desktop, or a game started on a virtual
+display (its skin learned first if none is stored), located through a stored skin and wrapped in
+a :class:`ScreenTable` clicked through the guarded mouse. Used by ``autosweeper play`` and the
+live benchmark."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from contextlib import ExitStack
+from pathlib import Path
+
+from calibration.evidence import CalibrationError
+from calibration.store import list_skins, load_skin, save_skin, skins_dir
+from controller.desktop.display import VirtualDisplay
+from controller.desktop.games import XDEMINEUR_MIN_COLUMNS, launch_game
+from controller.errors import ControllerError, SandboxError
+from controller.learning import calibrate_game
+from controller.mouse import Mouse
+from controller.table import ScreenTable
+from solver import LEVELS
+from vision.capture import ScreenGrabber
+from vision.errors import BoardNotFoundError, VisionError
+from vision.geometry import BoardGeometry
+from vision.locate import locate_on_screen
+from vision.skin import Skin, SkinError
+
+KNOWN_FIRST_CLICK = {"winemine": "safe"}
+"""First-click rules of the games we know (Wine's winemine moves a mine from under the first
+click); other games are played assuming the first click may lose."""
+
+
+class SetupError(ControllerError):
+    """No game to play: no display, no window, no skin that matches. The message says which."""
+
+
+def needs_virtual_display(
+    platform: str = sys.platform, environ: Mapping[str, str] = os.environ
+) -> bool:
+    """True on a Linux (X11) machine with no ``DISPLAY``: there is nothing to see or click."""
+    return platform.startswith("linux") and not environ.get("DISPLAY")
+
+
+def desktop_table(
+    stack: ExitStack, skin_name: str | None, level: str | None, mines: int | None
+) -> ScreenTable:
+    """The game window open on the desktop, found by skin ``skin_name`` (default: each stored
+    skin in turn) at ``level``'s size (default: any); its screen is closed when ``stack`` exits.
+    ``mines``: the mine count of a board that is not a standard level."""
+    grabber = stack.enter_context(ScreenGrabber(os.environ.get("DISPLAY")))
+    check_x_authority()
+    skins = _stored_skins(skin_name)
+    if not skins:
+        raise SetupError(
+            f"no stored skin{f' named {skin_name!r}' if skin_name else ''} in {skins_dir()}; "
+            "learn one with 'autosweeper calibrate' first"
+        )
+    size = LEVELS.get(level or "")
+    skin, geometry = _locate_first(grabber, skins, shape=size[:2] if size else None)
+    mines = mines or (size[2] if size else _standard_mines(geometry.rows, geometry.columns))
+    game = str(skin.extra.get("game", skin.name))
+    return _screen_table(grabber, skin, geometry, mines, game)
+
+
+def check_x_authority(
+    platform: str = sys.platform, environ: Mapping[str, str] = os.environ
+) -> None:
+    """On X11, refuse to go on without a readable X authority file: python-xlib, through which
+    pyautogui clicks and the stop key is read, will not connect without one, even to a display
+    that asks for no cookie."""
+    if not platform.startswith("linux"):
+        return
+    display = environ.get("DISPLAY")
+    if "XAUTHORITY" in environ:
+        path, where = Path(environ["XAUTHORITY"]), "XAUTHORITY names"
+    elif environ.get("HOME"):
+        path, where = Path(environ["HOME"]) / ".Xauthority", "the default is"
+    else:
+        raise SetupError(
+            f"display {display}: HOME and XAUTHORITY are unset, so python-xlib (which clicks) "
+            "finds no X authority file: set XAUTHORITY to the display's authority file"
+        )
+    if not os.access(path, os.R_OK) or not path.is_file():
+        raise SetupError(
+            f"display {display}: no readable X authority file ({where} {path}), which python-xlib "
+            f"(which clicks) needs: set XAUTHORITY to the display's authority file, or create an "
+            f"empty {path} if the display asks for no cookie"
+        )
+
+
+def sandbox_table(
+    stack: ExitStack, game: str, level: str, skin_name: str | None, click_pause: float | None = None
+) -> ScreenTable:
+    """Start Xvfb and ``game`` at ``level`` (closed when ``stack`` exits), learn the game's skin
+    unless one is stored (or ``skin_name`` is given), and locate its board. ``click_pause``:
+    seconds the mouse waits after each click (default :data:`controller.mouse.DEFAULT_PAUSE`)."""
+    rows, columns, mines = LEVELS[level]
+    if game == "xdemineur":
+        columns = max(columns, XDEMINEUR_MIN_COLUMNS)
+    try:
+        stack.enter_context(VirtualDisplay())
+        print(f"playing {game} on virtual display {os.environ['DISPLAY']}")
+        if skin_name or game in list_skins():
+            skins = _stored_skins(skin_name or game)
+        else:
+            skins = [_learn_skin(game)]
+        stack.enter_context(launch_game(game, (rows, columns, mines)))
+    except SandboxError as error:
+        raise SetupError(f"cannot start {game} on a virtual display: {error}") from error
+    grabber = stack.enter_context(ScreenGrabber(os.environ.get("DISPLAY")))
+    skin, geometry = _locate_first(grabber, skins, shape=(rows, columns))
+    return _screen_table(grabber, skin, geometry, mines, game, click_pause)
+
+
+def _screen_table(
+    grabber: ScreenGrabber,
+    skin: Skin,
+    geometry: BoardGeometry,
+    mines: int,
+    game: str,
+    click_pause: float | None = None,
+) -> ScreenTable:
+    mouse = Mouse() if click_pause is None else Mouse(pause=click_pause)
+    return ScreenTable(
+        grabber, skin, geometry, mouse, mines, game=game, first_click=_first_click(game, skin)
+    )
+
+
+def _locate_first(
+    grabber: ScreenGrabber, skins: Sequence[Skin], shape: tuple[int, int] | None = None
+) -> tuple[Skin, BoardGeometry]:
+    """The first skin whose board is on the screen, with where; else say why each failed."""
+    problems = []
+    for skin in skins:
+        try:
+            return skin, locate_on_screen(grabber, skin, shape=shape)
+        except BoardNotFoundError as error:
+            problems.append(str(error))
+    raise SetupError("no Minesweeper board on the screen:\n  " + "\n  ".join(problems))
+
+
+def _standard_mines(rows: int, columns: int) -> int:
+    for level_rows, level_columns, mines in LEVELS.values():
+        if (level_rows, level_columns) == (rows, columns):
+            return mines
+    raise SetupError(
+        f"the board is {rows}x{columns}, not a standard level: give its mine count with --mines"
+    )
+
+
+def _first_click(game: str, skin: Skin) -> str | None:
+    rule = skin.extra.get("first_click", KNOWN_FIRST_CLICK.get(game))
+    return None if rule is None else str(rule)
+
+
+def _stored_skins(name: str | None) -> list[Skin]:
+    """The stored skin called ``name`` (which must load), or every stored skin that loads."""
+    if name:
+        try:
+            return [load_skin(name)]
+        except SkinError as error:
+            raise SetupError(str(error)) from error
+    skins = []
+    for stored in list_skins():
+        try:
+            skins.append(load_skin(stored))
+        except SkinError as error:
+            print(f"skipped a broken skin: {error}", file=sys.stderr)
+    return skins
+
+
+def _learn_skin(game: str) -> Skin:
+    """Calibrate ``game`` on boards of its own (closed afterwards) and store the skin if it is
+    complete; an incomplete one is used for this run only, and what it lacks is said."""
+    print(f"no stored skin for {game}: learning it (this plays some throwaway games)")
+    try:
+        learned = calibrate_game(game)
+    except (CalibrationError, VisionError) as error:
+        raise SetupError(f"could not learn the skin of {game}: {error}") from error
+    if learned.complete:
+        print(f"learned skin {game!r} in {learned.games} games, saved in {save_skin(learned.skin)}")
+    else:
+        print(
+            f"learned skin {game!r} in {learned.games} games but never saw "
+            f"{learned.describe_missing()}: not saved, used for this run only"
+        )
+    return learned.skin

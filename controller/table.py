@@ -1,0 +1,248 @@
+"""The game on the screen, as the play loop sees it: the :class:`Table` protocol, and
+:class:`ScreenTable`, which reads a real window through a skin and clicks it only as it was read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Protocol
+
+from controller.mouse import Check, Grab
+from controller.stopping import failsafe_as_stop
+from controller.stopwatch import Stopwatch
+from solver import Cell, Tile
+from solver.strategy import Action, Move
+from vision.capture import ScreenGrabber
+from vision.errors import VisionError
+from vision.geometry import BoardGeometry, Rect
+from vision.locate import locate_on_screen
+from vision.match import TemplateBank
+from vision.read import BoardReader, Reading
+from vision.skin import Image, Skin, SkinError
+from vision.stable import wait_stable
+
+
+class Table(Protocol):
+    """One game on the screen, as the play loop sees it."""
+
+    game: str
+    """The program, e.g. ``winemine``."""
+    skin: str
+    first_click: str | None
+    """The game's first-click rule when known (a :class:`solver.FirstClick` value)."""
+
+    def look(self, changed: bool = False) -> Reading:
+        """Wait until the board holds still (and, if ``changed``, differs from the last look);
+        read it."""
+
+    def play(self, move: Move) -> bool:
+        """Click ``move``'s cell the way its action needs, if the game is still as last read.
+
+        Returns False, clicking nothing, when the cell no longer needs the click (an earlier
+        click of the burst opened it); raises :class:`NotAsRead`, clicking nothing, when the game
+        is not there as last read (closed, moved, covered, or changed by itself)."""
+
+    def new_game(self, attempt: int = 0) -> None:
+        """Start a new game: the skin's way first; later attempts may use another way the game
+        offers (a key press can miss, depending on which window has the keyboard). Raises
+        :class:`NoNewGameAction` when it offers none."""
+
+    def relocate(self) -> bool:
+        """Find the board again after it vanished; True if it moved (and was found)."""
+
+
+class NotAsRead(VisionError):
+    """Just before a click, the screen did not show the game as last read: nothing was clicked.
+    The board must be read again (and found again, if it moved) before any further click."""
+
+
+class NoNewGameAction(SkinError):
+    """The skin names no new-game key and the board has no face to click: no new game can be
+    started."""
+
+
+_BUTTONS = {Action.OPEN: "left", Action.FLAG: "right", Action.CHORD: "middle"}
+
+
+class GuardedPointer(Protocol):
+    """A mouse that refuses clicks outside its allowed areas, and any the check refuses
+    (:class:`controller.mouse.Mouse`)."""
+
+    def allow(self, *areas: Rect) -> None: ...
+
+    def click(self, x: int, y: int, button: str = "left", check: Check | None = None) -> None: ...
+
+    def press(self, key: str, x: int, y: int, check: Check | None = None) -> None: ...
+
+
+class ScreenTable:
+    """A game window on the screen: read through a skin, clicked through the guarded mouse.
+
+    The mouse may click only inside the located board and its face button, and only once the
+    screen, captured at that very moment, shows the game as last read: the clicked cell as it
+    was (a cell an earlier click of the burst opened is skipped), two opposite corner cells of
+    the board as they were or opened since, and for a click on the face the face as it was. The
+    clicked cell alone would not do: a window moved by a whole number of cells can show a
+    closed cell there again, but then one of the corner cells shows what lies beyond the board.
+    After the board moves it is located again (by the same skin and shape) and the allowed
+    areas follow it.
+    """
+
+    def __init__(
+        self,
+        grabber: ScreenGrabber,
+        skin: Skin,
+        geometry: BoardGeometry,
+        mouse: GuardedPointer,
+        mines: int,
+        *,
+        game: str,
+        first_click: str | None,
+        stopwatch: Stopwatch | None = None,
+    ) -> None:
+        self.game = game
+        self.skin = skin.name
+        self.first_click = first_click
+        self.mines = mines
+        self.stopwatch = stopwatch or Stopwatch()
+        self._grabber = grabber
+        self._timed_grabber = _TimedGrabber(grabber, self.stopwatch)
+        self._skin = skin
+        self._mouse = mouse
+        self._frame: Image | None = None
+        self._reading: Reading | None = None
+        self._face_as_read: TemplateBank[str] | None = None
+        self._use(geometry)
+
+    def _use(self, geometry: BoardGeometry) -> None:
+        self.geometry = geometry
+        self._reader = BoardReader(self._skin, geometry)
+        self._frame = self._reading = self._face_as_read = None
+        rows, columns = geometry.shape
+        self._corners = ((0, 0), (rows - 1, columns - 1))
+        areas = [geometry.rect] + ([geometry.face] if geometry.face is not None else [])
+        self._mouse.allow(*areas)
+
+    def look(self, changed: bool = False) -> Reading:
+        """Only the board and face must hold still (the timer between them ticks every second).
+        Time spent grabbing is the ``capture`` stage, inside ``wait``."""
+        with self.stopwatch.stage("wait"):
+            frame = wait_stable(
+                self._timed_grabber,
+                self._reader.region,
+                watch=self._reader.watched,
+                differs_from=self._frame if changed else None,
+            )
+        with self.stopwatch.stage("read"):
+            reading = self._reader.read(frame, self.mines)
+        self._frame, self._reading = frame, reading
+        face = self._reader.face_image(frame)
+        self._face_as_read = None if face is None else TemplateBank(["as read"], [face])
+        return reading
+
+    def play(self, move: Move) -> bool:
+        needed = False
+
+        def cell_as_read(grab: Grab) -> bool:
+            nonlocal needed
+            now = self._cells_now(grab, {move.cell, *self._corners})
+            needed = now[move.cell] == self._as_read().board[move.cell]
+            return needed
+
+        x, y = self.geometry.cell_centre(move.cell)
+        self._click(x, y, _BUTTONS[move.action], cell_as_read)
+        return needed
+
+    def new_game(self, attempt: int = 0) -> None:
+        ways = self._new_game_ways()
+        if not ways:
+            raise NoNewGameAction(
+                f"skin {self._skin.name!r} has no usable new-game action ({self._skin.new_game})"
+            )
+        face = self.geometry.face
+        if ways[attempt % len(ways)] == "face" and face is not None:
+
+            def face_as_read(grab: Grab) -> bool:
+                self._cells_now(grab, self._corners)
+                self._face_now(grab, face)
+                return True
+
+            self._click(*face.centre, "left", face_as_read)
+        elif self._skin.new_game.key:
+            x, y = self.geometry.rect.centre
+            under = self.geometry.cell_at(x, y)
+
+            def board_as_read(grab: Grab) -> bool:
+                self._cells_now(grab, {*self._corners, *([under] if under is not None else [])})
+                return True
+
+            with failsafe_as_stop():
+                self._mouse.press(self._skin.new_game.key, x, y, board_as_read)
+
+    def _as_read(self) -> Reading:
+        if self._reading is None:
+            raise NotAsRead("no click before the board is read")
+        return self._reading
+
+    def _cells_now(self, grab: Grab, cells: Iterable[Cell]) -> dict[Cell, Tile]:
+        """What ``cells`` show now; raises :class:`NotAsRead` unless each shows what the last
+        read did or what a click since could have made of it (a closed cell opened or flagged)."""
+        board = self._as_read().board
+        now = {}
+        for cell in cells:
+            tile = self._reader.read_tile(grab(self.geometry.tile_rect(cell)))
+            if tile is None or not _could_follow(Tile(board[cell]), tile):
+                shown = "matches no tile of the skin" if tile is None else f"shows {tile.name}"
+                raise NotAsRead(
+                    f"just before a click, cell {cell} at screen {self.geometry.cell_centre(cell)} "
+                    f"{shown}, where the last read showed {Tile(board[cell]).name}: the game "
+                    "window closed, moved or changed"
+                )
+            now[cell] = tile
+        return now
+
+    def _face_now(self, grab: Grab, face: Rect) -> None:
+        """Raise :class:`NotAsRead` unless the face shows what the last read did."""
+        if self._face_as_read is None:
+            raise NotAsRead("no click on the face before it is read")
+        distance = float(self._face_as_read.distances(grab(face)[None])[0, 0])
+        if distance > self._skin.threshold:
+            raise NotAsRead(
+                f"just before a click, the face at screen ({face.left}, {face.top}) differs from "
+                f"the last read (distance {distance:.3f}): the game window closed, moved or changed"
+            )
+
+    def _new_game_ways(self) -> list[str]:
+        """``key`` and/or ``face``, the skin's own way first."""
+        key = ["key"] if self._skin.new_game.key else []
+        face = ["face"] if self.geometry.face is not None else []
+        return key + face if self._skin.new_game.kind == "key" else face + key
+
+    def relocate(self) -> bool:
+        shape = (self.geometry.rows, self.geometry.columns)
+        found = locate_on_screen(self._grabber, self._skin, shape=shape)
+        if found == self.geometry:
+            return False
+        self._use(found)
+        return True
+
+    def _click(self, x: int, y: int, button: str, check: Check) -> None:
+        with failsafe_as_stop(), self.stopwatch.stage("click"):
+            self._mouse.click(x, y, button, check)
+
+
+def _could_follow(read: Tile, now: Tile) -> bool:
+    """Whether a cell read as ``read`` may show ``now`` after some clicks of a burst."""
+    return now == read or (read.is_closed and (now.is_number or now == Tile.FLAG))
+
+
+class _TimedGrabber:
+    """A grabber whose grabs count as the stopwatch's ``capture`` stage."""
+
+    def __init__(self, grabber: ScreenGrabber, stopwatch: Stopwatch) -> None:
+        self._grabber = grabber
+        self._stopwatch = stopwatch
+
+    def grab(self, region: Rect | None = None) -> Image:
+        with self._stopwatch.stage("capture"):
+            return self._grabber.grab(region)
