@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -23,6 +24,12 @@ from vision.errors import UnreadableFaceError
 from vision.read import BoardReader, Reading
 from vision.skin import Image, Skin
 from vision.stable import wait_stable
+
+TESTS = Path(__file__).resolve().parent
+"""The tests folder: its data (``boards/``, ``data/``) and helpers (``bruteforce``,
+``click_recorder``) serve the test folders below it, which mirror the packages."""
+REPO = TESTS.parent
+BOARDS = TESTS / "boards"
 
 GAME_BINARIES = {"winemine": "wine", "xdemineur": "xdemineur"}
 

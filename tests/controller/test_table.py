@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_play_loop import play_all
+from test_loop import play_all
 
 from controller.loop import GamePlayer, NoFreshGame
 from controller.mouse import Check, ClickOutsideError

@@ -12,6 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from conftest import TESTS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,7 +23,7 @@ from vision.locate import locate
 from vision.read import BoardReader, Reading
 from vision.skin import Image, Skin
 
-DATA = Path(__file__).parent / "data" / "vision_real"
+DATA = TESTS / "data" / "vision_real"
 LEVELS = {"xdemineur": (16, 30, 99), "winemine": (9, 9, 10)}
 """The (rows, columns, mines) each game was started with for the screenshots."""
 CANVAS = (1024, 1280)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import Calibrations, LaunchGame
+from conftest import TESTS, Calibrations, LaunchGame
 
 from controller.desktop.display import VirtualDisplay
 from controller.desktop.games import GameWindow, Size
@@ -29,7 +29,7 @@ from vision.locate import locate_on_screen
 
 pytestmark = pytest.mark.realgame
 
-RECORDER = Path(__file__).with_name("click_recorder.py")
+RECORDER = TESTS / "click_recorder.py"
 MAGENTA_BGR = (255, 0, 255)
 
 

@@ -9,13 +9,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import Calibrations
+from conftest import REPO, Calibrations
 
 from calibration.store import save_skin
 from controller.livebench import GameTiming, LiveBench, parse_arguments
 from controller.outcomes import GameSetup, LoggedGame, OutcomeLog, Result
-
-REPO = Path(__file__).resolve().parents[1]
 
 
 def timed_game(

@@ -18,6 +18,7 @@ import mss
 import numpy as np
 import psutil
 import pytest
+from conftest import REPO
 
 from controller.desktop.display import VirtualDisplay
 from controller.desktop.games import GameWindow, launch_game, winemine_registry
@@ -25,8 +26,6 @@ from controller.desktop.processes import clean_up_dead_runs, find_binary, is_run
 from controller.errors import SandboxError
 from controller.mouse import ClickOutsideError, Mouse
 from vision.geometry import Rect
-
-REPO = Path(__file__).resolve().parents[1]
 
 
 def _alive(pid: int) -> bool:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import TESTS
 
 from controller.desktop.games import GameWindow, Size
 from controller.mouse import Mouse
@@ -24,7 +25,7 @@ from vision.read import BoardReader, Reading
 from vision.skin import Skin
 from vision.stable import wait_stable
 
-DATA = Path(__file__).parent / "data" / "vision_real"
+DATA = TESTS / "data" / "vision_real"
 GAMES: list[tuple[str, Size]] = [("winemine", (9, 9, 10)), ("xdemineur", (9, 12, 10))]
 MOVE = (137, 59)
 

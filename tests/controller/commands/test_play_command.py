@@ -15,15 +15,13 @@ from pathlib import Path
 
 import psutil
 import pytest
-from conftest import Calibrations
+from conftest import REPO, Calibrations
 
 from calibration.store import save_skin
 from controller.cli import main
 from controller.desktop.processes import find_binary
 from controller.outcomes import OutcomeLog, Result
 from controller.setup import SetupError, check_x_authority, needs_virtual_display
-
-REPO = Path(__file__).resolve().parents[1]
 
 
 def test_a_virtual_display_is_needed_only_on_linux_without_display() -> None:

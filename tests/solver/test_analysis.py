@@ -6,11 +6,11 @@ import random
 import time
 from collections import Counter
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
 from bruteforce import enumerate_solutions, layout_count, random_position
+from conftest import BOARDS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -18,7 +18,6 @@ from solver import Analysis, Board, BoardError, Game, Tile, analyze, find_certai
 from solver import analysis as analysis_module
 from solver.constraints import read_constraints
 
-BOARDS = Path(__file__).parent / "boards"
 BRUTE_FORCE_LIMIT = 3000
 """Most layouts the brute-force referee is asked to try for one position."""
 

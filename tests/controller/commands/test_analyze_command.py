@@ -10,12 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 from bruteforce import enumerate_solutions, random_position
+from conftest import BOARDS
 
 import solver.analysis as analysis_module
 from controller.cli import main
 from solver import Board, Game, Tile, analyze
-
-BOARDS = Path(__file__).parent / "boards"
 
 
 @pytest.fixture

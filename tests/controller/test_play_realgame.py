@@ -15,7 +15,7 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from conftest import Calibrations, LaunchGame
+from conftest import REPO, Calibrations, LaunchGame
 
 from calibration.store import save_skin
 from controller.desktop.display import VirtualDisplay
@@ -24,8 +24,6 @@ from controller.stopping import StopKey
 from vision.skin import Skin
 
 pytestmark = pytest.mark.realgame
-
-REPO = Path(__file__).resolve().parents[1]
 
 
 def database_rows(db: Path) -> list[tuple[int, str, int]]:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import psutil
 import pytest
+from conftest import REPO
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -31,7 +32,6 @@ from controller.outcomes import (
 )
 from solver import Board
 
-REPO = Path(__file__).resolve().parents[1]
 SETUP = GameSetup("winemine", "winemine-default", 9, 9, 10, "safe")
 
 
