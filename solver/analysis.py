@@ -628,14 +628,7 @@ def analyze(board: Board) -> Analysis:
     # Ways the off-frontier cells take the rest, by frontier mines: each binomial once, since on a
     # big board they have thousands of digits and the groups below ask for the same ones.
     rest = {t: ways(off, mines_left - t) for t in frontier_by_mines}
-    solutions = sum(n * rest.get(t, 0) for t, n in frontier_by_mines.items())
-    if solutions == 0:
-        low = sum(min(count.layouts_by_mines) for _, count, _ in counted)
-        high = sum(max(count.layouts_by_mines) for _, count, _ in counted)
-        raise BoardError(
-            f"the numbers need {low} to {high} more mines, but {mines_left} must go there "
-            f"and into the {off} unknown cells touching no number"
-        )
+    solutions = _solutions(counted, frontier_by_mines, rest, mines_left, off)
     products = sum(
         2 * len(count.layouts_by_mines) * len(before[index])
         for index, (_, count, _) in enumerate(counted)
@@ -649,7 +642,7 @@ def analyze(board: Board) -> Analysis:
         off_mined = solutions
     elif off_frontier & known_safe:
         off_mined = 0
-    else:
+    else:  # the layouts with a mine in one given off-frontier cell
         off_mined = sum(n * ways(off - 1, mines_left - t - 1) for t, n in frontier_by_mines.items())
     possible = frozenset(t for t in frontier_by_mines if 0 <= mines_left - t <= off)
     safe = {cell for cell, mined in mined_solutions.items() if mined == 0}
@@ -679,6 +672,27 @@ def analyze(board: Board) -> Analysis:
 
 _Counted = list[tuple[list[Constraint], _GroupCount, tuple[Constraint, ...]]]
 """Each group's numbers, its count, and the numbers left out to keep within its work budget."""
+
+
+def _solutions(
+    counted: _Counted,
+    frontier_by_mines: Polynomial,
+    rest: dict[int, int],
+    mines_left: int,
+    off: int,
+) -> int:
+    """Every full-board layout: the frontier's by its mine count, times the ways the cells
+    touching no number take the rest; none is a BoardError saying how many mines the numbers
+    need."""
+    solutions = sum(n * rest.get(t, 0) for t, n in frontier_by_mines.items())
+    if solutions == 0:
+        low = sum(min(count.layouts_by_mines) for _, count, _ in counted)
+        high = sum(max(count.layouts_by_mines) for _, count, _ in counted)
+        raise BoardError(
+            f"the numbers need {low} to {high} more mines, but {mines_left} must go there "
+            f"and into the {off} unknown cells touching no number"
+        )
+    return solutions
 
 
 def _still_open(

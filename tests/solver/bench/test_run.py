@@ -216,11 +216,11 @@ def test_bad_settings_are_named(kwargs: dict, message: str) -> None:
 
 
 def test_load_strategy_names_what_is_missing() -> None:
-    assert load_strategy("test_bench:random_opener") is random_opener
+    assert load_strategy("test_run:random_opener") is random_opener
     with pytest.raises(ValueError, match="module:function"):
         load_strategy("random_opener")
     with pytest.raises(ValueError, match="no function 'nothing'"):
-        load_strategy("test_bench:nothing")
+        load_strategy("test_run:nothing")
     with pytest.raises(ValueError, match="no module 'no_such_module'"):
         load_strategy("no_such_module:play")
 
@@ -244,7 +244,7 @@ def test_the_command_prints_saves_and_plots(tmp_path: Path, capsys: pytest.Captu
     out, plot = tmp_path / "bench.json", tmp_path / "bench.png"
     options = "--level all --rule opening --games 10 --workers 1 --seed 5"
     code = main(
-        ["bench", *options.split(), "--strategy", "test_bench:random_opener"]
+        ["bench", *options.split(), "--strategy", "test_run:random_opener"]
         + ["--out", str(out), "--plot", str(plot)]
     )
     assert code == 0
@@ -331,7 +331,7 @@ def test_two_saved_runs_are_compared_game_for_game(
 ) -> None:
     base = "bench --level beginner --rule safe --games 60 --workers 1 --seed 21"
     weak, strong = tmp_path / "weak.json", tmp_path / "strong.json"
-    assert main([*base.split(), "--strategy", "test_bench:random_opener", "--out", str(weak)]) == 0
+    assert main([*base.split(), "--strategy", "test_run:random_opener", "--out", str(weak)]) == 0
     assert main([*base.split(), "--out", str(strong)]) == 0
     capsys.readouterr()
     assert main(["bench", "--compare", str(weak), str(strong)]) == 0
@@ -369,7 +369,7 @@ def test_the_command_refuses_a_malformed_setting(capsys: pytest.CaptureFixture) 
 
 
 QUICK_RUN = ["bench", "--level", "beginner", "--games", "4", "--workers", "1"]
-QUICK_RUN += ["--strategy", "test_bench:random_opener"]
+QUICK_RUN += ["--strategy", "test_run:random_opener"]
 
 
 @pytest.mark.parametrize("option", [["--json"], ["--out", "-"]])
