@@ -152,6 +152,8 @@ class Trial:
     result: str
     reason: str | None
     seconds: float
+    ended_at: float
+    """The wall-clock time the trial ended (the recorder stamps presses with the same clock)."""
     counts: bool
     """Whether the event came while the game was being played: it began before the game's end,
     and the game did not end won or lost without a click after it."""
@@ -255,8 +257,14 @@ def play_one_trial(
         result,
         reason,
         time.monotonic() - started,
+        time.time(),
         counts=during_play and (result not in ("won", "lost") or triggering.sent > (begun or 0)),
     )
+
+
+def _trial_at(trials: list[Trial], moment: float) -> str:
+    """The trial that was going on at wall-clock ``moment`` (the first to end after it)."""
+    return next((trial.line() for trial in trials if trial.ended_at >= moment), "after every trial")
 
 
 def _event(
@@ -306,7 +314,10 @@ def test_games_killed_or_moved_mid_burst_never_get_a_click_off_the_game(
     counted = [trial for trial in trials if trial.counts]
     clicks = sum(trial.clicks for trial in trials)
     print(f"{len(counted)} of {len(trials)} trials counted; {clicks} clicks sent in all")
-    assert recorder.presses() == []
+    strays = recorder.presses()
+    assert strays == [], "presses that missed the game, with the trial each came in:\n" + "\n".join(
+        f"{press}  <- {_trial_at(trials, float(press.split()[0]))}" for press in strays
+    )
     assert len(counted) >= 20
     assert {(t.game, t.event) for t in counted} >= {("winemine", "kill"), ("xdemineur", "kill")}
     kills = [t for t in counted if t.event == "kill"]
