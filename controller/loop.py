@@ -189,7 +189,7 @@ class GamePlayer:
             elif clicked:
                 refusals = 0
             reading = self._confirmed(clicked) if clicked else self._look()
-            self._board, outcome = reading.board, GameState(reading.outcome)
+            self._board, outcome = reading.board, reading.outcome
         return Result.WON if outcome == GameState.WON else Result.LOST
 
     def _click(
@@ -227,7 +227,7 @@ class GamePlayer:
             raise GameAborted(
                 Result.STOPPED, f"the solver has no move and the game goes on, on\n{board}"
             )
-        return reading.board, GameState(reading.outcome)
+        return reading.board, reading.outcome
 
     def _confirmed(self, moves: Sequence[Move]) -> Reading:
         """The board after ``moves``, once the game shows every one of them taken.

@@ -11,20 +11,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Literal
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 import platformdirs
 
-from solver import Board, Cell, Tile
+from solver import Board, Cell, GameState, Tile
 from vision.errors import UnreadableCellError, UnreadableFaceError, VisionError
 from vision.geometry import BoardGeometry
 from vision.match import TemplateBank, Verdict, tile_lattice
 from vision.skin import FACE_STATES, Image, Skin
-
-Outcome = Literal["playing", "won", "lost"]
 
 
 def default_crops_dir() -> Path:
@@ -45,17 +42,17 @@ class Reading:
     skins often lack "won"); the board then decides the outcome."""
 
     @property
-    def outcome(self) -> Outcome:
+    def outcome(self) -> GameState:
         """Lost when either the face or the board says so; won when the game's face says so.
 
         Without a face the board decides (every safe cell opened). With one the face has the last
         word on winning, because some games (xdemineur) need every mine flagged as well.
         """
-        if self.face == "lost" or self.board.is_lost:
-            return "lost"
-        if self.face == "won" or (self.face is None and self.board.is_won):
-            return "won"
-        return "playing"
+        if self.face == GameState.LOST or self.board.is_lost:
+            return GameState.LOST
+        if self.face == GameState.WON or (self.face is None and self.board.is_won):
+            return GameState.WON
+        return GameState.PLAYING
 
 
 class BoardReader:
