@@ -41,9 +41,12 @@ from vision.stable import Grabber
 
 DOUBLE_CLICK_GAP = 0.6
 """Seconds between two clicks on one cell so they are not taken as a double-click."""
-LOST_QUIET = 0.4
+LOST_QUIET = 1.0
 """Seconds a lost board must stay unchanged before its final read: a game repaints every cell
-on a loss, and Wine on a busy machine can pause in the middle of that for longer than QUIET."""
+on a loss, and Wine on a busy machine can pause in the middle of that for longer than QUIET.
+0.4 s still let a fresh-clone CI run read a half-repainted loss (2026-11-23: "MINE has two
+appearances" at cells (0, 0) and (0, 1); "cell (0, 3) changed ... on losing") in 1 of 6 full
+runs that session."""
 HIDDEN_CANDIDATES = 3
 """How many of a fresh board's most common tiles are clicked to find the hidden one."""
 KEY_TIMEOUT = 1.5
