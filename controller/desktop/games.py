@@ -114,6 +114,10 @@ class GameWindow:
         stop_process(self.launcher)
 
 
+SEARCH_ATTEMPTS = 3
+"""Searches made for a game's window when windows vanish during one."""
+
+
 def _xdotool(*arguments: str) -> str:
     try:
         result = subprocess.run(
@@ -135,10 +139,18 @@ def _xdotool(*arguments: str) -> str:
 def visible_windows(class_name: str) -> set[int]:
     """Ids of the mapped windows whose WM_CLASS (class or instance name) contains ``class_name``.
 
-    Both are searched: xdemineur's class is spelt with an accent, its instance name is not.
+    Both are searched: xdemineur's class is spelt with an accent, its instance name is not. A
+    window destroyed while xdotool walks the tree makes it fail with BadWindow (a game closed a
+    moment ago); the search is then made again.
     """
-    output = _xdotool("search", "--onlyvisible", "--class", "--classname", class_name)
-    return {int(line) for line in output.split()}
+    search = ("search", "--onlyvisible", "--class", "--classname", class_name)
+    for _ in range(SEARCH_ATTEMPTS - 1):
+        try:
+            return {int(line) for line in _xdotool(*search).split()}
+        except SandboxError as error:
+            if "BadWindow" not in str(error):
+                raise
+    return {int(line) for line in _xdotool(*search).split()}
 
 
 def window_geometry(window_id: int) -> Geometry:

@@ -20,6 +20,7 @@ import psutil
 import pytest
 from conftest import REPO
 
+from controller.desktop import games
 from controller.desktop.display import VirtualDisplay
 from controller.desktop.games import GameWindow, launch_game, winemine_registry
 from controller.desktop.processes import clean_up_dead_runs, find_binary, is_running, start_time
@@ -289,3 +290,42 @@ def test_what_a_killed_run_started_is_stopped_by_the_next_start(game: str, tmp_p
         for process in left:
             with contextlib.suppress(psutil.Error):
                 process.kill()
+
+
+def test_a_window_that_vanishes_during_the_search_is_searched_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """xdotool fails with BadWindow when a window is destroyed while it walks the tree (a CI
+    run's click-safety trials launched a game as the last one's killed window went away)."""
+    answers = [
+        subprocess.CompletedProcess([], 1, "", "X Error of failed request:  BadWindow"),
+        subprocess.CompletedProcess([], 0, "41943046\n", ""),
+    ]
+    calls: list[list[str]] = []
+
+    def run(command: list[str], **options: object) -> subprocess.CompletedProcess[str]:
+        calls.append(command)
+        return answers.pop(0)
+
+    monkeypatch.setattr(subprocess, "run", run)
+    assert games.visible_windows("xdemineur") == {41943046}
+    assert len(calls) == 2
+
+
+@pytest.mark.parametrize(
+    ("message", "searches"),
+    [("X Error of failed request:  BadWindow", games.SEARCH_ATTEMPTS), ("Can't open display", 1)],
+)
+def test_a_search_that_keeps_failing_or_fails_otherwise_is_an_error(
+    message: str, searches: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[list[str]] = []
+
+    def run(command: list[str], **options: object) -> subprocess.CompletedProcess[str]:
+        calls.append(command)
+        return subprocess.CompletedProcess(command, 1, "", message)
+
+    monkeypatch.setattr(subprocess, "run", run)
+    with pytest.raises(games.SandboxError, match=message):
+        games.visible_windows("xdemineur")
+    assert len(calls) == searches
