@@ -118,19 +118,29 @@ SEARCH_ATTEMPTS = 3
 """Searches made for a game's window when windows vanish during one."""
 
 
-def _xdotool(*arguments: str) -> str:
+_X_TOOL_PACKAGES = {"xdotool": "xdotool", "xwininfo": "x11-utils"}
+"""The Debian package of each X command-line tool the launcher runs."""
+
+
+def _run_x_tool(tool: str, *arguments: str) -> subprocess.CompletedProcess[str]:
+    """Run ``tool`` (xdotool or xwininfo); one-line errors when it is missing or hangs."""
     try:
-        result = subprocess.run(
-            ["xdotool", *arguments],
+        return subprocess.run(
+            [tool, *arguments],
             capture_output=True,
             text=True,
             errors="replace",
             timeout=WINDOW_TIMEOUT,
         )
     except FileNotFoundError as error:
-        raise SandboxError("xdotool is not installed (apt-get install xdotool)") from error
+        package = _X_TOOL_PACKAGES[tool]
+        raise SandboxError(f"{tool} is not installed (apt-get install {package})") from error
     except subprocess.TimeoutExpired as error:
-        raise SandboxError(f"xdotool {' '.join(arguments)} did not answer") from error
+        raise SandboxError(f"{tool} {' '.join(arguments)} did not answer") from error
+
+
+def _xdotool(*arguments: str) -> str:
+    result = _run_x_tool("xdotool", *arguments)
     if result.returncode != 0 and result.stderr.strip():
         raise SandboxError(f"xdotool {' '.join(arguments)} failed: {result.stderr.strip()}")
     return result.stdout
@@ -155,16 +165,7 @@ def visible_windows(class_name: str) -> set[int]:
 
 def window_geometry(window_id: int) -> Geometry:
     """The window's absolute position and size, read with xwininfo."""
-    try:
-        result = subprocess.run(
-            ["xwininfo", "-id", str(window_id)],
-            capture_output=True,
-            text=True,
-            errors="replace",
-            timeout=10,
-        )
-    except FileNotFoundError as error:
-        raise SandboxError("xwininfo is not installed (apt-get install x11-utils)") from error
+    result = _run_x_tool("xwininfo", "-id", str(window_id))
     fields: dict[str, int] = {}
     for line in result.stdout.splitlines():
         key, _, value = line.strip().partition(":")
@@ -184,13 +185,7 @@ def window_geometry(window_id: int) -> Geometry:
 
 def _window_pid(window_id: int) -> int | None:
     """The pid a window declares (_NET_WM_PID), or None: xdemineur declares none."""
-    result = subprocess.run(
-        ["xdotool", "getwindowpid", str(window_id)],
-        capture_output=True,
-        text=True,
-        errors="replace",
-        timeout=10,
-    )
+    result = _run_x_tool("xdotool", "getwindowpid", str(window_id))
     output = result.stdout.strip()
     return int(output) if result.returncode == 0 and output.isdigit() else None
 

@@ -326,6 +326,6 @@ def test_a_search_that_keeps_failing_or_fails_otherwise_is_an_error(
         return subprocess.CompletedProcess(command, 1, "", message)
 
     monkeypatch.setattr(subprocess, "run", run)
-    with pytest.raises(games.SandboxError, match=message):
+    with pytest.raises(SandboxError, match=message):
         games.visible_windows("xdemineur")
     assert len(calls) == searches
