@@ -1,15 +1,16 @@
 """Giving each tile appearance its meaning from the game's own logic, with no hand labelling.
 
 Calibration records what every click did: the board before and after as a grid of appearance
-ids (one id per distinct pitch-sized picture, see :class:`Catalogue`). The meanings follow from
-the rules every Minesweeper obeys:
+ids (one id per pitch-sized picture, grouped by distance, see :class:`Catalogue`). The meanings
+follow from the rules every Minesweeper obeys:
 
 * a right-click on a hidden cell shows a FLAG; a second one a QUESTION mark (or hidden again
   when the game has no marks);
 * on a loss the clicked cell shows the EXPLODED mine, every other hidden cell that changes is a
-  MINE, and a flag that changes was a WRONG_FLAG;
-* with every mine then known, an opened cell's number is its count of neighbouring mines (flags
-  that stayed flags are mines too), so 0 to 8 are read off the lost board.
+  MINE (or a number, in a game that shows everything), and a flag that changes was a WRONG_FLAG;
+* a picture seen on a cell opened without losing is a number; its value follows from the bounds
+  the boards put on it (:mod:`calibration.numbers`): exact where a loss showed every mine, else
+  at most its closed neighbours and at least the mines shown around it.
 
 Contradictions (one appearance counting two different numbers, a cell changing on a board
 where nothing else could) stop calibration with :class:`CalibrationError` naming the cell.
@@ -24,47 +25,86 @@ from enum import StrEnum
 import numpy as np
 import numpy.typing as npt
 
+from calibration.errors import CalibrationError, UnknownAppearanceError
+from calibration.numbers import HIGHEST, NumberBounds
 from solver import Board, Cell, GameState, Tile
 from solver.engine import neighbour_counts
-from solver.errors import AutosweeperError
+from vision.match import TemplateBank
 from vision.skin import Image
 
 Ids = npt.NDArray[np.int32]
 """A (rows, columns) grid of appearance ids."""
 
 
-class CalibrationError(AutosweeperError):
-    """Calibration cannot go on; the message says what was seen, and where."""
-
-
-class UnknownAppearanceError(CalibrationError):
-    """A cell shows a picture whose meaning has not been learned yet."""
+GROUPING_TOLERANCE = 0.03
+"""The default distance (vision.match's RMS distance / 255) within which two cell pictures count
+as one appearance: a game's hidden tiles may differ by a few levels (sgt-mines draws several
+variants) without being different tiles. :meth:`Catalogue.learn_spread` widens it for a game
+whose fresh board varies more."""
+MAX_GROUPING_TOLERANCE = 0.08
+"""Above this, one appearance's pictures would vary as much as two different tiles of a game
+with small digits differ."""
+SPREAD_MARGIN = 2.5
+"""The tolerance is this many times the widest spread seen among the fresh board's hidden tiles."""
 
 
 class Catalogue:
-    """Every distinct tile picture seen, each with a small id; the hidden tile is id 0."""
+    """Every distinct appearance seen, each with a small id; the hidden tile is id 0.
 
-    def __init__(self, hidden: Image) -> None:
+    Pictures are grouped by distance, not by pixel equality, so that antialiased, gradient or
+    slightly varied tiles (the same tile drawn over a different background) are one appearance.
+    Each appearance keeps the first picture seen as its representative.
+    """
+
+    def __init__(self, hidden: Image, tolerance: float = GROUPING_TOLERANCE) -> None:
         self.images: list[Image] = []
-        self._ids: dict[bytes, int] = {}
+        self.tolerance = tolerance
+        self._bank: TemplateBank[int] | None = None
         self.add(hidden)
 
+    def learn_spread(self, blocks: npt.NDArray[np.uint8]) -> float:
+        """Widen the tolerance to cover the hidden tiles of a fresh board (any leading shape of
+        cell pictures; the ones near the hidden tile are taken as its variants) and return it.
+
+        Raises if the variants spread so widely that tiles could not be told apart.
+        """
+        distances = self._distances(blocks)[..., HIDDEN_ID]
+        variants = distances[distances <= MAX_GROUPING_TOLERANCE]
+        spread = float(variants.max()) if variants.size else 0.0
+        wanted = SPREAD_MARGIN * spread
+        if wanted > MAX_GROUPING_TOLERANCE:
+            raise CalibrationError(
+                f"the fresh board's hidden tiles differ by up to {spread:.3f} from each other: "
+                "too much to tell tiles apart by"
+            )
+        self.tolerance = max(self.tolerance, wanted)
+        return self.tolerance
+
     def add(self, image: Image) -> int:
-        """The id of ``image``, new if it was never seen."""
-        key = np.ascontiguousarray(image).tobytes()
-        if key not in self._ids:
-            self._ids[key] = len(self.images)
-            self.images.append(np.array(image))
-        return self._ids[key]
+        """The id of ``image``'s appearance, new if no known one is within the tolerance."""
+        if self.images:
+            distances = self._distances(image[None])[0]
+            nearest = int(np.argmin(distances))
+            if distances[nearest] <= self.tolerance:
+                return nearest
+        self.images.append(np.array(image))
+        self._bank = None
+        return len(self.images) - 1
 
     def ids(self, blocks: npt.NDArray[np.uint8]) -> Ids:
         """Ids of a (rows, columns, height, width, 3) array of cell pictures."""
         rows, columns = blocks.shape[:2]
-        grid = np.empty((rows, columns), dtype=np.int32)
-        for row in range(rows):
-            for column in range(columns):
-                grid[row, column] = self.add(blocks[row, column])
-        return grid
+        distances = self._distances(blocks)
+        nearest = np.argmin(distances, axis=-1).astype(np.int32)
+        known = np.take_along_axis(distances, nearest[..., None], axis=-1)[..., 0]
+        for row, column in np.argwhere(known > self.tolerance):
+            nearest[row, column] = self.add(blocks[row, column])
+        return nearest.reshape(rows, columns)
+
+    def _distances(self, blocks: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+        if self._bank is None:
+            self._bank = TemplateBank(list(range(len(self.images))), self.images)
+        return self._bank.distances(blocks)
 
 
 HIDDEN_ID = 0
@@ -113,13 +153,49 @@ class Evidence:
 
     catalogue: Catalogue
     games: list[PlayedGame] = field(default_factory=list)
-    safe_appearances: set[int] = field(default_factory=set)
-    """Appearances seen on cells opened without losing."""
+    opened: set[int] = field(default_factory=set)
+    """Appearances seen on hidden cells that changed on a click that did not lose."""
+    _lasting: set[int] = field(default_factory=set)
+    _marks: set[int] = field(default_factory=set)
+    _scanned: list[int] = field(default_factory=list)
+    """Per game, how many of its steps :meth:`_scan` has looked at."""
 
     def opened_safely(self, step: Step) -> None:
-        """Record the appearances of the cells ``step`` opened as safe ones."""
-        opened = step.changed & (step.before == HIDDEN_ID)
-        self.safe_appearances.update(int(i) for i in np.unique(step.after[opened]))
+        """Record the appearances of the cells ``step`` opened as safe ones.
+
+        Cells next to a flag are left out: some games draw a number with more flags around it
+        than it counts in another way (sgt-mines), and calibration's flags are often wrong.
+        """
+        self._scan()
+        flagged = np.isin(step.after, list(self._marks - {HIDDEN_ID}))
+        opened = step.changed & (step.before == HIDDEN_ID) & (neighbour_counts(flagged) == 0)
+        self.opened.update(int(i) for i in np.unique(step.after[opened]))
+
+    @property
+    def safe_appearances(self) -> set[int]:
+        """Appearances of opened cells: the numbers.
+
+        Only pictures that lasted count: a cell showing one after a click shows it again when the
+        board is captured for the next click, so a frame caught in a flash or a repaint teaches
+        nothing. And the flags a game puts on the mines left when a click wins it change hidden
+        cells too, so what a right-click shows is left out.
+        """
+        self._scan()
+        return (self.opened & self._lasting) - self._marks
+
+    def _scan(self) -> None:
+        """Look at the steps recorded since the last scan, for lasting pictures and marks."""
+        self._scanned += [0] * (len(self.games) - len(self._scanned))
+        for index, game in enumerate(self.games):
+            start = self._scanned[index]
+            for later in range(max(start, 1), len(game.steps)):
+                earlier = game.steps[later - 1].after
+                kept = (earlier == game.steps[later].before) & (earlier != HIDDEN_ID)
+                self._lasting.update(int(i) for i in np.unique(earlier[kept]))
+            for step in game.steps[start:]:
+                if step.click is ClickKind.MARK:
+                    self._marks.add(int(step.after[step.cell]))
+            self._scanned[index] = len(game.steps)
 
     def end_appearances(self) -> list[int]:
         """Appearances only a finished game shows: on the last step of lost games, not safe ones."""
@@ -137,6 +213,8 @@ class Meanings:
 
     tiles: dict[int, Tile] = field(default_factory=dict)
     where: dict[int, str] = field(default_factory=dict)
+    numbers: NumberBounds = field(default_factory=NumberBounds)
+    """What the boards prove about the value of each number picture."""
     has_question_marks: bool | None = None
     """None until a second right-click has shown whether the game has question marks."""
 
@@ -191,21 +269,28 @@ def learn_marks(meanings: Meanings, game: PlayedGame) -> None:
                 meanings.give(after, Tile.QUESTION, where + " showing a flag")
 
 
-def learn_from_loss(meanings: Meanings, game: PlayedGame) -> None:
-    """EXPLODED, MINE, WRONG_FLAG and the numbers from the last, losing step of ``game``."""
+def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> None:
+    """EXPLODED, MINE and WRONG_FLAG from the last, losing step of ``game``, and what the loss
+    proves about the numbers around (``safe``: the appearances seen on cells opened safely).
+
+    A closed cell that changes on the loss shows a MINE, unless its new picture is a number
+    (a game that shows everything on a loss). A game that showed the mines shows all of them, so
+    every number's count is exact; one that shows only the mine hit bounds its neighbours.
+    """
     if game.state is not GameState.LOST or not game.steps:
         return
     last = game.steps[-1]
     before, after = last.before, last.after
     where = f"the loss at cell {last.cell}"
-    exploded = int(after[last.cell])
-    meanings.give(exploded, Tile.EXPLODED, where)
+    meanings.give(int(after[last.cell]), Tile.EXPLODED, where)
     changed = last.changed
     changed[last.cell] = False
     for row, column in zip(*np.nonzero(changed), strict=True):
         cell = (int(row), int(column))
         was, now = int(before[cell]), int(after[cell])
         was_tile = meanings.tiles.get(was)
+        if now in safe:
+            continue
         if was_tile is not None and was_tile.is_closed:
             meanings.give(now, Tile.MINE, f"{where}, cell {cell} uncovered")
         elif was_tile == Tile.FLAG:
@@ -220,15 +305,40 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame) -> None:
         known = [i for i in (meanings.id_of(tile) for tile in tiles) if i is not None]
         return np.isin(after, known)
 
+    mines_shown = showing(Tile.MINE).any()
     flags_kept = showing(Tile.FLAG) & (before == after)
-    counts = neighbour_counts(showing(Tile.MINE, Tile.EXPLODED) | flags_kept)
-    not_numbers = [tile for tile in Tile if not tile.is_number]
-    for row, column in zip(*np.nonzero(~showing(*not_numbers)), strict=True):
+    mines = showing(Tile.MINE, Tile.EXPLODED) | (flags_kept if mines_shown else False)
+    counts = neighbour_counts(mines)
+    for row, column in zip(*np.nonzero(np.isin(after, list(safe))), strict=True):
         cell = (int(row), int(column))
         number = int(counts[cell])
-        meanings.give(
-            int(after[cell]), Tile(number), f"{where}, cell {cell} next to {number} mines"
+        high = number if mines_shown else HIGHEST
+        meanings.numbers.narrow(
+            int(after[cell]), number, high, f"{where}, cell {cell} next to {number} mines shown"
         )
+
+
+def learn_from_play(meanings: Meanings, game: PlayedGame, safe: set[int]) -> None:
+    """Upper bounds on the numbers from every board of ``game`` before its end: a number is at
+    most its count of neighbours not opened (those whose picture is not in ``safe``)."""
+    steps = game.steps[:-1] if game.state is GameState.LOST else game.steps
+    if not safe:
+        return
+    opened_ids = np.array(sorted(safe))
+    for index, step in enumerate(steps, start=1):
+        opened = np.isin(step.after, opened_ids)
+        closed_around = neighbour_counts(~opened)
+        for appearance in np.unique(step.after[opened]).tolist():
+            cells = opened & (step.after == appearance)
+            high = int(closed_around[cells].min())
+            where = f"click {index} (on {step.cell}), a cell with {high} closed neighbours"
+            meanings.numbers.narrow(int(appearance), 0, high, where)
+
+
+def learn_numbers(meanings: Meanings, safe: set[int]) -> None:
+    """Give every number picture whose value the bounds force its tile."""
+    for appearance, value in meanings.numbers.values(safe).items():
+        meanings.give(appearance, Tile(value), meanings.numbers.where.get(appearance, "bounds"))
 
 
 def board_of(ids: Ids, meanings: Meanings, mines: int = 0) -> Board:
@@ -246,14 +356,15 @@ def board_of(ids: Ids, meanings: Meanings, mines: int = 0) -> Board:
 def check_counting(board: Board, where: str) -> None:
     """Raise unless ``board`` obeys the counting rules.
 
-    On a lost board every number equals the mines shown around it (flags left standing are
-    mines). During play a number lies between the mines already shown around it (none) and its
+    On a lost board that shows the mines every number equals the mines shown around it (flags
+    left standing are mines); a game that shows only the mine hit is judged as during play.
+    During play a number lies between the mines already shown around it (none) and its
     unopened neighbours (flags may be wrong then), and a 0 has no hidden neighbour: the game
     opens those by itself.
     """
     tiles = board.tiles
     shown = np.isin(tiles, (Tile.MINE, Tile.EXPLODED))
-    if board.is_lost:
+    if board.is_lost and (tiles == Tile.MINE).any():
         low = high = neighbour_counts(shown | (tiles == Tile.FLAG))
     else:
         low, high = neighbour_counts(shown), neighbour_counts(shown | board.unopened)
@@ -280,15 +391,19 @@ def new_meanings() -> Meanings:
     return meanings
 
 
-def learn_game(meanings: Meanings, game: PlayedGame) -> None:
-    """Add what one finished game proves (its marks first: its loss needs to know its flags)."""
+def learn_game(meanings: Meanings, game: PlayedGame, safe: set[int]) -> None:
+    """Add what one finished game proves (its marks first: its loss needs to know its flags);
+    ``safe`` are the appearances seen on cells opened safely, in this game or any other."""
     learn_marks(meanings, game)
-    learn_from_loss(meanings, game)
+    learn_from_loss(meanings, game, safe)
+    learn_from_play(meanings, game, safe)
+    learn_numbers(meanings, safe)
 
 
-def learn(games: Iterable[PlayedGame]) -> Meanings:
+def learn(games: Iterable[PlayedGame], safe: set[int]) -> Meanings:
     """All meanings the recorded games prove."""
     meanings = new_meanings()
+    games = list(games)
     for game in games:
-        learn_game(meanings, game)
+        learn_game(meanings, game, safe)
     return meanings

@@ -12,7 +12,8 @@ A fresh board is one small picture (the hidden tile) repeated rows x columns tim
 3. *Extent*: the bounding box of the blocks showing the hidden tile (which one that is, a click
    tells: see :mod:`calibration.session`), grown over opened edge rows (:class:`Lattice`).
 
-Only exact pixel equality is used: a screen capture repeats a game's bitmap bit for bit.
+Pitch and phase use exact pixel equality (most of a game's hidden tiles repeat bit for bit); the
+extent takes every block near the hidden tile, since some games draw it in slight variants.
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from calibration.evidence import CalibrationError
-from vision.match import tile_lattice
+from calibration.errors import CalibrationError
+from calibration.evidence import GROUPING_TOLERANCE
+from vision.match import TemplateBank, tile_lattice
 from vision.skin import Image
 
 MIN_PITCH = 8
@@ -84,14 +86,24 @@ class Lattice:
         """The hash of the block holding pixel (x, y) in frame number ``frame``."""
         return int(self.hashes[frame][self.cell_of(x, y)])
 
-    def grid(self, hidden: int) -> Grid:
+    def grid(self, hidden: int, tolerance: float = GROUPING_TOLERANCE) -> Grid:
         """The board whose hidden tile has hash ``hidden``: the box of every cell hidden in some
-        frame, grown over edge rows and columns that look like opened cells (a starting area
-        that xdemineur opened along an edge)."""
-        anywhere = np.logical_or.reduce([hashes == hidden for hashes in self.hashes])
-        rows, columns = np.nonzero(anywhere)
-        if not len(rows):
+        frame (within ``tolerance`` of that picture, as calibration groups appearances), grown
+        over edge rows and columns that look like opened cells (a starting area that xdemineur
+        opened along an edge)."""
+        index = next((i for i, hashes in enumerate(self.hashes) if (hashes == hidden).any()), None)
+        if index is None:
             raise GridNotFoundError("no hidden tile in the captures (is the game fresh?)")
+        row, column = np.argwhere(self.hashes[index] == hidden)[0]
+        picture = np.array(self.blocks(index)[row, column])
+        bank = TemplateBank([0], [picture])
+        anywhere = np.logical_or.reduce(
+            [
+                (bank.distances(self.blocks(i))[..., 0] <= tolerance) & detail
+                for i, detail in enumerate(self.detail)
+            ]
+        )
+        rows, columns = np.nonzero(anywhere)
         top, left = int(rows.min()), int(columns.min())
         bottom, right = int(rows.max()) + 1, int(columns.max()) + 1
         grown = True
@@ -110,12 +122,12 @@ class Lattice:
                     left, right = min(left, c0), max(right, c1)
                     grown = True
         origin = (self.phase[0] + left * self.pitch[0], self.phase[1] + top * self.pitch[1])
-        index = next(i for i, hashes in enumerate(self.hashes) if (hashes == hidden).any())
-        row, column = np.argwhere(self.hashes[index] == hidden)[0]
-        shape = self.hashes[index].shape
-        blocks = tile_lattice(self.frames[index], self.phase, self.pitch, self.pitch, shape)
-        picture = blocks[row, column]
-        return Grid(origin, self.pitch, bottom - top, right - left, np.array(picture))
+        return Grid(origin, self.pitch, bottom - top, right - left, picture)
+
+    def blocks(self, frame: int) -> npt.NDArray[np.uint8]:
+        """The pitch-sized blocks of frame number ``frame`` at this cut, as a lattice view."""
+        shape = self.hashes[frame].shape
+        return tile_lattice(self.frames[frame], self.phase, self.pitch, self.pitch, shape)
 
     def _looks_like_cells(
         self, strip: tuple[int, int, int, int], box: tuple[int, int, int, int]

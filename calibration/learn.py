@@ -5,6 +5,7 @@ build the :class:`vision.skin.Skin` and check that vision reads the live board w
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -36,7 +37,14 @@ from vision.stable import Grabber
 log = logging.getLogger(__name__)
 
 PATIENCE = 30
-"""Games in a row that teach nothing new before calibration moves on to the next window."""
+"""Games in a row that teach nothing new before calibration moves on (or, on the last window,
+stops with what it has)."""
+BUDGET = 150.0
+"""Seconds of random play at most, over all windows: an Expert board almost never shows a 7 or an
+8, so calibration stops with what it has and the play loop learns the rest."""
+ESSENTIAL = (Tile.HIDDEN, Tile.FLAG, Tile.EXPLODED, Tile.ZERO, Tile.ONE, Tile.TWO)
+"""Without these a skin cannot play: the cells to click, flags, a loss, and the commonest numbers.
+Other numbers first seen in play are learned there (see :mod:`calibration.numbers`)."""
 WIN_ATTEMPTS = 6
 """Games the solver plays, per window whose mine count is known, to see the won face."""
 MAX_THRESHOLD = 0.1
@@ -59,6 +67,11 @@ class Calibration:
     def complete(self) -> bool:
         return not self.missing_tiles and not self.missing_faces
 
+    @property
+    def usable(self) -> bool:
+        """Whether the skin can play: it knows every :data:`ESSENTIAL` tile."""
+        return not set(ESSENTIAL) & set(self.missing_tiles)
+
     def describe_missing(self) -> str:
         """One line naming what the games played did not show."""
         parts = []
@@ -77,6 +90,7 @@ def calibrate(
     *,
     mines: Sequence[int | None] = (),
     max_games: int = 40,
+    budget: float = BUDGET,
     seed: int | None = None,
     progress: bool | None = None,
 ) -> Calibration:
@@ -84,16 +98,17 @@ def calibrate(
 
     Several windows of one program (for example a sparse and a dense board) pool what they
     show; each is played for up to ``max_games`` random games until no tile is missing, or
-    (but the last window) until :data:`PATIENCE` games in a row taught nothing new. Where
+    until :data:`PATIENCE` games in a row taught nothing new, or ``budget`` seconds of random
+    play (over all windows) are spent. Where
     the window's number of mines is given (``mines``, one per window), the solver then plays to
     win, to see the won face. ``progress`` counts the games on a bar (None: only on a terminal).
     """
     with progress_bar(desc=f"calibrating {name}", unit="game", show=progress) as bar:
-        learner = _Learner(bar.update)
+        learner = _Learner(bar.update, time.monotonic() + budget)
         player: CalibrationPlayer | None = None
         for index, window in enumerate(windows):
             player = learner.start(pointer, grabber, window, None if seed is None else seed + index)
-            learner.play_at_random(player, max_games, last_window=index == len(windows) - 1)
+            learner.play_at_random(player, max_games)
             window_mines = mines[index] if index < len(mines) else None
             if window_mines is not None:
                 learner.play_to_win(player, window_mines)
@@ -110,6 +125,8 @@ class _Learner:
 
     on_game: Callable[[], object]
     """Called once for every game played."""
+    deadline: float
+    """The time.monotonic() at which random play stops."""
     meanings: Meanings = field(default_factory=new_meanings)
     faces: dict[GameState, Image] = field(default_factory=dict)
     new_game: NewGame | None = None
@@ -143,21 +160,27 @@ class _Learner:
         """Add the face pictures ``player`` has seen; those known already stay as they are."""
         self.faces = {**player.face_pictures, **self.faces}
 
-    def play_at_random(self, player: CalibrationPlayer, max_games: int, last_window: bool) -> None:
-        """Random games until no tile is missing or ``max_games`` were played, or (but on the
-        last window) until :data:`PATIENCE` games in a row taught nothing new."""
+    def play_at_random(self, player: CalibrationPlayer, max_games: int) -> None:
+        """Random games until no tile is missing, ``max_games`` were played, :data:`PATIENCE`
+        games in a row taught nothing new, or the deadline has passed."""
         since_news = 0
         for game_number in range(max_games):
             known = self._news()
-            learn_game(self.meanings, player.play_game())
+            self._learn(player, player.play_game())
             self._count_game()
             self._take_faces(player)
             since_news = 0 if self._news() > known else since_news + 1
-            if not self.meanings.missing() or game_number == max_games - 1:
-                return
-            if since_news >= PATIENCE and not last_window:
+            if (
+                not self.meanings.missing()
+                or game_number == max_games - 1
+                or since_news >= PATIENCE
+                or time.monotonic() >= self.deadline
+            ):
                 return
             self.new_game = player.start_new_game()
+
+    def _learn(self, player: CalibrationPlayer, game: PlayedGame) -> None:
+        learn_game(self.meanings, game, player.evidence.safe_appearances)
 
     def play_to_win(self, player: CalibrationPlayer, mines: int) -> None:
         """Up to :data:`WIN_ATTEMPTS` games played by the solver, until one shows the won face
@@ -170,22 +193,26 @@ class _Learner:
             self.new_game = player.start_new_game()
             self._count_game()
             try:
-                learn_game(self.meanings, player.play_to_win(self.meanings, mines))
+                self._learn(player, player.play_to_win(self.meanings, mines))
             except UnknownAppearanceError as error:
                 log.info("stopped a game played to win: %s", error)
             self._take_faces(player)
 
     def result(self, name: str, player: CalibrationPlayer) -> Calibration:
-        """The skin learned, checked against every board seen and, when complete, against the
-        board ``player`` shows now as vision reads it."""
+        """The skin learned, checked against every board seen and, when every tile it shows is
+        learned, against the board ``player`` shows now as vision reads it."""
         meanings = self.meanings
         _check_all_boards(player.evidence.games, meanings)
         faces = {state.value: picture for state, picture in self.faces.items()}
         new_game = self.new_game or NewGame("key", "f2")
         skin = build_skin(name, player.evidence, meanings, faces, new_game)
-        if not meanings.missing():
-            view = player.view
-            verify(skin, view.grabber, view.window, board_of(view.board_ids(), meanings))
+        view = player.view
+        try:
+            shown = board_of(view.board_ids(), meanings)
+        except UnknownAppearanceError:
+            log.info("the board on the screen shows a tile not learned: not verified")
+        else:
+            verify(skin, view.grabber, view.window, shown)
         missing_faces = sorted(set(FACE_STATES) - set(faces)) if faces else []
         return Calibration(skin, meanings, self.played, meanings.missing(), missing_faces)
 

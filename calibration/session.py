@@ -36,11 +36,15 @@ from calibration.view import PROBE_TIMEOUT, SETTLE_TIMEOUT, BoardView, FaceButto
 from solver import Cell, GameState, Tile
 from solver.strategy import next_moves
 from vision.geometry import Rect
-from vision.skin import Image, NewGame
+from vision.match import tile_lattice
+from vision.skin import NEW_GAME_KEYS, Image, NewGame
 from vision.stable import Grabber
 
 DOUBLE_CLICK_GAP = 0.6
 """Seconds between two clicks on one cell so they are not taken as a double-click."""
+FLASH_QUIET = 0.5
+"""Seconds a board that changed in every cell at once must then hold still before it is read:
+sgt-mines' flashes change frames every 0.13 s for about 0.4 s."""
 LOST_QUIET = 1.0
 """Seconds a lost board must stay unchanged before its final read: a game repaints every cell
 on a loss, and Wine on a busy machine can pause in the middle of that for longer than QUIET.
@@ -96,6 +100,10 @@ class CalibrationPlayer:
         grid = lattice.grid(lattice.hash_at(0, *point))
         if evidence is None:
             evidence = Evidence(Catalogue(grid.hidden))
+            shape = (grid.rows, grid.columns)
+            evidence.catalogue.learn_spread(
+                tile_lattice(fresh, grid.origin, grid.pitch, grid.pitch, shape)
+            )
         elif evidence.catalogue.add(grid.hidden) != HIDDEN_ID:
             raise CalibrationError(
                 f"the hidden tile in window {window} differs from the one calibrated before"
@@ -145,15 +153,33 @@ class CalibrationPlayer:
             before_frame = view.still_board()
         x, y = view.cell_point(cell)
         button = "left" if click == ClickKind.OPEN else "right"
-        self.pointer.click(x, y, button)
+        self._click_and_park(x, y, button)
         after_frame = settled(view.grabber, rect, before_frame, timeout)
         if retry and np.array_equal(after_frame, before_frame):
             log.debug("%s %s at %s changed nothing: clicked once more", click, cell, (x, y))
-            self.pointer.click(x, y, button)
+            self._click_and_park(x, y, button)
             after_frame = settled(view.grabber, rect, before_frame, timeout)
-        step = Step(click, cell, view.board_ids(before_frame), view.board_ids(after_frame))
+        before_ids = view.board_ids(before_frame)
+        after_ids = view.board_ids(after_frame)
+        opened_before = np.isin(before_ids, list(self.evidence.safe_appearances))
+        changed = after_ids != before_ids
+        if changed.all() or (opened_before & changed).any():
+            # An opened cell never changes in play, nor does every cell at once: this is a flash
+            # (sgt-mines flashes the whole board when a game ends) or a repaint. Read the board
+            # once it has long held still.
+            log.debug("%s %s changed opened cells: waiting for the board to settle", click, cell)
+            after_ids = view.board_ids(settled(view.grabber, rect, None, quiet=FLASH_QUIET))
+        step = Step(click, cell, before_ids, after_ids)
         log.debug("%s %s at %s: %d cells changed", click, cell, (x, y), int(step.changed.sum()))
         return step
+
+    def _click_and_park(self, x: int, y: int, button: str) -> None:
+        """Click, then move the pointer off the board: some games light up the tile under
+        the pointer (gnome-mines), which would read as a changed cell."""
+        self.pointer.click(x, y, button)
+        park = self.view.park_point()
+        if park is not None:
+            self.pointer.move(*park)
 
     def play_game(self) -> PlayedGame:
         """Play the game on the screen at random until it is lost (or won, or nothing is left
@@ -172,7 +198,7 @@ class CalibrationPlayer:
                 self._won(game)
                 continue
             cell = self.random.choice(hidden)
-            if flags_left and self.random.random() < 0.3:
+            if flags_left and (not self._question_tested or self.random.random() < 0.3):
                 flags_left -= 1
                 self._mark_at_random(game, cell, frame)
                 continue
@@ -254,16 +280,21 @@ class CalibrationPlayer:
                     self.evidence.opened_safely(step)
                 return face
             shown = int(step.after[step.cell])
+            if shown in self.evidence.end_appearances():
+                return GameState.LOST
             hidden = _hidden_cells(step.after)
-            if (
-                int(step.changed.sum()) == 1
-                or shown in self.evidence.safe_appearances
-                or not hidden
-            ):
+            if shown in self.evidence.safe_appearances or not hidden:
                 self.evidence.opened_safely(step)
                 return GameState.PLAYING
+            # The probe is judged against a board that has long held still: one caught in the
+            # middle of an end-of-game flash would change under the probe, game over or not.
+            still = settled(self.view.grabber, self.view.board_rect, None, quiet=FLASH_QUIET)
             probe = self._click(
-                ClickKind.OPEN, self.random.choice(hidden), timeout=PROBE_TIMEOUT, retry=False
+                ClickKind.OPEN,
+                self.random.choice(hidden),
+                still,
+                timeout=PROBE_TIMEOUT,
+                retry=False,
             )
             if not probe.changed.any():
                 return GameState.LOST
@@ -312,33 +343,60 @@ class CalibrationPlayer:
 
     # -- new games --------------------------------------------------------------------------
 
-    def start_new_game(self, key: str = "f2") -> NewGame:
-        """Start a new game the way that worked before, else by ``key``, else with the face."""
+    def start_new_game(self) -> NewGame:
+        """Start a new game the way that worked before; else try the face, then each key that
+        starts a new game in common games (:data:`vision.skin.NEW_GAME_KEYS`). A way counts
+        only when a fresh board appears; one that changes the board into anything else stops
+        calibration rather than trying more keys on a game in an unknown state."""
         view = self.view
         rect = view.board_rect
-        ended = view.grabber.grab(rect)
-        method = self.new_game_method
-        if method is None or method.kind == "key":
-            self.pointer.press(key, *rect.centre)
-            log.debug("pressed %s over the board for a new game", key)
-            if self._is_new_game(settled(view.grabber, rect, ended, KEY_TIMEOUT), ended):
-                self.new_game_method = NewGame("key", key)
+        ended = settled(view.grabber, rect, None, quiet=FLASH_QUIET)  # not mid-way in a flash
+        tried = []
+        for method in self._new_game_methods():
+            what = "a click on the face" if method.kind == "face" else f"the {method.key} key"
+            frame = self._try_new_game(method, ended)
+            if self._is_new_game(frame, ended):
+                log.debug("%s started a new game", what)
+                self.new_game_method = method
                 view.check_no_hidden_cells_outside()
-                return self.new_game_method
-        face = None if self.face is None else self.face.point()
-        if face is not None:
-            self.pointer.click(face[0], face[1], "left")
-            log.debug("clicked the face at %s for a new game", face)
-            if self._is_new_game(settled(view.grabber, rect, ended), ended):
-                self.new_game_method = NewGame("face")
-                view.check_no_hidden_cells_outside()
-                return self.new_game_method
+                return method
+            if not np.array_equal(frame, ended):
+                raise CalibrationError(
+                    f"{what} changed the finished board in window {view.window} into something "
+                    "that is not a new game (a dialog or another screen?); say how this game "
+                    "starts a new one with --new-game"
+                )
+            tried.append(what)
         raise CalibrationError(
-            f"cannot start a new game in window {view.window}: neither the {key} "
-            "key"
-            + ("" if face is None else f" nor a click on the face at {face}")
-            + " changed the finished board into a new one (did the window move?)"
+            f"cannot start a new game in window {view.window}: {', '.join(tried)} did not "
+            "change the finished board into a new one (did the window move? else say how with "
+            "--new-game)"
         )
+
+    def _new_game_methods(self) -> list[NewGame]:
+        """The ways to try, the one that worked before first."""
+        methods = [] if self.new_game_method is None else [self.new_game_method]
+        if self.face is not None:
+            methods.append(NewGame("face"))
+        methods += [NewGame("key", key) for key in NEW_GAME_KEYS]
+        unique: list[NewGame] = []
+        for method in methods:
+            if method not in unique:
+                unique.append(method)
+        return unique
+
+    def _try_new_game(self, method: NewGame, ended: Image) -> Image:
+        """Start a new game by ``method``; the board once it has changed or the time is up."""
+        view = self.view
+        rect = view.board_rect
+        if method.kind == "face" and self.face is not None:
+            self._click_and_park(*self.face.point(), "left")
+            return settled(view.grabber, rect, ended)
+        assert method.key is not None
+        # A key goes to the window under the pointer: press it there, but off the board.
+        x, y = view.park_point() or rect.centre
+        self.pointer.press(method.key, x, y)
+        return settled(view.grabber, rect, ended, KEY_TIMEOUT)
 
     def _is_new_game(self, frame: Image, ended: Image) -> bool:
         if np.array_equal(frame, ended):
@@ -362,6 +420,9 @@ def _click_the_hidden_tile(
 
     Returns the clicked point (window coordinates) and the window before and after.
     """
+    # The pointer rests on the window's edge, off any board: a tile under it may be lit up.
+    rest = (window.left + 1, window.top + window.height // 2)
+    pointer.move(*rest)
     fresh = settled(grabber, window, None)  # a window just moved may still be redrawing
     lattice = find_lattice(fresh)
     for key in lattice.ranked[:HIDDEN_CANDIDATES]:
@@ -378,6 +439,7 @@ def _click_the_hidden_tile(
         )
         unclicked = grabber.grab(block)
         pointer.click(window.left + x, window.top + y, "left")
+        pointer.move(*rest)
         if not np.array_equal(settled(grabber, block, unclicked, KEY_TIMEOUT), unclicked):
             return (x, y), fresh, settled(grabber, window, fresh)
         log.debug("tile at %s did not change when clicked: not the hidden tile", (x, y))

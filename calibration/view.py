@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from calibration.evidence import CalibrationError, Catalogue, Ids
+from calibration.errors import CalibrationError
+from calibration.evidence import Catalogue, Ids
 from calibration.faces import crop
 from calibration.grid import Grid
 from solver import Cell, GameState
@@ -54,6 +55,27 @@ def settled(
     return frame
 
 
+PARK_DISTANCE = 4
+"""Pixels between the board and the point where the pointer rests."""
+
+
+def rest_point(window: Rect, board: Rect) -> tuple[int, int] | None:
+    """A point inside ``window``, off ``board``, near its bottom-left corner (away from a face
+    above the board), or None when the board leaves no room beside it."""
+    room_left, room_below = board.left - window.left, window.bottom - board.bottom
+    room_right, room_above = window.right - board.right, board.top - window.top
+    x = board.left - min(PARK_DISTANCE, room_left - 1)
+    if room_left < 2:
+        x = board.right - 1 + min(PARK_DISTANCE, room_right)
+    y = board.bottom - 1 + min(PARK_DISTANCE, room_below - 1)
+    if room_below < 2:
+        y = board.top - min(PARK_DISTANCE, room_above)
+    point = (x, y)
+    if board.contains(*point) or not window.contains(*point):
+        return None
+    return point
+
+
 @dataclass
 class BoardView:
     """One window's board as calibration sees it: where its cells are on the screen, and which
@@ -84,6 +106,11 @@ class BoardView:
         return Rect(
             board.left - self.window.left, board.top - self.window.top, board.width, board.height
         )
+
+    def park_point(self) -> tuple[int, int] | None:
+        """A screen point in the window just off the board's bottom-left corner, where the
+        pointer rests while the board is captured (None when the board fills the window)."""
+        return rest_point(self.window, self.board_rect)
 
     def cell_point(self, cell: Cell) -> tuple[int, int]:
         """The screen point in the middle of ``cell``."""

@@ -3,10 +3,11 @@ opened side by side and played until every tile and face has been seen."""
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 
-from calibration.learn import Calibration, calibrate
+from calibration.learn import BUDGET, Calibration, calibrate
 from controller.desktop.games import GameWindow, Size, launch_game
 from controller.errors import SandboxError
 from controller.mouse import Mouse
@@ -59,7 +60,8 @@ def calibrate_game(
         time.sleep(REDRAW_WAIT)
         rects = [Rect(*window.geometry) for window in windows]
         mines = [size[2] for size in CALIBRATION_BOARDS[game]]
-        return calibrate_windows(name or game, rects, mines, max_games, seed)
+        # The boards are chosen to show every tile: no time limit, every tile learned.
+        return calibrate_windows(name or game, rects, mines, max_games, seed, budget=math.inf)
     finally:
         for window in windows:
             window.close()
@@ -71,8 +73,18 @@ def calibrate_windows(
     mines: Sequence[int | None],
     max_games: int,
     seed: int | None,
+    budget: float = BUDGET,
 ) -> Calibration:
     """Learn skin ``name`` from fresh games in ``windows``, with a mouse allowed only there."""
     mouse = Mouse(windows)
     with ScreenGrabber() as grabber:
-        return calibrate(name, mouse, grabber, windows, mines=mines, max_games=max_games, seed=seed)
+        return calibrate(
+            name,
+            mouse,
+            grabber,
+            windows,
+            mines=mines,
+            max_games=max_games,
+            budget=budget,
+            seed=seed,
+        )

@@ -126,6 +126,12 @@ class Mouse:
         if self._sender.press(keys, x, y, check):
             time.sleep(self.pause)
 
+    def move(self, x: int, y: int) -> None:
+        """Move the pointer to the allowed point (x, y) without clicking: off the board before
+        a capture, since some games light up the tile under the pointer."""
+        self.check(x, y)
+        self._gui.moveTo(x, y, _pause=False)
+
     def position(self) -> tuple[int, int]:
         """Where the pointer is now."""
         point = self._gui.position()

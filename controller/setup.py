@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 
-from calibration.evidence import CalibrationError
+from calibration.errors import CalibrationError
 from calibration.store import list_skins, load_skin, save_skin, skins_dir
 from controller.desktop.display import VirtualDisplay
 from controller.desktop.games import XDEMINEUR_MIN_COLUMNS, launch_game

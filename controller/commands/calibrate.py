@@ -82,11 +82,13 @@ def run(args: argparse.Namespace) -> int:
         f"tile {result.skin.tile_size} at {result.skin.tile_offset}, "
         f"new game by {result.skin.new_game.kind}"
     )
-    if not result.complete:
+    if not result.usable:
         raise CommandError(
             f"not saved, the games never showed {result.describe_missing()} "
             "(try more --max-games, or a board with more mines)"
         )
+    if not result.complete:
+        print(f"not seen yet: {result.describe_missing()} (learned during play when they show)")
     print(f"saved skin {result.skin.name!r} in {save_skin(result.skin)}")
     return 0
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from calibration.evidence import CalibrationError
+from calibration.errors import CalibrationError
 from controller.cli import SUBCOMMANDS, build_parser, main, package_version
 from controller.commands import analyze as analyze_command
 from controller.errors import SandboxError

@@ -1,0 +1,13 @@
+"""Calibration's error family, under the project's one root."""
+
+from __future__ import annotations
+
+from solver.errors import AutosweeperError
+
+
+class CalibrationError(AutosweeperError):
+    """Calibration cannot go on; the message says what was seen, and where."""
+
+
+class UnknownAppearanceError(CalibrationError):
+    """A cell shows a picture whose meaning has not been learned yet."""
