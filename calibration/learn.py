@@ -5,6 +5,7 @@ build the :class:`vision.skin.Skin` and check that vision reads the live board w
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -93,6 +94,7 @@ def calibrate(
     budget: float = BUDGET,
     seed: int | None = None,
     progress: bool | None = None,
+    new_game: NewGame | None = None,
 ) -> Calibration:
     """Learn the skin of the game shown in ``windows`` (screen rectangles, each a fresh game).
 
@@ -102,13 +104,16 @@ def calibrate(
     play (over all windows) are spent. Where
     the window's number of mines is given (``mines``, one per window), the solver then plays to
     win, to see the won face. ``progress`` counts the games on a bar (None: only on a terminal).
+    ``new_game`` is how the game starts a new one, when the user knows (else it is found).
     """
     with progress_bar(desc=f"calibrating {name}", unit="game", show=progress) as bar:
-        learner = _Learner(bar.update, time.monotonic() + budget)
+        learner = _Learner(bar.update, time.monotonic() + budget, new_game=new_game)
         player: CalibrationPlayer | None = None
         for index, window in enumerate(windows):
             player = learner.start(pointer, grabber, window, None if seed is None else seed + index)
-            learner.play_at_random(player, max_games)
+            # Boards chosen to show every tile (no budget) are played on to the last one's end.
+            patient = index == len(windows) - 1 and math.isinf(budget)
+            learner.play_at_random(player, max_games, stop_when_stale=not patient)
             window_mines = mines[index] if index < len(mines) else None
             if window_mines is not None:
                 learner.play_to_win(player, window_mines)
@@ -160,9 +165,11 @@ class _Learner:
         """Add the face pictures ``player`` has seen; those known already stay as they are."""
         self.faces = {**player.face_pictures, **self.faces}
 
-    def play_at_random(self, player: CalibrationPlayer, max_games: int) -> None:
-        """Random games until no tile is missing, ``max_games`` were played, :data:`PATIENCE`
-        games in a row taught nothing new, or the deadline has passed."""
+    def play_at_random(
+        self, player: CalibrationPlayer, max_games: int, stop_when_stale: bool = True
+    ) -> None:
+        """Random games until no tile is missing, ``max_games`` were played, the deadline has
+        passed, or (``stop_when_stale``) :data:`PATIENCE` games in a row taught nothing new."""
         since_news = 0
         for game_number in range(max_games):
             known = self._news()
@@ -173,7 +180,7 @@ class _Learner:
             if (
                 not self.meanings.missing()
                 or game_number == max_games - 1
-                or since_news >= PATIENCE
+                or (stop_when_stale and since_news >= PATIENCE)
                 or time.monotonic() >= self.deadline
             ):
                 return

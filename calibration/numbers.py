@@ -16,10 +16,14 @@ every mine on a loss (exact counts) and for those that show only the mine hit (b
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from calibration.errors import CalibrationError
+from solver import Board, Cell, Tile
+from solver.engine import neighbour_counts
 
 HIGHEST = 8
 
@@ -88,3 +92,39 @@ class NumberBounds:
                 yield from self._assignments(ordered, index + 1, chosen, used)
                 used.discard(value)
                 del chosen[appearance]
+
+
+def label_from_play(
+    boards: Sequence[tuple[Board, Mapping[Cell, int]]], known: Iterable[int]
+) -> dict[int, Tile]:
+    """The numbers the boards of one game prove for pictures first seen in it.
+
+    ``boards`` are the game's reads in order, each with the unlabelled picture every
+    :attr:`Tile.OPENED` cell shows; ``known`` the numbers the skin can already read (the new
+    pictures are other numbers). The last board ends the game: won, every closed cell is a mine;
+    lost with the mines shown, the counts are exact; lost with only the mine hit, it bounds.
+    """
+    bounds = NumberBounds()
+    known_ids = {-1 - number: number for number in known}
+    for appearance, number in known_ids.items():
+        bounds.narrow(appearance, number, number, "a number the skin reads")
+    for index, (board, pictures) in enumerate(boards):
+        last = index == len(boards) - 1
+        tiles = board.tiles
+        closed_around = neighbour_counts(board.unopened)
+        if last and board.is_lost:
+            shown = np.isin(tiles, (Tile.MINE, Tile.EXPLODED))
+            every_mine = (tiles == Tile.MINE).any()
+            mines_around = neighbour_counts(shown | ((tiles == Tile.FLAG) & every_mine))
+        for cell, picture in pictures.items():
+            where = f"read {index + 1}, cell {cell}"
+            if last and board.is_won:
+                bounds.narrow(picture, int(closed_around[cell]), int(closed_around[cell]), where)
+            elif last and board.is_lost:
+                count = int(mines_around[cell])
+                bounds.narrow(picture, count, count if every_mine else HIGHEST, where)
+            else:
+                bounds.narrow(picture, 0, int(closed_around[cell]), where)
+    pictures_seen = {picture for _, pictures in boards for picture in pictures.values()}
+    values = bounds.values([*known_ids, *pictures_seen])
+    return {picture: Tile(values[picture]) for picture in pictures_seen if picture in values}

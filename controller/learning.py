@@ -13,6 +13,7 @@ from controller.errors import SandboxError
 from controller.mouse import Mouse
 from vision.capture import ScreenGrabber
 from vision.geometry import Rect
+from vision.skin import NewGame
 
 CALIBRATION_BOARDS: dict[str, tuple[Size, ...]] = {
     "winemine": ((9, 9, 10), (12, 12, 100)),
@@ -74,8 +75,10 @@ def calibrate_windows(
     max_games: int,
     seed: int | None,
     budget: float = BUDGET,
+    new_game: NewGame | None = None,
 ) -> Calibration:
-    """Learn skin ``name`` from fresh games in ``windows``, with a mouse allowed only there."""
+    """Learn skin ``name`` from fresh games in ``windows``, with a mouse allowed only there;
+    ``new_game`` is how the game starts a new one, if the user said (else it is found)."""
     mouse = Mouse(windows)
     with ScreenGrabber() as grabber:
         return calibrate(
@@ -87,4 +90,5 @@ def calibrate_windows(
             max_games=max_games,
             budget=budget,
             seed=seed,
+            new_game=new_game,
         )

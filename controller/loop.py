@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from calibration.errors import CalibrationError
+from calibration.numbers import label_from_play
 from controller.mouse import ClickOutsideError
 from controller.outcomes import GameSetup, LoggedGame, OutcomeLog, Result
 from controller.stopping import KeyWatch, StopRequested
@@ -67,6 +69,9 @@ loaded machine can hold still between two of them, and take a few tenths of a se
 _CLICK_CONFIRM_PAUSE = 0.1
 """Seconds between re-reads while a click is not visible yet (a slow game may lag a frame)."""
 _FACE_REREADS = 3
+ANIMATION_REREADS = 8
+"""Re-reads, :data:`_CLICK_CONFIRM_PAUSE` apart, of a board with an unreadable cell before it
+counts as moved or misread: a game's end-of-game flash lasts about 0.4 s (sgt-mines)."""
 _REFUSED_BURSTS = 3
 """Bursts in a row whose first click is refused with the board read fine in between: the game
 keeps changing under the bot (an animation, something drawn over it), so the game is stopped."""
@@ -96,6 +101,8 @@ class GamePlayer:
         time in whole seconds at the first click, so two games begun in the same second are the
         same game, and a fast bot would count one board twice."""
         self._last_start_second: int | None = None
+        self._reads: list[Reading] | None = None
+        """The reads of the game being played (None between games)."""
 
     def play_game(self) -> GameReport:
         """Start a fresh game, play it to the end, and return its logged record."""
@@ -117,16 +124,41 @@ class GamePlayer:
             )
         )
         self._board = board
+        self._reads = []
         try:
             with _game_errors():
                 result = self._play_to_the_end(game_id, self.table.first_click or "none")
+                self._label_new_pictures()
             reason = None
         except GameAborted as aborted:
             result, reason = aborted.result, str(aborted)
         except StopRequested as stop:
             self.log.finish_game(game_id, Result.STOPPED, self._board, str(stop))
             raise
+        finally:
+            self._reads = None
         return GameReport(self.log.finish_game(game_id, result, self._board, reason), reason)
+
+    def _label_new_pictures(self) -> None:
+        """Give the pictures first seen in this game the numbers its boards prove (see
+        :func:`calibration.numbers.label_from_play`); the table then reads them so."""
+        reads = self._reads or []
+        if not any(reading.pictures for reading in reads):
+            return
+        known = {int(tile) for tile in self.table.known_numbers()}
+        boards = [(reading.board, reading.pictures) for reading in reads]
+        if boards[-1][0] is not self._board:  # the end was read apart from the clicks
+            opened = self._board.tiles == Tile.OPENED
+            last = {cell: picture for cell, picture in boards[-1][1].items() if opened[cell]}
+            boards.append((self._board, last))
+        try:
+            labels = label_from_play(boards, known)
+        except CalibrationError as contradiction:
+            raise GameAborted(
+                Result.MISREAD, f"the pictures first seen in this game: {contradiction}"
+            ) from contradiction
+        if labels:
+            self.table.label(labels)
 
     def _check_stop_key(self) -> None:
         if self.stop_key is not None and self.stop_key.pressed():
@@ -190,6 +222,8 @@ class GamePlayer:
                 refusals = 0
             reading = self._confirmed(clicked) if clicked else self._look()
             self._board, outcome = reading.board, reading.outcome
+            if self._reads is not None:
+                self._reads.append(reading)
         return Result.WON if outcome == GameState.WON else Result.LOST
 
     def _click(
@@ -285,21 +319,46 @@ class GamePlayer:
             raise GameAborted(Result.MISREAD, str(unreadable)) from unreadable
 
     def _read(self, changed: bool) -> Reading:
-        """One read. When a cell is unreadable the board may have moved: it is looked for once.
-        Found nowhere, the board is misread: a tile the skin lacks, or a window closed or
-        covered, look the same from here."""
+        """One read. A cell that is unreadable may be caught in an animation (sgt-mines flashes
+        the whole board when a game ends): the board is read again for a while. Still
+        unreadable, the board may have moved: it is looked for once. Found nowhere, the board is
+        misread: a tile the skin lacks, or a window closed or covered, look the same from here."""
         try:
             return self.table.look(changed)
-        except UnreadableCellError as unreadable:
+        except UnreadableCellError as first:
+            unreadable = first
+        for _ in range(ANIMATION_REREADS):
+            time.sleep(_CLICK_CONFIRM_PAUSE)
             try:
-                moved = self.table.relocate()
-            except BoardNotFoundError as nowhere:
-                raise GameAborted(
-                    Result.MISREAD, f"{unreadable}; and the board is not found elsewhere: {nowhere}"
-                ) from unreadable
-            if not moved:
-                raise GameAborted(Result.MISREAD, str(unreadable)) from unreadable
+                return self.table.look()
+            except UnreadableCellError as again:
+                unreadable = again
+        adopted = self._adopt(unreadable)
+        if adopted is not None:
+            return adopted
+        try:
+            moved = self.table.relocate()
+        except BoardNotFoundError as nowhere:
+            raise GameAborted(
+                Result.MISREAD, f"{unreadable}; and the board is not found elsewhere: {nowhere}"
+            ) from unreadable
+        if not moved:
+            raise GameAborted(Result.MISREAD, str(unreadable)) from unreadable
         return self.table.look()
+
+    def _adopt(self, unreadable: UnreadableCellError) -> Reading | None:
+        """During a game, pictures that no tile matches on cells that were closed are numbers
+        first seen now: the board is read with them as numbers not known yet, if the game goes
+        on (see :meth:`Table.adopt_unknown`)."""
+        if self._reads is None:
+            return None
+        cells = unreadable.cells
+        if not all(self._board.closed[cell] for cell in cells):
+            return None
+        adopted = self.table.adopt_unknown(cells)
+        if adopted is not None:
+            self.stopwatch.counts["pictures first seen in play"] += len(cells)
+        return adopted
 
 
 @contextmanager

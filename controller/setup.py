@@ -123,7 +123,14 @@ def _screen_table(
 ) -> ScreenTable:
     mouse = Mouse() if click_pause is None else Mouse(pause=click_pause)
     return ScreenTable(
-        grabber, skin, geometry, mouse, mines, game=game, first_click=_first_click(game, skin)
+        grabber,
+        skin,
+        geometry,
+        mouse,
+        mines,
+        game=game,
+        first_click=_first_click(game, skin),
+        save_skin=save_skin,  # a tile first seen in play, once labelled, is kept
     )
 
 

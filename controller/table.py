@@ -4,13 +4,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol
+
+import numpy as np
 
 from controller.mouse import Check, Grab
 from controller.stopping import failsafe_as_stop
 from controller.stopwatch import Stopwatch
-from solver import Cell, Tile
+from solver import Cell, GameState, Tile
 from solver.strategy import Action, Move
 from vision.capture import ScreenGrabber
 from vision.errors import VisionError
@@ -49,6 +51,20 @@ class Table(Protocol):
 
     def relocate(self) -> bool:
         """Find the board again after it vanished; True if it moved (and was found)."""
+
+    def known_numbers(self) -> set[Tile]:
+        """The numbers the skin can read."""
+
+    def adopt_unknown(self, cells: Sequence[Cell]) -> Reading | None:
+        """The board just found unreadable at ``cells`` (each closed when last read), with the
+        pictures there taken as numbers not known yet (:attr:`solver.Tile.OPENED`): but only if
+        the game then reads as still on, else None and nothing is kept (they may be the mines
+        of a loss the skin never saw)."""
+
+    def label(self, tiles: Mapping[int, Tile]) -> None:
+        """Each unlabelled picture (numbered as in :attr:`vision.read.Reading.pictures`) shows
+        its tile in ``tiles``: from now on it reads so, and the skin keeps it. The pictures left
+        unlabelled are numbered anew, in the same order."""
 
 
 class NotAsRead(VisionError):
@@ -99,7 +115,9 @@ class ScreenTable:
         game: str,
         first_click: str | None,
         stopwatch: Stopwatch | None = None,
+        save_skin: Callable[[Skin], object] | None = None,
     ) -> None:
+        """``save_skin`` keeps the skin once play has taught it a tile (None: never saved)."""
         self.game = game
         self.skin = skin.name
         self.first_click = first_click
@@ -109,6 +127,11 @@ class ScreenTable:
         self._timed_grabber = _TimedGrabber(grabber, self.stopwatch)
         self._skin = skin
         self._mouse = mouse
+        self._save_skin = save_skin
+        self._unlabelled: list[Image] = []
+        """Pictures of opened cells first seen in play, their numbers not known yet."""
+        self._unreadable: Image | None = None
+        """The last frame that could not be read."""
         self._frame: Image | None = None
         self._reading: Reading | None = None
         self._face_as_read: TemplateBank[str] | None = None
@@ -116,7 +139,7 @@ class ScreenTable:
 
     def _use(self, geometry: BoardGeometry) -> None:
         self.geometry = geometry
-        self._reader = BoardReader(self._skin, geometry)
+        self._reader = BoardReader(self._skin, geometry, unlabelled=self._unlabelled)
         self._frame = self._reading = self._face_as_read = None
         rows, columns = geometry.shape
         self._corners = ((0, 0), (rows - 1, columns - 1))
@@ -134,11 +157,47 @@ class ScreenTable:
                 differs_from=self._frame if changed else None,
             )
         with self.stopwatch.stage("read"):
+            self._unreadable = frame
             reading = self._reader.read(frame, self.mines)
+            self._unreadable = None
+        self._keep(frame, reading)
+        return reading
+
+    def _keep(self, frame: Image, reading: Reading) -> None:
+        """Remember ``reading`` of ``frame`` as the last read: clicks are checked against it."""
         self._frame, self._reading = frame, reading
         face = self._reader.face_image(frame)
         self._face_as_read = None if face is None else TemplateBank(["as read"], [face])
+
+    def known_numbers(self) -> set[Tile]:
+        return {tile for tile in self._skin.templates if tile.is_number}
+
+    def adopt_unknown(self, cells: Sequence[Cell]) -> Reading | None:
+        frame = self._unreadable
+        if frame is None or not cells:
+            return None
+        tiles = self._reader.tile_images(frame)
+        trial = [*self._unlabelled, *(np.array(tiles[cell]) for cell in cells)]
+        reader = BoardReader(self._skin, self.geometry, unlabelled=trial)
+        try:
+            reading = reader.read(frame, self.mines)
+        except VisionError:
+            return None  # pictures that match two new ones, or some other cell still unreadable
+        if reading.outcome != GameState.PLAYING and not reading.board.is_won:
+            return None
+        self._unlabelled[:] = trial
+        self._reader = reader
+        self._keep(frame, reading)
         return reading
+
+    def label(self, tiles: Mapping[int, Tile]) -> None:
+        for picture, tile in tiles.items():
+            self._skin.templates[tile] = self._unlabelled[picture]
+        self._unlabelled[:] = [p for i, p in enumerate(self._unlabelled) if i not in tiles]
+        self._skin.check()
+        if self._save_skin is not None:
+            self._save_skin(self._skin)
+        self._use(self.geometry)
 
     def play(self, move: Move) -> bool:
         needed = False
@@ -233,7 +292,7 @@ class ScreenTable:
 
 def _could_follow(read: Tile, now: Tile) -> bool:
     """Whether a cell read as ``read`` may show ``now`` after some clicks of a burst."""
-    return now == read or (read.is_closed and (now.is_number or now == Tile.FLAG))
+    return now == read or (read.is_closed and (now.is_opened or now == Tile.FLAG))
 
 
 class _TimedGrabber:

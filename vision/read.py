@@ -8,7 +8,8 @@ templates about equally, stops the read with its crop saved as a PNG.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
@@ -40,6 +41,9 @@ class Reading:
     """The face's state (one of :data:`vision.skin.FACE_STATES`), or None when there is none to
     read: a skin without faces, or a face the skin never learned (calibration rarely wins, so
     skins often lack "won"); the board then decides the outcome."""
+    pictures: dict[Cell, int] = field(default_factory=dict)
+    """For each cell read as :attr:`solver.Tile.OPENED`, which of the reader's unlabelled
+    pictures it shows."""
 
     @property
     def outcome(self) -> GameState:
@@ -58,7 +62,15 @@ class Reading:
 class BoardReader:
     """Reads frames of one located board with one skin; build it once, read many frames."""
 
-    def __init__(self, skin: Skin, geometry: BoardGeometry, crops_dir: Path | None = None) -> None:
+    def __init__(
+        self,
+        skin: Skin,
+        geometry: BoardGeometry,
+        crops_dir: Path | None = None,
+        unlabelled: Sequence[Image] = (),
+    ) -> None:
+        """``unlabelled`` are pictures of opened cells whose number is not known yet (first
+        seen in play): a cell showing one reads as :attr:`solver.Tile.OPENED`."""
         if not skin.templates:
             raise VisionError(f"skin {skin.name!r} has no tile templates")
         if (geometry.pitch, geometry.tile_size, geometry.tile_offset) != (
@@ -73,9 +85,13 @@ class BoardReader:
         self.geometry = geometry
         self.crops_dir = crops_dir or default_crops_dir()
         tiles = sorted(skin.templates)
-        self._tiles = np.array(tiles, dtype=np.uint8)
-        self._bank = TemplateBank(tiles, [skin.templates[tile] for tile in tiles])
-        self._tile_names = [tile.name for tile in tiles]
+        self._first_unlabelled = len(tiles)
+        labels = tiles + [Tile.OPENED] * len(unlabelled)
+        self._tiles = np.array(labels, dtype=np.uint8)
+        self._bank = TemplateBank(labels, [skin.templates[tile] for tile in tiles] + [*unlabelled])
+        self._tile_names = [tile.name for tile in tiles] + [
+            f"unlabelled picture {index}" for index in range(len(unlabelled))
+        ]
         self._faces = _face_bank(skin)
         missing = skin.missing_tiles()
         self._lacking = (
@@ -138,7 +154,11 @@ class BoardReader:
                 cells=unreadable,
             )
         board = Board(self.geometry.rows, self.geometry.columns, mines, self._tiles[verdict.best])
-        return Reading(board, verdict.best_distance, self._read_face(frame))
+        pictures = {
+            (int(row), int(column)): int(verdict.best[row, column]) - self._first_unlabelled
+            for row, column in np.argwhere(verdict.best >= self._first_unlabelled)
+        }
+        return Reading(board, verdict.best_distance, self._read_face(frame), pictures)
 
     def read_tile(self, image: Image) -> Tile | None:
         """What one tile image (a capture of a cell's :meth:`BoardGeometry.tile_rect`) shows, or

@@ -22,6 +22,7 @@ from controller.desktop.windows import declare_dpi_aware, desktop_windows, find_
 from controller.errors import CommandError, SandboxError
 from controller.learning import calibrate_game, calibrate_windows
 from vision.geometry import Rect
+from vision.skin import NEW_GAME_KEYS, NewGame
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -47,6 +48,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         "--name", help="skin name (default: the game, else the window class or title)"
     )
     parser.add_argument("--mines", type=int, help="the window's mine count (to play a game to win)")
+    parser.add_argument(
+        "--new-game",
+        choices=(*NEW_GAME_KEYS, "face"),
+        help="how the game starts a new one: a key, or a click on its face (default: found by "
+        "trying the face and then each of these keys until a fresh board appears)",
+    )
     parser.add_argument(
         "--max-games", type=positive_int, default=150, help="games per window at most"
     )
@@ -76,7 +83,13 @@ def run(args: argparse.Namespace) -> int:
     else:
         window = desktop_window(args.region, args.window_class, args.window_title)
         mines = [args.mines] if args.mines else []
-        result = calibrate_windows(name, [window], mines, args.max_games, args.seed)
+        new_game = None
+        if args.new_game:
+            key = None if args.new_game == "face" else args.new_game
+            new_game = NewGame("face" if key is None else "key", key)
+        result = calibrate_windows(
+            name, [window], mines, args.max_games, args.seed, new_game=new_game
+        )
     print(
         f"{result.games} games in {time.monotonic() - started:.0f} s: pitch {result.skin.pitch}, "
         f"tile {result.skin.tile_size} at {result.skin.tile_offset}, "

@@ -27,7 +27,7 @@ from calibration.grid import Grid, GridNotFoundError, find_lattice
 from calibration.learn import Calibration, build_skin, calibrate, match_threshold
 from calibration.session import CalibrationPlayer
 from calibration.store import export_skin, import_skin, list_skins, load_skin, save_skin
-from calibration.view import BoardView
+from calibration.view import BoardView, rest_point
 from controller.cli import main
 from solver import Board, Game, GameState, Tile
 from solver.engine import neighbour_counts
@@ -493,3 +493,47 @@ def test_the_face_states_a_skin_stores_are_the_game_states() -> None:
 def test_no_window_to_calibrate_is_an_error_before_any_click() -> None:
     with pytest.raises(CalibrationError, match="no game window to calibrate"):
         calibrate("none", RefusingPointer(), DrawnGame(seed=0), [], progress=False)
+
+
+def test_pictures_a_few_levels_apart_are_one_appearance_and_a_tile_is_another() -> None:
+    hidden, flag = tile_pictures(16, 2, seed=3)
+    rng = np.random.default_rng(4)
+    variants = [
+        np.clip(hidden.astype(int) + rng.integers(-5, 6, size=hidden.shape), 0, 255).astype(
+            np.uint8
+        )
+        for _ in range(6)
+    ]
+    catalogue = Catalogue(hidden)
+    fresh = np.stack(variants)[None]  # a 1x6 board of hidden tiles drawn with small differences
+    catalogue.learn_spread(fresh)
+    assert (catalogue.ids(fresh) == HIDDEN_ID).all()
+    assert catalogue.add(flag) == 1 and catalogue.add(variants[0]) == HIDDEN_ID
+
+
+def test_a_fresh_board_whose_hidden_tiles_vary_like_tiles_is_refused() -> None:
+    hidden = tile_pictures(16, 1, seed=3)[0]
+    shifted = np.clip(hidden.astype(int) + 40, 0, 255).astype(np.uint8)
+    catalogue = Catalogue(hidden)
+    assert catalogue.add(shifted) != HIDDEN_ID
+    near = np.clip(hidden.astype(int) + 12, 0, 255).astype(np.uint8)
+    with pytest.raises(CalibrationError, match="too much to tell tiles apart"):
+        Catalogue(hidden).learn_spread(np.stack([hidden, near])[None])
+
+
+@pytest.mark.parametrize(
+    ("window", "board"),
+    [
+        (Rect(0, 0, 240, 302), Rect(30, 55, 180, 180)),  # room all round
+        (Rect(10, 10, 100, 100), Rect(10, 10, 100, 98)),  # only a strip below
+        (Rect(10, 10, 100, 100), Rect(12, 10, 98, 100)),  # only a strip on the left
+    ],
+)
+def test_the_pointer_rests_in_the_window_off_the_board(window: Rect, board: Rect) -> None:
+    point = rest_point(window, board)
+    assert point is not None
+    assert window.contains(*point) and not board.contains(*point)
+
+
+def test_a_board_filling_its_window_leaves_no_place_to_rest() -> None:
+    assert rest_point(Rect(0, 0, 50, 50), Rect(0, 0, 50, 50)) is None

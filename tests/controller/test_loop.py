@@ -9,7 +9,14 @@ import numpy as np
 import pytest
 
 import controller.loop
-from controller.loop import GamePlayer, GameReport, NoFreshGame, live_line, play_games
+from controller.loop import (
+    ANIMATION_REREADS,
+    GamePlayer,
+    GameReport,
+    NoFreshGame,
+    live_line,
+    play_games,
+)
 from controller.outcomes import GameSetup, OutcomeLog, Result
 from controller.stopping import StopKey, StopKeyError, StopRequested
 from controller.table import NotAsRead
@@ -147,11 +154,27 @@ def test_games_are_played_to_the_end_and_logged(tmp_path: Path) -> None:
     assert f"of {6}" in lines[-1] and f"{100 * won / 6:.2f}%" in lines[-1]
 
 
+def lasting(fault: Exception, first_look: int) -> dict[int, Exception]:
+    """``fault`` on look ``first_look`` and on every re-read the loop makes after it."""
+    return {first_look + n: fault for n in range(ANIMATION_REREADS + 1)}
+
+
+def test_a_cell_unreadable_for_a_moment_is_read_again(tmp_path: Path) -> None:
+    # An end-of-game flash or a fade makes cells unreadable for a few tenths of a second.
+    unreadable = UnreadableCellError(
+        "cell (row 2, column 3) matches no template", (2, 3), tmp_path / "c.png"
+    )
+    table = SimulatedTable(seed=2, faults={3: unreadable, 4: unreadable}, relocation="gone")
+    with OutcomeLog(tmp_path / "log.db") as log:
+        (report,) = play_all(quick_player(table, log), 1)
+    assert report.record.result in (Result.WON, Result.LOST)
+
+
 def test_an_unreadable_cell_ends_the_game_as_misread_and_the_run(tmp_path: Path) -> None:
     unreadable = UnreadableCellError(
         "cell (row 2, column 3) matches no template", (2, 3), tmp_path / "c.png"
     )
-    table = SimulatedTable(seed=2, faults={3: unreadable})
+    table = SimulatedTable(seed=2, faults=lasting(unreadable, first_look=3))
     with OutcomeLog(tmp_path / "log.db") as log:
         reports = play_all(quick_player(table, log), 5)
         (record,) = log.games()
@@ -168,7 +191,7 @@ def test_a_moved_board_is_found_again_and_play_goes_on(tmp_path: Path) -> None:
     unreadable = UnreadableCellError(
         "cell (row 0, column 0) matches no template", (0, 0), tmp_path / "c.png"
     )
-    table = SimulatedTable(seed=3, faults={2: unreadable}, relocation="moved")
+    table = SimulatedTable(seed=3, faults=lasting(unreadable, first_look=2), relocation="moved")
     with OutcomeLog(tmp_path / "log.db") as log:
         (report,) = play_all(quick_player(table, log), 1)
     assert report.record.result in (Result.WON, Result.LOST)
@@ -178,7 +201,7 @@ def test_a_vanished_board_ends_the_game_without_another_click(tmp_path: Path) ->
     unreadable = UnreadableCellError(
         "cell (row 0, column 0) matches no template", (0, 0), tmp_path / "c.png"
     )
-    table = SimulatedTable(seed=4, faults={2: unreadable}, relocation="gone")
+    table = SimulatedTable(seed=4, faults=lasting(unreadable, first_look=2), relocation="gone")
     with OutcomeLog(tmp_path / "log.db") as log:
         (report,) = play_all(quick_player(table, log), 3)
     assert report.record.result == Result.MISREAD

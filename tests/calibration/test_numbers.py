@@ -1,0 +1,93 @@
+"""The numbers of opened-cell pictures from bounds: sound on random boards, and as strong as the
+evidence allows."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from calibration.errors import CalibrationError
+from calibration.numbers import NumberBounds, label_from_play
+from solver import Board, Tile
+from solver.engine import neighbour_counts
+
+
+def random_board(seed: int, rows: int, columns: int, density: float, opened_share: float):
+    """Mines, numbers, and an opened set closed under the game's flood from zeros."""
+    rng = np.random.default_rng(seed)
+    mines = rng.random((rows, columns)) < density
+    numbers = neighbour_counts(mines)
+    opened = (rng.random((rows, columns)) < opened_share) & ~mines
+    while True:
+        flooded = (opened | (neighbour_counts(opened & (numbers == 0)) > 0)) & ~mines
+        if (flooded == opened).all():
+            return mines, numbers, opened
+        opened = flooded
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    density=st.floats(0.05, 0.6),
+    opened_share=st.floats(0.1, 0.9),
+    exact_share=st.floats(0, 1),
+)
+def test_forced_numbers_are_the_true_ones(
+    seed: int, density: float, opened_share: float, exact_share: float
+) -> None:
+    # Each number is drawn as its own picture (ids shuffled); upper bounds come from closed
+    # neighbours, exact counts from some cells (a loss that showed every mine).
+    mines, numbers, opened = random_board(seed, 8, 10, density, opened_share)
+    rng = np.random.default_rng(seed + 1)
+    picture_of = {number: int(p) for number, p in enumerate(rng.permutation(9) + 100)}
+    closed_around = neighbour_counts(~opened)
+    bounds = NumberBounds()
+    for row, column in np.argwhere(opened):
+        number = int(numbers[row, column])
+        picture = picture_of[number]
+        if rng.random() < exact_share:
+            bounds.narrow(picture, number, number, "exact")
+        else:
+            bounds.narrow(picture, 0, int(closed_around[row, column]), "closed neighbours")
+    seen = {picture_of[int(n)] for n in np.unique(numbers[opened])}
+    truth = {p: n for n, p in picture_of.items()}
+    forced = bounds.values(seen)
+    assert all(truth[picture] == value for picture, value in forced.items())
+
+
+def test_upper_bounds_and_distinct_values_force_the_low_numbers() -> None:
+    bounds = NumberBounds()
+    bounds.narrow(10, 0, 0, "a cell with no closed neighbour")
+    bounds.narrow(11, 0, 1, "a cell with one")
+    bounds.narrow(12, 0, 2, "a cell with two")
+    bounds.narrow(13, 0, 5, "a cell with five")
+    assert bounds.values([10, 11, 12, 13]) == {10: 0, 11: 1, 12: 2}
+
+
+def test_pictures_that_cannot_be_distinct_numbers_are_refused() -> None:
+    bounds = NumberBounds()
+    bounds.narrow(10, 1, 1, "here")
+    bounds.narrow(11, 0, 1, "there")
+    bounds.narrow(12, 0, 0, "elsewhere")
+    with pytest.raises(CalibrationError, match="cannot show distinct numbers"):
+        bounds.values([10, 11, 12])
+    with pytest.raises(CalibrationError, match="no number is both"):
+        bounds.narrow(10, 2, 3, "later")
+
+
+def test_a_won_game_labels_a_picture_by_its_closed_neighbours() -> None:
+    during = Board.from_rows(["-UU", "UUU", "UUU"], mines=8)
+    won = Board.from_rows(["-FF", "FFF", "FFF"], mines=8)
+    boards = [(during, {(0, 0): 0}), (won, {(0, 0): 0})]
+    assert label_from_play(boards, known=[0, 1, 2]) == {0: Tile.THREE}
+
+
+def test_a_loss_showing_only_the_mine_hit_bounds_its_neighbours_from_below() -> None:
+    # At most 3 (closed neighbours), at least 1 (the mine hit): 1, since 2 and 3 are known.
+    during = Board.from_rows(["-U", "UU"], mines=2)
+    lost = Board.from_rows(["-X", "UU"], mines=2)
+    boards = [(during, {(0, 0): 0}), (lost, {(0, 0): 0})]
+    assert label_from_play(boards, known=[0, 2, 3]) == {0: Tile.ONE}
+    assert label_from_play(boards, known=[0, 3]) == {}
