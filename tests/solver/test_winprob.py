@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import Board, Tile, winprob
+from solver import Board, BoardError, Game, Tile, winprob
 from solver.analysis import analyze
 from solver.engine import neighbour_counts
 from solver.winprob import PositionTooLarge, best_guess, guess_values, win_probability
@@ -252,3 +252,48 @@ def test_listing_layouts_past_its_step_cap_gives_up(monkeypatch: pytest.MonkeyPa
 def test_unknown_rule_is_refused() -> None:
     with pytest.raises(ValueError, match="rule"):
         win_probability(Board.empty(2, 2, 1), rule="vista")
+
+
+@pytest.mark.parametrize(
+    ("rule", "rows", "columns", "mines"),
+    [
+        ("xp", 2, 2, 4),
+        ("safe", 2, 2, 4),
+        ("safe", 1, 1, 1),
+        ("opening", 2, 2, 1),
+    ],
+)
+def test_a_fresh_board_no_game_of_the_rule_can_deal_is_refused_in_one_line(
+    rule: str, rows: int, columns: int, mines: int
+) -> None:
+    """The engine refuses such a game; the search says so too (xp hit StopIteration)."""
+    with pytest.raises(BoardError, match=f"'{rule}' first-click rule") as caught:
+        win_probability(Board.empty(rows, columns, mines), rule=rule)
+    assert "\n" not in str(caught.value)
+    with pytest.raises(BoardError):
+        Game(rows, columns, mines, rule)
+
+
+def test_a_fresh_board_of_mines_alone_is_lost_at_the_first_click_with_no_protection() -> None:
+    assert win_probability(Board.empty(2, 2, 4), rule="none") == 0
+
+
+def _row_of_numbers(columns: int) -> Board:
+    """Three rows: hidden cells with a mine in every third column from the second, then their
+    numbers, then zeros. With 999 columns only that layout fits: one part of 999 cells."""
+    layout = np.zeros((3, columns), dtype=bool)
+    layout[0, 1::3] = True
+    numbers = neighbour_counts(layout)
+    rows = ["U" * columns, *("".join(str(n) for n in row) for row in numbers[1:])]
+    return Board.from_rows(rows, mines=int(layout.sum()))
+
+
+def test_a_frontier_part_of_a_thousand_cells_is_listed_without_recursion() -> None:
+    """Listing a part recursed once per cell: past about 1,000 cells, a RecursionError."""
+    assert win_probability(_row_of_numbers(999)) == 1
+
+
+def test_a_thousand_frontier_parts_are_combined_without_recursion() -> None:
+    """Combining the parts recursed once per part."""
+    board = Board.from_rows(["111" * 1000, "1U1" * 1000, "111" * 1000], mines=1000)
+    assert win_probability(board) == 1
