@@ -19,7 +19,9 @@ winning every layout it survives could not beat the best cell found so far.
 The search needs every layout spelled out, cells touching no number included, where
 :mod:`solver.analysis` only counts them; so the layouts are listed here, as bitmasks over the
 unknown cells. A flag is taken as a mine, as :func:`solver.analysis.analyze` takes it, so that
-both count the same layouts of a flagged board.
+both count the same layouts of a flagged board; an opened cell whose number is not known
+(:attr:`~solver.board.Tile.OPENED`) as a safe cell that shows no number, now or later in the
+search, so its value is neither assumed nor used.
 
 Limits: the search refuses, with :class:`PositionTooLarge`, positions with more than
 ``max_layouts`` consistent layouts (:data:`MAX_LAYOUTS` by default), more than
