@@ -443,7 +443,7 @@ class Analysis:
         tile = self.board[cell]
         if tile == Tile.FLAG:
             return self.solutions
-        if tile.is_number:
+        if tile.is_opened:
             return 0
         if cell in self.off_frontier:
             return self._off_frontier_mined_solutions

@@ -38,6 +38,12 @@ Text forms read by :meth:`Board.from_text`:
   ``H`` hidden, ``F`` flag.
 
 Boards read from text have at most :data:`MAX_ROWS` rows and :data:`MAX_COLUMNS` columns.
+
+None of these forms has a character for :attr:`Tile.OPENED` (an opened cell whose number is not
+known; the standard's ``[view]`` characters are ``U``, ``0``-``8``, ``F``, ``?``, ``X``, ``@``
+and ``#``), so writing a board with one raises :class:`BoardError` naming the cell, rather than
+inventing a character. ``str(board)``, ``repr(board)`` and :meth:`Board.from_rows` use
+autosweeper's own :data:`OPENED_CHAR` for it.
 """
 
 from __future__ import annotations
@@ -57,7 +63,8 @@ Cell = tuple[int, int]
 
 
 class Tile(IntEnum):
-    """What one cell shows. 0-8 are opened cells showing that number."""
+    """What one cell shows. 0-8 are opened cells showing that number; :attr:`OPENED` is an
+    opened cell whose number is not known."""
 
     ZERO = 0
     ONE = 1
@@ -77,10 +84,19 @@ class Tile(IntEnum):
     """The mine that was opened, ending the game."""
     WRONG_FLAG = 14
     """A flag on a cell that held no mine, shown at the end of a lost game."""
+    OPENED = 15
+    """Opened without losing, its number not known yet (a picture a skin has not learned):
+    safe, but no constraint on its neighbours, so the solver loses information, never
+    soundness. The board standard has no character for it (see :meth:`Board.to_text`)."""
 
     @property
     def is_number(self) -> bool:
         return self <= Tile.EIGHT
+
+    @property
+    def is_opened(self) -> bool:
+        """A number or :attr:`OPENED`: an opened cell, so certainly not a mine."""
+        return self <= Tile.EIGHT or self == Tile.OPENED
 
     @property
     def is_unopened(self) -> bool:
@@ -94,6 +110,9 @@ class Tile(IntEnum):
 
 
 TILE_COUNT = len(Tile)
+PICTURED_TILES = tuple(tile for tile in Tile if tile != Tile.OPENED)
+"""The tiles a game draws, each a picture a skin learns: all but :attr:`Tile.OPENED`, which
+says that a picture is not learned yet."""
 _CLOSED_TILES = (Tile.HIDDEN, Tile.QUESTION)
 
 _VIEW_CHARS: dict[str, Tile] = {
@@ -106,6 +125,11 @@ _VIEW_CHARS: dict[str, Tile] = {
     "#": Tile.WRONG_FLAG,
 }
 _CHAR_OF_TILE: dict[Tile, str] = {tile: char for char, tile in _VIEW_CHARS.items()}
+OPENED_CHAR = "-"
+"""autosweeper's own character for :attr:`Tile.OPENED`, which the standard does not define:
+``str(board)``, ``repr(board)`` and :meth:`Board.from_rows` use it, the text forms refuse it."""
+_ROW_CHARS: dict[str, Tile] = {**_VIEW_CHARS, OPENED_CHAR: Tile.OPENED}
+_CHAR_OF_ROW_TILE: dict[Tile, str] = {**_CHAR_OF_TILE, Tile.OPENED: OPENED_CHAR}
 _JS_CHARS: dict[str, Tile] = {
     **{str(n): Tile(n) for n in range(9)},
     "H": Tile.HIDDEN,
@@ -211,11 +235,12 @@ class Board:
 
     @classmethod
     def from_rows(cls, lines: list[str], mines: int) -> Board:
-        """A board from rows of MINESWEEPER-BOARD view characters (``U``, ``F``, digits...)."""
+        """A board from rows of MINESWEEPER-BOARD view characters (``U``, ``F``, digits...),
+        and :data:`OPENED_CHAR` for :attr:`Tile.OPENED`, as ``str(board)`` writes them."""
         rows = [(number, line) for number, line in enumerate(lines, start=1)]
         if not rows:
             raise BoardError("the board has no rows")
-        return Board(len(rows), len(rows[0][1]), mines, _read_grid(rows, "[view]", _VIEW_CHARS))
+        return Board(len(rows), len(rows[0][1]), mines, _read_grid(rows, "row", _ROW_CHARS))
 
     @classmethod
     def from_text(cls, text: str) -> Board:
@@ -248,10 +273,12 @@ class Board:
         """The board as MINESWEEPER-BOARD v0.1 text, ``render`` ``ascii`` or ``emoji``.
 
         ``[real]`` is written when the layout is known and ``[view]`` unless the board is fresh
-        with a known layout (a ``[real]`` alone reads back as that board).
+        with a known layout (a ``[real]`` alone reads back as that board). A board with an
+        :attr:`Tile.OPENED` cell is refused: the standard has no character for it.
         """
         if render not in _RENDERS:
             raise BoardError(f"unknown render {render!r}: expected ascii or emoji")
+        self._refuse_opened("MINESWEEPER-BOARD v0.1")
         for key, value in self.metadata.items():
             if key.lower() in _SIZE_KEYS or not re.fullmatch(r"[^:#\[\s]([^:\r\n]*[^:\s])?", key):
                 raise BoardError(f"metadata key {key!r} cannot be written")
@@ -272,7 +299,9 @@ class Board:
         return "\n".join(out).rstrip("\n") + "\n"
 
     def to_jsminesweeper_text(self) -> str:
-        """The board in JSMinesweeper's form (unopened cells other than flags become ``H``)."""
+        """The board in JSMinesweeper's form (unopened cells other than flags become ``H``);
+        like :meth:`to_text`, it refuses an :attr:`Tile.OPENED` cell."""
+        self._refuse_opened("JSMinesweeper's form")
         out = [f"{self.columns}x{self.rows}x{self.mines}"]
         for row in self.tiles:
             chars = []
@@ -284,11 +313,27 @@ class Board:
             out.append("".join(chars))
         return "\n".join(out) + "\n"
 
+    def _refuse_opened(self, form: str) -> None:
+        """Raise :class:`BoardError` naming the first :attr:`Tile.OPENED` cell, if any: no text
+        form autosweeper writes has a character for it, and writing it as hidden would lose
+        that it is safe."""
+        opened = np.argwhere(self.tiles == Tile.OPENED)
+        if opened.size:
+            raise BoardError(
+                f"opened with its number not known, which {form} has no character for",
+                cell=(int(opened[0][0]), int(opened[0][1])),
+            )
+
     def __str__(self) -> str:
-        return "\n".join("".join(_CHAR_OF_TILE[Tile(t)] for t in row) for row in self.tiles)
+        """The ``[view]`` rows (:data:`OPENED_CHAR` for :attr:`Tile.OPENED`)."""
+        return "\n".join("".join(_CHAR_OF_ROW_TILE[Tile(t)] for t in row) for row in self.tiles)
 
     def __repr__(self) -> str:
-        """The board as the standard's text, which :meth:`from_text` reads back."""
+        """The board as the standard's text, which :meth:`from_text` reads back; with an
+        :attr:`Tile.OPENED` cell, which the standard cannot write, as :meth:`from_rows` reads
+        it back instead (the ``[real]`` layout and the metadata left out)."""
+        if (self.tiles == Tile.OPENED).any():
+            return f"Board.from_rows({str(self).splitlines()!r}, mines={self.mines})"
         return f"Board.from_text({self.to_text()!r})"
 
     # -- queries ------------------------------------------------------------------------------

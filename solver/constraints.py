@@ -2,7 +2,8 @@
 
 Both the cheap deductions (:mod:`solver.deduce`) and the exact analysis (:mod:`solver.analysis`)
 start here, so that a board is checked for impossibilities the same way by both. Flags count as
-known mines; question marks count as hidden cells.
+known mines; question marks count as hidden cells; an opened cell whose number is not known
+(:attr:`~solver.board.Tile.OPENED`) counts as a safe cell and constrains nothing.
 """
 
 from __future__ import annotations

@@ -238,10 +238,13 @@ def forced_fifty_fifty(
 
 def _sees_only_one(board: Board, analysis: Analysis, a: Cell, b: Cell) -> bool:
     """Whether every cell next to exactly one of ``a``, ``b`` is settled: a certain mine, or a
-    number whose unknown neighbours other than ``a``, ``b`` are certain mines."""
+    number whose unknown neighbours other than ``a``, ``b`` are certain mines. An opened cell
+    whose number is not known yet is not settled: once read, its number may tell them apart."""
     one_side = set(board.neighbours(a)) ^ set(board.neighbours(b))
     for cell in one_side - {a, b}:
         tile = board[cell]
+        if tile == Tile.OPENED:
+            return False
         if tile.is_closed:
             if cell not in analysis.mines:
                 return False

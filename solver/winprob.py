@@ -19,7 +19,9 @@ winning every layout it survives could not beat the best cell found so far.
 The search needs every layout spelled out, cells touching no number included, where
 :mod:`solver.analysis` only counts them; so the layouts are listed here, as bitmasks over the
 unknown cells. A flag is taken as a mine, as :func:`solver.analysis.analyze` takes it, so that
-both count the same layouts of a flagged board.
+both count the same layouts of a flagged board; an opened cell whose number is not known
+(:attr:`~solver.board.Tile.OPENED`) as a safe cell that shows no number, now or later in the
+search, so its value is neither assumed nor used.
 
 Limits: the search refuses, with :class:`PositionTooLarge`, positions with more than
 ``max_layouts`` consistent layouts (:data:`MAX_LAYOUTS` by default), more than
@@ -308,13 +310,20 @@ def _fresh_board_win_probability(
         sum(1 << i for i in chosen) for chosen in combinations(range(count), board.mines)
     ]
     best = Fraction(0)
+    dealt = False
     for first in range(count):
         weights = _first_click_weights(board, every_layout, first, rule)
         if not weights:
             continue
+        dealt = True
         search = _Search(board, max_layouts, max_visits, weights)
         surviving = frozenset(layout for layout in weights if not layout >> first & 1)
         best = max(best, Fraction(search.won_after(surviving), sum(weights.values())))
+    if not dealt:
+        raise BoardError(
+            f"a fresh {board.rows}x{board.columns} board with {board.mines} mines cannot be "
+            f"dealt under the '{rule}' first-click rule: no first click leaves the mines room"
+        )
     return best
 
 
@@ -324,7 +333,8 @@ def _first_click_weights(
     """How many equally likely layouts lead to each layout the first click at ``first`` meets.
 
     Under ``none`` a layout with a mine at ``first`` is kept (a loss); ``safe`` and ``opening``
-    drop such layouts, ``xp`` moves the mine.
+    drop such layouts, ``xp`` moves the mine (and drops a layout with no free cell to take it).
+    Empty when the rule can deal no game with this first click.
     """
     bit = 1 << first
     if rule is FirstClick.NONE:
@@ -338,7 +348,9 @@ def _first_click_weights(
     weights: defaultdict[int, int] = defaultdict(int)
     for layout in every_layout:
         if layout & bit:
-            free = next(i for i in range(board.rows * board.columns) if not layout >> i & 1)
+            free = next((i for i in range(board.rows * board.columns) if not layout >> i & 1), -1)
+            if free < 0:
+                continue
             layout = (layout & ~bit) | (1 << free)
         weights[layout] += 1
     return dict(weights)
@@ -380,21 +392,21 @@ def _layouts(board: Board, index: dict[Cell, int], max_layouts: int) -> list[int
     off = len(off_frontier)
     chosen_frontiers: list[tuple[int, int]] = []
     counted = 0
-
-    def combine(part: int, mask: int, chosen_mines: int) -> None:
-        nonlocal counted
+    # Depth first over the parts with a stack of (part, mask, mines so far): a board can have
+    # thousands of parts, too many for a recursion.
+    pending = [(0, 0, 0)]
+    while pending:
+        part, mask, chosen_mines = pending.pop()
         if part == len(parts):
             chosen_frontiers.append((mask, unflagged - chosen_mines))
             counted += comb(off, unflagged - chosen_mines)
             if counted > max_layouts:
                 raise PositionTooLarge(f"more than {max_layouts} consistent layouts")
-            return
-        for part_mask, part_mines in parts[part]:
+            continue
+        for part_mask, part_mines in reversed(parts[part]):
             total = chosen_mines + part_mines
             if total + fewest[part + 1] <= unflagged <= total + most[part + 1] + off:
-                combine(part + 1, mask | part_mask, total)
-
-    combine(0, 0, 0)
+                pending.append((part + 1, mask | part_mask, total))
     layouts = []
     for mask, rest in chosen_frontiers:
         for chosen in combinations(off_frontier, rest):
@@ -442,31 +454,46 @@ def _part_layouts(
     mines_left = {k: constraints[k][0] for ks in watching.values() for k in ks}
     unknown_left = {k: len(constraints[k][1]) for k in mines_left}
     found: list[tuple[int, int]] = []
-
-    def assign(position: int, mask: int, mines: int) -> None:
-        steps[0] += 1
-        if steps[0] > MAX_ENUMERATION_STEPS:
-            raise PositionTooLarge(
-                f"enumerating the layouts took over {MAX_ENUMERATION_STEPS} steps"
-            )
+    # Backtracking without recursion (a part can have thousands of cells): ``tried[p]`` is -1
+    # before cell ``p`` is tried, 0 while it is tried safe, 1 while it is tried a mine.
+    numbers_at = [watching[cell] for cell in cells]
+    tried = [-1] * len(cells)
+    position, mask, mines = 0, 0, 0
+    steps[0] += 1
+    while position >= 0:
         if position == len(cells):
             found.append((mask, mines))
-            return
-        cell = cells[position]
-        for is_mine in (0, 1):
-            feasible = True
-            for k in watching[cell]:
+            position -= 1
+            continue
+        feasible = True
+        if tried[position] < 0:
+            tried[position] = 0
+            for k in numbers_at[position]:
                 unknown_left[k] -= 1
-                mines_left[k] -= is_mine
-                if mines_left[k] < 0 or mines_left[k] > unknown_left[k]:
-                    feasible = False
-            if feasible:
-                assign(position + 1, mask | (is_mine << cell), mines + is_mine)
-            for k in watching[cell]:
+                feasible &= mines_left[k] <= unknown_left[k]
+        elif tried[position] == 0:
+            tried[position] = 1
+            mask |= 1 << cells[position]
+            mines += 1
+            for k in numbers_at[position]:
+                mines_left[k] -= 1
+                feasible &= mines_left[k] >= 0
+        else:  # both tried: undo the mine and go back
+            tried[position] = -1
+            mask ^= 1 << cells[position]
+            mines -= 1
+            for k in numbers_at[position]:
                 unknown_left[k] += 1
-                mines_left[k] += is_mine
-
-    assign(0, 0, 0)
+                mines_left[k] += 1
+            position -= 1
+            continue
+        if feasible:
+            position += 1
+            steps[0] += 1
+            if steps[0] > MAX_ENUMERATION_STEPS:
+                raise PositionTooLarge(
+                    f"enumerating the layouts took over {MAX_ENUMERATION_STEPS} steps"
+                )
     return found
 
 

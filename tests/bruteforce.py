@@ -29,12 +29,13 @@ class BruteForce:
     """Every solution, as its unflagged mines."""
 
 
-def enumerate_solutions(board: Board) -> BruteForce:
-    """Count every mine layout consistent with ``board`` by trying them all."""
+def enumerate_solutions(board: Board, unread: frozenset[Cell] = frozenset()) -> BruteForce:
+    """Count every mine layout consistent with ``board`` by trying them all; the numbers at
+    ``unread`` cells are left out (those cells only known to be opened, so safe)."""
     cells = list(board.cells())
     unknown = [c for c in cells if board[c] in (Tile.HIDDEN, Tile.QUESTION)]
     flags = {c for c in cells if board[c] == Tile.FLAG}
-    numbers = [c for c in cells if board[c].is_number]
+    numbers = [c for c in cells if board[c].is_number and c not in unread]
     frontier = {n for c in numbers for n in board.neighbours(c) if n in set(unknown)}
     mined = dict.fromkeys(unknown, 0)
     layouts: set[frozenset[Cell]] = set()
@@ -88,3 +89,13 @@ def random_position(
             elif rng.random() < question_share:
                 board.tiles[cell] = Tile.QUESTION
     return board
+
+
+def with_unread(board: Board, cells: frozenset[Cell]) -> Board:
+    """A copy of ``board`` whose numbers at ``cells`` show as :attr:`Tile.OPENED`, as a skin
+    that has not learned their pictures reads them (the ``[real]`` layout is kept)."""
+    unread = board.copy()
+    for cell in cells:
+        assert board[cell].is_number, cell
+        unread.tiles[cell] = Tile.OPENED
+    return unread

@@ -9,12 +9,12 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from bruteforce import enumerate_solutions, layout_count, random_position
+from bruteforce import BruteForce, enumerate_solutions, layout_count, random_position, with_unread
 from conftest import BOARDS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import Analysis, Board, BoardError, Game, Tile, analyze, find_certain
+from solver import Analysis, Board, BoardError, Cell, Game, Tile, analyze, find_certain
 from solver import analysis as analysis_module
 from solver.constraints import read_constraints
 
@@ -54,8 +54,9 @@ small_positions = st.builds(
 )
 
 
-def assert_matches_brute_force(board: Board) -> Analysis:
-    truth = enumerate_solutions(board)
+def assert_matches_brute_force(board: Board, truth: BruteForce | None = None) -> Analysis:
+    """The analysis of ``board`` against ``truth``, by default the brute force of ``board``."""
+    truth = enumerate_solutions(board) if truth is None else truth
     result = analyze(board)
     assert result.solutions == truth.solutions
     for cell, mined in truth.mined.items():
@@ -91,6 +92,52 @@ def test_analysis_agrees_with_brute_force_on_small_positions(board: Board) -> No
 @given(small_positions)
 def test_analysis_agrees_with_brute_force_on_many_small_positions(board: Board) -> None:
     assert_matches_brute_force(board)
+
+
+@st.composite
+def unread_numbers(draw: st.DrawFn) -> tuple[Board, frozenset[Cell]]:
+    """A small position and some of its numbers, which a reader may not know yet."""
+    board = draw(small_positions)
+    numbers = [cell for cell in board.cells() if board[cell].is_number]
+    if not numbers:
+        return board, frozenset()
+    return board, frozenset(draw(st.lists(st.sampled_from(numbers), unique=True)))
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(unread_numbers())
+def test_an_unread_number_counts_as_a_safe_cell_without_its_number(
+    position: tuple[Board, frozenset[Cell]],
+) -> None:
+    """Exactly the brute force of the board as read, those numbers only known to be safe; and
+    sound: the real layout is one of the solutions, and what is certain holds in it."""
+    board, unread = position
+    shown = with_unread(board, unread)
+    truth = enumerate_solutions(board, unread=unread)
+    result = assert_matches_brute_force(shown, truth)
+    real = board.real_mines
+    assert real is not None
+    assert frozenset(cell for cell in board.cells() if real[cell] and board[cell].is_closed) in (
+        truth.solution_mines
+    )
+    assert not any(real[cell] for cell in result.safe)
+    assert all(real[cell] for cell in result.mines)
+    safe, mines = find_certain(shown)
+    assert safe <= result.safe and mines <= result.mines
+    for cell in unread:
+        assert result.probability(cell) == 0 and np.isnan(result.probabilities()[cell])
+    position_read = read_constraints(shown)
+    assert position_read.mines_left == board.mines - int((board.tiles == Tile.FLAG).sum())
+    assert position_read.unknown_count == int(board.closed.sum())
+    assert all(constraint.cell not in unread for constraint in position_read.constraints)
+
+
+def test_an_unread_number_between_two_cells_leaves_each_an_even_chance() -> None:
+    """Read as hidden it would be a third each, read as a 0 impossible."""
+    result = analyze(Board.from_rows(["U-U"], mines=1))
+    assert result.solutions == 2 and result.safe == set() and result.mines == set()
+    assert result.probability((0, 0)) == result.probability((0, 2)) == Fraction(1, 2)
+    assert result.probability((0, 1)) == 0
 
 
 @settings(max_examples=200, deadline=None)

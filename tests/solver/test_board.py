@@ -133,7 +133,7 @@ def test_every_view_character_reads_to_its_tile_in_both_renders() -> None:
         "# MINESWEEPER-BOARD v0.1\nrows: 1\ncolumns: 15\nmines: 3\ngame_mode: classic\n"
         "[view]\n012345678UF?@X#\n"
     )
-    assert [Tile(t) for t in board.tiles[0]] == list(Tile)
+    assert [Tile(t) for t in board.tiles[0]] == list(solver.board.PICTURED_TILES)
     emoji = board.to_text("emoji")
     assert "0️⃣1️⃣2️⃣3️⃣4️⃣5️⃣6️⃣7️⃣8️⃣⬜🚩❓💣💥❌" in emoji
     assert Board.from_text(emoji) == board
@@ -240,6 +240,54 @@ def test_won_and_lost_are_read_from_the_tiles() -> None:
     lost = Board.from_rows(["1X", "11"], mines=1)
     assert lost.is_lost and not lost.is_won
     assert Board.empty(2, 2, 1).is_fresh
+
+
+def test_an_opened_cell_whose_number_is_not_known_is_safe_and_constrains_nothing() -> None:
+    assert [int(tile) for tile in Tile] == list(range(16)) and Tile.OPENED == 15
+    opened = Tile.OPENED
+    assert opened.is_opened and not opened.is_number
+    assert not opened.is_closed and not opened.is_unopened
+    assert all(tile.is_opened == (tile.is_number or tile == opened) for tile in Tile)
+
+
+def test_won_lost_and_playing_boards_with_unread_numbers() -> None:
+    assert Board.from_rows(["-U", "11"], mines=1).is_won
+    assert Board.from_rows(["--", "F-"], mines=1).is_won
+    assert Board.from_rows(["--", "--"], mines=0).is_won
+    playing = Board.from_rows(["-U", "U1"], mines=1)
+    assert not playing.is_won and not playing.is_lost and not playing.is_fresh
+    lost = Board.from_rows(["-X", "1-"], mines=1)
+    assert lost.is_lost and not lost.is_won
+    assert not Board.from_rows(["-#", "@-"], mines=1).is_won
+
+
+def test_the_standard_has_no_character_for_an_unread_number_so_writing_one_fails() -> None:
+    board = Board.from_rows(["U1", "1-"], mines=1)
+    for write in (board.to_text, lambda: board.to_text("emoji"), board.to_jsminesweeper_text):
+        with pytest.raises(BoardError, match=r"cell \(row 1, column 1\): opened") as caught:
+            write()
+        assert "\n" not in str(caught.value)
+    with pytest.raises(BoardError, match="unknown \\[view\\] character '-'"):
+        Board.from_text("# MINESWEEPER-BOARD v0.1\nrows: 1\ncolumns: 2\nmines: 1\n[view]\nU-\n")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 6).flatmap(
+        lambda columns: st.lists(
+            st.lists(st.sampled_from(list(Tile)), min_size=columns, max_size=columns),
+            min_size=1,
+            max_size=5,
+        )
+    )
+)
+def test_every_board_has_a_repr_that_reads_back(rows: list[list[Tile]]) -> None:
+    """The standard's text when it can say the board, else rows with '-' for an unread number."""
+    board = Board(len(rows), len(rows[0]), 1, np.array(rows, dtype=np.uint8))
+    text = repr(board)
+    assert eval(text, {"Board": Board}) == board
+    assert ("Board.from_rows" in text) == (Tile.OPENED in board.tiles)
+    assert str(board).count(solver.board.OPENED_CHAR) == int((board.tiles == Tile.OPENED).sum())
 
 
 # -- fuzzing: whatever the text, the only exception is BoardError ---------------------------------

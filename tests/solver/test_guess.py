@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 
+from bruteforce import with_unread
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,14 +28,22 @@ def position_before_a_guess(rows: int, columns: int, mines: int, seed: int) -> B
     return None
 
 
-@settings(max_examples=30, deadline=None)
-@given(st.sampled_from([(9, 9, 10), (12, 12, 30), (16, 16, 40)]), st.integers(0, 2**32 - 1))
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from([(9, 9, 10), (12, 12, 30), (16, 16, 40)]),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from([0.0, 0.0, 0.3]),
+)
 def test_outlook_matches_the_analysis_of_each_number_shown(
-    size: tuple[int, int, int], seed: int
+    size: tuple[int, int, int], seed: int, unread_share: float
 ) -> None:
+    """Also with a share of the numbers not read yet: they count as safe cells around a guess."""
     board = position_before_a_guess(*size, seed)
     if board is None:
         return
+    numbers = [cell for cell in board.cells() if board[cell].is_number]
+    unread = random.Random(seed).sample(numbers, round(len(numbers) * unread_share))
+    board = with_unread(board, frozenset(unread))
     analysis = analyze(board)
     look = LookAhead(analysis)
     assert look.consistent  # its counts rebuild the analysis's, unflagged certain mines and all
@@ -78,6 +88,10 @@ def test_forced_fifty_fifty_is_found_only_when_nothing_can_tell_the_two_apart() 
     # (0, 2) is safe and sees (0, 1) but not (0, 0): opening it will settle the pair
     settled_later = Board.from_rows(["UUU", "11U"], mines=1)
     assert forced_fifty_fifty(analyze(settled_later)) is None
+    # the cells on the right see (0, 1) only: once read, their numbers settle the pair
+    unread = analyze(Board.from_rows(["UU-", "11-"], mines=1))
+    assert unread.probability((0, 0)) == unread.probability((0, 1)) == Fraction(1, 2)
+    assert forced_fifty_fifty(unread) is None
 
 
 @settings(max_examples=40, deadline=None)

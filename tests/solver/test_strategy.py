@@ -5,13 +5,14 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver import Board, BoardError, Tile
 from solver.analysis import analyze
-from solver.engine import FirstClick, Game
+from solver.engine import FirstClick, Game, GameState
 from solver.strategy import (
     CANDIDATE_SAFETY_RATIO,
     ENDGAME_LAYOUTS,
@@ -77,6 +78,44 @@ def test_certain_moves_are_safe_and_guesses_only_when_nothing_is_certain(
 @given(st.integers(0, 2**32 - 1))
 def test_flags_are_offered_on_request_and_are_real_mines(seed: int) -> None:
     play_and_check(Game(9, 9, 10, FirstClick.SAFE, seed), "safe", flags=True)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from([*SMALL_GAMES, (16, 16, 40)]),
+    st.sampled_from(list(FirstClick)),
+    st.integers(0, 2**32 - 1),
+    st.sets(st.integers(0, 8), min_size=1),
+)
+def test_numbers_the_reader_has_not_learned_never_make_a_mine_look_safe(
+    size: tuple[int, int, int], rule: FirstClick, seed: int, unlearned: set[int]
+) -> None:
+    """Play as a skin that has not learned some numbers' pictures sees the game: those numbers
+    show as opened cells of unknown number. Certain moves stay right, moves only touch closed
+    cells, and the board reads as won exactly when the game is."""
+    game = Game(*size, rule, seed)
+
+    def seen() -> Board:
+        board = game.board.copy()
+        board.tiles[np.isin(board.tiles, list(unlearned))] = Tile.OPENED
+        return board
+
+    while not game.is_over:
+        board = seen()
+        moves = next_moves(board, rule, flags=True)
+        assert moves and sum(move.is_guess for move in moves) <= 1
+        layout = game.mine_layout
+        for move in moves:
+            assert board[move.cell].is_closed
+            if layout is not None and not move.is_guess:
+                assert layout[move.cell] == (move.action is Action.FLAG)
+        for move in moves:
+            (game.flag if move.action is Action.FLAG else game.open)(move.cell)
+            if game.is_over:
+                break
+    assert seen().is_won == (game.state is GameState.WON)
+    assert seen().is_lost == (game.state is GameState.LOST)
+    assert next_moves(seen(), rule) == []
 
 
 def guess_positions(count: int) -> list[Board]:

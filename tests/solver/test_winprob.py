@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
 
 import numpy as np
 import pytest
+from bruteforce import with_unread
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import Board, Tile, winprob
+from solver import Board, BoardError, Game, Tile, winprob
 from solver.analysis import analyze
 from solver.engine import neighbour_counts
 from solver.winprob import PositionTooLarge, best_guess, guess_values, win_probability
@@ -64,8 +66,10 @@ def _minimax(board: Board, layouts: list[tuple[frozenset, np.ndarray]]):  # noqa
 
 
 def _consistent(board: Board) -> tuple[frozenset, list[tuple[frozenset, np.ndarray]]]:
-    """The opened cells of a board, and every layout that fits it (a flag is a mine in each)."""
-    opened = frozenset(cell for cell in np.ndindex(board.rows, board.columns) if board[cell] <= 8)
+    """The opened cells of a board, and every layout that fits it (a flag is a mine in each;
+    an opened cell whose number is not known only safe, and never shows its number)."""
+    cells = list(np.ndindex(board.rows, board.columns))
+    opened = frozenset(cell for cell in cells if board[cell] <= 8 or board[cell] == Tile.OPENED)
     flagged = frozenset(
         cell for cell in np.ndindex(board.rows, board.columns) if board[cell] == Tile.FLAG
     )
@@ -73,7 +77,8 @@ def _consistent(board: Board) -> tuple[frozenset, list[tuple[frozenset, np.ndarr
         (mines, numbers)
         for mines, numbers in _layouts(board)
         if flagged <= mines
-        and all(cell not in mines and numbers[cell] == board[cell] for cell in opened)
+        and opened.isdisjoint(mines)
+        and all(numbers[cell] == board[cell] for cell in opened if board[cell] <= 8)
     ]
     return opened, layouts
 
@@ -154,6 +159,38 @@ def test_win_probability_matches_brute_force_minimax(board: Board) -> None:
 def test_twelve_cell_positions_match_brute_force_minimax(board: Board) -> None:
     """Room for cells that can only ever show one number, which the search tries last."""
     assert win_probability(board) == brute_force_win_probability(board)
+
+
+@settings(max_examples=150, deadline=None)
+@given(tiny_positions(most_rows=3), st.data())
+def test_unread_numbers_are_searched_as_safe_cells_that_never_tell_their_number(
+    board: Board, data: st.DataObject
+) -> None:
+    """Best play from a board whose reader has not learned some numbers: it never learns them
+    in the search either (the information is lost, never assumed), so knowing them would win
+    at least as often."""
+    numbers = [cell for cell in board.cells() if board[cell].is_number]
+    cells = sorted(frozenset(data.draw(st.lists(st.sampled_from(numbers)))))
+    unread = with_unread(board, frozenset(cells))
+    chance = win_probability(unread)
+    assert chance == brute_force_win_probability(unread)
+    _, layouts = _consistent(unread)
+    shown = Counter(tuple(int(numbers[cell]) for cell in cells) for _, numbers in layouts)
+    known = 0
+    for values, count in shown.items():
+        read = unread.copy()
+        for cell, value in zip(cells, values, strict=True):
+            read.tiles[cell] = value
+        known += count * win_probability(read)
+    assert known >= chance * len(layouts)
+    layouts = winprob._layouts(unread, _unknown_index(unread), winprob.MAX_LAYOUTS)
+    assert len(layouts) == analyze(unread).solutions
+    values = guess_values(unread)
+    assert values == {
+        cell: value
+        for cell, value in brute_force_cell_values(unread).items()
+        if 0 < analyze(unread).probability(cell) < 1
+    }
 
 
 @settings(max_examples=100, deadline=None)
@@ -252,3 +289,48 @@ def test_listing_layouts_past_its_step_cap_gives_up(monkeypatch: pytest.MonkeyPa
 def test_unknown_rule_is_refused() -> None:
     with pytest.raises(ValueError, match="rule"):
         win_probability(Board.empty(2, 2, 1), rule="vista")
+
+
+@pytest.mark.parametrize(
+    ("rule", "rows", "columns", "mines"),
+    [
+        ("xp", 2, 2, 4),
+        ("safe", 2, 2, 4),
+        ("safe", 1, 1, 1),
+        ("opening", 2, 2, 1),
+    ],
+)
+def test_a_fresh_board_no_game_of_the_rule_can_deal_is_refused_in_one_line(
+    rule: str, rows: int, columns: int, mines: int
+) -> None:
+    """The engine refuses such a game; the search says so too (xp hit StopIteration)."""
+    with pytest.raises(BoardError, match=f"'{rule}' first-click rule") as caught:
+        win_probability(Board.empty(rows, columns, mines), rule=rule)
+    assert "\n" not in str(caught.value)
+    with pytest.raises(BoardError):
+        Game(rows, columns, mines, rule)
+
+
+def test_a_fresh_board_of_mines_alone_is_lost_at_the_first_click_with_no_protection() -> None:
+    assert win_probability(Board.empty(2, 2, 4), rule="none") == 0
+
+
+def _row_of_numbers(columns: int) -> Board:
+    """Three rows: hidden cells with a mine in every third column from the second, then their
+    numbers, then zeros. With 999 columns only that layout fits: one part of 999 cells."""
+    layout = np.zeros((3, columns), dtype=bool)
+    layout[0, 1::3] = True
+    numbers = neighbour_counts(layout)
+    rows = ["U" * columns, *("".join(str(n) for n in row) for row in numbers[1:])]
+    return Board.from_rows(rows, mines=int(layout.sum()))
+
+
+def test_a_frontier_part_of_a_thousand_cells_is_listed_without_recursion() -> None:
+    """Listing a part recursed once per cell: past about 1,000 cells, a RecursionError."""
+    assert win_probability(_row_of_numbers(999)) == 1
+
+
+def test_a_thousand_frontier_parts_are_combined_without_recursion() -> None:
+    """Combining the parts recursed once per part."""
+    board = Board.from_rows(["111" * 1000, "1U1" * 1000, "111" * 1000], mines=1000)
+    assert win_probability(board) == 1
