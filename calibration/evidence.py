@@ -28,6 +28,7 @@ import numpy.typing as npt
 from calibration.errors import CalibrationError, UnknownAppearanceError
 from calibration.numbers import HIGHEST, NumberBounds
 from solver import Board, Cell, GameState, Tile
+from solver.board import PICTURED_TILES
 from solver.engine import neighbour_counts
 from vision.match import TemplateBank
 from vision.skin import Image
@@ -244,7 +245,7 @@ class Meanings:
         learned = set(self.tiles.values())
         return [
             tile
-            for tile in Tile
+            for tile in PICTURED_TILES
             if tile not in learned
             and not (tile == Tile.QUESTION and self.has_question_marks is False)
         ]

@@ -20,12 +20,12 @@ from pathlib import Path
 
 import platformdirs
 
-from solver import Tile
+from solver.board import PICTURED_TILES
 from vision.skin import FACE_STATES, MAX_PNG_BYTES, NAME_PATTERN, Skin, SkinError, shown
 
 SKIN_FILES = frozenset(
     ["skin.json"]
-    + [f"tiles/{tile.name}.png" for tile in Tile]
+    + [f"tiles/{tile.name}.png" for tile in PICTURED_TILES]
     + [f"faces/{state}.png" for state in FACE_STATES]
 )
 """The only member names an archive may have, besides the folders ``tiles/`` and ``faces/``."""

@@ -15,7 +15,7 @@ the game did not take even when clicked again, the fail-safe or a stop request e
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -28,8 +28,9 @@ from controller.outcomes import GameSetup, LoggedGame, OutcomeLog, Result
 from controller.stopping import KeyWatch, StopRequested
 from controller.stopwatch import Stopwatch
 from controller.table import NoNewGameAction, NotAsRead, Table
-from solver import Board, BoardError, GameState, Tile
+from solver import Board, BoardError, Cell, GameState, Tile
 from solver.bench.stats import format_win_rate
+from solver.engine import neighbour_counts
 from solver.strategy import Action, Move, next_moves
 from vision.errors import (
     BoardNotFoundError,
@@ -101,6 +102,8 @@ class GamePlayer:
         time in whole seconds at the first click, so two games begun in the same second are the
         same game, and a fast bot would count one board twice."""
         self._last_start_second: int | None = None
+        self._clicked: set[Cell] = set()
+        """The cells the last burst clicked."""
         self._reads: list[Reading] | None = None
         """The reads of the game being played (None between games)."""
 
@@ -133,11 +136,12 @@ class GamePlayer:
         except GameAborted as aborted:
             result, reason = aborted.result, str(aborted)
         except StopRequested as stop:
-            self.log.finish_game(game_id, Result.STOPPED, self._board, str(stop))
+            self.log.finish_game(game_id, Result.STOPPED, _with_labels(self._board), str(stop))
             raise
         finally:
             self._reads = None
-        return GameReport(self.log.finish_game(game_id, result, self._board, reason), reason)
+        final = _with_labels(self._board)
+        return GameReport(self.log.finish_game(game_id, result, final, reason), reason)
 
     def _label_new_pictures(self) -> None:
         """Give the pictures first seen in this game the numbers its boards prove (see
@@ -159,6 +163,7 @@ class GamePlayer:
             ) from contradiction
         if labels:
             self.table.label(labels)
+        self._board = _with_labels(self._board, boards[-1][1], labels)
 
     def _check_stop_key(self) -> None:
         if self.stop_key is not None and self.stop_key.pressed():
@@ -210,6 +215,7 @@ class GamePlayer:
                     )
 
             clicked, refusal = self._click(moves, logged)
+            self._clicked = {move.cell for move in clicked}
             if refusal is not None and not clicked:
                 refusals += 1
                 if refusals == _REFUSED_BURSTS:
@@ -347,18 +353,44 @@ class GamePlayer:
         return self.table.look()
 
     def _adopt(self, unreadable: UnreadableCellError) -> Reading | None:
-        """During a game, pictures that no tile matches on cells that were closed are numbers
-        first seen now: the board is read with them as numbers not known yet, if the game goes
-        on (see :meth:`Table.adopt_unknown`)."""
+        """During a game, a picture no tile matches may be a number first seen now: the board is
+        read with such pictures as opened cells of unknown number, but only where a click just
+        opened a cell: each was closed, is now read as opened, and was clicked or lies next to
+        a 0 (the game's flood); and the game goes on. A board that vanished or was covered, or
+        the mines of a loss the skin never saw, are none of that."""
         if self._reads is None:
             return None
         cells = unreadable.cells
         if not all(self._board.closed[cell] for cell in cells):
             return None
-        adopted = self.table.adopt_unknown(cells)
+
+        def opened_by_the_clicks(reading: Reading) -> bool:
+            board = reading.board
+            zeros = neighbour_counts(board.tiles == Tile.ZERO) > 0
+            return (
+                (reading.outcome == GameState.PLAYING or board.is_won)
+                and all(board[cell] == Tile.OPENED for cell in cells)
+                and all(cell in self._clicked or zeros[cell] for cell in cells)
+            )
+
+        adopted = self.table.adopt_unknown(cells, opened_by_the_clicks)
         if adopted is not None:
             self.stopwatch.counts["pictures first seen in play"] += len(cells)
         return adopted
+
+
+def _with_labels(
+    board: Board,
+    pictures: Mapping[Cell, int] | None = None,
+    labels: Mapping[int, Tile] | None = None,
+) -> Board:
+    """``board`` with each opened cell of unknown number showing its picture's label. A cell
+    still unlabelled is logged as hidden: the board format has no character for it."""
+    tiles = board.tiles.copy()
+    for cell, picture in (pictures or {}).items():
+        tiles[cell] = (labels or {}).get(picture, Tile.HIDDEN)
+    tiles[tiles == Tile.OPENED] = Tile.HIDDEN
+    return Board(board.rows, board.columns, board.mines, tiles)
 
 
 @contextmanager

@@ -12,7 +12,7 @@ import numpy as np
 from controller.mouse import Check, Grab
 from controller.stopping import failsafe_as_stop
 from controller.stopwatch import Stopwatch
-from solver import Cell, GameState, Tile
+from solver import Cell, Tile
 from solver.strategy import Action, Move
 from vision.capture import ScreenGrabber
 from vision.errors import VisionError
@@ -55,11 +55,12 @@ class Table(Protocol):
     def known_numbers(self) -> set[Tile]:
         """The numbers the skin can read."""
 
-    def adopt_unknown(self, cells: Sequence[Cell]) -> Reading | None:
-        """The board just found unreadable at ``cells`` (each closed when last read), with the
-        pictures there taken as numbers not known yet (:attr:`solver.Tile.OPENED`): but only if
-        the game then reads as still on, else None and nothing is kept (they may be the mines
-        of a loss the skin never saw)."""
+    def adopt_unknown(
+        self, cells: Sequence[Cell], keep: Callable[[Reading], bool]
+    ) -> Reading | None:
+        """The board just found unreadable at ``cells``, with the pictures there taken as
+        numbers not known yet (:attr:`solver.Tile.OPENED`), if ``keep`` accepts that reading;
+        else None, and nothing is kept."""
 
     def label(self, tiles: Mapping[int, Tile]) -> None:
         """Each unlabelled picture (numbered as in :attr:`vision.read.Reading.pictures`) shows
@@ -172,7 +173,9 @@ class ScreenTable:
     def known_numbers(self) -> set[Tile]:
         return {tile for tile in self._skin.templates if tile.is_number}
 
-    def adopt_unknown(self, cells: Sequence[Cell]) -> Reading | None:
+    def adopt_unknown(
+        self, cells: Sequence[Cell], keep: Callable[[Reading], bool]
+    ) -> Reading | None:
         frame = self._unreadable
         if frame is None or not cells:
             return None
@@ -183,7 +186,7 @@ class ScreenTable:
             reading = reader.read(frame, self.mines)
         except VisionError:
             return None  # pictures that match two new ones, or some other cell still unreadable
-        if reading.outcome != GameState.PLAYING and not reading.board.is_won:
+        if not keep(reading):
             return None
         self._unlabelled[:] = trial
         self._reader = reader

@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver import FirstClick, Tile
+from solver.board import PICTURED_TILES
 from vision.errors import VisionError
 
 Image = npt.NDArray[np.uint8]
@@ -202,7 +203,7 @@ class Skin:
         no_marks = self.extra.get("question_marks") is False
         return [
             tile
-            for tile in Tile
+            for tile in PICTURED_TILES
             if tile not in self.templates and not (tile == Tile.QUESTION and no_marks)
         ]
 
@@ -253,7 +254,7 @@ class Skin:
             how = NewGame(new_game.get("kind"), new_game.get("key"))
         except SkinError as error:
             raise meta.error(str(error)) from error
-        tiles = meta.names("tiles", [tile.name for tile in Tile])
+        tiles = meta.names("tiles", [tile.name for tile in PICTURED_TILES])
         faces = meta.names("faces", FACE_STATES) if "faces" in meta.data else []
         name, pitch = meta.get("name", str), meta.pair("pitch")
         tile_size, tile_offset = meta.pair("tile_size"), meta.pair("tile_offset")

@@ -13,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver import Tile
+from solver.board import PICTURED_TILES
 from vision.geometry import BoardGeometry, Rect
 from vision.skin import FACE_STATES, Image, NewGame, Skin
 
@@ -29,7 +30,7 @@ def make_skin(pitch: int, seed: int = 0, name: str = "synthetic") -> Skin:
     rng = np.random.default_rng(seed)
     size, offset = LAYOUTS[pitch]
     templates: dict[Tile, Image] = {}
-    for tile in Tile:
+    for tile in PICTURED_TILES:
         image = np.empty((size, size, 3), dtype=np.uint8)
         image[:] = OPENED
         if tile == Tile.HIDDEN:

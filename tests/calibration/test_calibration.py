@@ -30,6 +30,7 @@ from calibration.store import export_skin, import_skin, list_skins, load_skin, s
 from calibration.view import BoardView, rest_point
 from controller.cli import main
 from solver import Board, Game, GameState, Tile
+from solver.board import PICTURED_TILES
 from solver.engine import neighbour_counts
 from vision import synthetic
 from vision.errors import UnreadableCellError
@@ -138,7 +139,7 @@ def simulated_loss(seed: int) -> tuple[PlayedGame, dict[Tile, int]]:
     rows, columns = 10, 12
     mines = rng.random((rows, columns)) < 0.2
     numbers = neighbour_counts(mines)
-    others = [tile for tile in Tile if tile != Tile.HIDDEN]
+    others = [tile for tile in PICTURED_TILES if tile != Tile.HIDDEN]
     order = rng.permutation(len(others)) + 1
     ids: dict[Tile, int] = {Tile.HIDDEN: HIDDEN_ID}
     ids.update((tile, int(i)) for tile, i in zip(others, order, strict=True))
@@ -266,12 +267,12 @@ def test_tiles_no_game_showed_are_named_by_the_calibration_its_skin_and_its_read
     """A sparse game never shows a 7 or an 8: the calibration, the skin built from it and a
     read of a board showing one all say which tiles the skin lacks."""
     game, ids = simulated_loss(3)
-    pictures = tile_pictures(21, len(Tile), seed=4)
+    pictures = tile_pictures(21, len(PICTURED_TILES), seed=4)
     catalogue = Catalogue(pictures[HIDDEN_ID])
-    assert [catalogue.add(picture) for picture in pictures[1:]] == list(range(1, len(Tile)))
+    assert [catalogue.add(picture) for picture in pictures[1:]] == list(range(1, len(pictures)))
     meanings = learn([game], numbers_of(ids))
     shown = {tile for tile, i in ids.items() if (game.steps[-1].after == i).any()}
-    unseen = [tile for tile in Tile if tile not in shown | {Tile.FLAG, Tile.QUESTION}]
+    unseen = [t for t in PICTURED_TILES if t not in shown | {Tile.FLAG, Tile.QUESTION}]
     assert {Tile.SEVEN, Tile.EIGHT} <= set(unseen)
     assert meanings.missing() == unseen
     skin = build_skin("sparse", Evidence(catalogue, [game]), meanings, {}, NewGame("key", "f2"))

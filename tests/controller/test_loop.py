@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -60,6 +61,7 @@ class SimulatedTable:
         ignored_new_games: int = 0,
         opens_a_start: bool = False,
         face_lag: int = 0,
+        unknown_numbers: frozenset[int] = frozenset(),
     ) -> None:
         self.game = "simulated"
         self.skin = "simulated-skin"
@@ -81,6 +83,11 @@ class SimulatedTable:
         self.face_lag = face_lag
         """How many looks the face still says playing once every mine is flagged."""
         """Like xdemineur: every new game opens a starting area by itself."""
+        self.unknown_numbers = set(unknown_numbers)
+        """Numbers the skin cannot read: unreadable until adopted, then OPENED until labelled."""
+        self.adopted: list[int] = []
+        """The number each adopted picture shows, by picture index."""
+        self.labelled: dict[int, Tile] = {}
         self.current = self._started(seed)
 
     def _started(self, seed: int) -> Game:
@@ -95,6 +102,7 @@ class SimulatedTable:
         if fault is not None:
             raise fault
         board = self.current.board.copy()
+        pictures = self._unlabelled(board)
         face = None
         if self.flags_to_win:
             all_flagged = board.is_won and not (board.tiles == Tile.HIDDEN).any()
@@ -102,7 +110,42 @@ class SimulatedTable:
                 self.face_lag -= 1
                 all_flagged = False
             face = "lost" if board.is_lost else "won" if all_flagged else "playing"
-        return Reading(board, np.zeros(board.tiles.shape, np.float32), face)
+        return Reading(board, np.zeros(board.tiles.shape, np.float32), face, pictures)
+
+    def _unlabelled(self, board: Board) -> dict[tuple[int, int], int]:
+        """Show the numbers the skin cannot read as OPENED (adopted) or raise (not yet)."""
+        unknown = [n for n in self.unknown_numbers if n not in self.labelled]
+        cells = [(int(r), int(c)) for r, c in np.argwhere(np.isin(board.tiles, unknown))]
+        new = tuple(cell for cell in cells if int(board.tiles[cell]) not in self.adopted)
+        if new:
+            raise UnreadableCellError("simulated: a picture no tile matches", new[0], None, new)
+        pictures = {cell: self.adopted.index(int(board.tiles[cell])) for cell in cells}
+        for cell in cells:
+            board.tiles[cell] = Tile.OPENED
+        return pictures
+
+    def adopt_unknown(
+        self, cells: Sequence[tuple[int, int]], keep: Callable[[Reading], bool]
+    ) -> Reading | None:
+        adopted = list(self.adopted)
+        for cell in cells:
+            number = int(self.current.board.tiles[cell])
+            if number not in self.adopted:
+                self.adopted.append(number)
+        reading = self.look()
+        if keep(reading):
+            return reading
+        self.adopted = adopted
+        return None
+
+    def known_numbers(self) -> set[Tile]:
+        return {Tile(n) for n in range(9) if n not in self.unknown_numbers or n in self.labelled}
+
+    def label(self, tiles: Mapping[int, Tile]) -> None:
+        for picture, tile in tiles.items():
+            assert self.adopted[picture] == tile, f"picture of {self.adopted[picture]} as {tile}"
+            self.labelled[int(tile)] = tile
+        self.adopted = [n for i, n in enumerate(self.adopted) if i not in tiles]
 
     def play(self, move: Move) -> bool:
         rows, columns, _ = self.size
@@ -617,3 +660,16 @@ def test_a_game_that_refuses_every_first_click_is_stopped_without_a_click(
         "click 3: the game is not there as read"
     )
     assert table.clicks == [] and report.record.clicks == 0
+
+
+def test_numbers_the_skin_lacks_are_played_as_unknown_and_learned_from_the_games(
+    tmp_path: Path,
+) -> None:
+    # The skin reads no 2 and no 3: the loop takes their pictures as opened cells of unknown
+    # number, goes on playing, and labels them from what the games prove (SimulatedTable.label
+    # fails the test on a wrong label).
+    table = SimulatedTable(seed=5, size=(9, 9, 10), unknown_numbers=frozenset({2, 3}))
+    with OutcomeLog(tmp_path / "log.db") as log:
+        reports = play_all(quick_player(table, log), 12)
+    assert all(report.record.result in (Result.WON, Result.LOST) for report in reports)
+    assert set(table.labelled) == {2, 3}

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from solver import Board, Tile
+from solver.board import PICTURED_TILES
 from vision.errors import BoardNotFoundError, UnreadableCellError, UnreadableFaceError
 from vision.geometry import BoardGeometry
 from vision.locate import locate
@@ -35,7 +36,9 @@ def scenes(draw_from: st.DrawFn, face: bool = True) -> Scene:
     rows = draw_from(st.integers(1, min(12, (SCREEN[1] - 60) // pitch)))
     columns = draw_from(st.integers(1, min(16, (SCREEN[0] - 10) // pitch)))
     seed = draw_from(st.integers(0, 2**32 - 1))
-    tiles = np.random.default_rng(seed).integers(0, len(Tile), size=(rows, columns), dtype=np.uint8)
+    tiles = np.random.default_rng(seed).integers(
+        0, len(PICTURED_TILES), size=(rows, columns), dtype=np.uint8
+    )
     tiles[0, 0] = tiles[-1, -1] = Tile.HIDDEN  # every edge line shows a distinctive tile
     left = draw_from(st.integers(5, SCREEN[0] - columns * pitch - 5))
     top = draw_from(st.integers(45, SCREEN[1] - rows * pitch - 5))
@@ -170,7 +173,7 @@ def test_a_covered_part_of_the_board_names_every_unreadable_cell(tmp_path: Path)
     """Something drawn over the board makes many cells unreadable at once; all are listed, so
     the play loop can tell a covered or moved board from one tile the skin lacks."""
     skin = SKINS[21]
-    tiles = np.random.default_rng(5).integers(0, len(Tile), size=(6, 8), dtype=np.uint8)
+    tiles = np.random.default_rng(5).integers(0, len(PICTURED_TILES), size=(6, 8), dtype=np.uint8)
     drawn = draw(skin, tiles, (30, 60), SCREEN)
     covered = [(row, column) for row in (1, 2) for column in (2, 3, 4)]
     for cell in covered:
@@ -196,8 +199,8 @@ def test_a_lattice_past_the_image_is_refused() -> None:
 @examples
 @given(
     scenes(),
-    st.sampled_from(list(Tile)),
-    st.sampled_from(list(Tile)),
+    st.sampled_from(PICTURED_TILES),
+    st.sampled_from(PICTURED_TILES),
     st.floats(0.4, 0.6),
 )
 def test_blends_of_two_tiles_are_never_guessed(

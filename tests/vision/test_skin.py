@@ -21,6 +21,7 @@ import calibration.store as store
 from calibration.store import export_skin, import_skin, list_skins, load_skin, save_skin
 from controller.cli import main
 from solver import Tile
+from solver.board import PICTURED_TILES
 from vision.skin import FACE_STATES, NEW_GAME_KEYS, NewGame, Skin, SkinError
 from vision.synthetic import make_skin
 
@@ -291,7 +292,7 @@ def test_a_failed_save_keeps_the_old_skin(tmp_path: Path, monkeypatch: pytest.Mo
         save_skin(make_skin(16, seed=2, name="game"), home)
     one_line_naming(raised, str(home / "game"), "No space left")
     kept = load_skin("game", home)
-    assert all(np.array_equal(kept.templates[t], old.templates[t]) for t in Tile)
+    assert all(np.array_equal(kept.templates[t], old.templates[t]) for t in PICTURED_TILES)
     assert [path.name for path in home.iterdir()] == ["game"]  # no half-written folder left
 
 
@@ -306,7 +307,7 @@ def test_a_failed_import_keeps_the_old_skin(
     with pytest.raises(SkinError):
         import_skin(archive, home)
     kept = load_skin("game", home)
-    assert all(np.array_equal(kept.templates[t], old.templates[t]) for t in Tile)
+    assert all(np.array_equal(kept.templates[t], old.templates[t]) for t in PICTURED_TILES)
     assert [path.name for path in home.iterdir()] == ["game"]
 
 
