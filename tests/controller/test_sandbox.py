@@ -206,6 +206,19 @@ def test_a_dead_runs_processes_and_files_are_cleaned_up(
     assert not left_file.exists() and not record.exists()
 
 
+def test_a_dead_runs_private_game_folder_is_removed_with_its_contents(tmp_path: Path) -> None:
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    folder = tmp_path / "autosweeper-kmines-x"
+    (folder / "config").mkdir(parents=True)
+    (folder / "config" / "kminesrc").write_text("[KgDifficulty]\nLevel=Hard\n")
+    write_record(tmp_path / "runs", gone.pid, [], [folder])
+    assert clean_up_dead_runs(tmp_path / "runs") == [
+        f"removed {folder} left by dead run {gone.pid}"
+    ]
+    assert not folder.exists()
+
+
 def test_a_pid_now_owned_by_a_later_process_is_not_touched(
     tmp_path: Path, sleepers: list[subprocess.Popen[bytes]]
 ) -> None:
@@ -329,3 +342,10 @@ def test_a_search_that_keeps_failing_or_fails_otherwise_is_an_error(
     with pytest.raises(SandboxError, match=message):
         games.visible_windows("xdemineur")
     assert len(calls) == searches
+
+
+def test_a_game_with_no_calibration_boards_is_named_not_a_traceback() -> None:
+    from controller.learning import calibrate_game
+
+    with pytest.raises(SandboxError, match="no calibration boards for sgt-mines yet"):
+        calibrate_game("sgt-mines")
