@@ -38,13 +38,18 @@ def calibrate_game(
 ) -> Calibration:
     """Start ``game`` on the current (virtual) display at its calibration sizes, side by side
     from screen point ``origin``, and learn its skin. The windows are closed afterwards."""
+    boards = CALIBRATION_BOARDS.get(game)
+    if boards is None:
+        raise SandboxError(
+            f"no calibration boards for {game} yet; known: {', '.join(CALIBRATION_BOARDS)}"
+        )
     with ScreenGrabber() as grabber:
         screen = grabber.screen
     windows: list[GameWindow] = []
     try:
         left, top = origin
         row_height = 0
-        for size in CALIBRATION_BOARDS[game]:
+        for size in boards:
             window = launch_game(game, size)
             windows.append(window)
             width, height = window.geometry.width, window.geometry.height
@@ -60,7 +65,7 @@ def calibrate_game(
             row_height = max(row_height, height)
         time.sleep(REDRAW_WAIT)
         rects = [Rect(*window.geometry) for window in windows]
-        mines = [size[2] for size in CALIBRATION_BOARDS[game]]
+        mines = [size[2] for size in boards]
         # The boards are chosen to show every tile: no time limit, every tile learned.
         return calibrate_windows(name or game, rects, mines, max_games, seed, budget=math.inf)
     finally:

@@ -92,9 +92,11 @@ class VirtualDisplay:
         self._xauthority.write_bytes(xauth_entry(socket.gethostname(), number, os.urandom(16)))
         width, height = self.size
         ready_read, ready_write = os.pipe()
+        # -noreset: by default the server resets when its last client leaves, and a client
+        # connecting meanwhile is refused ("Connection reset by peer").
         command = [
             xvfb, f":{number}", "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp",
-            "-auth", str(self._xauthority), "-displayfd", str(ready_write),
+            "-auth", str(self._xauthority), "-displayfd", str(ready_write), "-noreset",
         ]  # fmt: skip
         process = start_alone(command, pass_fds=(ready_write,))
         os.close(ready_write)

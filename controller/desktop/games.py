@@ -1,6 +1,10 @@
-"""Real Minesweeper programs started on the current display: Wine's winemine and xdemineur,
-their windows (found with xdotool and xwininfo) and what each needs to open at a given size.
-Each game is stopped by its pid when its window is closed, even when the body raised.
+"""Real Minesweeper programs started on the current display, their windows (found with xdotool
+and xwininfo) and what each needs to open at a given size, as data per game (:data:`LAUNCHERS`):
+Wine's winemine, xdemineur, Simon Tatham's sgt-mines, gnome-mines and kmines.
+
+Each game is stopped by its pid when its window is closed, even when the body raised. The games
+that keep settings get private config, data, cache and runtime folders per launch, written before
+the start and removed on close, so a user's own settings are neither read nor changed.
 """
 
 from __future__ import annotations
@@ -8,10 +12,11 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -19,6 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 import platformdirs
+import psutil
 
 from controller.desktop.processes import (
     find_binary,
@@ -35,7 +41,6 @@ from vision.errors import UnstableFrameError
 from vision.geometry import Rect
 from vision.stable import wait_stable
 
-GAMES = ("winemine", "xdemineur")
 XDEMINEUR_MIN_COLUMNS = 12
 """xdemineur refuses narrower boards (its counters and face need the room)."""
 WINDOW_TIMEOUT = 20.0
@@ -63,6 +68,10 @@ class GameWindow:
     window_id: int
     geometry: Geometry
     launcher: subprocess.Popen[bytes] = field(repr=False)
+    folder: Path | None = None
+    """The launch's private settings folders, removed on close (None: the game has none)."""
+    helpers: list[tuple[int, float]] = field(default_factory=list)
+    """Other processes the launcher started for the game (pid, start time): a private bus."""
 
     def __enter__(self) -> GameWindow:
         return self
@@ -86,17 +95,19 @@ class GameWindow:
         return self.refresh()
 
     def wait_until_drawn(self, timeout: float = WINDOW_TIMEOUT) -> None:
-        """Wait until the window shows more than one colour and holds still: X maps a window
-        before the game paints it, and a busy Wine takes seconds to."""
-        region = Rect(*self.refresh())
+        """Wait until the window shows more than one colour and holds still, at a size that no
+        longer changes: X maps a window before the game paints it (a busy Wine takes seconds
+        to), and a toolkit may resize it once it has laid out its contents."""
         deadline = time.monotonic() + timeout
         with ScreenGrabber() as grabber:
-            region = region.intersection(grabber.screen)
             while True:
+                geometry = self.refresh()
+                region = Rect(*geometry).intersection(grabber.screen)
                 left = max(deadline - time.monotonic(), 0.2)
                 try:
                     frame = wait_stable(grabber, region, interval=0.1, timeout=left)
-                    if np.ptp(frame.reshape(-1, frame.shape[-1]), axis=0).any():
+                    drawn = np.ptp(frame.reshape(-1, frame.shape[-1]), axis=0).any()
+                    if drawn and self.refresh() == geometry:
                         return
                 except UnstableFrameError:
                     pass
@@ -107,15 +118,28 @@ class GameWindow:
                 time.sleep(0.05)
 
     def close(self) -> None:
-        """Stop the game (and its launcher, if different) by pid."""
+        """Stop the game, its launcher (if different) and the launcher's helpers by pid, and
+        remove the private folders. A launcher with helpers (dbus-run-session) is first given
+        a moment to end by itself once the game is gone: it then stops its own bus."""
         if self.pid != self.launcher.pid:
             kill_pid(self.pid, self.pid_started)
             this_run().forget_process(self.pid)
+        if self.helpers:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.launcher.wait(HELPER_GRACE)
         stop_process(self.launcher)
+        for pid, started in self.helpers:
+            kill_pid(pid, started)
+            this_run().forget_process(pid)
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            this_run().forget_file(self.folder)
 
 
 SEARCH_ATTEMPTS = 3
 """Searches made for a game's window when windows vanish during one."""
+HELPER_GRACE = 2.0
+"""Seconds a launcher with helpers has to end by itself once its game is gone."""
 
 
 _X_TOOL_PACKAGES = {"xdotool": "xdotool", "xwininfo": "x11-utils"}
@@ -222,52 +246,129 @@ def resolve_size(level: str | Size) -> Size:
 
 
 def launch_game(name: str, level: str | Size = "beginner") -> GameWindow:
-    """Start ``name`` ("winemine" or "xdemineur") on the current DISPLAY and return its window."""
-    rows, columns, mines = resolve_size(level)
-    if name == "winemine":
-        return _launch_winemine(rows, columns, mines)
-    if name == "xdemineur":
-        return _launch_xdemineur(rows, columns, mines)
-    raise SandboxError(f"unknown game {name!r}; known: {', '.join(GAMES)}")
+    """Start game ``name`` (one of :data:`GAMES`) on the current DISPLAY at ``level`` and return
+    its top-level window once it is drawn, still and wholly on the screen."""
+    launcher = LAUNCHERS.get(name)
+    if launcher is None:
+        raise SandboxError(f"unknown game {name!r}; known: {', '.join(GAMES)}")
+    size = resolve_size(level)
+    refusal = launcher.refusal(size)
+    if refusal is not None:
+        raise SandboxError(refusal)
+    binary = find_binary(launcher.binary)
+    if binary is None:
+        raise SandboxError(
+            f"{launcher.binary} is not installed (apt-get install {launcher.package})"
+        )
+    command = [binary, *launcher.arguments(size)]
+    if launcher.session_bus:
+        bus = find_binary("dbus-run-session")
+        if bus is None:
+            raise SandboxError(f"{name} needs dbus-run-session (apt-get install dbus)")
+        command = [bus, "--", *command]
+    if launcher.config_files is None:
+        with launcher.prepare(size) as env:
+            return _open_window(name, launcher, command, env)
+    folder = Path(tempfile.mkdtemp(prefix=f"autosweeper-{name}-"))
+    this_run().remember_file(folder)
+    try:
+        env = _private_environment(folder, launcher.config_files(size))
+        window = _open_window(name, launcher, command, {**env, **launcher.environment})
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        this_run().forget_file(folder)
+        raise
+    window.folder = folder
+    return window
+
+
+PRIVATE_FOLDERS = {
+    "XDG_CONFIG_HOME": "config",
+    "XDG_DATA_HOME": "data",
+    "XDG_CACHE_HOME": "cache",
+    "XDG_RUNTIME_DIR": "runtime",
+}
+"""The XDG folders a launch gets of its own, and their names inside its private folder."""
+
+
+def _private_environment(folder: Path, config_files: Mapping[str, str]) -> dict[str, str]:
+    """The environment of a game with private XDG folders under ``folder``, with
+    ``config_files`` (paths relative to its XDG_CONFIG_HOME) written into them.
+
+    The user's session bus is left out: a GTK or KDE program on it would hand the launch to an
+    instance the user already runs (one instance per bus), off our display."""
+    env = {key: value for key, value in os.environ.items() if key != "DBUS_SESSION_BUS_ADDRESS"}
+    for variable, name in PRIVATE_FOLDERS.items():
+        path = folder / name
+        path.mkdir(mode=0o700)  # the runtime folder must be the user's alone
+        env[variable] = str(path)
+    for relative, text in config_files.items():
+        path = folder / PRIVATE_FOLDERS["XDG_CONFIG_HOME"] / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return env
 
 
 def _open_window(
-    name: str, class_name: str, command: list[str], env: dict[str, str] | None = None
+    name: str, launcher_data: Launcher, command: list[str], env: dict[str, str] | None
 ) -> GameWindow:
+    class_name = launcher_data.window_class
     before = visible_windows(class_name)
     launcher = start_alone(command, env=env)
     pid: int | None = None
+    helpers: list[tuple[int, float]] = []
     try:
         window_id = _wait_for_window(class_name, before, launcher)
         pid = _window_pid(window_id) or launcher.pid
         this_run().remember_process(pid)
+        if launcher_data.session_bus:
+            helpers = _helpers(launcher.pid, pid)
         window = GameWindow(
-            name, pid, start_time(pid), window_id, window_geometry(window_id), launcher
+            name,
+            pid,
+            start_time(pid),
+            window_id,
+            window_geometry(window_id),
+            launcher,
+            helpers=helpers,
         )
         window.wait_until_drawn()
+        _check_on_screen(window)
         return window
     except BaseException:
         if pid is not None and pid != launcher.pid:
             kill_pid(pid, None)  # found moments ago: no later process can have its pid yet
             this_run().forget_process(pid)
         stop_process(launcher)
+        for helper, started in helpers:
+            kill_pid(helper, started)
+            this_run().forget_process(helper)
         raise
 
 
-def _launch_xdemineur(rows: int, columns: int, mines: int) -> GameWindow:
-    """xdemineur at any board size; its cells are always 21 px (it has no option or X resource
-    for another cell size, as winemine's are always 16 px), so sizes and places vary, not scales.
-    """
-    binary = find_binary("xdemineur")
-    if binary is None:
-        raise SandboxError("xdemineur is not installed (apt-get install xdemineur)")
-    if columns < XDEMINEUR_MIN_COLUMNS:
+def _helpers(launcher: int, game: int) -> list[tuple[int, float]]:
+    """The launcher's other descendants beside the game (pid, start time), each recorded in
+    this run's record: dbus-run-session's bus, which outlives a launcher killed outright."""
+    found = []
+    with contextlib.suppress(psutil.Error):
+        for process in psutil.Process(launcher).children(recursive=True):
+            with contextlib.suppress(psutil.Error):
+                if process.pid != game:
+                    found.append((process.pid, process.create_time()))
+                    this_run().remember_process(process.pid)
+    return found
+
+
+def _check_on_screen(window: GameWindow) -> None:
+    """A window that reaches past the screen's edge hides part of its board."""
+    with ScreenGrabber() as grabber:
+        screen = grabber.screen
+    frame = Rect(*window.geometry)
+    if frame.intersection(screen) != frame:
         raise SandboxError(
-            f"xdemineur needs at least {XDEMINEUR_MIN_COLUMNS} columns, not {columns}"
+            f"the {window.name} window {frame.width}x{frame.height} at ({frame.left}, "
+            f"{frame.top}) does not fit on the {screen.width}x{screen.height} screen"
         )
-    return _open_window(
-        "xdemineur", "xdemineur", [binary, "-geometry", f"{columns}x{rows}", "-m", str(mines)]
-    )
 
 
 # -- Wine's winemine ---------------------------------------------------------------------------
@@ -343,22 +444,31 @@ def ensure_wine_prefix() -> Path:
     return prefix
 
 
+def winemine_refusal(size: Size) -> str | None:
+    """Why winemine cannot play ``size``, or None: it silently clamps sizes out of bounds."""
+    rows, columns, mines = size
+    limits_ok = (
+        WINEMINE_ROWS[0] <= rows <= WINEMINE_ROWS[1]
+        and WINEMINE_COLUMNS[0] <= columns <= WINEMINE_COLUMNS[1]
+        and WINEMINE_MIN_MINES <= mines <= (rows - 1) * (columns - 1)
+    )
+    if limits_ok:
+        return None
+    return (
+        f"winemine cannot play {rows}x{columns} with {mines} mines (rows {WINEMINE_ROWS}, "
+        f"columns {WINEMINE_COLUMNS}, mines {WINEMINE_MIN_MINES} to (rows-1)*(columns-1))"
+    )
+
+
 def winemine_registry(rows: int, columns: int, mines: int) -> str:
     """The .reg text that makes winemine open at this size with question marks enabled.
 
     The size is always given as Custom, which never opens the best-time name box over the board;
     best times of 0 make sure of it even if the user switches to a standard level.
     """
-    limits_ok = (
-        WINEMINE_ROWS[0] <= rows <= WINEMINE_ROWS[1]
-        and WINEMINE_COLUMNS[0] <= columns <= WINEMINE_COLUMNS[1]
-        and WINEMINE_MIN_MINES <= mines <= (rows - 1) * (columns - 1)
-    )
-    if not limits_ok:
-        raise SandboxError(
-            f"winemine cannot play {rows}x{columns} with {mines} mines (rows {WINEMINE_ROWS}, "
-            f"columns {WINEMINE_COLUMNS}, mines {WINEMINE_MIN_MINES} to (rows-1)*(columns-1))"
-        )
+    refusal = winemine_refusal((rows, columns, mines))
+    if refusal is not None:
+        raise SandboxError(refusal)
     values = {
         "Difficulty": _CUSTOM,
         "Height": rows,
@@ -373,19 +483,202 @@ def winemine_registry(rows: int, columns: int, mines: int) -> str:
     return f"REGEDIT4\n\n[{WINEMINE_KEY}]\n{body}\n"
 
 
-def _launch_winemine(rows: int, columns: int, mines: int) -> GameWindow:
-    registry = winemine_registry(rows, columns, mines)
+@contextlib.contextmanager
+def _winemine_prepared(size: Size) -> Iterator[dict[str, str]]:
+    """Wine's environment with winemine's registry set to ``size``, held while the window opens.
+
+    winemine reads its size from the prefix's registry, which every process sharing the prefix
+    writes: from the import until the window is open no other launch may change it."""
+    registry = winemine_registry(*size)
     prefix = ensure_wine_prefix()
     env = wine_environment(prefix)
     with tempfile.NamedTemporaryFile("w", suffix=".reg", delete=False) as reg_file:
         reg_file.write(registry)
-    # winemine reads its size from the prefix's registry, which every process sharing the prefix
-    # writes: from the import until the window is open no other launch may change it.
     try:
         with _exclusive(prefix.parent / "winemine-launch.lock"):
             _run_wine(
                 ["wine", "reg", "import", reg_file.name], env, "setting winemine's registry", 60
             )
-            return _open_window("winemine", "winemine", ["wine", "winemine"], env)
+            yield env
     finally:
         os.unlink(reg_file.name)
+
+
+# -- the games as data -------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _inherited_environment(size: Size) -> Iterator[dict[str, str] | None]:
+    """No preparation: the game runs in this process's environment."""
+    yield None
+
+
+def _any_size(size: Size) -> str | None:
+    return None
+
+
+@dataclass(frozen=True)
+class Launcher:
+    """How one program is installed, started at a board size and found on the screen."""
+
+    binary: str
+    package: str
+    """The Debian package that installs ``binary``."""
+    window_class: str
+    """Part of its main window's WM_CLASS (class or instance name)."""
+    arguments: Callable[[Size], list[str]]
+    """The command-line arguments that open a board of this size."""
+    refusal: Callable[[Size], str | None] = _any_size
+    """Why the game cannot open a size, as a one-line message, or None when it can."""
+    config_files: Callable[[Size], dict[str, str]] | None = None
+    """The settings files (path under XDG_CONFIG_HOME: text) for a size, written into private
+    XDG folders made for each launch; None: the game runs without private folders."""
+    environment: Mapping[str, str] = field(default_factory=dict)
+    """Variables added to a game with private folders."""
+    session_bus: bool = False
+    """Run it under ``dbus-run-session``, on a private session bus that ends with it."""
+    prepare: Callable[[Size], contextlib.AbstractContextManager[dict[str, str] | None]] = (
+        _inherited_environment
+    )
+    """For a game without private folders: what must hold while its window opens, giving the
+    environment to start it in (None: this process's)."""
+
+
+def _xdemineur_refusal(size: Size) -> str | None:
+    columns = size[1]
+    if columns < XDEMINEUR_MIN_COLUMNS:
+        return f"xdemineur needs at least {XDEMINEUR_MIN_COLUMNS} columns, not {columns}"
+    return None
+
+
+SGT_FREE_CELLS = 9
+"""sgt-mines keeps the first click's cell and its 8 neighbours free of mines."""
+
+
+def _sgt_refusal(size: Size) -> str | None:
+    rows, columns, mines = size
+    if rows < 3 or columns < 3:
+        return f"sgt-mines needs at least 3 rows and 3 columns, not {rows}x{columns}"
+    if mines > rows * columns - SGT_FREE_CELLS:
+        return (
+            f"sgt-mines cannot place {mines} mines on {rows}x{columns}: it keeps "
+            f"{SGT_FREE_CELLS} cells free, so at most {rows * columns - SGT_FREE_CELLS}"
+        )
+    return None
+
+
+GNOME_MINES_SIZES: dict[Size, str] = {
+    (8, 8, 10): "--small",
+    LEVELS["intermediate"]: "--medium",
+    LEVELS["expert"]: "--big",
+}
+"""The only sizes gnome-mines opens from its command line (a custom size needs its picker)."""
+GNOME_MINES_WINDOW = (1000, 600)
+"""gnome-mines' window size (its own default, 600x400, cuts a 30x16 board off)."""
+
+
+def _gnome_mines_refusal(size: Size) -> str | None:
+    if size in GNOME_MINES_SIZES:
+        return None
+    known = ", ".join(f"{r}x{c}/{m}" for r, c, m in GNOME_MINES_SIZES)
+    rows, columns, mines = size
+    return f"gnome-mines opens only {known} (rows x columns/mines), not {rows}x{columns}/{mines}"
+
+
+def _gnome_mines_settings(size: Size) -> dict[str, str]:
+    """GSettings' keyfile backend: the window size, and the defaults the tests rely on written
+    out (question marks on, as the user's game has them; no animations)."""
+    width, height = GNOME_MINES_WINDOW
+    return {
+        "glib-2.0/settings/keyfile": (
+            "[org/gnome/Mines]\n"
+            f"window-width={width}\nwindow-height={height}\n"
+            "use-question-marks=true\nuse-animations=false\n"
+        )
+    }
+
+
+KMINES_LEVELS: dict[Size, str] = {
+    LEVELS["beginner"]: "Easy",
+    LEVELS["intermediate"]: "Medium",
+    LEVELS["expert"]: "Hard",
+}
+KMINES_SIDE = (5, 50)
+KMINES_FREE_CELLS = 10
+"""kmines' custom sizes (``kmines.kcfg``): 5 to 50 cells a side, at least 10 cells free."""
+
+
+def _kmines_refusal(size: Size) -> str | None:
+    rows, columns, mines = size
+    low, high = KMINES_SIDE
+    sides_ok = low <= rows <= high and low <= columns <= high
+    if size in KMINES_LEVELS or (sides_ok and mines <= rows * columns - KMINES_FREE_CELLS):
+        return None
+    return (
+        f"kmines cannot play {rows}x{columns} with {mines} mines (custom: {low} to {high} "
+        f"cells a side, at most rows*columns-{KMINES_FREE_CELLS} mines)"
+    )
+
+
+def _kmines_settings(size: Size) -> dict[str, str]:
+    """``kminesrc``: the level, a custom size's keys, and question marks on (its default)."""
+    rows, columns, mines = size
+    level = KMINES_LEVELS.get(size, "Custom")
+    text = f"[KgDifficulty]\nLevel={level}\n\n[General]\nquestion mark=true\n"
+    if level == "Custom":
+        text += f"\n[Options]\ncustom width={columns}\ncustom height={rows}\ncustom mines={mines}\n"
+    return {"kminesrc": text}
+
+
+GTK_QUIET = {"GSETTINGS_BACKEND": "keyfile", "NO_AT_BRIDGE": "1"}
+"""GTK settings from a file in the private config folder (no dconf service), and no
+accessibility bus to look for."""
+
+LAUNCHERS: dict[str, Launcher] = {
+    "winemine": Launcher(
+        binary="wine",
+        package="wine",
+        window_class="winemine",
+        arguments=lambda size: ["winemine"],
+        refusal=winemine_refusal,
+        prepare=_winemine_prepared,
+    ),
+    "xdemineur": Launcher(
+        binary="xdemineur",
+        package="xdemineur",
+        window_class="xdemineur",
+        # always 21 px cells (no option or X resource for another size): sizes vary, not scales
+        arguments=lambda size: ["-geometry", f"{size[1]}x{size[0]}", "-m", str(size[2])],
+        refusal=_xdemineur_refusal,
+    ),
+    "sgt-mines": Launcher(
+        binary="sgt-mines",
+        package="sgt-puzzles",
+        window_class="sgt-mines",
+        arguments=lambda size: [f"{size[1]}x{size[0]}n{size[2]}"],
+        refusal=_sgt_refusal,
+        config_files=lambda size: {},
+        environment=GTK_QUIET,
+    ),
+    "gnome-mines": Launcher(
+        binary="gnome-mines",
+        package="gnome-mines",
+        window_class="gnome-mines",
+        arguments=lambda size: [GNOME_MINES_SIZES[size]],
+        refusal=_gnome_mines_refusal,
+        config_files=_gnome_mines_settings,
+        environment=GTK_QUIET,
+        session_bus=True,
+    ),
+    "kmines": Launcher(
+        binary="kmines",
+        package="kmines",
+        window_class="kmines",
+        arguments=lambda size: [],
+        refusal=_kmines_refusal,
+        config_files=_kmines_settings,
+        session_bus=True,  # KDE programs exit without a session bus
+    ),
+}
+"""Every game autosweeper can start, by name."""
+GAMES = tuple(LAUNCHERS)

@@ -120,8 +120,8 @@ def runs_dir() -> Path:
 
 class RunRecord:
     """What this process started that would outlive it: processes (pid and start time, so a
-    reused pid is never taken for one of ours) and files. Kept as a JSON file named after the
-    process, rewritten on every change and removed once nothing is left to clean."""
+    reused pid is never taken for one of ours) and files or folders. Kept as a JSON file named
+    after the process, rewritten on every change and removed once nothing is left to clean."""
 
     def __init__(self, folder: Path) -> None:
         self.path = folder / f"run-{os.getpid()}.json"
@@ -195,9 +195,13 @@ def clean_up_dead_runs(folder: Path) -> list[str]:
                 kill_pid(pid, started)
                 done.append(f"stopped process {pid} left by dead run {owner}")
         for file in files:
-            if file.exists():
+            if file.is_dir() and not file.is_symlink():  # a game's private settings folders
+                shutil.rmtree(file, ignore_errors=True)
+            elif file.exists():
                 file.unlink(missing_ok=True)
-                done.append(f"removed {file} left by dead run {owner}")
+            else:
+                continue
+            done.append(f"removed {file} left by dead run {owner}")
         path.unlink(missing_ok=True)
     return done
 

@@ -10,18 +10,28 @@ has declared itself DPI-aware, or a scaled display reports scaled frames.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from controller.errors import SandboxError
+from controller.errors import ControllerError, SandboxError
 from vision.geometry import Rect
 
 
 class WindowError(SandboxError):
     """No single visible window matches, or the desktop's windows cannot be listed; says which."""
+
+
+class DialogError(ControllerError):
+    """A game's dialog stayed open when told to close; the message names the dialog."""
+
+
+DIALOG_CLOSE_TIMEOUT = 1.0
+"""Seconds a dialog has to close after Escape (they close within a frame or two)."""
 
 
 @dataclass(frozen=True)
@@ -159,40 +169,37 @@ class X11Windows:
         self.desktop = f"display {display}"
 
     def windows(self) -> list[DesktopWindow]:
-        from Xlib import display as xdisplay
-        from Xlib.error import DisplayError, XauthError
-
-        try:
-            connection = xdisplay.Display(self.display)
-        except (DisplayError, XauthError) as error:
-            raise WindowError(
-                f"cannot list the windows of display {self.display}: {error}"
-            ) from error
-        try:
+        with _x_connection(self.display, "list the windows of") as connection:
             root = connection.screen().root
             names = _TextProperties(connection)
             return list(self._clients(root, root, names))
-        finally:
-            connection.close()
 
     def _clients(self, root: Any, parent: Any, names: _TextProperties) -> Iterator[DesktopWindow]:
-        from Xlib import X
-        from Xlib.error import BadDrawable, BadWindow
+        for child, classes, frame in _client_windows(root, parent, names):
+            yield DesktopWindow(names.title(child), classes, frame)
 
-        for child in parent.query_tree().children:
-            try:  # a window may be destroyed while the tree is read
-                if child.get_attributes().map_state != X.IsViewable:
-                    continue  # nor is anything inside it
-                classes = names.classes(child)
-                if not classes:  # a window manager's frame or a plain container: look inside
-                    yield from self._clients(root, child, names)
-                    continue
-                size = child.get_geometry()
-                corner = root.translate_coords(child, 0, 0)
-                frame = Rect(corner.x, corner.y, size.width, size.height)
-                yield DesktopWindow(names.title(child), classes, frame)
-            except (BadWindow, BadDrawable):
+
+def _client_windows(
+    root: Any, parent: Any, names: _TextProperties
+) -> Iterator[tuple[Any, tuple[str, ...], Rect]]:
+    """The viewable client windows (those with a WM_CLASS) below ``parent``, each with its class
+    names and frame on the screen; a window manager's frames are looked into."""
+    from Xlib import X
+    from Xlib.error import BadDrawable, BadWindow
+
+    for child in parent.query_tree().children:
+        try:  # a window may be destroyed while the tree is read
+            if child.get_attributes().map_state != X.IsViewable:
+                continue  # nor is anything inside it
+            classes = names.classes(child)
+            if not classes:  # a window manager's frame or a plain container: look inside
+                yield from _client_windows(root, child, names)
                 continue
+            size = child.get_geometry()
+            corner = root.translate_coords(child, 0, 0)
+            yield child, classes, Rect(corner.x, corner.y, size.width, size.height)
+        except (BadWindow, BadDrawable):
+            continue
 
 
 class _TextProperties:
@@ -227,6 +234,169 @@ class _TextProperties:
             return ""
         value = found.value
         return value.decode(encoding, errors="replace") if isinstance(value, bytes) else str(value)
+
+
+@contextlib.contextmanager
+def _x_connection(display: str | None, purpose: str) -> Iterator[Any]:
+    """A python-xlib connection to ``display`` (default: DISPLAY), closed afterwards; a display
+    that cannot be opened is a :class:`WindowError` saying what it was opened to do."""
+    from Xlib import display as xdisplay
+    from Xlib.error import DisplayError, XauthError
+
+    where = display or os.environ.get("DISPLAY") or ""
+    try:
+        connection = xdisplay.Display(where)
+    except (DisplayError, XauthError) as error:
+        raise WindowError(f"cannot {purpose} display {where}: {error}") from error
+    try:
+        yield connection
+    finally:
+        connection.close()
+
+
+@dataclass(frozen=True)
+class Dialog:
+    """A visible top-level window that belongs to a game beside its main window: a question, a
+    score table. It covers the board or takes the keys, so a bot must see it and close it."""
+
+    window_id: int
+    title: str
+    frame: Rect
+
+    def describe(self) -> str:
+        frame = self.frame
+        return (
+            f"dialog {self.title!r} (window {self.window_id:#x}) at "
+            f"{frame.left},{frame.top},{frame.width},{frame.height}"
+        )
+
+
+def focus(window_id: int, display: str | None = None) -> None:
+    """Give the window X input focus, as ``xdotool windowfocus`` does (XSetInputFocus).
+
+    With no window manager no one else does: focus stays on the root window, where GTK and Xt
+    programs still take keys under the pointer but Qt programs take none."""
+    with _x_connection(display, "focus a window on") as connection:
+        _focus(connection, window_id)
+
+
+def _focus(connection: Any, window_id: int) -> None:
+    from Xlib import X
+    from Xlib.error import CatchError
+
+    window = connection.create_resource_object("window", window_id)
+    failed = CatchError()
+    window.set_input_focus(X.RevertToParent, X.CurrentTime, onerror=failed)
+    focused = connection.get_input_focus().focus  # a round trip: the request's error is in
+    if failed.get_error() is not None or getattr(focused, "id", focused) != window_id:
+        raise WindowError(f"cannot focus window {window_id:#x}: it is gone or not visible")
+
+
+def dialogs(window_id: int, display: str | None = None) -> list[Dialog]:
+    """The game's other visible top-level windows, beside its main window ``window_id``.
+
+    A window is the game's when it is transient for the main window (WM_TRANSIENT_FOR), was
+    made by the same X connection (its id has the main window's resource base), declares the
+    same ``_NET_WM_PID``, or is a ``_NET_WM_WINDOW_TYPE_DIALOG`` window of the same WM_CLASS.
+    Override-redirect windows (menus, tooltips) are no dialogs: their toolkit closes them.
+    """
+    from Xlib.error import BadDrawable, BadWindow
+
+    with _x_connection(display, "list the dialogs on") as connection:
+        root = connection.screen().root
+        names = _TextProperties(connection)
+        main = connection.create_resource_object("window", window_id)
+        try:
+            owner = _Owner(connection, main, names)
+        except (BadWindow, BadDrawable) as error:
+            raise WindowError(f"window {window_id:#x} is gone") from error
+        found = []
+        for window, classes, frame in _client_windows(root, root, names):
+            try:
+                if window.id != window_id and owner.owns(window, classes):
+                    found.append(Dialog(window.id, names.title(window), frame))
+            except (BadWindow, BadDrawable):
+                continue  # closed while it was being read
+        return found
+
+
+class _Owner:
+    """What tells a main window's other windows: its id, resource base, pid and class."""
+
+    def __init__(self, connection: Any, main: Any, names: _TextProperties) -> None:
+        self.id = main.id
+        self.base_mask = ~connection.display.info.resource_id_mask
+        self.classes = names.classes(main)
+        self.pid_atom = connection.intern_atom("_NET_WM_PID")
+        self.type_atom = connection.intern_atom("_NET_WM_WINDOW_TYPE")
+        self.dialog_type = connection.intern_atom("_NET_WM_WINDOW_TYPE_DIALOG")
+        self.pid = self._pid(main)
+
+    def owns(self, window: Any, classes: tuple[str, ...]) -> bool:
+        if window.get_attributes().override_redirect:
+            return False
+        transient = window.get_wm_transient_for()
+        return (
+            (transient is not None and transient.id == self.id)
+            or window.id & self.base_mask == self.id & self.base_mask
+            or (self.pid is not None and self._pid(window) == self.pid)
+            or (classes == self.classes and self._is_dialog(window))
+        )
+
+    def _pid(self, window: Any) -> int | None:
+        from Xlib import Xatom
+
+        found = window.get_full_property(self.pid_atom, Xatom.CARDINAL)
+        return int(found.value[0]) if found is not None and len(found.value) else None
+
+    def _is_dialog(self, window: Any) -> bool:
+        from Xlib import Xatom
+
+        found = window.get_full_property(self.type_atom, Xatom.ATOM)
+        return found is not None and self.dialog_type in found.value
+
+
+def close_dialog(
+    dialog: Dialog, display: str | None = None, timeout: float = DIALOG_CLOSE_TIMEOUT
+) -> None:
+    """Focus the dialog and press Escape in it, and nothing else: Escape answers "keep" or
+    "cancel" in the games' dialogs, where Enter may take a default that harms (kmines' replays
+    the same mines). A dialog still there after ``timeout`` is a :class:`DialogError`.
+
+    The server is held (grabbed) from the focus to the key press, so no other window can take
+    the focus in between and the key reaches the dialog only.
+    """
+    from Xlib import XK, X
+    from Xlib.ext import xtest
+
+    with _x_connection(display, "close a dialog on") as connection:
+        escape = connection.keysym_to_keycode(XK.XK_Escape)
+        connection.grab_server()
+        try:
+            _focus(connection, dialog.window_id)
+            xtest.fake_input(connection, X.KeyPress, escape)
+            xtest.fake_input(connection, X.KeyRelease, escape)
+        except WindowError:
+            return  # it closed by itself before the focus reached it
+        finally:
+            connection.ungrab_server()
+            connection.sync()
+        deadline = time.monotonic() + timeout
+        while _viewable(connection, dialog.window_id):
+            if time.monotonic() >= deadline:
+                raise DialogError(f"the {dialog.describe()} did not close on Escape")
+            time.sleep(0.02)
+
+
+def _viewable(connection: Any, window_id: int) -> bool:
+    from Xlib import X
+    from Xlib.error import BadDrawable, BadWindow
+
+    window = connection.create_resource_object("window", window_id)
+    try:
+        return bool(window.get_attributes().map_state == X.IsViewable)
+    except (BadWindow, BadDrawable):
+        return False
 
 
 class PyWinCtlWindows:

@@ -206,6 +206,19 @@ def test_a_dead_runs_processes_and_files_are_cleaned_up(
     assert not left_file.exists() and not record.exists()
 
 
+def test_a_dead_runs_private_game_folder_is_removed_with_its_contents(tmp_path: Path) -> None:
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    folder = tmp_path / "autosweeper-kmines-x"
+    (folder / "config").mkdir(parents=True)
+    (folder / "config" / "kminesrc").write_text("[KgDifficulty]\nLevel=Hard\n")
+    write_record(tmp_path / "runs", gone.pid, [], [folder])
+    assert clean_up_dead_runs(tmp_path / "runs") == [
+        f"removed {folder} left by dead run {gone.pid}"
+    ]
+    assert not folder.exists()
+
+
 def test_a_pid_now_owned_by_a_later_process_is_not_touched(
     tmp_path: Path, sleepers: list[subprocess.Popen[bytes]]
 ) -> None:
@@ -243,17 +256,20 @@ KILLED_RUN = textwrap.dedent(
     display = VirtualDisplay(first_number=150)
     display.start()
     window = launch_game(sys.argv[1], "beginner" if sys.argv[1] == "winemine" else (9, 12, 10))
-    print(json.dumps({"pids": [display.pid, window.pid, window.launcher.pid]}), flush=True)
+    helpers = [pid for pid, _ in window.helpers]
+    pids = [display.pid, window.pid, window.launcher.pid, *helpers]
+    print(json.dumps({"pids": pids}), flush=True)
     time.sleep(120)
     """
 )
 
 
 @pytest.mark.realgame
-@pytest.mark.parametrize("game", ["winemine", "xdemineur"])
+@pytest.mark.parametrize("game", ["winemine", "xdemineur", "kmines"])
 def test_what_a_killed_run_started_is_stopped_by_the_next_start(game: str, tmp_path: Path) -> None:
-    """SIGKILL leaves the bot's Xvfb, game (Wine's is not even its child) and Xauthority file
-    behind; the next process to start a display removes them."""
+    """SIGKILL leaves the bot's Xvfb, game (Wine's is not even its child), Xauthority file and
+    (kmines) private bus and settings folder behind; the next process to start a display
+    removes them."""
     if find_binary("Xvfb") is None or find_binary("wine" if game == "winemine" else game) is None:
         pytest.skip(f"Xvfb or {game} is not installed")
     environment = {key: value for key, value in os.environ.items() if key != "DISPLAY"}
@@ -268,14 +284,16 @@ def test_what_a_killed_run_started_is_stopped_by_the_next_start(game: str, tmp_p
     left: list[psutil.Process] = []
     try:
         assert run.stdout is not None
-        pids = json.loads(run.stdout.readline())["pids"]
-        left = [psutil.Process(pid) for pid in set(pids)]
+        started = json.loads(run.stdout.readline())
+        left = [psutil.Process(pid) for pid in set(started["pids"])]
+        assert len(left) == (4 if game == "kmines" else 3 if game == "winemine" else 2)
         (record,) = (tmp_path / "data" / "autosweeper" / "runs").iterdir()
-        xauthority = Path(json.loads(record.read_text())["files"][0])
+        files = [Path(name) for name in json.loads(record.read_text())["files"]]
+        assert len(files) == (2 if game == "kmines" else 1)  # the Xauthority file, a folder
         os.kill(run.pid, signal.SIGKILL)
         run.wait()
         assert all(process.is_running() for process in left), "nothing was left behind"
-        assert xauthority.exists()
+        assert all(file.exists() for file in files)
         subprocess.run(
             [sys.executable, "-c", "from controller.desktop.display import VirtualDisplay\n"
              "with VirtualDisplay(first_number=160): pass"],
@@ -283,7 +301,7 @@ def test_what_a_killed_run_started_is_stopped_by_the_next_start(game: str, tmp_p
         )  # fmt: skip
         gone = [process for process in left if not is_running(process.pid, process.create_time())]
         assert gone == left
-        assert not xauthority.exists() and not record.exists()
+        assert not any(file.exists() for file in files) and not record.exists()
     finally:
         run.kill()
         run.wait()
@@ -329,3 +347,10 @@ def test_a_search_that_keeps_failing_or_fails_otherwise_is_an_error(
     with pytest.raises(SandboxError, match=message):
         games.visible_windows("xdemineur")
     assert len(calls) == searches
+
+
+def test_a_game_with_no_calibration_boards_is_named_not_a_traceback() -> None:
+    from controller.learning import calibrate_game
+
+    with pytest.raises(SandboxError, match="no calibration boards for sgt-mines yet"):
+        calibrate_game("sgt-mines")

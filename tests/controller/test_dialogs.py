@@ -1,0 +1,277 @@
+"""Focus and dialogs (controller/desktop/windows.py): first against windows this test makes with
+python-xlib (each rule that ties a window to a game, and what a dialog receives), then against
+gnome-mines' "start a new game?" question and kmines, which takes keys only with the focus."""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from conftest import LaunchGame
+from game_screens import bounding, grab, hidden_tiles, pointer_off
+from Xlib import XK
+
+from controller.desktop.display import VirtualDisplay
+from controller.desktop.windows import (
+    DIALOG_CLOSE_TIMEOUT,
+    Dialog,
+    DialogError,
+    WindowError,
+    close_dialog,
+    dialogs,
+    focus,
+)
+from vision.geometry import Rect
+
+SHOW_TIMEOUT = 5.0
+"""Seconds a game has to open a dialog or redraw its board."""
+
+
+class Client:
+    """An X client of its own (one connection) that makes top-level windows and records the keys
+    they receive; a window may be made to unmap itself on Escape, as a dialog closes.
+
+    python-xlib's connections are not thread-safe (unless ``Xlib.threaded`` is imported for the
+    whole process), so the connection is used by the client's thread only: the test's requests
+    are handed to it."""
+
+    def __init__(self) -> None:
+        self.keys: list[tuple[int, int]] = []
+        """(window id, keysym) of every key press a window of this client received."""
+        self._closing: set[int] = set()
+        self._work: queue.Queue[tuple[Callable[[Any], Any], queue.Queue[Any]]] = queue.Queue()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def _call(self, work: Callable[[Any], Any]) -> Any:
+        answer: queue.Queue[Any] = queue.Queue()
+        self._work.put((work, answer))
+        result = answer.get(timeout=SHOW_TIMEOUT)
+        if isinstance(result, BaseException):
+            raise result
+        return result
+
+    def focused(self) -> int:
+        """The id of the window that has the input focus."""
+        return int(self._call(lambda connection: connection.get_input_focus().focus.id))
+
+    def window(
+        self,
+        *,
+        at: tuple[int, int] = (300, 200),
+        classes: tuple[str, str] = ("fakegame", "Fakegame"),
+        transient_for: int | None = None,
+        pid: int | None = None,
+        dialog_type: bool = False,
+        override_redirect: bool = False,
+        mapped: bool = True,
+        closes_on_escape: bool = False,
+    ) -> int:
+        def make(connection: Any) -> int:
+            from Xlib import X, Xatom
+
+            window = connection.screen().root.create_window(
+                *at, 160, 90, 0, X.CopyFromParent,
+                override_redirect=override_redirect, event_mask=X.KeyPressMask,
+            )  # fmt: skip
+            window.set_wm_class(*classes)
+            window.set_wm_name("fake dialog")
+            if transient_for is not None:
+                window.change_property(Xatom.WM_TRANSIENT_FOR, Xatom.WINDOW, 32, [transient_for])
+            if pid is not None:
+                pid_atom = connection.intern_atom("_NET_WM_PID")
+                window.change_property(pid_atom, Xatom.CARDINAL, 32, [pid])
+            if dialog_type:
+                kind = connection.intern_atom("_NET_WM_WINDOW_TYPE_DIALOG")
+                type_atom = connection.intern_atom("_NET_WM_WINDOW_TYPE")
+                window.change_property(type_atom, Xatom.ATOM, 32, [kind])
+            if mapped:
+                window.map()
+            if closes_on_escape:
+                self._closing.add(window.id)
+            connection.sync()
+            return int(window.id)
+
+        return int(self._call(make))
+
+    def _serve(self) -> None:
+        from Xlib import XK, X
+        from Xlib import display as xdisplay
+
+        connection = xdisplay.Display()
+        try:
+            while not self._stop.is_set():
+                with contextlib.suppress(queue.Empty):
+                    work, answer = self._work.get_nowait()
+                    try:
+                        answer.put(work(connection))
+                    except Exception as error:
+                        answer.put(error)
+                if not connection.pending_events():
+                    time.sleep(0.01)
+                    continue
+                event = connection.next_event()
+                if event.type != X.KeyPress:
+                    continue
+                keysym = connection.keycode_to_keysym(event.detail, 0)
+                self.keys.append((event.window.id, keysym))
+                if keysym == XK.XK_Escape and event.window.id in self._closing:
+                    event.window.unmap()
+                    connection.flush()
+        finally:
+            connection.close()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+@pytest.fixture
+def client(virtual_display: VirtualDisplay) -> Iterator[Client]:
+    made = Client()
+    yield made
+    made.close()
+
+
+@pytest.fixture
+def stranger(virtual_display: VirtualDisplay) -> Iterator[Client]:
+    """Another X client: another program's windows."""
+    made = Client()
+    yield made
+    made.close()
+
+
+def ids(found: list[Dialog]) -> set[int]:
+    return {dialog.window_id for dialog in found}
+
+
+@pytest.mark.realgame
+def test_each_rule_that_ties_a_window_to_the_game_finds_it_and_no_other(
+    client: Client, stranger: Client
+) -> None:
+    main = client.window(pid=4242)
+    own = client.window()  # made by the game's own X connection
+    transient = stranger.window(classes=("helper", "Helper"), transient_for=main)
+    same_pid = stranger.window(classes=("helper", "Helper"), pid=4242)
+    typed = stranger.window(dialog_type=True)  # a dialog of the game's class
+    other_typed = stranger.window(classes=("other", "Other"), dialog_type=True)
+    other = stranger.window(classes=("other", "Other"), pid=77)
+    client.window(override_redirect=True)  # a menu or tooltip
+    client.window(mapped=False)
+    assert ids(dialogs(main)) == {own, transient, same_pid, typed}
+    assert other_typed not in ids(dialogs(main)) and other not in ids(dialogs(main))
+
+
+@pytest.mark.realgame
+def test_a_dialog_is_listed_with_its_frame_and_title(client: Client) -> None:
+    main = client.window()
+    dialog = client.window(transient_for=main)
+    (found,) = dialogs(main)
+    assert found == Dialog(dialog, "fake dialog", Rect(300, 200, 160, 90))
+
+
+@pytest.mark.realgame
+def test_close_dialog_sends_escape_to_the_dialog_only(client: Client) -> None:
+    main = client.window()
+    dialog = client.window(transient_for=main, closes_on_escape=True)
+    focus(main)
+    close_dialog(dialogs(main)[0])
+    assert dialogs(main) == []
+    assert client.keys == [(dialog, XK.XK_Escape)]
+
+
+@pytest.mark.realgame
+def test_a_dialog_that_stays_open_is_a_one_line_error_naming_it(client: Client) -> None:
+    main = client.window()
+    dialog = client.window(transient_for=main)
+    started = time.monotonic()
+    with pytest.raises(DialogError, match=rf"^the dialog 'fake dialog' \(window {dialog:#x}\) "):
+        close_dialog(dialogs(main)[0])
+    assert time.monotonic() - started >= DIALOG_CLOSE_TIMEOUT
+    assert client.keys == [(dialog, XK.XK_Escape)]
+
+
+@pytest.mark.realgame
+def test_focus_gives_the_window_the_input_focus_and_refuses_a_hidden_one(client: Client) -> None:
+    shown, hidden = client.window(), client.window(mapped=False)
+    focus(shown)
+    assert client.focused() == shown
+    with pytest.raises(WindowError, match=rf"cannot focus window {hidden:#x}"):
+        focus(hidden)
+
+
+def press(*keys: str) -> None:
+    subprocess.run(["xdotool", "key", *keys], check=True)
+
+
+def click(x: int, y: int) -> None:
+    subprocess.run(["xdotool", "mousemove", str(x), str(y), "click", "1"], check=True)
+
+
+def wait_for(condition: Any, what: str) -> None:
+    deadline = time.monotonic() + SHOW_TIMEOUT
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
+
+
+@pytest.mark.realgame
+def test_gnome_mines_new_game_question_is_found_and_closed_with_escape(
+    launch: LaunchGame,
+) -> None:
+    game = launch("gnome-mines", (8, 8, 10))
+    pointer_off(game)
+    board = bounding(hidden_tiles(grab(game)))
+    x, y = game.geometry.x + board.left, game.geometry.y + board.top
+    click(x + board.width // 2, y + board.height // 2)  # a game is running: it asks first
+    time.sleep(0.5)
+    before = grab(game)
+    focus(game.window_id)
+    press("ctrl+n")
+    wait_for(lambda: dialogs(game.window_id), "no dialog opened on Ctrl+N")
+    time.sleep(0.3)  # another window would have come with it by now
+    (question,) = dialogs(game.window_id)
+    assert Rect(*game.geometry).intersection(question.frame) == question.frame
+    hidden = grab(game)[board.top : board.bottom, board.left : board.right]
+    assert (hidden != before[board.top : board.bottom, board.left : board.right]).any()
+    close_dialog(question)
+    assert dialogs(game.window_id) == []
+
+    def board_back() -> bool:
+        now = grab(game)[board.top : board.bottom, board.left : board.right]
+        return bool((now == before[board.top : board.bottom, board.left : board.right]).all())
+
+    wait_for(board_back, "the board did not come back as it was")
+
+
+@pytest.mark.realgame
+def test_kmines_takes_ctrl_n_only_once_focused(launch: LaunchGame, client: Client) -> None:
+    """A click gives kmines the focus (Qt takes it with no window manager), so the test gives it
+    to another window first, as a dialog or another program would hold it."""
+    game = launch("kmines", "beginner")
+    fresh = grab(game)
+    board = bounding(hidden_tiles(fresh))
+    x, y = game.geometry.x + board.left, game.geometry.y + board.top
+    click(x + board.width // 2, y + board.height // 2)
+
+    def board_now() -> Any:
+        return grab(game)[board.top : board.bottom, board.left : board.right]
+
+    fresh_board = fresh[board.top : board.bottom, board.left : board.right]
+    wait_for(lambda: (board_now() != fresh_board).any(), "the click opened nothing")
+    elsewhere = client.window(at=(1000, 800))  # another program's window has the focus
+    focus(elsewhere)
+    press("ctrl+n")  # with the pointer still over kmines' board
+    time.sleep(1.0)
+    assert (board_now() != fresh_board).any(), "kmines started a new game with no focus"
+    assert [window for window, _ in client.keys] == [elsewhere, elsewhere]  # Ctrl, then N
+    focus(game.window_id)
+    press("ctrl+n")
+    wait_for(lambda: (board_now() == fresh_board).all(), "Ctrl+N with the focus: no new game")

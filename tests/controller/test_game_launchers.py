@@ -1,0 +1,109 @@
+"""sgt-mines, gnome-mines and kmines started as the launch data says (controller/desktop/games.py):
+each opens at the asked size with its whole board on the screen, and closing it leaves no process
+(by pid and start time) and no private settings folder behind."""
+
+from __future__ import annotations
+
+import mss
+import psutil
+import pytest
+from conftest import LaunchGame
+from game_screens import bounding, grab, hidden_tiles, pointer_off
+
+from controller.desktop import games
+from controller.desktop.games import (
+    LAUNCHERS,
+    PRIVATE_FOLDERS,
+    GameWindow,
+    Size,
+    launch_game,
+    resolve_size,
+    visible_windows,
+)
+from controller.desktop.processes import is_running
+from controller.errors import SandboxError
+from vision.geometry import Rect
+
+
+def processes_of(window: GameWindow) -> list[psutil.Process]:
+    """The game, its launcher and everything the launcher started."""
+    launcher = psutil.Process(window.launcher.pid)
+    return [launcher, psutil.Process(window.pid), *launcher.children(recursive=True)]
+
+
+CASES: list[tuple[str, str | Size]] = [
+    ("sgt-mines", "beginner"),
+    ("sgt-mines", "expert"),
+    ("gnome-mines", (8, 8, 10)),  # --small: gnome-mines has no 9x9 beginner
+    ("gnome-mines", "expert"),
+    ("kmines", "beginner"),
+    ("kmines", "expert"),
+    ("kmines", (10, 12, 20)),  # custom
+]
+
+
+@pytest.mark.realgame
+@pytest.mark.parametrize(("game", "level"), CASES)
+def test_a_game_opens_with_its_whole_board_and_closes_without_leftovers(
+    game: str, level: str | Size, launch: LaunchGame
+) -> None:
+    window = launch(game, level)
+    rows, columns, _ = resolve_size(level)
+    assert window.window_id in visible_windows(LAUNCHERS[game].window_class)
+    with mss.MSS() as screen:
+        monitor = screen.monitors[0]
+    frame = Rect(*window.geometry)
+    assert frame.intersection(Rect(0, 0, monitor["width"], monitor["height"])) == frame
+    pointer_off(window)
+    tiles = hidden_tiles(grab(window))
+    assert len(tiles) == rows * columns, f"{len(tiles)} tiles show of {rows}x{columns}"
+    board = bounding(tiles)
+    assert Rect(0, 0, frame.width, frame.height).intersection(board) == board
+    folder = window.folder
+    assert folder is not None and (folder / PRIVATE_FOLDERS["XDG_CONFIG_HOME"]).is_dir()
+    started = [(process, process.create_time()) for process in processes_of(window)]
+    window.close()
+    left = [process.pid for process, at in started if is_running(process.pid, at)]
+    assert left == [], f"{game} left processes {left} running"
+    assert not folder.exists()
+
+
+@pytest.mark.parametrize(
+    ("game", "size", "message"),
+    [
+        ("gnome-mines", (9, 9, 10), r"gnome-mines opens only 8x8/10, 16x16/40, 16x30/99 .* 9x9/10"),
+        ("kmines", (4, 10, 5), r"kmines cannot play 4x10 with 5 mines \(custom: 5 to 50"),
+        ("kmines", (10, 10, 91), "at most rows\\*columns-10 mines"),
+        ("sgt-mines", (2, 9, 1), "at least 3 rows and 3 columns, not 2x9"),
+        ("sgt-mines", (9, 9, 73), "cannot place 73 mines on 9x9: .* at most 72"),
+    ],
+)
+def test_a_size_a_game_cannot_open_is_refused_in_one_line(
+    game: str, size: Size, message: str
+) -> None:
+    with pytest.raises(SandboxError, match=message) as refused:
+        launch_game(game, size)
+    assert "\n" not in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("game", "size"),
+    [("kmines", (10, 10, 90)), ("kmines", (50, 5, 240)), ("sgt-mines", (9, 9, 72))],
+)
+def test_the_largest_sizes_a_game_takes_are_not_refused(game: str, size: Size) -> None:
+    assert LAUNCHERS[game].refusal(size) is None
+
+
+def test_a_missing_game_or_bus_names_the_package_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(games, "find_binary", lambda name: None)
+    with pytest.raises(
+        SandboxError, match=r"^sgt-mines is not installed \(apt-get install sgt-puzzles\)$"
+    ):
+        launch_game("sgt-mines")
+    monkeypatch.setattr(games, "find_binary", lambda name: None if "dbus" in name else name)
+    with pytest.raises(
+        SandboxError, match=r"^kmines needs dbus-run-session \(apt-get install dbus\)$"
+    ):
+        launch_game("kmines")

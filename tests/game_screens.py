@@ -1,0 +1,59 @@
+"""Pictures of a game window for the real-game tests: its pixels, and where its fresh board's
+hidden tiles are, found without a skin (so a board cut off by the window's edge shows)."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+
+import cv2
+import mss
+import numpy as np
+
+from controller.desktop.games import GameWindow
+from vision.geometry import Rect
+
+TILE_TOLERANCE = 12
+"""Colour levels by which one game's hidden tiles may differ (kmines draws them semi-transparent
+over a gradient)."""
+
+
+def grab(window: GameWindow) -> np.ndarray:
+    """The window's pixels as RGB."""
+    x, y, width, height = window.geometry
+    with mss.MSS() as screen:
+        frame = np.asarray(screen.grab({"left": x, "top": y, "width": width, "height": height}))
+    return frame[:, :, 2::-1]
+
+
+def hidden_tiles(frame: np.ndarray) -> list[Rect]:
+    """The squares of one colour and one size that a fresh board is made of: of the frame's six
+    most common colours, the one whose near-square patches of about one area are the most."""
+    pixels = frame.astype(np.int16)
+    colours, counts = np.unique(pixels.reshape(-1, 3), axis=0, return_counts=True)
+    best: list[Rect] = []
+    for colour in colours[np.argsort(counts)[::-1][:6]]:
+        mask = (np.abs(pixels - colour).max(axis=2) <= TILE_TOLERANCE).astype(np.uint8)
+        stats = cv2.connectedComponentsWithStats(mask, connectivity=4)[2][1:]
+        squares = [s for s in stats if min(s[2], s[3]) >= 8 and 0.7 <= s[2] / s[3] <= 1.4]
+        if not squares:
+            continue
+        area = np.median([s[4] for s in squares])
+        tiles = [Rect(*map(int, s[:4])) for s in squares if 0.7 <= s[4] / area <= 1.3]
+        if len(tiles) > len(best):
+            best = tiles
+    return best
+
+
+def bounding(rects: list[Rect]) -> Rect:
+    left, top = min(r.left for r in rects), min(r.top for r in rects)
+    right, bottom = max(r.right for r in rects), max(r.bottom for r in rects)
+    return Rect(left, top, right - left, bottom - top)
+
+
+def pointer_off(window: GameWindow) -> None:
+    """Park the pointer beside the window (gnome-mines lights the tile under it), away from
+    the screen's corners."""
+    x, y, width, height = window.geometry
+    subprocess.run(["xdotool", "mousemove", str(x + width + 20), str(y + height + 20)], check=True)
+    time.sleep(0.3)
