@@ -296,6 +296,10 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
             meanings.give(now, Tile.MINE, f"{where}, cell {cell} uncovered")
         elif was_tile == Tile.FLAG:
             meanings.give(now, Tile.WRONG_FLAG, f"{where}, the flag on cell {cell} changed")
+        elif was_tile is None and was not in safe:
+            # A picture that never lasted: the board before the click was caught mid-draw (Wine
+            # on a loaded machine pauses in the middle of drawing a flood); it teaches nothing.
+            continue
         else:
             raise CalibrationError(
                 f"{where}: cell {cell} changed from appearance #{was} (not hidden, flagged or "
