@@ -41,9 +41,10 @@ class Constraints:
     unknown_count: int
     mines_left: int
     """Mines not yet accounted for by flags."""
-    masks: tuple[int, ...] = field(repr=False)
-    """Each constraint's unknown cells as the bits ``1 << (row * columns + column)`` of an int,
-    for the deductions, which then work by integer operations instead of set ones."""
+    bits: tuple[tuple[int, int, int], ...] = field(repr=False)
+    """Each constraint as (its number's reading-order index ``row * columns + column``, its
+    unknown cells as the bits ``1 << index`` of an int, its mines), for the deductions, which
+    then work by integer operations instead of set ones."""
 
     @cached_property
     def unknown(self) -> frozenset[Cell]:
@@ -93,17 +94,18 @@ def read_constraints(board: Board) -> Constraints:
             f"but only {unknown_count} cells are unknown"
         )
     columns = board.columns
-    needs = (values - flags_around).ravel().tolist()
-    around_of = _unknown_around_table(board.rows, columns)
-    pattern = _unknown_pattern(unknown).ravel().tolist()
-    constraints = []
-    masks = []
-    for index in np.flatnonzero(numbers & (unknown_around > 0)).tolist():
-        around, mask = around_of(index, pattern[index])
-        constraints.append(Constraint(divmod(index, columns), around, needs[index]))
-        masks.append(mask)
+    indices = np.flatnonzero(numbers & (unknown_around > 0))
+    read = _unknown_around_table(board.rows, columns)
+    pattern = _unknown_pattern(unknown).ravel()[indices].tolist()
+    needs = (values - flags_around).ravel()[indices].tolist()
+    numbers_read = list(map(read, indices.tolist(), pattern, needs))
     return Constraints(
-        board, tuple(constraints), unknown, unknown_count, board.mines - flag_count, tuple(masks)
+        board,
+        tuple(constraint for constraint, _ in numbers_read),
+        unknown,
+        unknown_count,
+        board.mines - flag_count,
+        tuple(bits for _, bits in numbers_read),
     )
 
 
@@ -127,10 +129,11 @@ def _unknown_pattern(unknown: npt.NDArray[np.bool_]) -> npt.NDArray[np.uint16]:
 @lru_cache(maxsize=16)
 def _unknown_around_table(
     rows: int, columns: int
-) -> Callable[[int, int], tuple[frozenset[Cell], int]]:
-    """For one board size: the unknown cells around the cell at a reading-order index, given
-    its pattern, as a set and as bits. Memoised, because reading constraints runs on every move
-    of every game and a number's neighbourhood rarely changes between moves."""
+) -> Callable[[int, int, int], tuple[Constraint, tuple[int, int, int]]]:
+    """For one board size: the constraint of the number at a reading-order index, given the
+    pattern of its unknown neighbours and the mines they hold, and its :attr:`Constraints.bits`
+    form. Memoised, because reading constraints runs on every move of every game and a number's
+    neighbourhood rarely changes between moves (constraints are immutable, so shared)."""
     neighbours = [
         {
             bit: (r + dr, c + dc)
@@ -141,9 +144,10 @@ def _unknown_around_table(
         for c in range(columns)
     ]
 
-    @lru_cache(maxsize=1 << 16)
-    def around(index: int, pattern: int) -> tuple[frozenset[Cell], int]:
+    @lru_cache(maxsize=1 << 15)
+    def read(index: int, pattern: int, mines: int) -> tuple[Constraint, tuple[int, int, int]]:
         cells = [cell for bit, cell in neighbours[index].items() if pattern >> bit & 1]
-        return frozenset(cells), sum(1 << (r * columns + c) for r, c in cells)
+        bits = sum(1 << (r * columns + c) for r, c in cells)
+        return Constraint(divmod(index, columns), frozenset(cells), mines), (index, bits, mines)
 
-    return around
+    return read

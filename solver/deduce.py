@@ -17,6 +17,7 @@ nothing new follows:
 from __future__ import annotations
 
 from collections import defaultdict
+from functools import lru_cache
 
 import numpy as np
 
@@ -24,9 +25,8 @@ from solver.board import Board, BoardError, Cell
 from solver.constraints import Constraints, read_constraints
 
 _Number = tuple[int, int, int]
-"""A constraint as the deductions hold it: (its number's reading-order index, its unknown cells
-as bits of :attr:`Constraints.masks`, the mines among them). Sets of cells as ints make the
-rules' unions, differences and counts single integer operations."""
+"""A constraint as the deductions hold it (:attr:`Constraints.bits`): sets of cells as ints make
+the rules' unions, differences and counts single integer operations."""
 
 
 def _reduce(numbers: list[_Number], safe: int, mines: int, columns: int) -> list[_Number]:
@@ -85,10 +85,7 @@ def certain_cells(position: Constraints) -> tuple[frozenset[Cell], frozenset[Cel
     columns = position.board.columns
     safe = mines = 0
     reduced_safe = reduced_mines = 0
-    numbers = [
-        (constraint.cell[0] * columns + constraint.cell[1], mask, constraint.mines)
-        for constraint, mask in zip(position.constraints, position.masks, strict=True)
-    ]
+    numbers = list(position.bits)
     while True:
         before = (safe, mines)
         if safe != reduced_safe or mines != reduced_mines:
@@ -154,14 +151,16 @@ def _unknown_bits(position: Constraints) -> int:
     return int.from_bytes(packed.tobytes(), "little")
 
 
-def _bit_indices(bits: int) -> list[int]:
-    """The positions of the set bits, lowest first."""
+@lru_cache(maxsize=1 << 16)
+def _bit_indices(bits: int) -> tuple[int, ...]:
+    """The positions of the set bits, lowest first (memoised: a number's few unknown cells come
+    back move after move)."""
     out = []
     while bits:
         low = bits & -bits
         out.append(low.bit_length() - 1)
         bits ^= low
-    return out
+    return tuple(out)
 
 
 def _lowest_bit(bits: int) -> int:
@@ -169,4 +168,9 @@ def _lowest_bit(bits: int) -> int:
 
 
 def _cells(bits: int, columns: int) -> frozenset[Cell]:
-    return frozenset(divmod(index, columns) for index in _bit_indices(bits))
+    cells = []
+    while bits:
+        low = bits & -bits
+        cells.append(divmod(low.bit_length() - 1, columns))
+        bits ^= low
+    return frozenset(cells)
