@@ -8,13 +8,14 @@ known mines; question marks count as hidden cells; an opened cell whose number i
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 import numpy as np
 import numpy.typing as npt
 
-from solver.board import Board, BoardError, Cell, Tile
+from solver.board import Board, BoardError, Cell, Tile, tile_mask
 from solver.engine import neighbour_counts
 
 _END_OF_GAME_TILES = (Tile.MINE, Tile.EXPLODED, Tile.WRONG_FLAG)
@@ -41,6 +42,10 @@ class Constraints:
     unknown_count: int
     mines_left: int
     """Mines not yet accounted for by flags."""
+    bits: tuple[tuple[int, int, int], ...] = field(repr=False)
+    """Each constraint as (its number's reading-order index ``row * columns + column``, its
+    unknown cells as the bits ``1 << index`` of an int, its mines), for the deductions, which
+    then work by integer operations instead of set ones."""
 
     @cached_property
     def unknown(self) -> frozenset[Cell]:
@@ -58,7 +63,7 @@ def read_constraints(board: Board) -> Constraints:
     together is left to the caller's search.
     """
     tiles = board.tiles
-    finished = np.isin(tiles, _END_OF_GAME_TILES)
+    finished = tile_mask(tiles, _END_OF_GAME_TILES)
     if finished.any():
         r, c = (int(x) for x in np.argwhere(finished)[0])
         raise BoardError(
@@ -90,21 +95,60 @@ def read_constraints(board: Board) -> Constraints:
             f"but only {unknown_count} cells are unknown"
         )
     columns = board.columns
-    is_unknown = unknown.ravel().tolist()
-    needs = (values - flags_around).ravel().tolist()
-    table = _neighbour_table(board.rows, columns)
-    constraints = []
-    for index in np.flatnonzero(numbers & (unknown_around > 0)).tolist():
-        around = frozenset(cell for cell, flat in table[index] if is_unknown[flat])
-        constraints.append(Constraint(divmod(index, columns), around, needs[index]))
-    return Constraints(board, tuple(constraints), unknown, unknown_count, board.mines - flag_count)
+    indices = np.flatnonzero(numbers & (unknown_around > 0))
+    read = _unknown_around_table(board.rows, columns)
+    pattern = _unknown_pattern(unknown).ravel()[indices].tolist()
+    needs = (values - flags_around).ravel()[indices].tolist()
+    numbers_read = list(map(read, indices.tolist(), pattern, needs))
+    return Constraints(
+        board,
+        tuple(constraint for constraint, _ in numbers_read),
+        unknown,
+        unknown_count,
+        board.mines - flag_count,
+        tuple(bits for _, bits in numbers_read),
+    )
+
+
+_DIRECTIONS = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+"""The eight neighbours in the order of :meth:`Board.neighbours`; bit ``k`` of a cell's
+pattern (:func:`_unknown_pattern`) is its neighbour in direction ``k``."""
+
+
+def _unknown_pattern(unknown: npt.NDArray[np.bool_]) -> npt.NDArray[np.uint16]:
+    """For each cell, which of its eight neighbours are unknown, as 8 bits (one per direction
+    of :data:`_DIRECTIONS`; off the board counts as known)."""
+    rows, columns = unknown.shape
+    padded = np.zeros((rows + 2, columns + 2), dtype=np.uint16)
+    padded[1:-1, 1:-1] = unknown
+    pattern = np.zeros((rows, columns), dtype=np.uint16)
+    for bit, (dr, dc) in enumerate(_DIRECTIONS):
+        pattern |= padded[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + columns] << bit
+    return pattern
 
 
 @lru_cache(maxsize=16)
-def _neighbour_table(rows: int, columns: int) -> tuple[tuple[tuple[Cell, int], ...], ...]:
-    """For each cell in reading order, its neighbours as (cell, index in reading order); built
-    once per board size, because reading constraints runs on every move of every game."""
-    board = Board.empty(rows, columns, 0)
-    return tuple(
-        tuple((n, n[0] * columns + n[1]) for n in board.neighbours(cell)) for cell in board.cells()
-    )
+def _unknown_around_table(
+    rows: int, columns: int
+) -> Callable[[int, int, int], tuple[Constraint, tuple[int, int, int]]]:
+    """For one board size: the constraint of the number at a reading-order index, given the
+    pattern of its unknown neighbours and the mines they hold, and its :attr:`Constraints.bits`
+    form. Memoised, because reading constraints runs on every move of every game and a number's
+    neighbourhood rarely changes between moves (constraints are immutable, so shared)."""
+    neighbours = [
+        {
+            bit: (r + dr, c + dc)
+            for bit, (dr, dc) in enumerate(_DIRECTIONS)
+            if 0 <= r + dr < rows and 0 <= c + dc < columns
+        }
+        for r in range(rows)
+        for c in range(columns)
+    ]
+
+    @lru_cache(maxsize=1 << 15)
+    def read(index: int, pattern: int, mines: int) -> tuple[Constraint, tuple[int, int, int]]:
+        cells = [cell for bit, cell in neighbours[index].items() if pattern >> bit & 1]
+        bits = sum(1 << (r * columns + c) for r, c in cells)
+        return Constraint(divmod(index, columns), frozenset(cells), mines), (index, bits, mines)
+
+    return read

@@ -17,47 +17,58 @@ nothing new follows:
 from __future__ import annotations
 
 from collections import defaultdict
+from functools import lru_cache
+
+import numpy as np
 
 from solver.board import Board, BoardError, Cell
-from solver.constraints import Constraint, Constraints, read_constraints
+from solver.constraints import Constraints, read_constraints
+
+_Number = tuple[int, int, int]
+"""A constraint as the deductions hold it (:attr:`Constraints.bits`): sets of cells as ints make
+the rules' unions, differences and counts single integer operations."""
 
 
-def _reduce(constraints: list[Constraint], safe: set[Cell], mines: set[Cell]) -> list[Constraint]:
-    """The constraints without the newly decided ``safe`` and ``mines`` cells; raise if a number
+def _reduce(numbers: list[_Number], safe: int, mines: int, columns: int) -> list[_Number]:
+    """The numbers without the newly decided ``safe`` and ``mines`` cells; raise if a number
     can no longer be met."""
+    decided = safe | mines
     reduced = []
-    for constraint in constraints:
-        if constraint.unknown.isdisjoint(safe) and constraint.unknown.isdisjoint(mines):
-            reduced.append(constraint)
+    for number in numbers:
+        index, unknown, need = number
+        if not unknown & decided:
+            reduced.append(number)
             continue
-        unknown = constraint.unknown - safe - mines
-        need = constraint.mines - len(constraint.unknown & mines)
-        if not 0 <= need <= len(unknown):
+        need -= (unknown & mines).bit_count()
+        unknown &= ~decided
+        if not 0 <= need <= unknown.bit_count():
             raise BoardError(
                 "the mines the other numbers force leave this number unsatisfiable",
-                cell=constraint.cell,
+                cell=divmod(index, columns),
             )
         if unknown:
-            reduced.append(Constraint(constraint.cell, frozenset(unknown), need))
+            reduced.append((index, unknown, need))
     return reduced
 
 
-def _pair_rule(a: Constraint, b: Constraint, safe: set[Cell], mines: set[Cell]) -> None:
-    """Apply the two-number rule to B against A.
+def _pair_rule(a: _Number, b: _Number, columns: int) -> tuple[int, int]:
+    """The two-number rule for B against A: the cells it proves (mines, safe), as bits.
 
     Both constraints stay true as cells get decided, so the rule is sound on either form.
     """
-    only_b = b.unknown - a.unknown
-    only_a = a.unknown - b.unknown
-    difference = b.mines - a.mines
-    if difference > len(only_b) or -difference > len(only_a):
-        first = min(a.cell, b.cell)
+    only_b = b[1] & ~a[1]
+    only_a = a[1] & ~b[1]
+    difference = b[2] - a[2]
+    only_b_count = only_b.bit_count()
+    if difference > only_b_count or -difference > only_a.bit_count():
+        cell_a, cell_b = divmod(a[0], columns), divmod(b[0], columns)
         raise BoardError(
-            f"the numbers at {a.cell} and {b.cell} cannot both be satisfied", cell=first
+            f"the numbers at {cell_a} and {cell_b} cannot both be satisfied",
+            cell=min(cell_a, cell_b),
         )
-    if difference == len(only_b):
-        mines.update(only_b)
-        safe.update(only_a)
+    if difference == only_b_count:
+        return only_b, only_a
+    return 0, 0
 
 
 def find_certain(board: Board) -> tuple[frozenset[Cell], frozenset[Cell]]:
@@ -71,50 +82,95 @@ def find_certain(board: Board) -> tuple[frozenset[Cell], frozenset[Cell]]:
 
 def certain_cells(position: Constraints) -> tuple[frozenset[Cell], frozenset[Cell]]:
     """:func:`find_certain` for a board already read into constraints."""
-    safe: set[Cell] = set()
-    mines: set[Cell] = set()
-    reduced_safe: set[Cell] = set()
-    reduced_mines: set[Cell] = set()
-    constraints = list(position.constraints)
+    columns = position.board.columns
+    safe = mines = 0
+    reduced_safe = reduced_mines = 0
+    numbers = list(position.bits)
     while True:
-        before = len(safe) + len(mines)
-        if len(safe) > len(reduced_safe) or len(mines) > len(reduced_mines):
+        before = (safe, mines)
+        if safe != reduced_safe or mines != reduced_mines:
             # Only cells decided since the last reduction can change a constraint.
-            constraints = _reduce(constraints, safe - reduced_safe, mines - reduced_mines)
-            reduced_safe, reduced_mines = set(safe), set(mines)
-        for constraint in constraints:
-            if constraint.mines == 0:
-                safe.update(constraint.unknown)
-            elif constraint.mines == len(constraint.unknown):
-                mines.update(constraint.unknown)
-        if len(safe) + len(mines) == before:
-            _apply_pair_rules(constraints, safe, mines)
-        if not mines.isdisjoint(safe):
+            numbers = _reduce(numbers, safe & ~reduced_safe, mines & ~reduced_mines, columns)
+            reduced_safe, reduced_mines = safe, mines
+        for _, unknown, need in numbers:
+            if need == 0:
+                safe |= unknown
+            elif need == unknown.bit_count():
+                mines |= unknown
+        if (safe, mines) == before:
+            more_mines, more_safe = _apply_pair_rules(numbers, columns)
+            mines |= more_mines
+            safe |= more_safe
+        if mines & safe:
             raise BoardError(
-                "the numbers force this cell to be both a mine and safe", cell=min(mines & safe)
+                "the numbers force this cell to be both a mine and safe",
+                cell=divmod(_lowest_bit(mines & safe), columns),
             )
-        undecided = position.unknown_count - len(safe) - len(mines)
-        mines_left = position.mines_left - len(mines)
+        mine_count = mines.bit_count()
+        undecided = position.unknown_count - safe.bit_count() - mine_count
+        mines_left = position.mines_left - mine_count
         if not 0 <= mines_left <= undecided:
             raise BoardError(
-                f"the numbers force {len(mines)} of the {position.mines_left} unflagged mines "
+                f"the numbers force {mine_count} of the {position.mines_left} unflagged mines "
                 f"and leave {undecided} cells for the rest"
             )
         if undecided and mines_left in (0, undecided):
-            (mines if mines_left else safe).update(position.unknown - safe - mines)
-        if len(safe) + len(mines) == before:
-            return frozenset(safe), frozenset(mines)
+            rest = _unknown_bits(position) & ~safe & ~mines
+            if mines_left:
+                mines |= rest
+            else:
+                safe |= rest
+        if (safe, mines) == before:
+            return _cells(safe, columns), _cells(mines, columns)
 
 
-def _apply_pair_rules(constraints: list[Constraint], safe: set[Cell], mines: set[Cell]) -> None:
-    """Apply the two-number rule to every pair of numbers that share an unknown cell."""
-    touching: defaultdict[Cell, list[int]] = defaultdict(list)
-    for index, constraint in enumerate(constraints):
-        for cell in constraint.unknown:
-            touching[cell].append(index)
-    for index, a in enumerate(constraints):
-        partners = {other for cell in a.unknown for other in touching[cell] if other > index}
+def _apply_pair_rules(numbers: list[_Number], columns: int) -> tuple[int, int]:
+    """The two-number rule on every pair of numbers that share an unknown cell: the cells it
+    proves (mines, safe), as bits."""
+    touching: defaultdict[int, list[int]] = defaultdict(list)
+    for position, (_, unknown, _) in enumerate(numbers):
+        for bit in _bit_indices(unknown):
+            touching[bit].append(position)
+    mines = safe = 0
+    for position, a in enumerate(numbers):
+        partners = {
+            other for bit in _bit_indices(a[1]) for other in touching[bit] if other > position
+        }
         for other in sorted(partners):
-            b = constraints[other]
-            _pair_rule(a, b, safe, mines)
-            _pair_rule(b, a, safe, mines)
+            b = numbers[other]
+            for first, second in ((a, b), (b, a)):
+                more_mines, more_safe = _pair_rule(first, second, columns)
+                mines |= more_mines
+                safe |= more_safe
+    return mines, safe
+
+
+def _unknown_bits(position: Constraints) -> int:
+    """The board's unknown cells as bits of a reading-order int."""
+    packed = np.packbits(position.unknown_mask.ravel(), bitorder="little")
+    return int.from_bytes(packed.tobytes(), "little")
+
+
+@lru_cache(maxsize=1 << 16)
+def _bit_indices(bits: int) -> tuple[int, ...]:
+    """The positions of the set bits, lowest first (memoised: a number's few unknown cells come
+    back move after move)."""
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return tuple(out)
+
+
+def _lowest_bit(bits: int) -> int:
+    return (bits & -bits).bit_length() - 1
+
+
+def _cells(bits: int, columns: int) -> frozenset[Cell]:
+    cells = []
+    while bits:
+        low = bits & -bits
+        cells.append(divmod(low.bit_length() - 1, columns))
+        bits ^= low
+    return frozenset(cells)

@@ -19,14 +19,16 @@ that shift is left out (the caller takes their safety as it was).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from heapq import nsmallest
-from itertools import product
 from math import comb
 from typing import cast
+
+import numpy as np
+import numpy.typing as npt
 
 from solver.analysis import Analysis, Group, Polynomial, polynomial_product, ways
 from solver.board import Board, Cell, Tile
@@ -64,7 +66,7 @@ class LookAhead:
         self.group_of: dict[Cell, int] = {
             cell: index for index, group in enumerate(analysis.groups) for cell in group.cells
         }
-        self._layouts: dict[int, list[frozenset[Cell]] | None] = {}
+        self._layouts: dict[int, _Layouts | None] = {}
         grouped = frozenset(self.group_of)
         self.fixed_mines = analysis.mines - grouped
         """Certain mines in no group: the mine count the groups share already leaves them out."""
@@ -105,15 +107,15 @@ class LookAhead:
             reassessed=group_cells | frozenset(off_around),
         )
 
-    def _enumerated(self, touched: list[int]) -> list[list[frozenset[Cell]]] | None:
+    def _enumerated(self, touched: list[int]) -> list[_Layouts] | None:
         """Every layout of each touched group, or None when they are too many to combine."""
         enumerated = [self._group_layouts(index) for index in touched]
         size = 1
         for layouts in enumerated:
             if layouts is None:
                 return None
-            size *= len(layouts)
-        return None if size > self.max_layouts else cast(list[list[frozenset[Cell]]], enumerated)
+            size *= len(layouts.mined)
+        return None if size > self.max_layouts else cast(list[_Layouts], enumerated)
 
     def _count_numbers(
         self,
@@ -122,9 +124,14 @@ class LookAhead:
         unknown: list[Cell],
         off_around: list[Cell],
         touched: list[int],
-        enumerated: list[list[frozenset[Cell]]],
+        enumerated: list[_Layouts],
     ) -> _NumberCounts:
-        """Weigh every full-board layout with ``cell`` safe by the number it shows there."""
+        """Weigh every full-board layout with ``cell`` safe by the number it shows there.
+
+        A layout's weight depends only on the mines its groups put next to ``cell`` and in
+        all, so the groups' layouts are counted by those two (small numbers, in numpy) and each
+        such class is weighed once, exactly, instead of each layout.
+        """
         analysis = self.analysis
         to_place = analysis.mines_to_place
         others: Polynomial = {0: 1}
@@ -143,32 +150,76 @@ class LookAhead:
                 count * ways(spare_off, rest - u) for u, count in others.items()
             )
 
-        unknown_set = frozenset(unknown)
         counts = _NumberCounts()
-        for combination in product(*enumerated):
-            mines = frozenset().union(*combination)
-            if cell in mines:
-                continue
-            near = len(mines & unknown_set)
+        for near, mines, layouts, mined_in in _classes(cell, frozenset(unknown), enumerated):
             for j in range(k + 1):
-                w = completions(len(mines), j)
+                w = completions(mines, j)
                 if not w:
                     continue
                 shown = known + near + j
-                counts.weight[shown] += w
+                counts.weight[shown] += layouts * w
                 mined = counts.mined_weight[shown]
-                for mine in mines:
-                    mined[mine] += w
-                counts.off_mined_weight[shown] += w * j
+                for mine, times in mined_in:
+                    mined[mine] += times * w
+                counts.off_mined_weight[shown] += layouts * w * j
         return counts
 
-    def _group_layouts(self, index: int) -> list[frozenset[Cell]] | None:
+    def _group_layouts(self, index: int) -> _Layouts | None:
         if index not in self._layouts:
             group: Group = self.analysis.groups[index]
             self._layouts[index] = (
-                list(group.layouts()) if group.layout_count <= self.max_layouts else None
+                _Layouts.of(group) if group.layout_count <= self.max_layouts else None
             )
         return self._layouts[index]
+
+
+@dataclass(frozen=True)
+class _Layouts:
+    """The layouts of one group as a table: a row per layout, a column per cell."""
+
+    cells: tuple[Cell, ...]
+    mined: npt.NDArray[np.bool_]
+
+    @classmethod
+    def of(cls, group: Group) -> _Layouts:
+        cells = tuple(sorted(group.cells))
+        column = {cell: i for i, cell in enumerate(cells)}
+        layouts = list(group.layouts())
+        mined = np.zeros((len(layouts), len(cells)), dtype=bool)
+        for row, layout in enumerate(layouts):
+            mined[row, [column[c] for c in layout]] = True
+        return cls(cells, mined)
+
+
+def _classes(
+    cell: Cell, unknown: frozenset[Cell], enumerated: list[_Layouts]
+) -> Iterator[tuple[int, int, int, list[tuple[Cell, int]]]]:
+    """The combined layouts of the groups (one of each) that leave ``cell`` safe, in classes
+    by their mines among ``unknown`` and in all: per class, those two counts, how many layouts
+    it holds, and how many of them have a mine in each cell (cells never mined left out)."""
+    cells: list[Cell] = []
+    combined = np.ones((1, 0), dtype=bool)
+    for layouts in enumerated:
+        rows = len(layouts.mined)
+        combined = np.concatenate(
+            [np.repeat(combined, rows, axis=0), np.tile(layouts.mined, (len(combined), 1))],
+            axis=1,
+        )
+        cells += layouts.cells
+    if cell in cells:
+        combined = combined[~combined[:, cells.index(cell)]]
+    if not len(combined):
+        return
+    near = combined[:, [i for i, c in enumerate(cells) if c in unknown]].sum(axis=1)
+    key = near * (len(cells) + 1) + combined.sum(axis=1)
+    classes, members = np.unique(key, return_inverse=True)
+    order = np.argsort(members, kind="stable")
+    starts = np.searchsorted(members[order], np.arange(len(classes)))
+    sizes = np.diff(np.append(starts, len(order))).tolist()
+    mined_in = np.add.reduceat(combined[order].astype(np.int64), starts, axis=0).tolist()
+    for value, size, per_cell in zip(classes.tolist(), sizes, mined_in, strict=True):
+        near_count, total = divmod(value, len(cells) + 1)
+        yield near_count, total, size, [(c, n) for c, n in zip(cells, per_cell, strict=True) if n]
 
 
 @dataclass

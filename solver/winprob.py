@@ -37,12 +37,11 @@ layout consistent with the board is taken as equally likely under every rule.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
 from fractions import Fraction
 from functools import reduce
 from itertools import combinations
 from math import comb
-from operator import and_, itemgetter, or_
+from operator import and_, or_
 
 from solver.board import Board, BoardError, Cell, Tile
 from solver.engine import FirstClick
@@ -140,8 +139,9 @@ class _Search:
     """One win-probability search: the hidden cells as bit positions, the layouts as bitmasks.
 
     Everything a position's split asks of a layout is worked out once, up front: the number
-    each cell would show (``numbers``, one byte a cell) and, per cell, the layouts with a mine
-    there (``mined_at``). The search then only groups and subtracts sets, which Python does in C.
+    each cell would show (``numbers``, an int of one byte a cell, so that the numbers of some
+    cells are one mask away) and, per cell, the layouts with a mine there (``mined_at``). The
+    search then only groups and subtracts sets, which Python does in C.
     """
 
     def __init__(
@@ -176,8 +176,10 @@ class _Search:
             raise PositionTooLarge(
                 f"{len(unresolved)} cells are still undecided, more than {MAX_UNRESOLVED}"
             )
-        self.numbers: dict[int, bytes] = {
-            layout: bytes([(layout & mask).bit_count() for mask in neighbour_masks])
+        self.numbers: dict[int, int] = {
+            layout: int.from_bytes(
+                bytes([(layout & mask).bit_count() for mask in neighbour_masks]), "little"
+            )
             for layout in self.layouts
         }
         self.mined_at: dict[int, frozenset[int]] = {
@@ -191,33 +193,48 @@ class _Search:
             return len(layouts)
         return sum(self.weight[layout] for layout in layouts)
 
-    def split(self, layouts: frozenset[int], opened: int) -> Iterator[frozenset[int]]:
+    def split(self, layouts: frozenset[int], opened: int) -> list[frozenset[int]]:
         """The positions ``layouts`` falls into once every certain safe cell is opened.
 
         ``opened`` holds the cells already open (safe in all ``layouts``, their numbers known).
         Raises :class:`PositionTooLarge` once the search has looked at too many layouts.
         """
+        parts: list[frozenset[int]] = []
+        self._split_into(parts, layouts, opened)
+        return parts
+
+    def _split_into(
+        self, parts: list[frozenset[int]], layouts: frozenset[int], opened: int
+    ) -> None:
+        """:meth:`split`, appending the positions to ``parts`` (a recursion without generators,
+        which cost a frame per level for every position passed up)."""
         self.visits_left -= len(layouts)
         if self.visits_left < 0:
             raise PositionTooLarge(f"the search looked at more than {self.max_visits} layouts")
         newly_safe = self.all_cells & ~reduce(or_, layouts, 0) & ~opened
         if not newly_safe or len(layouts) == 1:
-            yield layouts
+            parts.append(layouts)
             return
-        shown = itemgetter(*_bits(newly_safe))
+        # The bytes of the newly safe cells' numbers: layouts that show the same there agree.
+        shown = int(format(newly_safe, "b").replace("0", "00").replace("1", "ff"), 16)
         numbers = self.numbers
-        parts: defaultdict[object, list[int]] = defaultdict(list)
+        by_numbers: dict[int, list[int]] = {}
         for layout in layouts:
-            parts[shown(numbers[layout])].append(layout)
-        if len(parts) == 1:  # the numbers tell nothing: no further cell becomes safe either
-            yield layouts
+            key = numbers[layout] & shown
+            same = by_numbers.get(key)
+            if same is None:
+                by_numbers[key] = [layout]
+            else:
+                same.append(layout)
+        if len(by_numbers) == 1:  # the numbers tell nothing: no further cell becomes safe either
+            parts.append(layouts)
             return
         opened |= newly_safe
-        for part in parts.values():
+        for part in by_numbers.values():
             if len(part) == 1:
-                yield frozenset(part)
+                parts.append(frozenset(part))
             else:
-                yield from self.split(frozenset(part), opened)
+                self._split_into(parts, frozenset(part), opened)
 
     def won_after(self, layouts: frozenset[int]) -> int:
         """The weight best play wins from ``layouts`` once every cell safe in all of them (and
