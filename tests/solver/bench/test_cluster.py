@@ -62,6 +62,19 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
         process.wait()
 
 
+def _address_in(scheduler_file: Path, scheduler: subprocess.Popen[bytes]) -> str:
+    """The address the scheduler writes into its file once it listens (read whole, not while
+    it is being written)."""
+    deadline = time.monotonic() + 30
+    while True:
+        assert scheduler.poll() is None, (scheduler_file.parent / "scheduler.log").read_text()
+        assert time.monotonic() < deadline, "the scheduler did not start within 30 s"
+        try:
+            return str(json.loads(scheduler_file.read_text())["address"])
+        except (OSError, ValueError, KeyError):
+            time.sleep(0.1)
+
+
 @pytest.fixture(scope="module")
 def address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The address of a scheduler on this machine with two single-threaded worker processes."""
@@ -76,11 +89,7 @@ def address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         )
     ]
     try:
-        deadline = time.monotonic() + 30
-        while not scheduler_file.exists():
-            assert processes[0].poll() is None, (folder / "scheduler.log").read_text()
-            assert time.monotonic() < deadline, "the scheduler did not start"
-            time.sleep(0.1)
+        address = _address_in(scheduler_file, processes[0])
         for name in ("worker-1", "worker-2"):
             worker = [
                 "worker",
@@ -97,7 +106,6 @@ def address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 name,
             ]
             processes.append(_start([*worker, *loopback], folder, name))
-        address = json.loads(scheduler_file.read_text())["address"]
         with Client(address, timeout=30, set_as_default=False) as client:
             client.wait_for_workers(2, timeout=60)
         yield address
