@@ -47,7 +47,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 
 def _add_games_options(parser: argparse.ArgumentParser) -> None:
-    """Which games are played: level, rule, count, seeds, processes."""
+    """Which games are played: level, rule, count, seeds, and where: processes or a cluster."""
     parser.add_argument(
         "--level", choices=[*LEVELS, "all"], default="all", help="(default: %(default)s)"
     )
@@ -63,11 +63,17 @@ def _add_games_options(parser: argparse.ArgumentParser) -> None:
         default=100,
         help="games per level and rule (default: %(default)s)",
     )
-    parser.add_argument(
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
         "--workers",
         type=positive_int,
-        default=os.cpu_count() or 1,
-        help="processes (default: every core, %(default)s here)",
+        help=f"processes (default: every core, {os.cpu_count() or 1} here)",
+    )
+    where.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="play on the Dask cluster whose scheduler is at ADDRESS (tcp://HOST:8786) instead, "
+        "with the same games and results; its workers need the same autosweeper installed",
     )
     parser.add_argument(
         "--seed", type=int, default=0, help="seed of the first game (default: %(default)s)"
@@ -154,6 +160,14 @@ def run(args: argparse.Namespace) -> int:
     for path in (args.out, args.plot):
         if path is not None and (problem := unwritable(path)):
             raise CommandError(problem)
+    if args.cluster and (args.compare or args.engine or args.regret):
+        raise CommandError(
+            "--cluster plays the win-rate benchmark only, not --compare, --engine or --regret"
+        )
+    if args.workers is None and not args.cluster:
+        # Defaulted here: argparse takes an option whose value is its default for one not given,
+        # so with a default of 2, "--workers 2 --cluster A" would pass as not exclusive.
+        args.workers = os.cpu_count() or 1
     if args.compare:
         return compare(*args.compare)
     levels = list(LEVELS) if args.level == "all" else [args.level]
@@ -177,6 +191,7 @@ def run(args: argparse.Namespace) -> int:
         args.workers,
         args.seed,
         overrides=dict(args.overrides),
+        cluster=args.cluster,
     )
     print(format_table(results), file=_text_stream(args))
     _save(results_json(results, _settings(args, levels, rules)), args)
@@ -220,6 +235,7 @@ def _settings(
         "rules": [str(rule) for rule in rules],
         "games": args.games,
         "workers": args.workers,
+        "cluster": args.cluster,
         "seed": args.seed,
         "overrides": dict(args.overrides),
     }

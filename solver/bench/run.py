@@ -4,7 +4,8 @@ A strategy is any function ``strategy(board, rule) -> moves`` (the contract of
 :func:`solver.strategy.next_moves`): each move has a ``cell``, an ``action`` whose name is
 ``OPEN``, ``FLAG`` or ``CHORD``, and ``is_guess``. The game loop applies a burst of moves until
 the game ends, timing only the strategy's decision. Game ``i`` of a run uses seed ``seed + i``, so
-a run repeats exactly, whatever the number of workers.
+a run repeats exactly, whatever the number of workers, on this machine or on a Dask cluster
+(:mod:`solver.bench.cluster`).
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ import importlib
 import json
 import os
 import platform
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -59,7 +62,8 @@ class GameOutcome:
     """Wall time of each call to the strategy."""
     guesses: int
     cpu_seconds: float
-    """Process CPU time for the whole game: the strategy's decisions and the engine's work."""
+    """CPU time for the whole game: the strategy's decisions and the engine's work, in the
+    thread that plays it (a cluster worker's own threads, busy beside it, are not counted)."""
     lost_on_certain_move: bool = False
     """The mine was hit by a move the strategy called certain: a bug in the strategy."""
 
@@ -69,7 +73,7 @@ def play_game(strategy: Strategy, game: Game, seed: int | None = None) -> GameOu
     decisions: list[float] = []
     guesses = 0
     lost_on_certain_move = False
-    cpu_start = time.process_time()
+    cpu_start = time.thread_time()
     while not game.is_over:
         started = time.perf_counter()
         moves = strategy(game.board, game.rule)
@@ -88,7 +92,7 @@ def play_game(strategy: Strategy, game: Game, seed: int | None = None) -> GameOu
                 f"the strategy's moves {[(m.cell, m.action) for m in moves]} changed nothing "
                 f"in game seed {seed}:\n{game.board}"
             )
-    cpu_seconds = time.process_time() - cpu_start
+    cpu_seconds = time.thread_time() - cpu_start
     return GameOutcome(game.board.is_won, decisions, guesses, cpu_seconds, lost_on_certain_move)
 
 
@@ -117,8 +121,22 @@ class _Chunk:
     decision_seconds: np.ndarray
 
 
-def _play_chunk(strategy: Strategy, level: str, rule: FirstClick, seeds: range) -> _Chunk:
-    outcomes = [play_game(strategy, Game.level(level, rule, seed), seed) for seed in seeds]
+_CHUNK_LOCK = threading.Lock()
+"""Held while a chunk plays: its settings are module globals, and a cluster's worker process,
+shared and long-lived, may run chunks of several runs at once in threads."""
+
+
+def _play_chunk(
+    strategy: Strategy, level: str, rule: FirstClick, seeds: range, overrides: dict[str, Any]
+) -> _Chunk:
+    """Play ``seeds`` with ``overrides`` applied only while they play, so that no process (a pool's
+    or a cluster's) keeps one run's settings for the next chunk it is given."""
+    with _CHUNK_LOCK:
+        previous = apply_overrides(overrides)
+        try:
+            outcomes = [play_game(strategy, Game.level(level, rule, seed), seed) for seed in seeds]
+        finally:
+            apply_overrides(previous)
     return _Chunk(
         first_seed=seeds.start,
         outcomes="".join("1" if o.won else "0" for o in outcomes),
@@ -179,43 +197,54 @@ def run_benchmark(
     seed: int = 0,
     progress: bool | None = None,
     overrides: Mapping[str, Any] | None = None,
+    cluster: str | None = None,
 ) -> list[BenchResult]:
     """Play ``games`` seeded games of every level under every rule; one result per pair.
 
     ``workers`` processes (default: every core) take chunks of games; with one worker the games
-    run in this process. ``progress`` shows a bar (None: only on a terminal).
-    ``overrides`` changes solver settings for the run (:func:`apply_overrides`), in every
-    worker; they are put back afterwards.
+    run in this process. ``cluster``, a Dask scheduler's address (``tcp://host:8786``), plays the
+    chunks on that cluster's workers instead (:mod:`solver.bench.cluster`), with the same games
+    and results. ``progress`` shows a bar (None: only on a terminal). ``overrides`` changes
+    solver settings for the run (:func:`apply_overrides`), in every chunk wherever it plays;
+    they are put back afterwards.
     """
     overrides = dict(overrides or {})
+    if cluster is not None and workers is not None:
+        raise BenchError("a run plays on local workers or on a cluster, not both")
     workers = (os.cpu_count() or 1) if workers is None else workers
     _check_run(levels, games, workers)
     parsed_rules = [FirstClick.parse(rule) for rule in rules]
-    previous = apply_overrides(overrides)
-    bar = progress_bar(total=games * len(levels) * len(parsed_rules), unit="game", show=progress)
     results = []
-    pool = (
-        ProcessPoolExecutor(workers, initializer=apply_overrides, initargs=(overrides,))
-        if workers > 1
-        else None
-    )
-    try:
+    with ExitStack() as undo:
+        undo.callback(apply_overrides, apply_overrides(overrides))  # checked before any game
+        pool, parallel = _open_pool(workers, cluster)
+        if pool is not None:
+            undo.callback(pool.shutdown, cancel_futures=True)
+        total = games * len(levels) * len(parsed_rules)
+        bar = undo.enter_context(progress_bar(total=total, unit="game", show=progress))
         for level in levels:
             for rule in parsed_rules:
                 bar.set_description(f"{level} {rule}")
                 started = time.perf_counter()
                 tasks = [
-                    (strategy, level, rule, seeds) for seeds in seed_chunks(games, seed, workers)
+                    (strategy, level, rule, seeds, overrides)
+                    for seeds in seed_chunks(games, seed, parallel)
                 ]
                 chunks = _play_chunks(tasks, pool, bar)
                 elapsed = time.perf_counter() - started
                 results.append(_summarise(level, rule, chunks, elapsed, seed, overrides))
-    finally:
-        bar.close()
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
-        apply_overrides(previous)
     return results
+
+
+def _open_pool(workers: int, cluster: str | None) -> tuple[Executor | None, int]:
+    """What plays the chunks, and how many it plays at once: the cluster at address ``cluster``,
+    else ``workers`` local processes (for one, None: this process plays them)."""
+    if cluster is not None:
+        from solver.bench.cluster import connect  # dask takes half a second to import
+
+        pool = connect(cluster)
+        return pool, pool.threads
+    return (ProcessPoolExecutor(workers) if workers > 1 else None), workers
 
 
 def _check_run(levels: Sequence[str], games: int, workers: int) -> None:
@@ -230,11 +259,12 @@ def _check_run(levels: Sequence[str], games: int, workers: int) -> None:
 
 
 def _play_chunks(
-    tasks: list[tuple[Strategy, str, FirstClick, range]],
-    pool: ProcessPoolExecutor | None,
+    tasks: list[tuple[Strategy, str, FirstClick, range, dict[str, Any]]],
+    pool: Executor | None,
     bar: Any,
 ) -> list[_Chunk]:
-    """Play each chunk of seeds, in this process or on the pool, counting games on ``bar``."""
+    """Play each chunk of seeds, in this process or on the pool (local processes or a
+    cluster), counting games on ``bar``."""
     chunks = []
     if pool is None:
         for task in tasks:

@@ -6,6 +6,8 @@ that knows the mines, scripted moves): the benchmark is tested, not a solver.
 
 import json
 import re
+import threading
+import time
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -118,6 +120,32 @@ def test_guesses_count_the_moves_flagged_as_guesses() -> None:
     outcome = play_game(random_opener, game, seed=4)
     assert outcome.guesses == len(outcome.decision_seconds) >= 1
     assert outcome.won == (game.state is GameState.WON) and outcome.cpu_seconds > 0
+
+
+def test_the_cpu_time_of_a_game_is_its_own_thread_s_not_the_process_s() -> None:
+    """A cluster's worker runs threads of its own beside the games (heartbeats, a profiler):
+    their work is not the game's. Here a thread burns CPU while the strategy sleeps."""
+    stop = threading.Event()
+    burnt: list[float] = []
+
+    def burn() -> None:
+        started = time.thread_time()
+        while not stop.is_set():
+            pass
+        burnt.append(time.thread_time() - started)
+
+    def sleepy_opener(board: Board, rule: FirstClick) -> list[Move]:
+        time.sleep(0.05)
+        return random_opener(board, rule)
+
+    burner = threading.Thread(target=burn)
+    burner.start()
+    try:
+        outcome = play_game(sleepy_opener, Game.level("beginner", "safe", seed=4), seed=4)
+    finally:
+        stop.set()
+        burner.join()
+    assert 0 < outcome.cpu_seconds < burnt[0] / 2
 
 
 def test_an_oracle_wins_every_game_and_the_burst_stops_when_the_game_ends() -> None:
