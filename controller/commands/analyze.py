@@ -79,10 +79,6 @@ def _win_probability(analysis: Analysis, rule: str) -> Fraction | None:
         return win_probability(analysis.board, rule=rule)
     except PositionTooLarge:
         return None
-    except RecursionError:
-        # solver.winprob lists a frontier part recursively, one level per cell: a part of
-        # about a thousand cells (a big custom board) is too large for it as well.
-        return None
 
 
 def _cells(cells: frozenset[Cell] | list[Cell]) -> str:
