@@ -121,7 +121,14 @@ def calibrate(
                 break
         if player is None:
             raise CalibrationError("no game window to calibrate")
-        return learner.result(name, player)
+        result = learner.result(name, player)
+        # Leave a fresh board: the one a game ended on may show tiles not learned yet, and then
+        # play could not find the board by the skin.
+        try:
+            player.start_new_game()
+        except CalibrationError as error:
+            log.info("no fresh game left on the window: %s", error)
+        return result
 
 
 @dataclass
