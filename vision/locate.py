@@ -15,7 +15,7 @@ Three steps, fast enough for a full 1280x1024 screen in tens of milliseconds:
 
 from __future__ import annotations
 
-from collections import Counter
+import math
 from dataclasses import dataclass, replace
 
 import cv2
@@ -132,9 +132,14 @@ def _anchor_phases(skin: Skin, screen: Image, distinctive: list[Tile]) -> list[t
         best_nearby = squared == cv2.erode(squared, neighbourhood)
         ys, xs = np.nonzero(best_nearby & (squared <= limit))
         if len(xs):
-            phases = zip((xs % skin.pitch[0]).tolist(), (ys % skin.pitch[1]).tolist(), strict=True)
-            counts = Counter(phases)
-            return [phase for phase, _ in counts.most_common(PHASES_TRIED)]
+            # The phases of the closest matches first: on a plain background of a colour near
+            # the tile's grey, near-misses can outnumber a small board's real tiles.
+            closest: dict[tuple[int, int], float] = {}
+            distances = squared[ys, xs].tolist()
+            for x, y, distance in zip(xs.tolist(), ys.tolist(), distances, strict=True):
+                phase = (x % skin.pitch[0], y % skin.pitch[1])
+                closest[phase] = min(distance, closest.get(phase, math.inf))
+            return sorted(closest, key=closest.__getitem__)[:PHASES_TRIED]
     return []
 
 

@@ -296,3 +296,29 @@ def test_bank_distance_is_the_rms_difference(patches: int, templates: int, seed:
     assert np.allclose(bank.distances(tested), expected, atol=2e-3)
     verdict = bank.judge(bank.distances(tested), threshold=0.01)
     assert verdict.best[0] == templates - 1 and verdict.accepted[0]
+
+
+def test_a_board_on_a_background_of_its_opened_colour_is_found() -> None:
+    # Found by hypothesis: the hidden tile's grey near-misses on a background of the opened
+    # colour (and on the face) outnumbered its real matches, so the board's phase was never
+    # among those tried (it fails without ranking the phases by their closest match).
+    skin = SKINS[24]
+    tiles = np.array(
+        [
+            [9, 0, 3, 12, 11, 4, 2, 11],
+            [2, 6, 14, 11, 7, 8, 8, 14],
+            [3, 7, 6, 2, 7, 4, 1, 1],
+            [13, 13, 5, 6, 0, 12, 4, 11],
+            [2, 1, 6, 14, 8, 11, 13, 8],
+            [12, 5, 13, 5, 10, 1, 5, 8],
+            [7, 4, 10, 10, 14, 11, 5, 9],
+        ],
+        dtype=np.uint8,
+    )
+    scene = draw(skin, tiles, (217, 219), SCREEN, OPENED, "playing")
+    geometry = locate(replace(skin, faces={}), scene.screen)
+    assert (geometry.left, geometry.top, geometry.shape) == (
+        scene.geometry.left,
+        scene.geometry.top,
+        (7, 8),
+    )
