@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from calibration.errors import CalibrationError, UnknownAppearanceError
-from calibration.numbers import HIGHEST, NumberBounds
+from calibration.numbers import HIGHEST, NumberBounds, count_bounds
 from solver import Board, Cell, GameState, Tile
 from solver.board import PICTURED_TILES
 from solver.engine import neighbour_counts
@@ -156,9 +156,9 @@ class Evidence:
     games: list[PlayedGame] = field(default_factory=list)
     opened: set[int] = field(default_factory=set)
     """Appearances seen on hidden cells that changed on a click that did not lose."""
-    _lasting: set[int] = field(default_factory=set)
-    _marks: set[int] = field(default_factory=set)
-    _scanned: list[int] = field(default_factory=list)
+    _lasting: set[int] = field(default_factory=set, init=False, repr=False)
+    _marks: set[int] = field(default_factory=set, init=False, repr=False)
+    _scanned: list[int] = field(default_factory=list, init=False, repr=False)
     """Per game, how many of its steps :meth:`_scan` has looked at."""
 
     def opened_safely(self, step: Step) -> None:
@@ -326,9 +326,9 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
 def learn_from_play(meanings: Meanings, game: PlayedGame, safe: set[int]) -> None:
     """Upper bounds on the numbers from every board of ``game`` before its end: a number is at
     most its count of neighbours not opened (those whose picture is not in ``safe``)."""
-    steps = game.steps[:-1] if game.state is GameState.LOST else game.steps
     if not safe:
         return
+    steps = game.steps[:-1] if game.state is GameState.LOST else game.steps
     opened_ids = np.array(sorted(safe))
     for index, step in enumerate(steps, start=1):
         opened = np.isin(step.after, opened_ids)
@@ -368,11 +368,7 @@ def check_counting(board: Board, where: str) -> None:
     opens those by itself.
     """
     tiles = board.tiles
-    shown = np.isin(tiles, (Tile.MINE, Tile.EXPLODED))
-    if board.is_lost and (tiles == Tile.MINE).any():
-        low = high = neighbour_counts(shown | (tiles == Tile.FLAG))
-    else:
-        low, high = neighbour_counts(shown), neighbour_counts(shown | board.unopened)
+    low, high = count_bounds(board)
     hidden_around = neighbour_counts(tiles == Tile.HIDDEN)
     for cell in board.cells():
         tile = board[cell]

@@ -8,7 +8,7 @@ import logging
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 import numpy as np
@@ -121,14 +121,7 @@ def calibrate(
                 break
         if player is None:
             raise CalibrationError("no game window to calibrate")
-        result = learner.result(name, player)
-        # Leave a fresh board: the one a game ended on may show tiles not learned yet, and then
-        # play could not find the board by the skin.
-        try:
-            player.start_new_game()
-        except CalibrationError as error:
-            log.info("no fresh game left on the window: %s", error)
-        return result
+        return learner.result(name, player)
 
 
 @dataclass
@@ -227,6 +220,14 @@ class _Learner:
             log.info("the board on the screen shows a tile not learned: not verified")
         else:
             verify(skin, view.grabber, view.window, shown)
+        # Leave a fresh board: the one a game ended on may show tiles not learned yet, and then
+        # play could not find the board by the skin. The way that worked goes into the skin.
+        try:
+            self.new_game = player.start_new_game()
+        except CalibrationError as error:
+            log.info("no fresh game left on the window: %s", error)
+        else:
+            skin = replace(skin, new_game=self.new_game)
         missing_faces = sorted(set(FACE_STATES) - set(faces)) if faces else []
         return Calibration(skin, meanings, self.played, meanings.missing(), missing_faces)
 

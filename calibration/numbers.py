@@ -20,12 +20,15 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+import numpy.typing as npt
 
 from calibration.errors import CalibrationError
 from solver import Board, Cell, Tile
 from solver.engine import neighbour_counts
 
 HIGHEST = 8
+Counts = npt.NDArray[np.uint8]
+"""A (rows, columns) grid of neighbour counts."""
 
 
 @dataclass
@@ -94,6 +97,24 @@ class NumberBounds:
                 del chosen[appearance]
 
 
+def count_bounds(board: Board, won: bool = False) -> tuple[Counts, Counts]:
+    """Per cell, the fewest and the most mines a number there can count on ``board``.
+
+    A lost board that shows a MINE shows every mine: the count is exact (flags left standing are
+    mines). On a board ``won`` every closed cell is a mine. Otherwise a number counts at least the
+    mines shown (the one hit) and at most those and its closed neighbours.
+    """
+    tiles = board.tiles
+    shown = np.isin(tiles, (Tile.MINE, Tile.EXPLODED))
+    if board.is_lost and (tiles == Tile.MINE).any():
+        exact = neighbour_counts(shown | (tiles == Tile.FLAG))
+        return exact, exact
+    if won:
+        exact = neighbour_counts(board.unopened)
+        return exact, exact
+    return neighbour_counts(shown), neighbour_counts(shown | board.unopened)
+
+
 def label_from_play(
     boards: Sequence[tuple[Board, Mapping[Cell, int]]], known: Iterable[int]
 ) -> dict[int, Tile]:
@@ -109,22 +130,11 @@ def label_from_play(
     for appearance, number in known_ids.items():
         bounds.narrow(appearance, number, number, "a number the skin reads")
     for index, (board, pictures) in enumerate(boards):
-        last = index == len(boards) - 1
-        tiles = board.tiles
-        closed_around = neighbour_counts(board.unopened)
-        if last and board.is_lost:
-            shown = np.isin(tiles, (Tile.MINE, Tile.EXPLODED))
-            every_mine = (tiles == Tile.MINE).any()
-            mines_around = neighbour_counts(shown | ((tiles == Tile.FLAG) & every_mine))
+        low, high = count_bounds(board, won=index == len(boards) - 1 and board.is_won)
         for cell, picture in pictures.items():
-            where = f"read {index + 1}, cell {cell}"
-            if last and board.is_won:
-                bounds.narrow(picture, int(closed_around[cell]), int(closed_around[cell]), where)
-            elif last and board.is_lost:
-                count = int(mines_around[cell])
-                bounds.narrow(picture, count, count if every_mine else HIGHEST, where)
-            else:
-                bounds.narrow(picture, 0, int(closed_around[cell]), where)
+            bounds.narrow(
+                picture, int(low[cell]), int(high[cell]), f"read {index + 1}, cell {cell}"
+            )
     pictures_seen = {picture for _, pictures in boards for picture in pictures.values()}
     values = bounds.values([*known_ids, *pictures_seen])
     return {picture: Tile(values[picture]) for picture in pictures_seen if picture in values}

@@ -15,7 +15,7 @@ from controller.stopwatch import Stopwatch
 from solver import Cell, Tile
 from solver.strategy import Action, Move
 from vision.capture import ScreenGrabber
-from vision.errors import VisionError
+from vision.errors import UnreadableCellError, VisionError
 from vision.geometry import BoardGeometry, Rect
 from vision.locate import locate_on_screen
 from vision.match import TemplateBank
@@ -158,9 +158,12 @@ class ScreenTable:
                 differs_from=self._frame if changed else None,
             )
         with self.stopwatch.stage("read"):
-            self._unreadable = frame
-            reading = self._reader.read(frame, self.mines)
-            self._unreadable = None
+            try:
+                reading = self._reader.read(frame, self.mines)
+            except UnreadableCellError:
+                self._unreadable = frame
+                raise
+        self._unreadable = None
         self._keep(frame, reading)
         return reading
 

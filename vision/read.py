@@ -154,10 +154,12 @@ class BoardReader:
                 cells=unreadable,
             )
         board = Board(self.geometry.rows, self.geometry.columns, mines, self._tiles[verdict.best])
-        pictures = {
-            (int(row), int(column)): int(verdict.best[row, column]) - self._first_unlabelled
-            for row, column in np.argwhere(verdict.best >= self._first_unlabelled)
-        }
+        pictures = {}
+        if len(self._tiles) > self._first_unlabelled:  # only once play has met a new picture
+            pictures = {
+                (int(row), int(column)): int(verdict.best[row, column]) - self._first_unlabelled
+                for row, column in np.argwhere(verdict.best >= self._first_unlabelled)
+            }
         return Reading(board, verdict.best_distance, self._read_face(frame), pictures)
 
     def read_tile(self, image: Image) -> Tile | None:

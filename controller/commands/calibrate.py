@@ -85,8 +85,8 @@ def run(args: argparse.Namespace) -> int:
         mines = [args.mines] if args.mines else []
         new_game = None
         if args.new_game:
-            key = None if args.new_game == "face" else args.new_game
-            new_game = NewGame("face" if key is None else "key", key)
+            kind = "face" if args.new_game == "face" else "key"
+            new_game = NewGame(kind, None if kind == "face" else args.new_game)
         result = calibrate_windows(
             name, [window], mines, args.max_games, args.seed, new_game=new_game
         )
