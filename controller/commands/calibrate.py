@@ -47,7 +47,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument(
         "--name", help="skin name (default: the game, else the window class or title)"
     )
-    parser.add_argument("--mines", type=int, help="the window's mine count (to play a game to win)")
+    parser.add_argument(
+        "--mines", type=positive_int, help="the window's mine count (to play a game to win)"
+    )
     parser.add_argument(
         "--new-game",
         choices=(*NEW_GAME_KEYS, "face"),

@@ -54,3 +54,15 @@ def test_a_missing_window_is_one_line_naming_the_search(
         f"contains 'Mines' on display {virtual_display.name} (of "
     )
     assert error.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("option", "value"), [("--mines", "-3"), ("--mines", "0"), ("--new-game", "escape")]
+)
+def test_a_bad_mine_count_or_new_game_way_is_a_usage_error(
+    option: str, value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["calibrate", "--region", "0,0,10,10", option, value])
+    assert done.value.code == 2
+    assert option in capsys.readouterr().err
