@@ -174,10 +174,6 @@ class _X11Sender:
     module docstring): the press reaches that window, or, if its program died meanwhile, the
     guard, and never whatever lay beneath."""
 
-    GUARD_EVENTS = ("ButtonPressMask", "ButtonReleaseMask", "KeyPressMask", "KeyReleaseMask")
-    """What the guard selects, so that a press it catches goes no further (X passes an event
-    nobody selects on to the window's parent) and is seen here."""
-
     def __init__(self, display: str | None = None) -> None:
         from Xlib import X
         from Xlib import display as xdisplay
@@ -198,9 +194,9 @@ class _X11Sender:
                 f"display {where} has {depth}-bit pixels stored in {formats.get(depth)} bits; "
                 "only 32-bit little-endian screens (the usual 24-bit colour) can be checked"
             )
-        mask = 0
-        for name in self.GUARD_EVENTS:
-            mask |= getattr(X, name)
+        # the guard selects presses, so that one it catches goes no further (X passes an event
+        # nobody selects on to the window's parent) and is seen here
+        mask = X.ButtonPressMask | X.ButtonReleaseMask | X.KeyPressMask | X.KeyReleaseMask
         self._guard = self._root.create_window(
             0, 0, 1, 1, 0, 0, X.InputOnly, X.CopyFromParent, override_redirect=True, event_mask=mask
         )

@@ -197,6 +197,30 @@ def test_a_window_killed_between_the_check_and_the_press_gets_no_click_nor_does_
     assert recorder.presses() == []
 
 
+def test_a_press_where_no_window_is_is_refused(mouse: Mouse) -> None:
+    """The bare root window is no game (the session's display has nothing mapped there)."""
+    mouse.allow(Rect(300, 200, 100, 100))
+    with pytest.raises(WindowClosedError, match="no window is there"):
+        mouse.click(320, 230, "left", lambda grab: True)
+
+
+def test_a_press_is_refused_when_the_guard_cannot_go_under_the_window_found_there(
+    recorder: Recorder, mouse: Mouse, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The window found at the point, gone before the guard is stacked under it: the id of a
+    window already destroyed stands in for that moment, which cannot be timed from outside."""
+    area = Rect(300, 200, 100, 100)
+    mouse.allow(area)
+    victim = Victim(area)
+    root = mouse._sender._root
+    found = root.translate_coords(root, 320, 230)
+    victim.kill()
+    monkeypatch.setattr(root, "translate_coords", lambda *point: found)
+    with pytest.raises(WindowClosedError, match="closed or moved away"):
+        mouse.click(320, 230, "left", lambda grab: True)
+    assert recorder.presses() == []
+
+
 KILLS = 40
 """Windows killed at random moments of a run of clicks, in the test below."""
 THINK = 0.002
