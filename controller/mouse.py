@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from calibration.view import rest_point
 from controller.desktop.windows import GameWindows, NoGameWindows
 from controller.errors import ControllerError
 from vision.errors import CaptureError
@@ -157,6 +158,18 @@ class Mouse:
         a capture, since some games light up the tile under the pointer."""
         self.check(x, y)
         self._gui.moveTo(x, y, _pause=False)
+
+    def park(self, board: Rect) -> None:
+        """Move the pointer off ``board``, into the game window around it (see
+        :func:`calibration.view.rest_point`): some games light up the tile under the pointer,
+        which would read as another tile. Nowhere when no game window around the board is known
+        or the board fills it."""
+        for _, frame in self.windows.found:
+            if frame.contains_rect(board):
+                point = rest_point(frame, board)
+                if point is not None and point not in self._corners():
+                    self._gui.moveTo(*point, _pause=False)
+                return
 
     def position(self) -> tuple[int, int]:
         """Where the pointer is now."""

@@ -67,6 +67,9 @@ class AuditedMouse:
     def close_dialogs(self) -> int:
         return self.mouse.close_dialogs()
 
+    def park(self, board: Rect) -> None:
+        self.mouse.park(board)
+
 
 def simulated_win_rate(game: str, seed: int = 0) -> float:
     """The solver's win rate on :data:`SIMULATED_GAMES` simulated games of ``game``'s board,

@@ -459,6 +459,8 @@ class NoGameWindows:
     """Stands in for :class:`GameWindows` where windows are not read (Windows, macOS): keys go to
     the window in front, which a click on the game makes it, and no dialog is closed."""
 
+    found: tuple[tuple[int, Rect], ...] = ()
+
     def find(self, areas: Sequence[Rect]) -> None:
         """Nothing to find."""
 

@@ -348,6 +348,9 @@ class TriggeringMouse:
     def close_dialogs(self) -> int:
         return self.mouse.close_dialogs()
 
+    def park(self, board: Rect) -> None:
+        self.mouse.park(board)
+
     def _fire(self) -> None:
         time.sleep(self.delay)
         self.sent_when_started, self.started_at = self.sent, time.monotonic()

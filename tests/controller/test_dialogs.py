@@ -339,6 +339,9 @@ def test_the_guarded_mouse_focuses_kmines_for_a_key_and_closes_gnome_mines_quest
     wait_for(lambda: dialogs(mines.window_id), "no dialog opened on Ctrl+N")
     assert mouse.close_dialogs() == 1
     assert dialogs(mines.window_id) == []
+    mouse.park(mines_area)  # off the board (gnome-mines lights the tile under the pointer)
+    parked = mouse.position()
+    assert Rect(*mines.geometry).contains(*parked) and not mines_area.contains(*parked)
 
 
 def on_screen(board: Rect, window: Any) -> Rect:
