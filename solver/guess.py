@@ -18,8 +18,8 @@ that shift is left out (the caller takes their safety as it was).
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterator, Mapping
+from collections import OrderedDict, defaultdict
+from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
@@ -67,6 +67,7 @@ class LookAhead:
             cell: index for index, group in enumerate(analysis.groups) for cell in group.cells
         }
         self._layouts: dict[int, _Layouts | None] = {}
+        self._others: dict[tuple[int, ...], Polynomial] = {}
         grouped = frozenset(self.group_of)
         self.fixed_mines = analysis.mines - grouped
         """Certain mines in no group: the mine count the groups share already leaves them out."""
@@ -134,10 +135,7 @@ class LookAhead:
         """
         analysis = self.analysis
         to_place = analysis.mines_to_place
-        others: Polynomial = {0: 1}
-        for index, group in enumerate(analysis.groups):
-            if index not in touched:
-                others = polynomial_product(others, group.layouts_by_mines, to_place)
+        others = self._untouched(tuple(touched))
         spare_off = len(self.off_free) - len(off_around) - (cell in self.off_free)
         k = len(off_around)
 
@@ -164,13 +162,47 @@ class LookAhead:
                 counts.off_mined_weight[shown] += layouts * w * j
         return counts
 
+    def _untouched(self, touched: tuple[int, ...]) -> Polynomial:
+        """The layouts of the groups not in ``touched``, by their mines (the candidates of one
+        guess mostly touch the same group or none, so each product is made once)."""
+        others = self._others.get(touched)
+        if others is None:
+            others = {0: 1}
+            for index, group in enumerate(self.analysis.groups):
+                if index not in touched:
+                    others = polynomial_product(
+                        others, group.layouts_by_mines, self.analysis.mines_to_place
+                    )
+            self._others[touched] = others
+        return others
+
     def _group_layouts(self, index: int) -> _Layouts | None:
         if index not in self._layouts:
             group: Group = self.analysis.groups[index]
             self._layouts[index] = (
-                _Layouts.of(group) if group.layout_count <= self.max_layouts else None
+                _layouts_of(group) if group.layout_count <= self.max_layouts else None
             )
         return self._layouts[index]
+
+
+_LAYOUT_TABLES: OrderedDict[Hashable, _Layouts] = OrderedDict()
+"""The layout tables of recent groups by :attr:`~solver.analysis.Group.identity`, most recently
+used last: a group that a move leaves unchanged is met again at the next guess."""
+
+_LAYOUT_TABLES_KEPT = 64
+
+
+def _layouts_of(group: Group) -> _Layouts:
+    """:meth:`_Layouts.of`, remembered across guesses."""
+    key = group.identity
+    table = _LAYOUT_TABLES.get(key)
+    if table is None:
+        table = _LAYOUT_TABLES[key] = _Layouts.of(group)
+        if len(_LAYOUT_TABLES) > _LAYOUT_TABLES_KEPT:
+            _LAYOUT_TABLES.popitem(last=False)
+    else:
+        _LAYOUT_TABLES.move_to_end(key)
+    return table
 
 
 @dataclass(frozen=True)
