@@ -23,7 +23,6 @@ from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
-from heapq import nsmallest
 from math import comb
 from typing import cast
 
@@ -35,6 +34,9 @@ from solver.board import Board, Cell, Tile
 
 MAX_ENUMERATED_LAYOUTS = 4000
 """Most layouts of the touched groups (their product) one look-ahead will enumerate."""
+
+_CLOSED = (int(Tile.HIDDEN), int(Tile.QUESTION))
+"""The tiles of :attr:`Tile.is_closed`, as ints (read off the tile array, without a Tile each)."""
 
 
 @dataclass(frozen=True)
@@ -87,8 +89,15 @@ class LookAhead:
         if not self.consistent or cell in self.fixed_mines:
             return None
         around = list(board.neighbours(cell))
-        known = sum(1 for n in around if board[n] == Tile.FLAG or n in self.fixed_mines)
-        unknown = [n for n in around if board[n].is_closed and n not in self.fixed_mines]
+        tiles = [int(board.tiles[n]) for n in around]
+        known = sum(
+            1 for n, t in zip(around, tiles, strict=True) if t == Tile.FLAG or n in self.fixed_mines
+        )
+        unknown = [
+            n
+            for n, t in zip(around, tiles, strict=True)
+            if t in _CLOSED and n not in self.fixed_mines
+        ]
         touched = sorted({self.group_of[n] for n in [cell, *unknown] if n in self.group_of})
         enumerated = self._enumerated(touched)
         if enumerated is None:
@@ -216,10 +225,14 @@ class _Layouts:
     def of(cls, group: Group) -> _Layouts:
         cells = tuple(sorted(group.cells))
         column = {cell: i for i, cell in enumerate(cells)}
-        layouts = list(group.layouts())
-        mined = np.zeros((len(layouts), len(cells)), dtype=bool)
-        for row, layout in enumerate(layouts):
-            mined[row, [column[c] for c in layout]] = True
+        rows: list[int] = []
+        columns: list[int] = []
+        count = 0
+        for count, layout in enumerate(group.layouts(), start=1):
+            rows += [count - 1] * len(layout)
+            columns += [column[c] for c in layout]
+        mined = np.zeros((count, len(cells)), dtype=bool)
+        mined[rows, columns] = True
         return cls(cells, mined)
 
 
@@ -283,11 +296,11 @@ def _next_safeties(
         mined = counts.mined_weight[shown]
         mined_in = [mined.get(c, 0) * scale for c in group_cells]
         mined_in += [counts.off_mined_weight[shown]] * min(k, 2)
-        fewest = nsmallest(2, mined_in) + [w * scale] * 2
-        safest, second = (1 - Fraction(m, w * scale) for m in fewest[:2])
-        next_safety[shown] = float(safest)
-        second_safety[shown] = float(second)
-        progress += w if safest == 1 else 0
+        fewest = sorted(mined_in)[:2] + [w * scale] * 2
+        # Whole numbers divide to the nearest float, as exactly as through a Fraction.
+        next_safety[shown] = (w * scale - fewest[0]) / (w * scale)
+        second_safety[shown] = (w * scale - fewest[1]) / (w * scale)
+        progress += w if fewest[0] == 0 else 0
     return next_safety, second_safety, progress
 
 
