@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections import OrderedDict, defaultdict
 from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
 from functools import cache
 from math import comb
 from typing import cast
@@ -242,6 +241,9 @@ def _classes(
     """The combined layouts of the groups (one of each) that leave ``cell`` safe, in classes
     by their mines among ``unknown`` and in all: per class, those two counts, how many layouts
     it holds, and how many of them have a mine in each cell (cells never mined left out)."""
+    if not enumerated:  # no group touched: the one empty layout
+        yield 0, 0, 1, []
+        return
     cells: list[Cell] = []
     combined = np.ones((1, 0), dtype=bool)
     for layouts in enumerated:
@@ -315,13 +317,17 @@ def forced_fifty_fifty(
     and making it first costs nothing and spares the work (and the risk) spent elsewhere first.
     """
     board = analysis.board
-    half = Fraction(1, 2)
     group_of = {cell: group for group in analysis.groups for cell in group.cells}
+
+    def half(cell: Cell) -> bool:
+        """Whether ``cell`` is a mine in exactly half the solutions."""
+        return 2 * analysis.mined_solutions(cell) == analysis.solutions
+
     for a, group in sorted(group_of.items()):
-        if analysis.probability(a) != half:
+        if not half(a):
             continue
         for b in board.neighbours(a):
-            if b <= a or group_of.get(b) is not group or analysis.probability(b) != half:
+            if b <= a or group_of.get(b) is not group or not half(b):
                 continue
             if (
                 _sees_only_one(board, analysis, a, b)

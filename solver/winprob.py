@@ -181,6 +181,12 @@ class _Search:
             raise PositionTooLarge(
                 f"{len(unresolved)} cells are still undecided, more than {MAX_UNRESOLVED}"
             )
+        # Only the numbers of cells that may be opened are ever read: a mine in every layout
+        # shows none (its byte stays 0).
+        never_opened = reduce(and_, self.layouts, -1)
+        neighbour_masks = [
+            0 if never_opened >> cell & 1 else mask for cell, mask in enumerate(neighbour_masks)
+        ]
         self.numbers: dict[int, int] = {
             layout: int.from_bytes(
                 bytes([(layout & mask).bit_count() for mask in neighbour_masks]), "little"
@@ -428,11 +434,12 @@ def _layouts(board: Board, index: dict[Cell, int], max_layouts: int) -> list[int
             total = chosen_mines + part_mines
             if total + fewest[part + 1] <= unflagged <= total + most[part + 1] + off:
                 pending.append((part + 1, mask | part_mask, total))
-    layouts = []
-    for mask, rest in chosen_frontiers:
-        for chosen in combinations(off_frontier, rest):
-            layouts.append(mask | sum(1 << i for i in chosen))
-    return layouts
+    off_bits = [1 << i for i in off_frontier]
+    return [
+        mask | sum(chosen)
+        for mask, rest in chosen_frontiers
+        for chosen in combinations(off_bits, rest)
+    ]
 
 
 def _frontier_parts(constraints: list[tuple[int, list[int]]]) -> list[list[int]]:
