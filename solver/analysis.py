@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import decimal
 import itertools
-from collections.abc import Hashable, Iterable, Iterator, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Set
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -531,7 +531,7 @@ def _longest_open(order: list[int], box_numbers: list[tuple[int, ...]], count: i
 
 
 def _boxes(
-    cells: frozenset[Cell], numbers: list[Constraint]
+    cells: Set[Cell], numbers: list[Constraint]
 ) -> tuple[list[tuple[Cell, ...]], list[tuple[int, ...]]]:
     """``cells`` merged by the ``numbers`` (indices) they touch: the boxes and their numbers.
     Cells touching none of them form one box free of numbers."""
