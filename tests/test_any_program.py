@@ -57,7 +57,9 @@ def play(name: str, games: int, mines: int, db: Path, capsys: pytest.CaptureFixt
     assert code == 0, output.err + output.out
 
 
+@pytest.mark.parametrize("level", ["beginner", pytest.param("expert", marks=pytest.mark.slow)])
 def test_sgt_mines_learned_from_its_window_plays_every_game_to_an_end(
+    level: str,
     launch: LaunchGame,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -66,8 +68,9 @@ def test_sgt_mines_learned_from_its_window_plays_every_game_to_an_end(
     # Simon Tatham's Mines: no face, no F2 (its new game is N), a loss shows only the mine hit,
     # the board flashes when a game ends, and its boards need no guess.
     monkeypatch.setenv("AUTOSWEEPER_SKINS", str(tmp_path / "skins"))
-    launch("sgt-mines", (9, 9, 10))
-    seconds = calibrate_window("sgt", "sgt-mines", 10, tmp_path / "skins", capsys)
+    mines = LEVELS[level][2]
+    launch("sgt-mines", LEVELS[level])
+    seconds = calibrate_window("sgt", "sgt-mines", mines, tmp_path / "skins", capsys)
     assert seconds < BUDGET + CALIBRATION_ALLOWANCE
     skin = load_skin("sgt")
     assert set(ESSENTIAL) <= set(skin.templates)
@@ -76,7 +79,7 @@ def test_sgt_mines_learned_from_its_window_plays_every_game_to_an_end(
     assert skin.extra["question_marks"] is False
 
     db = tmp_path / "outcomes.db"
-    play("sgt", GAMES_PLAYED, 10, db, capsys)
+    play("sgt", GAMES_PLAYED, mines, db, capsys)
     with OutcomeLog(db) as log:
         games = log.games()
     assert len(games) == GAMES_PLAYED
