@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from calibration.errors import CalibrationError
+from calibration.evidence import check_counting
 from calibration.numbers import label_from_play
 from controller.mouse import ClickOutsideError
 from controller.outcomes import GameSetup, LoggedGame, OutcomeLog, Result
@@ -132,6 +133,7 @@ class GamePlayer:
             with _game_errors():
                 result = self._play_to_the_end(game_id, self.table.first_click or "none")
                 self._label_new_pictures()
+                self._check_reads_against_the_end()
             reason = None
         except GameAborted as aborted:
             result, reason = aborted.result, str(aborted)
@@ -165,6 +167,28 @@ class GamePlayer:
             self.table.label(labels)
         self._board = _with_labels(self._board, boards[-1][1], labels)
 
+    def _check_reads_against_the_end(self) -> None:
+        """Every read of the game agrees with its end, or the game is misread: a cell read as a
+        number shows that number at the end, and the end obeys the counting rules (on a loss
+        that shows the mines, each number counts them; see
+        :func:`calibration.evidence.check_counting`). A misread that no rule caught during play,
+        and that a click did not expose, still does not go into the log as a real game."""
+        final = self._board
+        try:
+            check_counting(final, "the board at the game's end")
+        except CalibrationError as wrong:
+            raise GameAborted(Result.MISREAD, str(wrong)) from wrong
+        for number, reading in enumerate(self._reads or [], start=1):
+            tiles = reading.board.tiles
+            differ = np.argwhere((tiles <= Tile.EIGHT) & (tiles != final.tiles))
+            if len(differ):
+                cell = (int(differ[0][0]), int(differ[0][1]))
+                raise GameAborted(
+                    Result.MISREAD,
+                    f"read {number} of the game showed cell {cell} as {Tile(tiles[cell]).name}, "
+                    f"the board at its end shows {Tile(final.tiles[cell]).name}",
+                )
+
     def _check_stop_key(self) -> None:
         if self.stop_key is not None and self.stop_key.pressed():
             raise StopRequested(f"stop key {self.stop_key.name} pressed")
@@ -185,6 +209,7 @@ class GamePlayer:
         if reading.outcome == GameState.PLAYING and reading.board.is_fresh:
             return reading.board
         for attempt in range(_NEW_GAME_TRIES):
+            self._close_dialogs()  # a score table or a question takes the keys
             self.table.new_game(attempt)
             after = self._look_for_change()
             if _is_new_game(reading.board, after):
@@ -333,6 +358,7 @@ class GamePlayer:
             return self.table.look(changed)
         except UnreadableCellError as first:
             unreadable = first
+        self._close_dialogs()  # one may cover the board (kmines' "Game Over")
         for _ in range(ANIMATION_REREADS):
             time.sleep(_CLICK_CONFIRM_PAUSE)
             try:
@@ -351,6 +377,9 @@ class GamePlayer:
         if not moved:
             raise GameAborted(Result.MISREAD, str(unreadable)) from unreadable
         return self.table.look()
+
+    def _close_dialogs(self) -> None:
+        self.stopwatch.counts["dialogs closed"] += self.table.close_dialogs()
 
     def _adopt(self, unreadable: UnreadableCellError) -> Reading | None:
         """During a game, a picture no tile matches may be a number first seen now: the board is

@@ -21,8 +21,8 @@ from controller.loop import (
 from controller.outcomes import GameSetup, OutcomeLog, Result
 from controller.stopping import StopKey, StopKeyError, StopRequested
 from controller.table import NotAsRead
-from solver import Board, Game, Tile
-from solver.strategy import Action, Move
+from solver import Board, BoardError, Game, Tile
+from solver.strategy import Action, Move, next_moves
 from vision.errors import (
     BoardNotFoundError,
     CaptureError,
@@ -62,6 +62,7 @@ class SimulatedTable:
         opens_a_start: bool = False,
         face_lag: int = 0,
         unknown_numbers: frozenset[int] = frozenset(),
+        dialog_on_loss: bool = False,
     ) -> None:
         self.game = "simulated"
         self.skin = "simulated-skin"
@@ -88,6 +89,10 @@ class SimulatedTable:
         self.adopted: list[int] = []
         """The number each adopted picture shows, by picture index."""
         self.labelled: dict[int, Tile] = {}
+        self.dialog_on_loss = dialog_on_loss
+        """Like kmines: a loss opens a dialog over the board, which only close_dialogs closes."""
+        self.dialog_open = False
+        self.dialogs_closed = 0
         self.current = self._started(seed)
 
     def _started(self, seed: int) -> Game:
@@ -101,6 +106,8 @@ class SimulatedTable:
         fault = self.faults.pop(self.looks, None)
         if fault is not None:
             raise fault
+        if self.dialog_open:
+            raise UnreadableCellError("simulated: a dialog covers the board", (0, 0), None)
         board = self.current.board.copy()
         pictures = self._unlabelled(board)
         face = None
@@ -150,6 +157,7 @@ class SimulatedTable:
     def play(self, move: Move) -> bool:
         rows, columns, _ = self.size
         assert 0 <= move.cell[0] < rows and 0 <= move.cell[1] < columns, "click outside the board"
+        assert not self.dialog_open, "a click on the board while a dialog covers it"
         self.clicks.append((move.cell, move.action))
         if not self.drops_clicks:
             {
@@ -157,15 +165,22 @@ class SimulatedTable:
                 Action.FLAG: self.current.flag,
                 Action.CHORD: self.current.chord,
             }[move.action](move.cell)
+            self.dialog_open = self.dialog_on_loss and self.current.board.is_lost
         return True
 
     def new_game(self, attempt: int = 0) -> None:
+        assert not self.dialog_open, "a new-game action while a dialog is open"
         self.new_game_attempts.append(attempt)
         if self.ignored_new_games:
             self.ignored_new_games -= 1
             return
         self.new_games += 1
         self.current = self._started(self.seed + self.new_games)
+
+    def close_dialogs(self) -> int:
+        was_open, self.dialog_open = self.dialog_open, False
+        self.dialogs_closed += was_open
+        return int(was_open)
 
     def relocate(self) -> bool:
         if self.relocation == "gone":
@@ -195,6 +210,61 @@ def test_games_are_played_to_the_end_and_logged(tmp_path: Path) -> None:
     assert np.array_equal(Board.from_text(records[-1].final_board or "").tiles, last.tiles)
     won = sum(r.result == Result.WON for r in records)
     assert f"of {6}" in lines[-1] and f"{100 * won / 6:.2f}%" in lines[-1]
+
+
+def test_a_dialog_a_loss_opens_over_the_board_is_closed_and_the_games_go_on(
+    tmp_path: Path,
+) -> None:
+    table = SimulatedTable(seed=3, size=(9, 9, 25), dialog_on_loss=True)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        player = quick_player(table, log)
+        list(play_games(player, 6))
+        records = log.games()
+    lost = sum(r.result == Result.LOST for r in records)
+    assert len(records) == 6 and all(r.result in (Result.WON, Result.LOST) for r in records)
+    assert lost > 0 and table.dialogs_closed == lost
+    assert player.stopwatch.counts["dialogs closed"] == lost
+
+
+class MisreadsANumberOnce(SimulatedTable):
+    """Once, reads a number as another that the solver finds possible: a misread no rule of
+    play catches."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.misread: tuple[int, int] | None = None
+
+    def look(self, changed: bool = False) -> Reading:
+        reading = super().look(changed)
+        if self.misread is None:
+            self.misread = _possible_misread(reading.board)
+        return reading
+
+
+def _possible_misread(board: Board) -> tuple[int, int] | None:
+    """Change one number of ``board`` (in place) so that the board stays possible; the cell."""
+    for row, column in np.argwhere(board.tiles <= Tile.EIGHT):
+        cell = (int(row), int(column))
+        shown = int(board.tiles[cell])
+        for other in (shown - 1, shown + 1):
+            if not 0 <= other <= 8:
+                continue
+            board.tiles[cell] = other
+            try:
+                next_moves(board)
+                return cell
+            except BoardError:
+                board.tiles[cell] = shown
+    return None
+
+
+def test_a_read_the_end_of_the_game_contradicts_makes_the_game_misread(tmp_path: Path) -> None:
+    table = MisreadsANumberOnce(seed=4)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        (report,) = play_all(quick_player(table, log), 1)
+    assert table.misread is not None
+    assert report.record.result == Result.MISREAD
+    assert f"cell {table.misread} as" in (report.reason or ""), report.reason
 
 
 def lasting(fault: Exception, first_look: int) -> dict[int, Exception]:
