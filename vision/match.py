@@ -7,9 +7,9 @@ pixel values divided by 255: 0 for identical images, 1 for black against white. 
 A game that draws its opened cells half-transparent over a gradient (kmines) shows one tile
 lighter or darker from cell to cell. A bank made with a ``level_weight`` below 1 counts such an
 offset at that weight: the patch may be offset from the template by one level per channel, over
-the whole picture or over the template's *background* only (its pixels near its own median
-colour, so not a digit drawn on it), whichever fits better, and the offset counts
-``level_weight`` times its size while everything else counts in full. Weight 1 is the plain
+the whole picture or over the template's flat *background* (not a digit drawn opaque on it, but
+partly its antialiased edge), whichever fits better, and the offset counts ``level_weight``
+times its size while everything else counts in full. Weight 1 is the plain
 distance; a flat hidden tile and a flat opened one that differ only in level are still
 ``level_weight`` times that difference apart.
 
@@ -35,9 +35,16 @@ Floats = npt.NDArray[np.float32]
 AMBIGUITY_RATIO = 0.5
 """Accept a best match only if its distance is at most this fraction of the runner-up's."""
 
-BACKGROUND_NEAR = 10
-"""A template's background: its pixels within this many levels of its median colour in every
-channel (a digit drawn on it differs by more)."""
+BACKGROUND_NEAR = 1
+"""Levels (in the channel that differs most) within which a template's background is flat."""
+BACKGROUND_LEAST = 0.2
+"""The least share of a template's pixels its flat background covers: kmines' digits, mines and
+crossed flags stand on at least a quarter of flat ground, its raised tiles' shading has no flat
+patch above an eighth."""
+BACKGROUND_RANGE = 60
+"""Levels from the background colour at which a pixel beside the background counts as opaque."""
+BACKGROUND_CANDIDATES = 64
+"""Colours of a template tried as its background colour (evenly spaced pixels)."""
 
 SINGLE_THREAD_PRODUCT = 262_144
 """Largest rows x columns x depth of one matrix product (OpenBLAS's threshold for threading).
@@ -90,7 +97,7 @@ class TemplateBank(Generic[Label]):
             channels = shape[-1]
             by_channel = self._matrix.reshape(len(images), -1, channels).transpose(0, 2, 1)
             self._transposed = np.ascontiguousarray(by_channel.reshape(len(images), -1).T)
-            self._averaging, self._background_means, counts = _backgrounds(self._matrix, channels)
+            self._averaging, self._background_means, counts = _backgrounds(self._matrix, shape)
             self._background_counts = counts.astype(np.float32)
             self._means = by_channel.mean(axis=2).T
 
@@ -155,21 +162,46 @@ def _product(left: Floats, right: Floats) -> Floats:
     return result
 
 
-def _backgrounds(matrix: Floats, channels: int) -> tuple[Floats, Floats, npt.NDArray[np.float64]]:
-    """Per template (a row of ``matrix``): the (pixels, templates + 1) matrix that averages one
-    channel of a patch over each template's background (and, last, over the whole picture), the
-    templates' own background means (channels, templates), and their background pixel counts."""
-    templates, size = matrix.shape
-    pixels = matrix.reshape(templates, size // channels, channels)
-    median = np.median(pixels, axis=1, keepdims=True)
-    background = (np.abs(pixels - median) <= BACKGROUND_NEAR).all(axis=2)
-    background[~background.any(axis=1)] = True  # no pixel near the median: all are background
-    counts = background.sum(axis=1).astype(np.float64)
-    whole = np.ones((1, background.shape[1]))
-    averaging = np.concatenate([background / counts[:, None], whole / whole.size]).T
+def _backgrounds(
+    matrix: Floats, shape: tuple[int, ...]
+) -> tuple[Floats, Floats, npt.NDArray[np.float64]]:
+    """Per template (a row of ``matrix``, pictures of ``shape``): the (pixels, templates + 1)
+    matrix that gives the best offset of one channel of a patch over each template's background
+    (and, last, over the whole picture), the same of the template itself (channels, templates),
+    and what a unit offset explains (the sum of the squared shares).
+
+    A template's background is the flat colour most of its pixels are within
+    :data:`BACKGROUND_NEAR` levels of, if at least :data:`BACKGROUND_LEAST` of them are (a
+    raised, shaded tile has none: it moves as a whole). Those pixels have a share of 1 in the
+    offset; their neighbours, a digit's antialiased edge, move partly with the background under
+    them: a share falling to 0 at :data:`BACKGROUND_RANGE` levels from its colour."""
+    height, width, channels = shape
+    templates = len(matrix)
+    pictures = matrix.reshape(templates, height * width, channels)
+    shares = np.ones((templates, height * width))
+    for index, picture in enumerate(pictures):
+        candidates = picture[:: max(1, len(picture) // BACKGROUND_CANDIDATES)]
+        away = np.abs(picture[None, :, :] - candidates[:, None, :]).max(axis=2)
+        near = away <= BACKGROUND_NEAR
+        best = int(np.argmax(near.sum(axis=1)))
+        core = near[best].reshape(height, width)
+        if core.mean() < BACKGROUND_LEAST:
+            continue
+        padded = np.pad(core, 1)
+        ring = np.zeros_like(core)
+        for dy in range(3):
+            for dx in range(3):
+                ring |= padded[dy : dy + height, dx : dx + width]
+        partial = np.clip(
+            (BACKGROUND_RANGE - away[best]) / (BACKGROUND_RANGE - BACKGROUND_NEAR), 0, 1
+        )
+        shares[index] = np.where(core.reshape(-1), 1.0, np.where(ring.reshape(-1), partial, 0.0))
+    weights = np.einsum("tp,tp->t", shares, shares)
+    whole = np.ones((1, shares.shape[1]))
+    averaging = np.concatenate([shares / weights[:, None], whole / whole.size]).T
     averaging = np.ascontiguousarray(averaging, dtype=np.float32)
-    means = np.einsum("tpc,tp->ct", pixels, background) / counts
-    return averaging, means.astype(np.float32), counts
+    means = np.einsum("tpc,tp->ct", pictures, shares) / weights
+    return averaging, means.astype(np.float32), weights
 
 
 def tile_lattice(

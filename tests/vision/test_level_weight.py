@@ -7,29 +7,38 @@ import numpy.typing as npt
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.match import BACKGROUND_NEAR, TemplateBank
+from vision.match import (
+    BACKGROUND_CANDIDATES,
+    BACKGROUND_LEAST,
+    BACKGROUND_NEAR,
+    BACKGROUND_RANGE,
+    TemplateBank,
+)
 
 
 def direct(template: npt.NDArray[np.uint8], patch: npt.NDArray[np.uint8], weight: float) -> float:
     """The distance as the module doc says, pixel by pixel: the patch less the template, less
-    the better of two per-channel offsets (over the whole picture, or over the template's pixels
-    within BACKGROUND_NEAR of its median colour), plus the offset counted at ``weight``."""
-    t = template.astype(np.float64).reshape(-1, template.shape[-1])
-    p = patch.astype(np.float64).reshape(-1, patch.shape[-1])
-    difference = p - t
-    median = np.median(t, axis=0)
-    near = np.array(
-        [
-            all(abs(t[i, c] - median[c]) <= BACKGROUND_NEAR for c in range(t.shape[1]))
-            for i in range(len(t))
-        ]
-    )
+    the better of two per-channel offsets (over the whole picture, or over the template's flat
+    background and partly its edge), plus the offset counted at ``weight``."""
+    height, width, _ = template.shape
+    t = template.astype(np.float64)
+    difference = patch.astype(np.float64) - t
+    colours = t.reshape(-1, 3)[:: max(1, height * width // BACKGROUND_CANDIDATES)]
+    flat = [np.abs(t - colour).max(axis=2) for colour in colours]
+    away = max(flat, key=lambda distance: int((distance <= BACKGROUND_NEAR).sum()))
+    core = away <= BACKGROUND_NEAR
+    share = np.ones((height, width))
+    if core.mean() >= BACKGROUND_LEAST:
+        for y in range(height):
+            for x in range(width):
+                beside = core[max(0, y - 1) : y + 2, max(0, x - 1) : x + 2].any()
+                fade = (BACKGROUND_RANGE - away[y, x]) / (BACKGROUND_RANGE - BACKGROUND_NEAR)
+                share[y, x] = 1.0 if core[y, x] else min(1.0, max(0.0, fade)) if beside else 0.0
     best = np.inf
-    for where in (np.ones(len(t), dtype=bool), near if near.any() else np.ones(len(t), bool)):
-        offset = difference[where].mean(axis=0)
-        rest = difference - np.where(where[:, None], offset, 0.0)
-        total = (rest**2).sum() + weight**2 * where.sum() * (offset**2).sum()
-        best = min(best, total)
+    for shares in (np.ones((height, width)), share):
+        offset = np.einsum("yxc,yx->c", difference, shares) / (shares**2).sum()
+        rest = difference - shares[..., None] * offset
+        best = min(best, (rest**2).sum() + weight**2 * (shares**2).sum() * (offset**2).sum())
     return float(np.sqrt(best / difference.size) / 255)
 
 
@@ -37,10 +46,11 @@ pictures = st.integers(0, 2**32 - 1).map(np.random.default_rng)
 
 
 def picture(rng: np.random.Generator, size: int) -> npt.NDArray[np.uint8]:
-    """A plain colour with a random glyph, lightened or darkened by a random offset."""
+    """A plain colour with a random glyph (or noise: most pixels random), lightened or darkened
+    by a random offset."""
     image = np.empty((size, size, 3), dtype=np.uint8)
     image[:] = rng.integers(40, 216, size=3)
-    glyph = rng.random((size, size)) < rng.uniform(0, 0.5)
+    glyph = rng.random((size, size)) < rng.uniform(0, 0.95)
     image[glyph] = rng.integers(0, 256, size=(int(glyph.sum()), 3))
     shift = rng.integers(-30, 31, size=3)
     return np.clip(image.astype(int) + shift, 0, 255).astype(np.uint8)
