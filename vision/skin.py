@@ -118,6 +118,9 @@ class Skin:
     faces: dict[str, Image] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
     """Game-specific facts calibration learned (for example whether it has question marks)."""
+    level_weight: float = 1.0
+    """How much a tile's background lighter or darker than its template counts (see
+    :class:`vision.match.TemplateBank`): below 1 for a game that draws tiles over a gradient."""
 
     def __post_init__(self) -> None:
         self.check()
@@ -150,6 +153,8 @@ class Skin:
             )
         if not _is_number(self.threshold) or not 0 < self.threshold <= 1:
             return f"threshold {shown(self.threshold)} is not a number above 0 and at most 1"
+        if not _is_number(self.level_weight) or not 0 < self.level_weight <= 1:
+            return f"level_weight {shown(self.level_weight)} is not a number above 0 and at most 1"
         if not isinstance(self.new_game, NewGame):
             return f"new_game {shown(self.new_game)} is not a NewGame"
         return None
@@ -218,6 +223,7 @@ class Skin:
             "tile_size": list(self.tile_size),
             "tile_offset": list(self.tile_offset),
             "threshold": self.threshold,
+            "level_weight": self.level_weight,
             "new_game": self.new_game.to_json(),
             "tiles": sorted(tile.name for tile in self.templates),
             "faces": sorted(self.faces),
@@ -260,12 +266,22 @@ class Skin:
         name, pitch = meta.get("name", str), meta.pair("pitch")
         tile_size, tile_offset = meta.pair("tile_size"), meta.pair("tile_offset")
         threshold = meta.number("threshold")
+        level_weight = meta.number("level_weight") if "level_weight" in meta.data else 1.0
         extra = meta.get("extra", dict) if "extra" in meta.data else {}
         templates = {Tile[tile]: _read_png(folder / "tiles" / f"{tile}.png") for tile in tiles}
         pictures = {state: _read_png(folder / "faces" / f"{state}.png") for state in faces}
         try:
             return cls(
-                name, pitch, tile_size, templates, threshold, how, tile_offset, pictures, extra
+                name,
+                pitch,
+                tile_size,
+                templates,
+                threshold,
+                how,
+                tile_offset,
+                pictures,
+                extra,
+                level_weight,
             )
         except SkinError as error:
             raise meta.error(str(error)) from error

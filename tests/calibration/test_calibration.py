@@ -564,7 +564,10 @@ def test_a_fresh_board_whose_hidden_tiles_vary_like_tiles_is_refused() -> None:
     shifted = np.clip(hidden.astype(int) + 40, 0, 255).astype(np.uint8)
     catalogue = Catalogue(hidden)
     assert catalogue.add(shifted) != HIDDEN_ID
-    near = np.clip(hidden.astype(int) + 12, 0, 255).astype(np.uint8)
+    # Not a level offset (a gradient under the board, which the catalogue allows for): pixels
+    # that differ from one another, as different tiles do.
+    noise = np.random.default_rng(5).integers(-25, 26, size=hidden.shape)
+    near = np.clip(hidden.astype(int) + noise, 0, 255).astype(np.uint8)
     with pytest.raises(CalibrationError, match="too much to tell tiles apart"):
         Catalogue(hidden).learn_spread(np.stack([hidden, near])[None])
 
