@@ -71,9 +71,10 @@ loaded machine can hold still between two of them, and take a few tenths of a se
 _CLICK_CONFIRM_PAUSE = 0.1
 """Seconds between re-reads while a click is not visible yet (a slow game may lag a frame)."""
 _FACE_REREADS = 3
-ANIMATION_REREADS = 8
+ANIMATION_REREADS = 50
 """Re-reads, :data:`_CLICK_CONFIRM_PAUSE` apart, of a board with an unreadable cell before it
-counts as moved or misread: a game's end-of-game flash lasts about 0.4 s (sgt-mines)."""
+counts as moved or misread: a game's end-of-game flash lasts about 0.4 s (sgt-mines), and a
+message drawn over the board at a game's end may stay for 4 s (kmines' "You have lost.")."""
 _REFUSED_BURSTS = 3
 """Bursts in a row whose first click is refused with the board read fine in between: the game
 keeps changing under the bot (an animation, something drawn over it), so the game is stopped."""
@@ -208,9 +209,24 @@ class GamePlayer:
         reading = self._look()
         if reading.outcome == GameState.PLAYING and reading.board.is_fresh:
             return reading.board
-        for attempt in range(_NEW_GAME_TRIES):
-            self._close_dialogs()  # a score table or a question takes the keys
-            self.table.new_game(attempt)
+        refusals = 0
+        attempt = 0
+        while attempt < _NEW_GAME_TRIES:
+            if self._close_dialogs():  # a score table or a question takes the keys
+                reading = self._look()
+            try:
+                self.table.new_game(attempt)
+            except NotAsRead:
+                # The board changed since it was read (sgt-mines flashes it after a loss):
+                # read it again, and act on what it shows then.
+                refusals += 1
+                if refusals == _REFUSED_BURSTS:
+                    raise
+                reading = self._look()
+                if reading.outcome == GameState.PLAYING and reading.board.is_fresh:
+                    return reading.board
+                continue
+            attempt += 1
             after = self._look_for_change()
             if _is_new_game(reading.board, after):
                 return after.board
@@ -378,8 +394,10 @@ class GamePlayer:
             raise GameAborted(Result.MISREAD, str(unreadable)) from unreadable
         return self.table.look()
 
-    def _close_dialogs(self) -> None:
-        self.stopwatch.counts["dialogs closed"] += self.table.close_dialogs()
+    def _close_dialogs(self) -> int:
+        closed = self.table.close_dialogs()
+        self.stopwatch.counts["dialogs closed"] += closed
+        return closed
 
     def _adopt(self, unreadable: UnreadableCellError) -> Reading | None:
         """During a game, a picture no tile matches may be a number first seen now: the board is

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import time
 import zipfile
 from pathlib import Path
 
@@ -392,7 +394,9 @@ class DrawnGame:
     With ``dialog_on_loss`` a loss opens a modal dialog over the board, as kmines does; a click
     while it is open fails the test, and only :meth:`close_dialogs` closes it."""
 
-    def __init__(self, seed: int, dialog_on_loss: bool = False) -> None:
+    def __init__(
+        self, seed: int, dialog_on_loss: bool = False, message_on_loss: float = 0.0
+    ) -> None:
         self.skin = make_skin(16, seed=5, name="truth")
         self.seed = seed
         self.game = Game(9, 9, 10, rule="safe", seed=seed)
@@ -401,13 +405,16 @@ class DrawnGame:
         self.dialog_open = False
         self.dialogs_closed = 0
         self.losses = 0
+        self.message_on_loss = message_on_loss
+        """Seconds a message drawn over the board stays after a loss (no window: kmines)."""
+        self.lost_at = -math.inf
 
     def scene(self) -> synthetic.Scene:
         face = self.game.state.value
         scene = synthetic.draw(
             self.skin, self.game.board.tiles, DRAWN_BOARD_AT, DRAWN_SCREEN, face=face
         )
-        if self.dialog_open:
+        if self.dialog_open or time.monotonic() < self.lost_at + self.message_on_loss:
             box = DRAWN_DIALOG
             scene.screen[box.top : box.bottom, box.left : box.right] = (200, 190, 180)
             scene.screen[box.top + 20 : box.top + 30, box.left + 10 : box.right - 10] = 40
@@ -431,6 +438,8 @@ class DrawnGame:
             self.game.open(cell)
             lost = self.game.state is GameState.LOST
             self.losses += lost
+            if lost:
+                self.lost_at = time.monotonic()
             self.dialog_open = self.dialog_on_loss and lost
         else:
             self.game.flag(cell)
@@ -482,6 +491,24 @@ def test_a_dialog_over_a_lost_board_is_closed_before_the_board_is_read_or_clicke
     )
     assert screen.losses > 0 and screen.dialogs_closed == screen.losses
     assert result.usable and result.skin.new_game == NewGame("face")
+    width, height = result.skin.tile_size
+    for tile, template in result.skin.templates.items():
+        assert np.array_equal(template, screen.skin.templates[tile][:height, :width]), tile
+
+
+def test_a_message_drawn_over_a_lost_board_for_a_while_is_waited_out() -> None:
+    screen = DrawnGame(seed=2, message_on_loss=2.0)
+    result = calibrate(
+        "drawn",
+        screen,
+        screen,
+        [Rect(60, 60, 240, 240)],
+        mines=[10],
+        max_games=6,
+        seed=1,
+        progress=False,
+    )
+    assert screen.losses > 0 and result.usable
     width, height = result.skin.tile_size
     for tile, template in result.skin.templates.items():
         assert np.array_equal(template, screen.skin.templates[tile][:height, :width]), tile

@@ -586,6 +586,28 @@ def test_no_two_games_start_in_the_same_clock_second(tmp_path: Path) -> None:
     assert len(set(first_click_seconds)) == 3
 
 
+def test_a_new_game_key_refused_because_the_board_changed_is_sent_after_a_new_read(
+    tmp_path: Path,
+) -> None:
+    class FlashesAfterTheEnd(SimulatedTable):
+        """Like sgt-mines, whose board flashes after a game: the first new-game action of each
+        game finds the board changed since it was read, and nothing is sent."""
+
+        refusals = 0
+
+        def new_game(self, attempt: int = 0) -> None:
+            if self.refusals < self.new_games + 1:
+                self.refusals += 1
+                raise NotAsRead("simulated: the board changed since it was read")
+            super().new_game(attempt)
+
+    table = FlashesAfterTheEnd(seed=5)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        reports = play_all(quick_player(table, log), 3)
+    assert [r.record.result in (Result.WON, Result.LOST) for r in reports] == [True] * 3
+    assert table.refusals == 2 and table.new_games == 2
+
+
 def test_a_missed_new_game_action_is_tried_again(tmp_path: Path) -> None:
     table = SimulatedTable(seed=11, ignored_new_games=1)
     with OutcomeLog(tmp_path / "log.db") as log:
