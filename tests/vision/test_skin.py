@@ -572,8 +572,9 @@ def archives(draw: st.DrawFn) -> bytes:
                 members.insert(index, (name, draw(member_contents(name))))
         else:
             name = draw(st.sampled_from(MEMBER_NAMES) | st.text(min_size=1, max_size=20))
-            if not name.strip("/\0"):
-                name = "x" + name  # zipfile itself cannot write a member with no name
+            if not name.split("\0")[0].strip("/"):
+                # zipfile cuts a name at its first NUL and cannot write a member with no name
+                name = "x" + name
             members.append((name, draw(member_contents(name))))
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as zipped:
