@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
+import numpy.typing as npt
 
 from calibration.errors import CalibrationError
 from calibration.evidence import Catalogue, Ids
@@ -125,9 +126,12 @@ class BoardView:
     def board_ids(self, frame: Image | None = None) -> Ids:
         """Appearance ids of every cell, from ``frame`` (a board capture) or a new capture."""
         frame = self.grabber.grab(self.board_rect) if frame is None else frame
+        return self.catalogue.ids(self.cell_pictures(frame))
+
+    def cell_pictures(self, frame: Image) -> npt.NDArray[np.uint8]:
+        """Each cell's picture in ``frame`` (a board capture), by (row, column)."""
         grid = self.grid
-        blocks = tile_lattice(frame, (0, 0), grid.pitch, grid.pitch, (grid.rows, grid.columns))
-        return self.catalogue.ids(blocks)
+        return tile_lattice(frame, (0, 0), grid.pitch, grid.pitch, (grid.rows, grid.columns))
 
     def still_board(self) -> Image:
         """A capture of the board once it holds still (the game may still be drawing a click)."""
