@@ -10,13 +10,13 @@ from pathlib import Path
 from solver.errors import StaleBuildError
 
 
-def _refuse_stale_builds() -> None:
-    """Raise :class:`StaleBuildError` when a compiled module of this checkout is older than its
+def refuse_stale_builds(package: Path = Path(__file__).parent) -> None:
+    """Raise :class:`StaleBuildError` when a compiled module in ``package`` is older than its
     source (Python imports the compiled one first, so an edit would silently not run).
 
-    Only in a source checkout: an installed wheel's modules are built from its own sources.
+    Only in a source checkout (a ``pyproject.toml`` beside the package): an installed wheel's
+    modules are built from its own sources.
     """
-    package = Path(__file__).parent
     if not (package.parent / "pyproject.toml").exists():
         return
     for built in [*package.glob("*.so"), *package.glob("*.pyd")]:
@@ -29,4 +29,4 @@ def _refuse_stale_builds() -> None:
                 )
 
 
-_refuse_stale_builds()
+refuse_stale_builds()

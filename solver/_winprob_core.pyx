@@ -106,14 +106,15 @@ cdef class Search:
             full[i >> 6] |= (<uint64_t>1) << (i & 63)
         self.mined.assign(<size_t>cells * words, 0)
         cdef vector[vector[int]] mines_of = vector[vector[int]](count)
+        cdef bytes raw
+        cdef const unsigned char* data
         for i in range(count):
-            layout = layouts[i]
-            while layout:
-                low = layout & -layout
-                c = low.bit_length() - 1
-                mines_of[i].push_back(c)
-                self.mined[c * words + (i >> 6)] |= (<uint64_t>1) << (i & 63)
-                layout ^= low
+            raw = layouts[i].to_bytes((cells + 7) // 8, "little")
+            data = raw
+            for c in range(cells):
+                if data[c >> 3] >> (c & 7) & 1:
+                    mines_of[i].push_back(c)
+                    self.mined[c * words + (i >> 6)] |= (<uint64_t>1) << (i & 63)
         cdef bint everywhere, somewhere
         self.showing_row.assign(cells, -1)
         cdef vector[char] is_mine = vector[char](cells, 0)

@@ -473,11 +473,13 @@ def _layouts(board: Board, index: dict[Cell, int], max_layouts: int) -> list[int
             if total + fewest[part + 1] <= unflagged <= total + most[part + 1] + off:
                 pending.append((part + 1, mask | part_mask, total))
     off_bits = [1 << i for i in off_frontier]
-    return [
-        mask | sum(chosen)
-        for mask, rest in chosen_frontiers
-        for chosen in combinations(off_bits, rest)
-    ]
+    # Most frontier choices leave the same number of mines to the cells off the frontier: their
+    # ways to take them are listed once per number.
+    off_layouts = {
+        rest: [sum(chosen) for chosen in combinations(off_bits, rest)]
+        for rest in {rest for _, rest in chosen_frontiers}
+    }
+    return [mask | off for mask, rest in chosen_frontiers for off in off_layouts[rest]]
 
 
 def _frontier_parts(constraints: list[tuple[int, list[int]]]) -> list[list[int]]:
