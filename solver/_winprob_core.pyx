@@ -381,3 +381,71 @@ cdef object to_int(const Position& p):
         word = p[w]
         out |= word << (64 * w)
     return out
+
+
+def part_layouts(
+    list cells, list constraints, list steps, long long max_steps, object too_large
+) -> list[tuple[int, int]]:
+    """:func:`solver.winprob._part_layouts` in C: the same layouts in the same order, after the
+    same backtracking steps (``steps[0]``, shared across parts, raising ``too_large`` past
+    ``max_steps``)."""
+    cdef int count = len(cells), position, k, i
+    cdef vector[int] cell_of = cells
+    cdef dict local = {}
+    cdef vector[int] mines_left, unknown_left
+    cdef vector[vector[int]] numbers_at = vector[vector[int]](count)
+    members = set(cells)
+    watching: dict = {}
+    for k, (need, around) in enumerate(constraints):
+        if members.intersection(around):
+            local[k] = mines_left.size()
+            mines_left.push_back(need)
+            unknown_left.push_back(len(around))
+            for cell in around:
+                watching.setdefault(cell, []).append(local[k])
+    for i in range(count):
+        numbers_at[i] = watching.get(cells[i], [])
+    cdef int width = (max(cells, default=0) >> 3) + 1
+    cdef bytearray mask = bytearray(width)
+    cdef unsigned char* bits = mask
+    cdef vector[int] tried = vector[int](count, -1)
+    cdef int mines = 0
+    cdef long long taken = steps[0] + 1
+    cdef bint feasible
+    found = []
+    position = 0
+    while position >= 0:
+        if position == count:
+            found.append((int.from_bytes(mask, "little"), mines))
+            position -= 1
+            continue
+        feasible = True
+        if tried[position] < 0:
+            tried[position] = 0
+            for k in numbers_at[position]:
+                unknown_left[k] -= 1
+                feasible &= mines_left[k] <= unknown_left[k]
+        elif tried[position] == 0:
+            tried[position] = 1
+            bits[cell_of[position] >> 3] |= 1 << (cell_of[position] & 7)
+            mines += 1
+            for k in numbers_at[position]:
+                mines_left[k] -= 1
+                feasible &= mines_left[k] >= 0
+        else:  # both tried: undo the mine and go back
+            tried[position] = -1
+            bits[cell_of[position] >> 3] ^= 1 << (cell_of[position] & 7)
+            mines -= 1
+            for k in numbers_at[position]:
+                unknown_left[k] += 1
+                mines_left[k] += 1
+            position -= 1
+            continue
+        if feasible:
+            position += 1
+            taken += 1
+            if taken > max_steps:
+                steps[0] = taken
+                raise too_large(f"enumerating the layouts took over {max_steps} steps")
+    steps[0] = taken
+    return found

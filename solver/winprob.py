@@ -446,7 +446,7 @@ def _layouts(board: Board, index: dict[Cell, int], max_layouts: int) -> list[int
     frontier = {cell for _, cells in constraints for cell in cells}
     off_frontier = [i for i in range(len(index)) if i not in frontier]
     steps = [0]
-    parts = [_part_layouts(cells, constraints, steps) for cells in _frontier_parts(constraints)]
+    parts = [_list_part(cells, constraints, steps) for cells in _frontier_parts(constraints)]
     if any(not layouts for layouts in parts):
         return []
     fewest = [min(mines for _, mines in layouts) for layouts in parts] + [0]
@@ -504,6 +504,15 @@ def _frontier_parts(constraints: list[tuple[int, list[int]]]) -> list[list[int]]
                         order.append(other)
         parts.append(order)
     return parts
+
+
+def _list_part(
+    cells: list[int], constraints: list[tuple[int, list[int]]], steps: list[int]
+) -> list[tuple[int, int]]:
+    """:func:`_part_layouts`, compiled where :mod:`solver._winprob_core` is built."""
+    if _core is None:
+        return _part_layouts(cells, constraints, steps)
+    return _core.part_layouts(cells, constraints, steps, MAX_ENUMERATION_STEPS, PositionTooLarge)
 
 
 def _part_layouts(

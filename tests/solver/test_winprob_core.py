@@ -14,6 +14,7 @@ from solver.strategy import ENDGAME_LAYOUTS, next_moves
 pytestmark = pytest.mark.skipif(
     winprob._core is None, reason="the compiled search is not built in this checkout"
 )
+_core_module = winprob._core
 
 
 def _guess_positions(level: str, seeds: range) -> Iterator[Board]:
@@ -90,3 +91,24 @@ def test_compiled_and_python_agree_on_weighted_fresh_boards(
     compiled = winprob.win_probability(board, rule=rule)
     monkeypatch.setattr(winprob, "_core", None)
     assert winprob.win_probability(board, rule=rule) == compiled
+
+
+@pytest.mark.parametrize("board", POSITIONS[::3])
+def test_compiled_and_python_list_the_same_layouts_after_the_same_steps(
+    board: Board, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def listed() -> object:
+        try:
+            return winprob._layouts(board, winprob._index(board), ENDGAME_LAYOUTS)
+        except winprob.PositionTooLarge as gave_up:
+            return str(gave_up)
+
+    compiled = listed()
+    monkeypatch.setattr(winprob, "_core", None)
+    assert listed() == compiled
+    for cap in (3, 20, 60):
+        monkeypatch.setattr(winprob, "MAX_ENUMERATION_STEPS", cap)
+        python = listed()
+        with monkeypatch.context() as patch:
+            patch.setattr(winprob, "_core", _core_module)
+            assert listed() == python
