@@ -18,13 +18,14 @@ winning every layout it survives could not beat the best cell found so far.
 
 The search needs every layout spelled out, cells touching no number included, where
 :mod:`solver.analysis` only counts them; so the layouts are listed here, as bitmasks over the
-unknown cells, and a position is a bitmask over that list. The search (:class:`_Search`) runs
-compiled where the package's extension is built (:mod:`solver._winprob_core`, Cython: the same
-steps in the same order, tested equal move for move; a few times faster), and in Python
-otherwise. A flag is taken as a mine, as :func:`solver.analysis.analyze` takes it, so that
-both count the same layouts of a flagged board; an opened cell whose number is not known
-(:attr:`~solver.board.Tile.OPENED`) as a safe cell that shows no number, now or later in the
-search, so its value is neither assumed nor used.
+unknown cells, and a position is a bitmask over that list. The search (:class:`_Search`) and
+the backtracking that lists a frontier part's layouts (:func:`_part_layouts`) run compiled
+where the package's extension is built (:mod:`solver._winprob_core`, Cython: the same steps in
+the same order, tested equal), and in Python otherwise. A flag is taken as a mine, as
+:func:`solver.analysis.analyze` takes it, so that both count the same layouts of a flagged
+board; an opened cell whose number is not known (:attr:`~solver.board.Tile.OPENED`) as a safe
+cell that shows no number, now or later in the search, so its value is neither assumed nor
+used.
 
 Limits: the search refuses, with :class:`PositionTooLarge`, positions with more than
 ``max_layouts`` consistent layouts (:data:`MAX_LAYOUTS` by default), more than
