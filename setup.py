@@ -22,21 +22,24 @@ one's readable twin and works on bitmasks whose shifts Cython would do in C inte
 STRIP = ["-s"] if sys.platform.startswith("linux") else []
 """Linker options: without debugging symbols the modules take a sixth of the room."""
 
-setup(
-    ext_modules=cythonize(
-        [
-            Extension(f"solver.{name}", [f"solver/{name}{suffix}"], extra_link_args=STRIP)
-            for name, suffix in [("_winprob_core", ".pyx")]
-            + [(name, ".py") for name in COMPILED_MODULES]
-        ],
-        # Annotations stay hints, as in Python, so that a compiled module behaves as its source
-        # does; where Cython still computes in C integers (len(), small literals), an overflow
-        # raises OverflowError instead of wrapping round.
-        compiler_directives={
-            "language_level": 3,
-            "annotation_typing": False,
-            "overflowcheck": True,
-        },
-    ),
-    options={"build_ext": {"parallel": os.cpu_count() or 1}},
+EXTENSIONS = cythonize(
+    [
+        Extension(f"solver.{name}", [f"solver/{name}{suffix}"], extra_link_args=STRIP)
+        for name, suffix in [("_winprob_core", ".pyx")]
+        + [(name, ".py") for name in COMPILED_MODULES]
+    ],
+    # Annotations stay hints, as in Python, so that a compiled module behaves as its source
+    # does; where Cython still computes in C integers (len(), small literals), an overflow
+    # raises OverflowError instead of wrapping round.
+    compiler_directives={
+        "language_level": 3,
+        "annotation_typing": False,
+        "overflowcheck": True,
+    },
 )
+for extension in EXTENSIONS:
+    # Without a C compiler (a Windows machine without one) the build goes on and the same code
+    # runs as Python. Set here: cythonize makes new Extensions and drops the flag.
+    extension.optional = True
+
+setup(ext_modules=EXTENSIONS, options={"build_ext": {"parallel": os.cpu_count() or 1}})
