@@ -216,6 +216,8 @@ class Evidence:
     games: list[PlayedGame] = field(default_factory=list)
     opened: set[int] = field(default_factory=set)
     """Appearances seen on hidden cells that changed on a click that did not lose."""
+    loss_messages: list[bool] = field(default_factory=list)
+    """Per lost board watched for a message drawn over it, whether the board changed again."""
     _lasting: set[int] = field(default_factory=set, init=False, repr=False)
     _marks: set[int] = field(default_factory=set, init=False, repr=False)
     _scanned: list[int] = field(default_factory=list, init=False, repr=False)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections import Counter
 
 import cv2
 import numpy as np
@@ -53,7 +52,9 @@ on a loss, and Wine on a busy machine can pause in the middle of that for longer
 appearances" at cells (0, 0) and (0, 1); "cell (0, 3) changed ... on losing") in 1 of 6 full
 runs that session."""
 MESSAGE_WAIT = 5.0
-"""Seconds a lost board that shows something new is watched for a message over it to go."""
+"""Seconds a lost board is watched for a message over it to go (kmines' "You have lost.")."""
+MESSAGE_CHECKS = 2
+"""Losses watched for a message before a game that never showed one is taken to draw none."""
 HIDDEN_CANDIDATES = 3
 """How many of a fresh board's most common tiles are clicked to find the hidden one."""
 KEY_TIMEOUT = 1.5
@@ -81,6 +82,8 @@ class CalibrationPlayer:
         self.new_game_method: NewGame | None = None
         self._question_tested = False
         self._game: PlayedGame | None = None
+        self._end_frame: Image | None = None
+        """The lost board as :meth:`_lost` last read it, held still."""
 
     @classmethod
     def start(
@@ -344,20 +347,24 @@ class CalibrationPlayer:
 
         The losing step's board is read again once it has held still for :data:`LOST_QUIET`:
         read in the middle of the repaint a loss brings, a cell would seem to change from an
-        opened one, which no rule allows (a CI run stopped on that, in two tests).
+        opened one, which no rule allows (a CI run stopped on that, in two tests). A board that
+        still seems to, or one that may carry a message, is watched for one more change.
         """
         game.state = GameState.LOST
         view = self.view
         last = game.steps[-1]
         self._closed_dialogs()  # one that opened late
         final = settled(view.grabber, view.board_rect, None, quiet=LOST_QUIET)
-        if self._shows_rare_end_appearances(view.board_ids(final), last):
-            # A message drawn over the board at the end goes away by itself (kmines' "You have
-            # lost." after 4 s): wait for a change while the end still shows something new.
+        watch = self._watches_for_message()
+        if watch or self._mid_repaint(view.board_ids(final), last):
             later = settled(view.grabber, view.board_rect, final, MESSAGE_WAIT, quiet=LOST_QUIET)
-            if not np.array_equal(later, final):
+            changed = not np.array_equal(later, final)
+            if watch:
+                self.evidence.loss_messages.append(changed)
+            if changed:
                 log.debug("the lost board changed again after %.1f s of stillness", LOST_QUIET)
                 final = later
+        self._end_frame = final
         game.steps[-1] = Step(last.click, last.cell, last.before, view.board_ids(final))
         frame = view.grabber.grab(view.window)
         if self.face is None:
@@ -368,19 +375,20 @@ class CalibrationPlayer:
         if self.face is not None:
             self.face.pictures.setdefault(GameState.LOST, self.face.picture_in(frame))
 
-    def _shows_rare_end_appearances(self, ids: Ids, last: Step) -> bool:
-        """Whether the cells that changed on losing show an appearance that at most one
-        earlier lost game showed at its end: the mines are soon common; a message over the
-        board shows new pictures every time."""
-        changed = ids[last.before != ids]
-        earlier = Counter(
-            int(appearance)
-            for game in self.evidence.games
-            if game.state is GameState.LOST and game.steps and game.steps[-1] is not last
-            for appearance in np.unique(game.steps[-1].after[game.steps[-1].changed])
+    def _watches_for_message(self) -> bool:
+        """Whether this loss is watched for a message drawn over the board that goes by itself:
+        the first :data:`MESSAGE_CHECKS` losses are, later ones while at least half of those
+        watched showed one (a repaint paused on a busy machine looks like a message once)."""
+        shown = self.evidence.loss_messages
+        return len(shown) < MESSAGE_CHECKS or 2 * sum(shown) >= len(shown)
+
+    def _mid_repaint(self, ids: Ids, last: Step) -> bool:
+        """Whether a cell that showed a number before the losing click shows something else
+        but a number: no loss does that, a board caught in the middle of its repaint does."""
+        numbers = list(self.evidence.safe_appearances)
+        return bool(
+            (np.isin(last.before, numbers) & (ids != last.before) & ~np.isin(ids, numbers)).any()
         )
-        safe = self.evidence.safe_appearances
-        return any(earlier[int(a)] < 2 for a in np.unique(changed) if int(a) not in safe)
 
     def _won(self, game: PlayedGame) -> None:
         """Record a won game and, once the face shows something new, the won face."""
@@ -401,9 +409,7 @@ class CalibrationPlayer:
         only when a fresh board appears; one that changes the board into anything else stops
         calibration rather than trying more keys on a game in an unknown state."""
         view = self.view
-        rect = view.board_rect
-        self._closed_dialogs()  # a score table, a "play again?" question
-        ended = settled(view.grabber, rect, None, quiet=FLASH_QUIET)  # not mid-way in a flash
+        ended = self._ended_board()
         tried = []
         for method in self._new_game_methods():
             what = "a click on the face" if method.kind == "face" else f"the {method.key} key"
@@ -425,6 +431,18 @@ class CalibrationPlayer:
             "change the finished board into a new one (did the window move? else say how with "
             "--new-game)"
         )
+
+    def _ended_board(self) -> Image:
+        """The finished board, held still: the lost board as last read when nothing changed
+        since; else once it holds still for :data:`FLASH_QUIET` (not mid-way in a flash)."""
+        closed = self._closed_dialogs()  # a score table, a "play again?" question
+        rect = self.view.board_rect
+        known, self._end_frame = self._end_frame, None
+        if not closed and known is not None:
+            now = self.view.grabber.grab(rect)
+            if np.array_equal(now, known):
+                return now
+        return settled(self.view.grabber, rect, None, quiet=FLASH_QUIET)
 
     def _new_game_methods(self) -> list[NewGame]:
         """The ways to try, the one that worked before first."""

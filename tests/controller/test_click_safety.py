@@ -435,6 +435,7 @@ def _event(
     return move
 
 
+@pytest.mark.slow  # about 4 minutes of 22 real games; the random-kill test above runs by default
 def test_games_killed_or_moved_mid_burst_never_get_a_click_off_the_game(
     recorder: Recorder,
     calibrations: Calibrations,
