@@ -17,6 +17,11 @@ import numpy.typing as npt
 from solver.board import Board, BoardError, Cell, Tile, tile_mask
 from solver.engine import neighbour_counts
 
+try:
+    from solver import _rules_core as _core
+except ImportError:  # a checkout whose extension is not built: the same reading, in Python
+    _core = None  # type: ignore[assignment]
+
 _END_OF_GAME_TILES = (Tile.MINE, Tile.EXPLODED, Tile.WRONG_FLAG)
 
 
@@ -61,6 +66,22 @@ def read_constraints(board: Board) -> Constraints:
     value or fewer unopened neighbours than it needs. Whether the numbers can all be satisfied
     together is left to the caller's search.
     """
+    # The same reading in C (solver/_rules_core.pyx) where it is built; None where it raises.
+    keyed = None if _core is None else _core.number_keys(board.tiles, board.mines)
+    keys, unknown_count, flag_count = _number_keys(board) if keyed is None else keyed
+    read = _unknown_around_table(board.rows, board.columns)
+    known = read.known
+    numbers_read = [known.get(key) or read(key) for key in keys]
+    constraints, bits = zip(*numbers_read, strict=True) if numbers_read else ((), ())
+    return Constraints(
+        board, constraints, board.closed, unknown_count, board.mines - flag_count, bits
+    )
+
+
+def _number_keys(board: Board) -> tuple[list[int], int, int]:
+    """Check ``board`` (see :func:`read_constraints`); return one key per number that has unknown
+    neighbours, in reading order (see :class:`_NumberReader`), the count of unknown cells and
+    the count of flags."""
     tiles = board.tiles
     finished = tile_mask(tiles, _END_OF_GAME_TILES)
     if finished.any():
@@ -97,12 +118,8 @@ def read_constraints(board: Board) -> Constraints:
     pattern = _unknown_pattern(unknown).ravel()[indices].astype(np.int64)
     needs = (values - flags_around).ravel()[indices].astype(np.int64)
     # One int per number: where it is, which neighbours are unknown, how many mines they hold.
-    keys = ((indices.astype(np.int64) << 12) | (pattern << 4) | needs).tolist()
-    read = _unknown_around_table(board.rows, board.columns)
-    known = read.known
-    numbers_read = [known.get(key) or read(key) for key in keys]
-    constraints, bits = zip(*numbers_read, strict=True) if numbers_read else ((), ())
-    return Constraints(board, constraints, unknown, unknown_count, board.mines - flag_count, bits)
+    keys: list[int] = ((indices.astype(np.int64) << 12) | (pattern << 4) | needs).tolist()
+    return keys, unknown_count, flag_count
 
 
 _DIRECTIONS = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
