@@ -5,7 +5,7 @@ import numpy.typing as npt
 
 def number_keys(tiles: npt.NDArray[np.uint8], mines: int) -> tuple[list[int], int, int] | None: ...
 def certain_bits(
-    numbers: list[tuple[int, int, int]],
+    keys: tuple[int, ...],
     unknown_count: int,
     mines_left: int,
     unknown_mask: npt.NDArray[np.uint8],

@@ -1,15 +1,16 @@
 # distutils: language = c++
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: overflowcheck=False
 """The two steps every move runs, compiled: reading a board's numbers
 (:func:`solver.constraints._number_keys`) and the cheap rules
 (:func:`solver.deduce._certain_bits`).
 
-Each function computes what its Python twin computes, from the same arguments, or returns
-``None`` where the twin raises (an impossible board) or where this file does not go (a number
-with more than eight unknown cells, which no board read by :mod:`solver.constraints` has): the
-caller then runs the Python, which raises or answers. So the error messages stay in one place,
-and tests/solver/test_rules_core.py holds the two equal on the boards of real games and on
-random ones.
+Each function computes what its Python twin computes, or returns ``None`` where the twin
+raises (an impossible board): the caller then runs the Python, which raises with its message.
+So the messages stay in one place, and tests/solver/test_rules_core.py holds the two equal on
+the boards of real games and on random ones. The rules read a number's cells from its key
+(:attr:`solver.constraints.Constraints.keys`, 8 bits for its neighbours), where the Python
+reads the board-wide int made from the same key.
 """
 
 from libc.stdint cimport uint64_t
@@ -88,10 +89,10 @@ cdef class _Cells:
         self.words.assign((cells + 63) // 64, 0)
         self.count = 0
 
-    cdef inline bint has(self, int cell):
+    cdef inline bint has(self, int cell) noexcept:
         return self.words[cell >> 6] >> (cell & 63) & 1
 
-    cdef inline void add(self, int cell):
+    cdef inline void add(self, int cell) noexcept:
         if not self.has(cell):
             self.words[cell >> 6] |= (<uint64_t>1) << (cell & 63)
             self.count += 1
@@ -104,7 +105,7 @@ cdef class _Cells:
         return int.from_bytes(raw, "little")
 
 
-cdef bint _in(const Number* number, int cell):
+cdef bint _in(const Number* number, int cell) noexcept:
     cdef int i
     for i in range(number.count):
         if number.cells[i] == cell:
@@ -112,7 +113,7 @@ cdef bint _in(const Number* number, int cell):
     return False
 
 
-cdef int _pair_rule(const Number* a, const Number* b, _Cells mines, _Cells safe):
+cdef int _pair_rule(const Number* a, const Number* b, _Cells mines, _Cells safe) noexcept:
     """deduce._pair_rule for B against A, its cells added to ``mines`` and ``safe``; -1 where
     it raises."""
     cdef int only_b = 0, only_a = 0, i
@@ -168,36 +169,27 @@ cdef int _pair_rules(vector[Number]& numbers, int cells, _Cells mines, _Cells sa
 
 
 def certain_bits(
-    list numbers,
+    tuple keys,
     long long unknown_count,
     long long mines_left,
-    const unsigned char[:] unknown_mask,
+    const unsigned char[:, :] unknown_mask,
 ):
-    """``solver.deduce._certain_bits`` of a position with these :attr:`Constraints.bits`, unknown
-    cell and unflagged mine counts and (flattened) unknown mask: (safe, mines) as ints, or
-    ``None`` where that raises or a number has more than eight unknown cells."""
-    cdef int cells = unknown_mask.shape[0], size = (cells + 7) // 8
+    """``solver.deduce._certain_bits`` of a position with these :attr:`Constraints.keys`,
+    unknown cell and unflagged mine counts and unknown mask: (safe, mines) as ints, or ``None``
+    where that raises."""
+    cdef int rows = unknown_mask.shape[0], columns = unknown_mask.shape[1]
+    cdef int cells = rows * columns
     cdef vector[Number] held
     cdef Number number
-    cdef bytes raw
-    cdef const unsigned char* data
-    cdef int byte, bit, i, kept
-    for index, unknown, need in numbers:
-        try:
-            raw = unknown.to_bytes(size, "little")
-        except OverflowError:  # negative, or a cell off the board: the Python's to judge
-            return None
-        data = raw
-        number.index, number.need, number.count = index, need, 0
-        for byte in range(size):
-            if not data[byte]:
-                continue
-            for bit in range(8):
-                if data[byte] >> bit & 1:
-                    if number.count == MOST_CELLS:
-                        return None
-                    number.cells[number.count] = 8 * byte + bit
-                    number.count += 1
+    cdef long long key
+    cdef int r, c, k, bit, i, kept
+    for key in keys:
+        number.index, number.need, number.count = key >> 12, key & 0xF, 0
+        r, c = number.index // columns, number.index % columns
+        for k in range(8):
+            if key >> (4 + k) & 1:
+                number.cells[number.count] = (r + ROW_STEP[k]) * columns + c + COLUMN_STEP[k]
+                number.count += 1
         held.push_back(number)
     cdef _Cells safe = _Cells(cells), mines = _Cells(cells)
     cdef int before, reduced = 0, undecided, left
@@ -243,7 +235,7 @@ def certain_bits(
             return None
         if undecided and (left == 0 or left == undecided):
             for i in range(cells):
-                if unknown_mask[i] and not safe.has(i) and not mines.has(i):
+                if unknown_mask[i // columns, i % columns] and not safe.has(i) and not mines.has(i):
                     if left:
                         mines.add(i)
                     else:

@@ -50,6 +50,9 @@ class Constraints:
     """Each constraint as (its number's reading-order index ``row * columns + column``, its
     unknown cells as the bits ``1 << index`` of an int, its mines), for the deductions, which
     then work by integer operations instead of set ones."""
+    keys: tuple[int, ...] = field(repr=False)
+    """Each constraint's key (see :class:`_NumberReader`): where the compiled rules
+    (solver/_rules_core.pyx) read its cells, as a small int instead of a board-wide one."""
 
     @cached_property
     def unknown(self) -> frozenset[Cell]:
@@ -74,7 +77,7 @@ def read_constraints(board: Board) -> Constraints:
     numbers_read = [known.get(key) or read(key) for key in keys]
     constraints, bits = zip(*numbers_read, strict=True) if numbers_read else ((), ())
     return Constraints(
-        board, constraints, board.closed, unknown_count, board.mines - flag_count, bits
+        board, constraints, board.closed, unknown_count, board.mines - flag_count, bits, tuple(keys)
     )
 
 

@@ -90,9 +90,11 @@ def certain_cells(position: Constraints) -> tuple[frozenset[Cell], frozenset[Cel
     found = None
     if _core is not None:
         # The same rules in C (solver/_rules_core.pyx); None where the Python raises.
-        mask = position.unknown_mask.ravel().view(np.uint8)
         found = _core.certain_bits(
-            list(position.bits), position.unknown_count, position.mines_left, mask
+            position.keys,
+            position.unknown_count,
+            position.mines_left,
+            position.unknown_mask.view(np.uint8),
         )
     safe, mines = _certain_bits(position) if found is None else found
     columns = position.board.columns
