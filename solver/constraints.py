@@ -39,20 +39,34 @@ class Constraints:
     """Everything the numbers and the mine counter say about the unknown cells of a board."""
 
     board: Board
-    constraints: tuple[Constraint, ...]
-    """One per number that still has unknown neighbours, in reading order."""
+    keys: tuple[int, ...] = field(repr=False)
+    """One per number that still has unknown neighbours, in reading order: where it is, which
+    neighbours are unknown and how many mines they hold, as one int (see
+    :class:`_NumberReader`). The compiled rules (solver/_rules_core.pyx) work from these, and
+    most moves need nothing more, so the forms below are built on demand."""
     unknown_mask: npt.NDArray[np.bool_] = field(repr=False)
     """Hidden and question-marked cells: those that may or may not hold a mine."""
     unknown_count: int
     mines_left: int
     """Mines not yet accounted for by flags."""
-    bits: tuple[tuple[int, int, int], ...] = field(repr=False)
-    """Each constraint as (its number's reading-order index ``row * columns + column``, its
-    unknown cells as the bits ``1 << index`` of an int, its mines), for the deductions, which
-    then work by integer operations instead of set ones."""
-    keys: tuple[int, ...] = field(repr=False)
-    """Each constraint's key (see :class:`_NumberReader`): where the compiled rules
-    (solver/_rules_core.pyx) read its cells, as a small int instead of a board-wide one."""
+
+    @cached_property
+    def constraints(self) -> tuple[Constraint, ...]:
+        """One per number that still has unknown neighbours, in reading order."""
+        return tuple(constraint for constraint, _ in self._read)
+
+    @cached_property
+    def bits(self) -> tuple[tuple[int, int, int], ...]:
+        """Each constraint as (its number's reading-order index ``row * columns + column``, its
+        unknown cells as the bits ``1 << index`` of an int, its mines), for the deductions,
+        which then work by integer operations instead of set ones."""
+        return tuple(bits for _, bits in self._read)
+
+    @cached_property
+    def _read(self) -> list[tuple[Constraint, tuple[int, int, int]]]:
+        read = _unknown_around_table(self.board.rows, self.board.columns)
+        known = read.known
+        return [known.get(key) or read(key) for key in self.keys]
 
     @cached_property
     def unknown(self) -> frozenset[Cell]:
@@ -72,13 +86,7 @@ def read_constraints(board: Board) -> Constraints:
     # The same reading in C (solver/_rules_core.pyx) where it is built; None where it raises.
     keyed = None if _core is None else _core.number_keys(board.tiles, board.mines)
     keys, unknown_count, flag_count = _number_keys(board) if keyed is None else keyed
-    read = _unknown_around_table(board.rows, board.columns)
-    known = read.known
-    numbers_read = [known.get(key) or read(key) for key in keys]
-    constraints, bits = zip(*numbers_read, strict=True) if numbers_read else ((), ())
-    return Constraints(
-        board, constraints, board.closed, unknown_count, board.mines - flag_count, bits, tuple(keys)
-    )
+    return Constraints(board, tuple(keys), board.closed, unknown_count, board.mines - flag_count)
 
 
 def _number_keys(board: Board) -> tuple[list[int], int, int]:
