@@ -64,6 +64,7 @@ class Constraints:
 
     @cached_property
     def _read(self) -> list[tuple[Constraint, tuple[int, int, int]]]:
+        """Both forms of every number, from the keys (remembered across moves by size)."""
         read = _unknown_around_table(self.board.rows, self.board.columns)
         known = read.known
         return [known.get(key) or read(key) for key in self.keys]

@@ -116,3 +116,24 @@ def test_random_boards_are_read_and_deduced_alike(board: Board) -> None:
         return
     position = Constraints(board, tuple(keys[0]), board.closed, keys[1], board.mines - keys[2])
     assert _compiled_bits(position) == _python(lambda: deduce._certain_bits(position))
+
+
+@pytest.mark.parametrize(
+    ("rows", "mines", "message"),
+    [
+        (["1F", "FU"], 3, "the 1 has 2 flags around it"),
+        (["UUU", "131"], 3, "leave this number unsatisfiable"),
+        (["UUU", "121"], 1, "the numbers force 2 of the 1 unflagged mines"),
+    ],
+)
+def test_an_impossible_board_gets_the_python_message(
+    rows: list[str], mines: int, message: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    board = Board.from_rows(rows, mines)
+    with pytest.raises(BoardError, match=message) as compiled:
+        deduce.find_certain(board)
+    monkeypatch.setattr(constraints, "_core", None)
+    monkeypatch.setattr(deduce, "_core", None)
+    with pytest.raises(BoardError) as python:
+        deduce.find_certain(board)
+    assert str(compiled.value) == str(python.value)
