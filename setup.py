@@ -3,6 +3,8 @@ pyproject.toml.
 
 * ``solver/_winprob_core.pyx``: the exact win-probability search, written for C (the steps of
   :class:`solver.winprob._Search` over machine words).
+* ``solver/_rules_core.pyx``: reading a board's numbers and the cheap rules, the two steps of
+  every move, written for C (twins of functions in ``constraints`` and ``deduce``).
 * The rule modules below, compiled from their unchanged Python source: the same code, run
   without the interpreter's per-instruction cost (about a third less CPU a game). The source
   stays the readable truth; a test plays games with both and compares every move.
@@ -25,7 +27,7 @@ STRIP = ["-s"] if sys.platform.startswith("linux") else []
 EXTENSIONS = cythonize(
     [
         Extension(f"solver.{name}", [f"solver/{name}{suffix}"], extra_link_args=STRIP)
-        for name, suffix in [("_winprob_core", ".pyx")]
+        for name, suffix in [("_winprob_core", ".pyx"), ("_rules_core", ".pyx")]
         + [(name, ".py") for name in COMPILED_MODULES]
     ],
     # Annotations stay hints, as in Python, so that a compiled module behaves as its source

@@ -83,8 +83,10 @@ Polynomial = dict[int, int]
 """Counts by number of mines: ``{mines: count}``."""
 
 
+@lru_cache(maxsize=1 << 12)
 def ways(n: int, k: int) -> int:
-    """C(n, k), and 0 when k is out of range (no way to place the mines)."""
+    """C(n, k), and 0 when k is out of range (no way to place the mines). Remembered: the
+    look-ahead asks for the same few hundred-digit counts again and again."""
     return comb(n, k) if 0 <= k <= n else 0
 
 

@@ -17,6 +17,11 @@ import numpy.typing as npt
 from solver.board import Board, BoardError, Cell, Tile, tile_mask
 from solver.engine import neighbour_counts
 
+try:
+    from solver import _rules_core as _core
+except ImportError:  # a checkout whose extension is not built: the same reading, in Python
+    _core = None  # type: ignore[assignment]
+
 _END_OF_GAME_TILES = (Tile.MINE, Tile.EXPLODED, Tile.WRONG_FLAG)
 
 
@@ -34,17 +39,35 @@ class Constraints:
     """Everything the numbers and the mine counter say about the unknown cells of a board."""
 
     board: Board
-    constraints: tuple[Constraint, ...]
-    """One per number that still has unknown neighbours, in reading order."""
+    keys: tuple[int, ...] = field(repr=False)
+    """One per number that still has unknown neighbours, in reading order: where it is, which
+    neighbours are unknown and how many mines they hold, as one int (see
+    :class:`_NumberReader`). The compiled rules (solver/_rules_core.pyx) work from these, and
+    most moves need nothing more, so the forms below are built on demand."""
     unknown_mask: npt.NDArray[np.bool_] = field(repr=False)
     """Hidden and question-marked cells: those that may or may not hold a mine."""
     unknown_count: int
     mines_left: int
     """Mines not yet accounted for by flags."""
-    bits: tuple[tuple[int, int, int], ...] = field(repr=False)
-    """Each constraint as (its number's reading-order index ``row * columns + column``, its
-    unknown cells as the bits ``1 << index`` of an int, its mines), for the deductions, which
-    then work by integer operations instead of set ones."""
+
+    @cached_property
+    def constraints(self) -> tuple[Constraint, ...]:
+        """One per number that still has unknown neighbours, in reading order."""
+        return tuple(constraint for constraint, _ in self._read)
+
+    @cached_property
+    def bits(self) -> tuple[tuple[int, int, int], ...]:
+        """Each constraint as (its number's reading-order index ``row * columns + column``, its
+        unknown cells as the bits ``1 << index`` of an int, its mines), for the deductions,
+        which then work by integer operations instead of set ones."""
+        return tuple(bits for _, bits in self._read)
+
+    @cached_property
+    def _read(self) -> list[tuple[Constraint, tuple[int, int, int]]]:
+        """Both forms of every number, from the keys (remembered across moves by size)."""
+        read = _unknown_around_table(self.board.rows, self.board.columns)
+        known = read.known
+        return [known.get(key) or read(key) for key in self.keys]
 
     @cached_property
     def unknown(self) -> frozenset[Cell]:
@@ -61,6 +84,16 @@ def read_constraints(board: Board) -> Constraints:
     value or fewer unopened neighbours than it needs. Whether the numbers can all be satisfied
     together is left to the caller's search.
     """
+    # The same reading in C (solver/_rules_core.pyx) where it is built; None where it raises.
+    keyed = None if _core is None else _core.number_keys(board.tiles, board.mines)
+    keys, unknown_count, flag_count = _number_keys(board) if keyed is None else keyed
+    return Constraints(board, tuple(keys), board.closed, unknown_count, board.mines - flag_count)
+
+
+def _number_keys(board: Board) -> tuple[list[int], int, int]:
+    """Check ``board`` (see :func:`read_constraints`); return one key per number that has unknown
+    neighbours, in reading order (see :class:`_NumberReader`), the count of unknown cells and
+    the count of flags."""
     tiles = board.tiles
     finished = tile_mask(tiles, _END_OF_GAME_TILES)
     if finished.any():
@@ -97,12 +130,8 @@ def read_constraints(board: Board) -> Constraints:
     pattern = _unknown_pattern(unknown).ravel()[indices].astype(np.int64)
     needs = (values - flags_around).ravel()[indices].astype(np.int64)
     # One int per number: where it is, which neighbours are unknown, how many mines they hold.
-    keys = ((indices.astype(np.int64) << 12) | (pattern << 4) | needs).tolist()
-    read = _unknown_around_table(board.rows, board.columns)
-    known = read.known
-    numbers_read = [known.get(key) or read(key) for key in keys]
-    constraints, bits = zip(*numbers_read, strict=True) if numbers_read else ((), ())
-    return Constraints(board, constraints, unknown, unknown_count, board.mines - flag_count, bits)
+    keys: list[int] = ((indices.astype(np.int64) << 12) | (pattern << 4) | needs).tolist()
+    return keys, unknown_count, flag_count
 
 
 _DIRECTIONS = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)

@@ -24,6 +24,11 @@ import numpy as np
 from solver.board import Board, BoardError, Cell
 from solver.constraints import Constraints, read_constraints
 
+try:
+    from solver import _rules_core as _core
+except ImportError:  # a checkout whose extension is not built: the same rules, in Python
+    _core = None  # type: ignore[assignment]
+
 _Number = tuple[int, int, int]
 """A constraint as the deductions hold it (:attr:`Constraints.bits`): sets of cells as ints make
 the rules' unions, differences and counts single integer operations."""
@@ -82,6 +87,22 @@ def find_certain(board: Board) -> tuple[frozenset[Cell], frozenset[Cell]]:
 
 def certain_cells(position: Constraints) -> tuple[frozenset[Cell], frozenset[Cell]]:
     """:func:`find_certain` for a board already read into constraints."""
+    found = None
+    if _core is not None:
+        # The same rules in C (solver/_rules_core.pyx); None where the Python raises.
+        found = _core.certain_bits(
+            position.keys,
+            position.unknown_count,
+            position.mines_left,
+            position.unknown_mask.view(np.uint8),
+        )
+    safe, mines = _certain_bits(position) if found is None else found
+    columns = position.board.columns
+    return _cells(safe, columns), _cells(mines, columns)
+
+
+def _certain_bits(position: Constraints) -> tuple[int, int]:
+    """The cells the rules prove (safe, mines), as bits of reading-order ints."""
     columns = position.board.columns
     safe = mines = 0
     reduced_safe = reduced_mines = 0
@@ -121,7 +142,7 @@ def certain_cells(position: Constraints) -> tuple[frozenset[Cell], frozenset[Cel
             else:
                 safe |= rest
         if (safe, mines) == before:
-            return _cells(safe, columns), _cells(mines, columns)
+            return safe, mines
 
 
 def _apply_pair_rules(numbers: list[_Number], columns: int) -> tuple[int, int]:
