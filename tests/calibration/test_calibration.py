@@ -534,6 +534,66 @@ def test_a_dialog_over_a_lost_board_is_closed_before_the_board_is_read_or_clicke
     assert_learned_truly(result, screen, result.skin.templates)
 
 
+@pytest.fixture(autouse=True)
+def short_message_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Drawn games change at once: a lost board is watched for a message for 2 s, not 5 (a
+    timeout no other wait uses, which tells the watches apart)."""
+    monkeypatch.setattr(session, "MESSAGE_WAIT", 2.0)
+
+
+@dataclass
+class LossWatches:
+    """How many lost boards calibration read, and how many it watched for a message."""
+
+    losses: int = 0
+    watches: int = 0
+
+
+def watched_losses(monkeypatch: pytest.MonkeyPatch) -> LossWatches:
+    """Count the lost boards calibration reads and the watches it keeps for a message."""
+    seen = LossWatches()
+    real_settled, real_lost = session.settled, CalibrationPlayer._lost
+
+    def settled(*args: Any, **kwargs: Any) -> Any:
+        seen.watches += args[3:4] == (session.MESSAGE_WAIT,)
+        return real_settled(*args, **kwargs)
+
+    def lost(player: CalibrationPlayer, game: PlayedGame) -> None:
+        seen.losses += 1
+        real_lost(player, game)
+
+    monkeypatch.setattr(session, "settled", settled)
+    monkeypatch.setattr(CalibrationPlayer, "_lost", lost)
+    return seen
+
+
+def test_a_game_that_draws_no_message_over_its_loss_is_watched_for_one_only_twice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen = watched_losses(monkeypatch)
+    calibrated(DrawnGame(seed=2), max_games=12)
+    assert seen.losses > 4
+    assert seen.watches == session.MESSAGE_CHECKS
+
+
+def test_a_game_that_draws_a_message_over_its_loss_is_watched_at_every_loss(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen = watched_losses(monkeypatch)
+    screen = DrawnGame(seed=2, message_on_loss=2.0)
+    result = calibrated(screen, max_games=10)
+    assert result.usable and seen.losses > session.MESSAGE_CHECKS + 2
+    assert seen.watches == seen.losses
+    assert_learned_truly(result, screen, result.skin.templates)
+
+
+def test_a_lost_board_repainted_with_a_long_pause_is_read_once_repainted() -> None:
+    screen = DrawnGame(seed=2, slow_repaints=frozenset(range(5, 40)))
+    result = calibrated(screen, max_games=10)
+    assert screen.losses > 4 and result.usable
+    assert_learned_truly(result, screen, result.skin.templates)
+
+
 def test_a_question_mark_drawn_almost_as_the_flag_is_learned_apart_from_it() -> None:
     screen = DrawnGame(seed=2, question_like_flag=True)
     flag, question = (screen.skin.templates[tile] for tile in (Tile.FLAG, Tile.QUESTION))
