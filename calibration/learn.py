@@ -32,7 +32,7 @@ from vision.geometry import Rect
 from vision.locate import locate
 from vision.match import TemplateBank, flatness
 from vision.read import BoardReader
-from vision.skin import FACE_STATES, Image, NewGame, Skin
+from vision.skin import FACE_STATES, MAX_SLACK, Image, NewGame, Skin
 from vision.stable import Grabber
 
 log = logging.getLogger(__name__)
@@ -212,7 +212,8 @@ class _Learner:
         _check_all_boards(player.evidence.games, meanings)
         faces = {state.value: picture for state, picture in self.faces.items()}
         new_game = self.new_game or NewGame("key", "f2")
-        skin = build_skin(name, player.evidence, meanings, faces, new_game)
+        uneven = player.view.grid.edges is not None
+        skin = build_skin(name, player.evidence, meanings, faces, new_game, uneven)
         view = player.view
         try:
             shown = board_of(view.board_ids(), meanings)
@@ -243,9 +244,18 @@ def _check_all_boards(games: list[PlayedGame], meanings: Meanings) -> None:
 
 
 def build_skin(
-    name: str, evidence: Evidence, meanings: Meanings, faces: dict[str, Image], new_game: NewGame
+    name: str,
+    evidence: Evidence,
+    meanings: Meanings,
+    faces: dict[str, Image],
+    new_game: NewGame,
+    uneven: bool = False,
 ) -> Skin:
-    """The skin: one template per learned tile, cropped to the part that differs between tiles."""
+    """The skin: one template per learned tile, cropped to the part that differs between tiles.
+
+    ``uneven``: the board's cells differ in size, so the skin lets a later board's cells be up
+    to :data:`vision.skin.MAX_SLACK` pixels wider than its pitch (a window resized gives them
+    other sizes)."""
     blocks = {tile: evidence.catalogue.images[i] for i, tile in meanings.tiles.items()}
     (offset_x, offset_y), (width, height) = _tile_box(list(blocks.values()))
     templates = {
@@ -263,6 +273,7 @@ def build_skin(
         new_game=new_game,
         faces=faces,
         extra={"question_marks": meanings.has_question_marks},
+        slack=(MAX_SLACK, MAX_SLACK) if uneven else (0, 0),
     )
 
 

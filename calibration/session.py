@@ -36,7 +36,6 @@ from calibration.view import PROBE_TIMEOUT, SETTLE_TIMEOUT, BoardView, FaceButto
 from solver import Cell, GameState, Tile
 from solver.strategy import next_moves
 from vision.geometry import Rect
-from vision.match import tile_lattice
 from vision.skin import NEW_GAME_KEYS, Image, NewGame
 from vision.stable import Grabber
 
@@ -100,10 +99,7 @@ class CalibrationPlayer:
         grid = lattice.grid(lattice.hash_at(0, *point))
         if evidence is None:
             evidence = Evidence(Catalogue(grid.hidden))
-            shape = (grid.rows, grid.columns)
-            evidence.catalogue.learn_spread(
-                tile_lattice(fresh, grid.origin, grid.pitch, grid.pitch, shape)
-            )
+            evidence.catalogue.learn_spread(grid.pictures(fresh))
         elif evidence.catalogue.add(grid.hidden) != HIDDEN_ID:
             raise CalibrationError(
                 f"the hidden tile in window {window} differs from the one calibrated before"

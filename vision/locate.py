@@ -16,6 +16,7 @@ Three steps, fast enough for a full 1280x1024 screen in tens of milliseconds:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import cv2
@@ -25,7 +26,7 @@ import numpy.typing as npt
 from solver import Tile
 from vision.capture import ScreenGrabber
 from vision.errors import BoardNotFoundError
-from vision.geometry import BoardGeometry, Rect
+from vision.geometry import BoardGeometry, Rect, Spacing, cell_images
 from vision.match import TemplateBank, flatness, tile_lattice
 from vision.skin import Image, Skin
 
@@ -90,11 +91,15 @@ def locate(
             f"({', '.join(t.name for t, p in zip(tiles, plain, strict=True) if not p) or 'none'})"
             f" appears within distance {skin.threshold:.3f}"
         )
+    uneven = skin.slack != (0, 0)
     best: tuple[_Candidate, tuple[int, int]] | None = None
     problems: list[str] = []
     for phase in phases:
         hits, strong = _read_lattice(skin, bank, plain, screen, phase)
-        for candidate in _boards(hits, strong, shape, problems, phase, skin.pitch):
+        # An uneven board's pitch-spaced part is found first, then walked out to its edges.
+        for candidate in _boards(
+            hits, strong, None if uneven else shape, problems, phase, skin.pitch
+        ):
             if best is None or candidate.strong > best[0].strong:
                 best = (candidate, phase)
     if best is None:
@@ -103,14 +108,17 @@ def locate(
     candidate, (start_x, start_y) = best
     (pitch_x, pitch_y), (offset_x, offset_y) = skin.pitch, skin.tile_offset
     geometry = BoardGeometry(
-        left=origin[0] + start_x + candidate.left * pitch_x - offset_x,
-        top=origin[1] + start_y + candidate.top * pitch_y - offset_y,
+        left=start_x + candidate.left * pitch_x - offset_x,
+        top=start_y + candidate.top * pitch_y - offset_y,
         pitch=skin.pitch,
         tile_size=skin.tile_size,
         tile_offset=skin.tile_offset,
         rows=candidate.rows,
         columns=candidate.columns,
     )
+    if uneven:
+        geometry = _walk_out(skin, bank, plain, screen, geometry, shape, where)
+    geometry = replace(geometry, left=geometry.left + origin[0], top=geometry.top + origin[1])
     if not skin.faces:
         return geometry
     return replace(geometry, face=_find_face(skin, screen, origin, geometry))
@@ -256,3 +264,127 @@ def _find_face(skin: Skin, screen: Image, origin: tuple[int, int], board: BoardG
     _, x, y, state = best
     height, width = skin.faces[state].shape[:2]
     return Rect(band_rect.left + x, band_rect.top + y, width, height)
+
+
+def walk_edges(
+    fits: Callable[[int, int], float], first: Sequence[int], sizes: Sequence[int], limit: float
+) -> list[int]:
+    """Cell edges along one axis, grown both ways from the cells between the edges ``first``
+    while a next cell fits.
+
+    ``fits(start, size)`` is how far the cell of ``size`` pixels at ``start`` is from what a cell
+    shows (infinite where there is none). The next cell is the size from ``sizes`` that fits
+    within ``limit`` best, judged together with the cell beyond it: a plain cell fits several
+    sizes equally, its neighbour only one.
+    """
+    edges = list(first)
+    while (size := _next_size(fits, edges[-1], sizes, limit, 1)) is not None:
+        edges.append(edges[-1] + size)
+    while (size := _next_size(fits, edges[0], sizes, limit, -1)) is not None:
+        edges.insert(0, edges[0] - size)
+    return edges
+
+
+def _next_size(
+    fits: Callable[[int, int], float], edge: int, sizes: Sequence[int], limit: float, way: int
+) -> int | None:
+    """The size of the cell beside ``edge`` (after it for ``way`` 1, before it for -1)."""
+
+    def fitting(at: int) -> dict[int, float]:
+        found = {size: fits(at if way > 0 else at - size, size) for size in sizes}
+        return {size: distance for size, distance in found.items() if distance <= limit}
+
+    best: tuple[tuple[int, float], int] | None = None
+    for size, distance in fitting(edge).items():
+        beyond = fitting(edge + way * size)
+        score = (0, distance + min(beyond.values())) if beyond else (1, distance)
+        if best is None or score < best[0]:
+            best = (score, size)
+    return None if best is None else best[1]
+
+
+def _walk_out(
+    skin: Skin,
+    bank: TemplateBank[Tile],
+    plain: Mask,
+    screen: Image,
+    found: BoardGeometry,
+    shape: tuple[int, int] | None,
+    where: str,
+) -> BoardGeometry:
+    """The pitch-spaced board ``found`` (in ``screen`` pixels) grown a column or row at a time
+    while one whose cells are up to ``skin.slack`` pixels wider reads as cells of the skin, with
+    at least one distinctive tile; then, to reach ``shape``, lines of plain tiles too."""
+    left, top = found.left, found.top
+    edges = [
+        [left + start for start in found.spacing[0].starts],
+        [top + start for start in found.spacing[1].starts],
+    ]
+    for need_distinctive in (True, False):
+        if not need_distinctive and (shape is None or _shape_of(edges) == shape):
+            break
+        for axis in (0, 1, 0):
+
+            def fits(
+                start: int, size: int, axis: int = axis, need: bool = need_distinctive
+            ) -> float:
+                if shape is not None and len(edges[axis]) - 1 >= shape[1 - axis]:
+                    return math.inf
+                return _line_distance(skin, bank, plain, screen, edges, axis, (start, size), need)
+
+            sizes = range(skin.pitch[axis], skin.pitch[axis] + skin.slack[axis] + 1)
+            edges[axis] = walk_edges(fits, edges[axis], sizes, skin.threshold)
+    rows, columns = _shape_of(edges)
+    if shape is not None and (rows, columns) != shape:
+        raise BoardNotFoundError(
+            f"no board of {where}: the cells at screen x {edges[0][0]}, y {edges[1][0]} form a "
+            f"{rows}x{columns} board, not {shape[0]}x{shape[1]}"
+        )
+    return replace(
+        found,
+        left=edges[0][0],
+        top=edges[1][0],
+        rows=rows,
+        columns=columns,
+        edges=tuple(tuple(edge - axis[0] for edge in axis) for axis in edges),  # type: ignore[arg-type]
+    )
+
+
+def _shape_of(edges: list[list[int]]) -> tuple[int, int]:
+    return len(edges[1]) - 1, len(edges[0]) - 1
+
+
+def _line_distance(
+    skin: Skin,
+    bank: TemplateBank[Tile],
+    plain: Mask,
+    screen: Image,
+    edges: list[list[int]],
+    axis: int,
+    cell: tuple[int, int],
+    need_distinctive: bool,
+) -> float:
+    """The mean distance of the cells of a new column (``axis`` 0) or row (1) of ``cell``'s
+    start and size, beside the board of ``edges``, to the skin's tiles; infinite unless each
+    shows one for sure (and, with ``need_distinctive``, one of them is not plain)."""
+    start, size = cell
+    line = [start, start + size]
+    across = [list(line), edges[1]] if axis == 0 else [edges[0], list(line)]
+    spacing = tuple(
+        Spacing(tuple(edge - each[0] for edge in each), skin.pitch[index])
+        for index, each in enumerate(across)
+    )
+    try:
+        images = cell_images(
+            screen,
+            (across[0][0], across[1][0]),
+            (spacing[0], spacing[1]),
+            skin.tile_offset,
+            skin.tile_size,
+        )
+    except ValueError:  # off the screen
+        return math.inf
+    verdict = bank.judge(bank.distances(images), skin.threshold)
+    if not verdict.accepted.all() or (need_distinctive and plain[verdict.best].all()):
+        return math.inf
+    return float(verdict.best_distance.mean())

@@ -144,6 +144,23 @@ def tile_lattice(
     )
 
 
+def tile_gather(
+    image: Image, xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp]
+) -> npt.NDArray[np.uint8]:
+    """A (rows, columns, height, width, channels) copy of ``image``: tile (row, column) is made
+    of the pixels at x ``xs[column]`` and y ``ys[row]`` (``xs`` is (columns, width), ``ys``
+    (rows, height)). The twin of :func:`tile_lattice` for tiles that are not evenly spaced.
+    Raises ValueError, naming the extent, unless every pixel lies inside ``image``."""
+    if xs.min() < 0 or ys.min() < 0 or xs.max() >= image.shape[1] or ys.max() >= image.shape[0]:
+        raise ValueError(
+            f"tiles from x {xs.min()} to {xs.max()} and y {ys.min()} to {ys.max()} do not fit "
+            f"in a {image.shape[1]}x{image.shape[0]} image"
+        )
+    (columns, width), (rows, height) = xs.shape, ys.shape
+    taken = image.take(ys.ravel(), axis=0).take(xs.ravel(), axis=1)
+    return taken.reshape(rows, height, columns, width, image.shape[2]).swapaxes(1, 2)
+
+
 def flatness(image: Image) -> float:
     """The distance from ``image`` to a flat patch of its own mean colour.
 

@@ -1,9 +1,10 @@
 """Reading a located board: every cell against the skin's templates at once, and the face.
 
 The hot path builds a strided (rows, columns, height, width, 3) view of the captured frame, one
-tile image per cell, and compares all of them with all templates in a single matrix product
-(:class:`vision.match.TemplateBank`). No cell is guessed: one that matches nothing, or two
-templates about equally, stops the read with its crop saved as a PNG.
+tile image per cell (a gathered copy when the cells are not all one size), and compares all of
+them with all templates in a single matrix product (:class:`vision.match.TemplateBank`).
+No cell is guessed: one that matches nothing, or two templates about equally, stops the read
+with its crop saved as a PNG.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ import platformdirs
 
 from solver import Board, Cell, GameState, Tile
 from vision.errors import UnreadableCellError, UnreadableFaceError, VisionError
-from vision.geometry import BoardGeometry
-from vision.match import TemplateBank, Verdict, tile_lattice
+from vision.geometry import BoardGeometry, join
+from vision.match import TemplateBank, Verdict
 from vision.skin import FACE_STATES, Image, Skin
 
 
@@ -107,10 +108,6 @@ class BoardReader:
         """The screen region to capture for :meth:`read`: the board and the face."""
         self.watched = [board] + ([geometry.face] if geometry.face is not None else [])
         """The parts of :attr:`region` that show the game's state (not its timer or counter)."""
-        self._tile_origin = (
-            geometry.left + geometry.tile_offset[0] - self.region.left,
-            geometry.top + geometry.tile_offset[1] - self.region.top,
-        )
 
     def tile_images(self, frame: Image) -> npt.NDArray[np.uint8]:
         """A (rows, columns, height, width, 3) view of every cell's tile image in ``frame``."""
@@ -118,10 +115,7 @@ class BoardReader:
             raise VisionError(
                 f"frame of shape {frame.shape} is not a capture of the board region {self.region}"
             )
-        geometry = self.geometry
-        return tile_lattice(
-            frame, self._tile_origin, geometry.pitch, geometry.tile_size, geometry.shape
-        )
+        return self.geometry.tile_images(frame, (self.region.left, self.region.top))
 
     def read(self, frame: Image, mines: int) -> Reading:
         """The board (and face) in ``frame``, a capture of :attr:`region`.
@@ -166,6 +160,9 @@ class BoardReader:
         """What one tile image (a capture of a cell's :meth:`BoardGeometry.tile_rect`) shows, or
         None unless it matches one template for sure. Nothing is saved: this checks a cell
         between reads (about a tenth of a millisecond), it does not read the board."""
+        width, height = self.skin.tile_size
+        if image.shape[:2] != (height, width):  # a wide cell of an uneven board
+            image = join(image, self.skin.tile_size, self.geometry.tile_split())
         verdict = self._bank.judge(self._bank.distances(image[None]), self.skin.threshold)
         return Tile(int(self._tiles[verdict.best[0]])) if verdict.accepted[0] else None
 

@@ -47,6 +47,9 @@ key is ever pressed for a skin, whatever its file says."""
 
 MIN_SIDE, MAX_SIDE = 4, 256
 """Bounds in pixels of a cell's pitch, a tile's and a face's width and height."""
+MAX_SLACK = 2
+"""At most this many pixels may a cell of an uneven board be wider than the skin's pitch (GTK
+shares a window's leftover pixels out one per cell)."""
 MAX_JSON_BYTES = 64 * 1024
 MAX_PNG_BYTES = 1024 * 1024
 """Far above what a skin needs (an uncompressed 256x256 PNG is under 200 kB)."""
@@ -117,6 +120,9 @@ class Skin:
     faces: dict[str, Image] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
     """Game-specific facts calibration learned (for example whether it has question marks)."""
+    slack: tuple[int, int] = (0, 0)
+    """How many pixels (x, y) wider than ``pitch`` a cell may be: (0, 0) where every cell is one
+    size; else its board is located cell edge by cell edge (see :mod:`vision.locate`)."""
 
     def __post_init__(self) -> None:
         self.check()
@@ -140,6 +146,12 @@ class Skin:
         ):
             if not _is_pair(value, low):
                 return f"{name} {shown(value)} is not two whole numbers from {low} to {MAX_SIDE}"
+        if not (
+            isinstance(self.slack, tuple | list)
+            and len(self.slack) == 2
+            and all(type(number) is int and 0 <= number <= MAX_SLACK for number in self.slack)
+        ):
+            return f"slack {shown(self.slack)} is not two whole numbers from 0 to {MAX_SLACK}"
         if any(
             o + s > p for o, s, p in zip(self.tile_offset, self.tile_size, self.pitch, strict=True)
         ):
@@ -216,6 +228,7 @@ class Skin:
             "pitch": list(self.pitch),
             "tile_size": list(self.tile_size),
             "tile_offset": list(self.tile_offset),
+            "slack": list(self.slack),
             "threshold": self.threshold,
             "new_game": self.new_game.to_json(),
             "tiles": sorted(tile.name for tile in self.templates),
@@ -258,13 +271,23 @@ class Skin:
         faces = meta.names("faces", FACE_STATES) if "faces" in meta.data else []
         name, pitch = meta.get("name", str), meta.pair("pitch")
         tile_size, tile_offset = meta.pair("tile_size"), meta.pair("tile_offset")
+        slack = meta.pair("slack") if "slack" in meta.data else (0, 0)  # older skins: even
         threshold = meta.number("threshold")
         extra = meta.get("extra", dict) if "extra" in meta.data else {}
         templates = {Tile[tile]: _read_png(folder / "tiles" / f"{tile}.png") for tile in tiles}
         pictures = {state: _read_png(folder / "faces" / f"{state}.png") for state in faces}
         try:
             return cls(
-                name, pitch, tile_size, templates, threshold, how, tile_offset, pictures, extra
+                name,
+                pitch,
+                tile_size,
+                templates,
+                threshold,
+                how,
+                tile_offset,
+                pictures,
+                extra,
+                slack,
             )
         except SkinError as error:
             raise meta.error(str(error)) from error
