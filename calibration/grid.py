@@ -192,7 +192,7 @@ class Lattice:
             # Most cells, then the most alike in size (a block half off may end on a sliver).
             found = min(walks, key=lambda walk: (-len(walk), np.ptp(np.diff(walk))))
             edges.append(tuple(int(edge - found[0]) for edge in found))
-            corner[axis] = found[0]
+            corner[axis] = int(found[0])
         sizes_x, sizes_y = (np.diff(axis) for axis in edges)
         if (sizes_x == pitch[0]).all() and (sizes_y == pitch[1]).all():
             return None

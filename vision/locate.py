@@ -96,10 +96,13 @@ def locate(
     problems: list[str] = []
     for phase in phases:
         hits, strong = _read_lattice(skin, bank, plain, screen, phase)
-        # An uneven board's pitch-spaced part is found first, then walked out to its edges.
-        for candidate in _boards(
-            hits, strong, None if uneven else shape, problems, phase, skin.pitch
-        ):
+        # An uneven board is walked out to its edges from one distinctive cell.
+        found = (
+            _strong_cell(hits, strong)
+            if uneven
+            else _boards(hits, strong, shape, problems, phase, skin.pitch)
+        )
+        for candidate in found:
             if best is None or candidate.strong > best[0].strong:
                 best = (candidate, phase)
     if best is None:
@@ -323,7 +326,7 @@ def _walk_out(
     for need_distinctive in (True, False):
         if not need_distinctive and (shape is None or _shape_of(edges) == shape):
             break
-        for axis in (0, 1, 0):
+        for axis in (0, 1, 0, 1):
 
             def fits(
                 start: int, size: int, axis: int = axis, need: bool = need_distinctive
@@ -348,6 +351,21 @@ def _walk_out(
         columns=columns,
         edges=tuple(tuple(edge - axis[0] for edge in axis) for axis in edges),  # type: ignore[arg-type]
     )
+
+
+def _strong_cell(hits: Mask, strong: Mask) -> list[_Candidate]:
+    """A distinctive cell of the largest group of cells read for sure, as a one-cell board
+    whose ``strong`` counts that group (none when no cell is distinctive)."""
+    count, labels = cv2.connectedComponents(hits.astype(np.uint8), connectivity=4)
+    sizes = [
+        int((labels == label).sum()) if (strong & (labels == label)).any() else 0
+        for label in range(1, count)
+    ]
+    if not sizes or max(sizes) == 0:
+        return []
+    label = 1 + sizes.index(max(sizes))
+    row, column = np.argwhere(strong & (labels == label))[0]
+    return [_Candidate(int(row), int(column), 1, 1, max(sizes))]
 
 
 def _shape_of(edges: list[list[int]]) -> tuple[int, int]:

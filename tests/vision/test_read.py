@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from solver import Board, Tile
 from solver.board import PICTURED_TILES
 from vision.errors import BoardNotFoundError, UnreadableCellError, UnreadableFaceError
-from vision.geometry import BoardGeometry
+from vision.geometry import BoardGeometry, GeometryError
 from vision.locate import locate
 from vision.match import TemplateBank, tile_lattice
 from vision.read import BoardReader, Reading
@@ -322,3 +322,11 @@ def test_a_board_on_a_background_of_its_opened_colour_is_found() -> None:
         scene.geometry.top,
         (7, 8),
     )
+
+
+def test_cell_edges_that_hold_a_cell_narrower_than_the_pitch_are_refused() -> None:
+    skin = SKINS[16]
+    with pytest.raises(GeometryError, match="narrower than the 16 px"):
+        BoardGeometry(
+            0, 0, skin.pitch, skin.tile_size, skin.tile_offset, 1, 2, None, ((0, 16, 31), (0, 16))
+        )
