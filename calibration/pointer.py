@@ -20,3 +20,8 @@ class Pointer(Protocol):
     def move(self, x: int, y: int) -> None:
         """Move the pointer to (x, y) without clicking (off the board, before a capture)."""
         ...
+
+    def close_dialogs(self) -> int:
+        """Close any dialog the game has open (a question, a score table, a "Game Over" over
+        the board), on that dialog only; how many there were."""
+        ...

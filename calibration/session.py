@@ -155,6 +155,8 @@ class CalibrationPlayer:
             log.debug("%s %s at %s changed nothing: clicked once more", click, cell, (x, y))
             self._click_and_park(x, y, button)
             after_frame = settled(view.grabber, rect, before_frame, timeout)
+        if self._closed_dialogs():
+            after_frame = settled(view.grabber, rect, None, quiet=FLASH_QUIET)
         before_ids = view.board_ids(before_frame)
         after_ids = view.board_ids(after_frame)
         opened_before = np.isin(before_ids, list(self.evidence.safe_appearances))
@@ -168,6 +170,14 @@ class CalibrationPlayer:
         step = Step(click, cell, before_ids, after_ids)
         log.debug("%s %s at %s: %d cells changed", click, cell, (x, y), int(step.changed.sum()))
         return step
+
+    def _closed_dialogs(self) -> bool:
+        """Close the dialogs the game opened (kmines' "Game Over" covers the board); whether
+        there were any. The board under them is then read once it has held still."""
+        closed = self.pointer.close_dialogs()
+        if closed:
+            log.debug("closed %d dialog(s) of the game", closed)
+        return closed > 0
 
     def _click_and_park(self, x: int, y: int, button: str) -> None:
         """Click, then move the pointer off the board: some games light up the tile under
@@ -284,6 +294,7 @@ class CalibrationPlayer:
                 return GameState.PLAYING
             # The probe is judged against a board that has long held still: one caught in the
             # middle of an end-of-game flash would change under the probe, game over or not.
+            self._closed_dialogs()  # never probe under a dialog that opened late
             still = settled(self.view.grabber, self.view.board_rect, None, quiet=FLASH_QUIET)
             probe = self._click(
                 ClickKind.OPEN,
@@ -315,6 +326,7 @@ class CalibrationPlayer:
         game.state = GameState.LOST
         view = self.view
         last = game.steps[-1]
+        self._closed_dialogs()  # one that opened late
         final = settled(view.grabber, view.board_rect, None, quiet=LOST_QUIET)
         game.steps[-1] = Step(last.click, last.cell, last.before, view.board_ids(final))
         frame = view.grabber.grab(view.window)
@@ -346,6 +358,7 @@ class CalibrationPlayer:
         calibration rather than trying more keys on a game in an unknown state."""
         view = self.view
         rect = view.board_rect
+        self._closed_dialogs()  # a score table, a "play again?" question
         ended = settled(view.grabber, rect, None, quiet=FLASH_QUIET)  # not mid-way in a flash
         tried = []
         for method in self._new_game_methods():
@@ -392,7 +405,10 @@ class CalibrationPlayer:
         # A key goes to the window under the pointer: press it there, but off the board.
         x, y = view.park_point() or rect.centre
         self.pointer.press(method.key, x, y)
-        return settled(view.grabber, rect, ended, KEY_TIMEOUT)
+        frame = settled(view.grabber, rect, ended, KEY_TIMEOUT)
+        if self._closed_dialogs():  # a question ("reset the game?"), declined: not this key
+            frame = settled(view.grabber, rect, None, quiet=FLASH_QUIET)
+        return frame
 
     def _is_new_game(self, frame: Image, ended: Image) -> bool:
         if np.array_equal(frame, ended):

@@ -185,6 +185,7 @@ class GamePlayer:
         if reading.outcome == GameState.PLAYING and reading.board.is_fresh:
             return reading.board
         for attempt in range(_NEW_GAME_TRIES):
+            self._close_dialogs()  # a score table or a question takes the keys
             self.table.new_game(attempt)
             after = self._look_for_change()
             if _is_new_game(reading.board, after):
@@ -333,6 +334,7 @@ class GamePlayer:
             return self.table.look(changed)
         except UnreadableCellError as first:
             unreadable = first
+        self._close_dialogs()  # one may cover the board (kmines' "Game Over")
         for _ in range(ANIMATION_REREADS):
             time.sleep(_CLICK_CONFIRM_PAUSE)
             try:
@@ -351,6 +353,9 @@ class GamePlayer:
         if not moved:
             raise GameAborted(Result.MISREAD, str(unreadable)) from unreadable
         return self.table.look()
+
+    def _close_dialogs(self) -> None:
+        self.stopwatch.counts["dialogs closed"] += self.table.close_dialogs()
 
     def _adopt(self, unreadable: UnreadableCellError) -> Reading | None:
         """During a game, a picture no tile matches may be a number first seen now: the board is

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from controller.desktop.windows import GameWindows, NoGameWindows
 from controller.errors import ControllerError
 from vision.errors import CaptureError
 from vision.geometry import Rect
@@ -66,7 +67,10 @@ class Mouse:
         pause: float = DEFAULT_PAUSE,
         *,
         platform: str = sys.platform,
+        windows: GameWindows | NoGameWindows | None = None,
     ) -> None:
+        """``windows``: the game's windows, to focus and to close dialogs of (default: read from
+        X on Linux, none elsewhere)."""
         import pyautogui  # here, not at the top: it opens the X display named by DISPLAY
 
         pyautogui.FAILSAFE = True
@@ -74,13 +78,21 @@ class Mouse:
         self._gui: Any = pyautogui
         self.pause = pause
         self.allowed: list[Rect] = list(allowed)
-        self._sender: _X11Sender | _GuiSender = (
-            _X11Sender() if platform.startswith("linux") else _GuiSender(pyautogui)
-        )
+        linux = platform.startswith("linux")
+        self.windows = windows or (GameWindows() if linux else NoGameWindows())
+        if self.allowed:
+            self.windows.find(self.allowed)
+        self._sender: _X11Sender | _GuiSender = _X11Sender() if linux else _GuiSender(pyautogui)
 
     def allow(self, *areas: Rect) -> None:
-        """Replace the allowed rectangles (for example once the board has been located)."""
+        """Replace the allowed rectangles (for example once the board has been located); the
+        windows under them are the game's."""
         self.allowed = list(areas)
+        self.windows.find(self.allowed)
+
+    def close_dialogs(self) -> int:
+        """Close the dialogs the game has open (see :class:`GameWindows`); how many there were."""
+        return len(self.windows.close_dialogs())
 
     def check(self, x: int, y: int) -> None:
         """Raise :class:`ClickOutsideError` unless (x, y) lies in an allowed rectangle."""
@@ -112,16 +124,18 @@ class Mouse:
         ``key`` there: a pyautogui key name such as ``"f2"``, or a combination such as
         ``"ctrl+n"`` (held in order, released in reverse). ``check`` as for :meth:`click`.
 
-        With no window manager a key goes to the window under the pointer (Wine's windows only
-        sometimes keep the focus once the pointer leaves them), so the key is pressed over the
-        game itself, never wherever the last click left the pointer; and the pointer gets there
-        a pause before the key, or Wine, still giving the focus to that window, loses the key.
+        The game window there is given the focus first. With no window manager a key also goes
+        to the window under the pointer (Wine's windows only sometimes keep the focus once the
+        pointer leaves them), so the key is pressed over the game itself, never wherever the
+        last click left the pointer; and the pointer gets there a pause before the key, or Wine,
+        still giving the focus to that window, loses the key.
         """
         keys = key.split("+")
         unknown = [name for name in keys if name not in self._gui.KEYBOARD_KEYS]
         if unknown:
             raise ValueError(f"unknown key {key!r}")
         self.check(x, y)
+        self.windows.focus_at(x, y)
         self._gui.moveTo(x, y)  # fail-safe checked, then paused
         if self._sender.press(keys, x, y, check):
             time.sleep(self.pause)

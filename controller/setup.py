@@ -14,7 +14,7 @@ from pathlib import Path
 from calibration.errors import CalibrationError
 from calibration.store import list_skins, load_skin, save_skin, skins_dir
 from controller.desktop.display import VirtualDisplay
-from controller.desktop.games import XDEMINEUR_MIN_COLUMNS, launch_game
+from controller.desktop.games import LAUNCHERS, launch_game
 from controller.errors import ControllerError, SandboxError
 from controller.learning import calibrate_game
 from controller.mouse import Mouse
@@ -95,9 +95,7 @@ def sandbox_table(
     """Start Xvfb and ``game`` at ``level`` (closed when ``stack`` exits), learn the game's skin
     unless one is stored (or ``skin_name`` is given), and locate its board. ``click_pause``:
     seconds the mouse waits after each click (default :data:`controller.mouse.DEFAULT_PAUSE`)."""
-    rows, columns, mines = LEVELS[level]
-    if game == "xdemineur":
-        columns = max(columns, XDEMINEUR_MIN_COLUMNS)
+    rows, columns, mines = LAUNCHERS[game].fitted(LEVELS[level])
     try:
         stack.enter_context(VirtualDisplay())
         print(f"playing {game} on virtual display {os.environ['DISPLAY']}")

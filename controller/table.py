@@ -52,6 +52,10 @@ class Table(Protocol):
     def relocate(self) -> bool:
         """Find the board again after it vanished; True if it moved (and was found)."""
 
+    def close_dialogs(self) -> int:
+        """Close the dialogs the game has open (a score table, a "Game Over" over the board),
+        on those dialogs only; how many there were."""
+
     def known_numbers(self) -> set[Tile]:
         """The numbers the skin can read."""
 
@@ -90,6 +94,8 @@ class GuardedPointer(Protocol):
     def click(self, x: int, y: int, button: str = "left", check: Check | None = None) -> None: ...
 
     def press(self, key: str, x: int, y: int, check: Check | None = None) -> None: ...
+
+    def close_dialogs(self) -> int: ...
 
 
 class ScreenTable:
@@ -290,6 +296,9 @@ class ScreenTable:
             return False
         self._use(found)
         return True
+
+    def close_dialogs(self) -> int:
+        return self._mouse.close_dialogs()
 
     def _click(self, x: int, y: int, button: str, check: Check) -> None:
         with failsafe_as_stop(), self.stopwatch.stage("click"):

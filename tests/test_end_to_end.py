@@ -68,6 +68,9 @@ class AuditedMouse:
         self.presses.append((x, y, list(self.mouse.allowed)))
         self.mouse.press(key, x, y, check)
 
+    def close_dialogs(self) -> int:
+        return self.mouse.close_dialogs()
+
 
 def xdemineur_start(rows: int, columns: int, mines: int, rng: np.random.Generator) -> Game:
     """A game started as xdemineur starts one: mines uniform over every cell, then one

@@ -40,10 +40,11 @@ NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 NEW_GAME_KINDS = ("key", "face")
 """Press the skin's key, or click the face button (which is located on the screen, above the
 board, so the click is on the game window)."""
-NEW_GAME_KEYS = ("f2", "n", "ctrl+n")
-"""pyautogui names of the keys that start a new game in real games: F2 (Windows Minesweeper,
-winemine, Arbiter), N or Ctrl+N (Simon Tatham's Mines), Ctrl+N (gnome-mines, kmines). No other
-key is ever pressed for a skin, whatever its file says."""
+NEW_GAME_KEYS = ("f2", "n", "ctrl+r", "ctrl+n")
+"""pyautogui names of the keys that start a new game in real games, in the order they are tried:
+F2 (Windows Minesweeper, winemine, Arbiter), N or Ctrl+N (Simon Tatham's Mines), Ctrl+R
+(gnome-mines' "replay size", where Ctrl+N opens a size picker), Ctrl+N (kmines). No other key is
+ever pressed for a skin, whatever its file says."""
 
 MIN_SIDE, MAX_SIDE = 4, 256
 """Bounds in pixels of a cell's pitch, a tile's and a face's width and height."""

@@ -542,6 +542,8 @@ class Launcher:
     )
     """For a game without private folders: what must hold while its window opens, giving the
     environment to start it in (None: this process's)."""
+    fitted: Callable[[Size], Size] = lambda size: size
+    """The size nearest to a level's that the game opens (xdemineur's least width)."""
 
 
 def _xdemineur_refusal(size: Size) -> str | None:
@@ -650,6 +652,7 @@ LAUNCHERS: dict[str, Launcher] = {
         # always 21 px cells (no option or X resource for another size): sizes vary, not scales
         arguments=lambda size: ["-geometry", f"{size[1]}x{size[0]}", "-m", str(size[2])],
         refusal=_xdemineur_refusal,
+        fitted=lambda size: (size[0], max(size[1], XDEMINEUR_MIN_COLUMNS), size[2]),
     ),
     "sgt-mines": Launcher(
         binary="sgt-mines",

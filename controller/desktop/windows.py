@@ -14,7 +14,7 @@ import contextlib
 import os
 import sys
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -397,6 +397,67 @@ def _viewable(connection: Any, window_id: int) -> bool:
         return bool(window.get_attributes().map_state == X.IsViewable)
     except (BadWindow, BadDrawable):
         return False
+
+
+class GameWindows:
+    """The game's own top-level windows on an X display, told by the areas the bot may click:
+    the window under each area is given the focus before a key is pressed there, and the
+    dialogs it opens (a question, a score table, "Game Over" over the board) are closed.
+
+    The windows are found when the areas are given (:meth:`find`), while the board shows and no
+    dialog covers it; later the window under a point may well be a dialog.
+    """
+
+    def __init__(self, display: str | None = None) -> None:
+        self.display = display
+        self.found: list[tuple[int, Rect]] = []
+        """Each game window's id and frame."""
+
+    def find(self, areas: Sequence[Rect]) -> None:
+        """Take the topmost client window under the middle of each area as the game's."""
+        with _x_connection(self.display, "find the game window on") as connection:
+            root = connection.screen().root
+            clients = list(_client_windows(root, root, _TextProperties(connection)))
+        found: dict[int, Rect] = {}
+        for area in areas:
+            under = [
+                (window.id, frame) for window, _, frame in clients if frame.contains(*area.centre)
+            ]
+            if under:  # the tree lists windows bottom first
+                found.setdefault(*under[-1])
+        self.found = list(found.items())
+
+    def focus_at(self, x: int, y: int) -> None:
+        """Give the focus to the game window holding screen point (x, y), if one does: without
+        a window manager no one else does, and some toolkits (Qt) then take no keys."""
+        for window_id, frame in self.found:
+            if frame.contains(x, y):
+                focus(window_id, self.display)
+                return
+
+    def close_dialogs(self) -> list[Dialog]:
+        """Close every dialog of the game's windows with Escape (see :func:`close_dialog`);
+        the dialogs closed."""
+        closed = []
+        for window_id, _ in self.found:
+            for dialog in dialogs(window_id, self.display):
+                close_dialog(dialog, self.display)
+                closed.append(dialog)
+        return closed
+
+
+class NoGameWindows:
+    """Stands in for :class:`GameWindows` where windows are not read (Windows, macOS): keys go to
+    the window in front, which a click on the game makes it, and no dialog is closed."""
+
+    def find(self, areas: Sequence[Rect]) -> None:
+        """Nothing to find."""
+
+    def focus_at(self, x: int, y: int) -> None:
+        """The foreground window takes the keys."""
+
+    def close_dialogs(self) -> list[Dialog]:
+        return []
 
 
 class PyWinCtlWindows:

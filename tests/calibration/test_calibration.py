@@ -380,22 +380,38 @@ DRAWN_SCREEN = (400, 320)
 DRAWN_BOARD_AT = (100, 120)
 
 
+DRAWN_DIALOG = Rect(120, 150, 110, 50)
+"""Where a drawn game's "Game Over" dialog covers its board."""
+
+
 class DrawnGame:
     """A screen showing a simulated 9x9 game drawn with a synthetic skin, and the pointer that
     plays into it: a click on the face starts a new game, keys reach no game, and a click
-    anywhere else than the board or the face (or a move off the screen) fails the test."""
+    anywhere else than the board or the face (or a move off the screen) fails the test.
 
-    def __init__(self, seed: int) -> None:
+    With ``dialog_on_loss`` a loss opens a modal dialog over the board, as kmines does; a click
+    while it is open fails the test, and only :meth:`close_dialogs` closes it."""
+
+    def __init__(self, seed: int, dialog_on_loss: bool = False) -> None:
         self.skin = make_skin(16, seed=5, name="truth")
         self.seed = seed
         self.game = Game(9, 9, 10, rule="safe", seed=seed)
         self.clicks = 0
+        self.dialog_on_loss = dialog_on_loss
+        self.dialog_open = False
+        self.dialogs_closed = 0
+        self.losses = 0
 
     def scene(self) -> synthetic.Scene:
         face = self.game.state.value
-        return synthetic.draw(
+        scene = synthetic.draw(
             self.skin, self.game.board.tiles, DRAWN_BOARD_AT, DRAWN_SCREEN, face=face
         )
+        if self.dialog_open:
+            box = DRAWN_DIALOG
+            scene.screen[box.top : box.bottom, box.left : box.right] = (200, 190, 180)
+            scene.screen[box.top + 20 : box.top + 30, box.left + 10 : box.right - 10] = 40
+        return scene
 
     def grab(self, region: Rect | None = None) -> np.ndarray:
         region = region or Rect(0, 0, *DRAWN_SCREEN)
@@ -403,6 +419,7 @@ class DrawnGame:
         return frame[region.top : region.bottom, region.left : region.right].copy()
 
     def click(self, x: int, y: int, button: str = "left") -> None:
+        assert not self.dialog_open, f"clicked ({x}, {y}) while the game's dialog was open"
         self.clicks += 1
         geometry = self.scene().geometry
         cell = geometry.cell_at(x, y)
@@ -412,6 +429,9 @@ class DrawnGame:
             self.game = Game(9, 9, 10, rule="safe", seed=self.seed)
         elif button == "left":
             self.game.open(cell)
+            lost = self.game.state is GameState.LOST
+            self.losses += lost
+            self.dialog_open = self.dialog_on_loss and lost
         else:
             self.game.flag(cell)
 
@@ -420,6 +440,11 @@ class DrawnGame:
 
     def move(self, x: int, y: int) -> None:
         assert Rect(0, 0, *DRAWN_SCREEN).contains(x, y), (x, y)
+
+    def close_dialogs(self) -> int:
+        was_open, self.dialog_open = self.dialog_open, False
+        self.dialogs_closed += was_open
+        return int(was_open)
 
 
 def test_a_drawn_game_teaches_its_tiles_and_faces_by_clicks_on_it_alone() -> None:
@@ -443,6 +468,25 @@ def test_a_drawn_game_teaches_its_tiles_and_faces_by_clicks_on_it_alone() -> Non
     assert Tile.QUESTION not in result.missing_tiles
 
 
+def test_a_dialog_over_a_lost_board_is_closed_before_the_board_is_read_or_clicked() -> None:
+    screen = DrawnGame(seed=2, dialog_on_loss=True)
+    result = calibrate(
+        "drawn",
+        screen,
+        screen,
+        [Rect(60, 60, 240, 240)],
+        mines=[10],
+        max_games=8,
+        seed=1,
+        progress=False,
+    )
+    assert screen.losses > 0 and screen.dialogs_closed == screen.losses
+    assert result.usable and result.skin.new_game == NewGame("face")
+    width, height = result.skin.tile_size
+    for tile, template in result.skin.templates.items():
+        assert np.array_equal(template, screen.skin.templates[tile][:height, :width]), tile
+
+
 class RefusingPointer:
     """A pointer that fails the test on any click or key press."""
 
@@ -454,6 +498,9 @@ class RefusingPointer:
 
     def move(self, x: int, y: int) -> None:
         raise AssertionError(f"moved to ({x}, {y})")
+
+    def close_dialogs(self) -> int:
+        return 0  # looking for dialogs touches no window
 
 
 def test_making_a_player_clicks_nothing_and_starting_one_plays_its_first_click() -> None:

@@ -202,6 +202,9 @@ class TriggeringMouse:
     def press(self, key: str, x: int, y: int, check: Check | None = None) -> None:
         self.mouse.press(key, x, y, check)
 
+    def close_dialogs(self) -> int:
+        return self.mouse.close_dialogs()
+
     def _fire(self) -> None:
         time.sleep(self.delay)
         self.sent_when_started, self.started_at = self.sent, time.monotonic()

@@ -275,3 +275,50 @@ def test_kmines_takes_ctrl_n_only_once_focused(launch: LaunchGame, client: Clien
     focus(game.window_id)
     press("ctrl+n")
     wait_for(lambda: (board_now() == fresh_board).all(), "Ctrl+N with the focus: no new game")
+
+
+@pytest.mark.realgame
+def test_the_guarded_mouse_focuses_kmines_for_a_key_and_closes_gnome_mines_question(
+    launch: LaunchGame, client: Client
+) -> None:
+    """What the play loop and calibration use: :class:`controller.mouse.Mouse` finds the game
+    windows under the areas it may click, gives the one under a key the focus (kmines takes no
+    key without it) and closes their dialogs (gnome-mines asks before a new game)."""
+    from controller.mouse import Mouse
+
+    mines = launch("gnome-mines", (8, 8, 10))
+    mines.move(270, 368)  # the screen's far corner: kmines' window, mapped above it, stays clear
+    pointer_off(mines)
+    mines_area = on_screen(bounding(hidden_tiles(grab(mines))), mines)
+    kmines = launch("kmines", "beginner")
+    fresh = grab(kmines)
+    board = bounding(hidden_tiles(fresh))
+    area = on_screen(board, kmines)
+    click(*area.centre)
+    click(*mines_area.centre)  # a game is running: Ctrl+N asks first
+    focus(client.window(at=(1000, 800)))  # another program's window has the focus
+    mouse = Mouse([area, mines_area])
+    assert {window_id for window_id, _ in mouse.windows.found} == {
+        kmines.window_id,
+        mines.window_id,
+    }
+
+    def kmines_board() -> Any:
+        return grab(kmines)[board.top : board.bottom, board.left : board.right]
+
+    fresh_board = fresh[board.top : board.bottom, board.left : board.right]
+    wait_for(lambda: (kmines_board() != fresh_board).any(), "the click opened nothing")
+    mouse.press("ctrl+n", *area.centre)
+    wait_for(lambda: (kmines_board() == fresh_board).all(), "Ctrl+N from the mouse: no new game")
+    assert mouse.close_dialogs() == 0
+    mouse.press("ctrl+n", *mines_area.centre)
+    wait_for(lambda: dialogs(mines.window_id), "no dialog opened on Ctrl+N")
+    assert mouse.close_dialogs() == 1
+    assert dialogs(mines.window_id) == []
+
+
+def on_screen(board: Rect, window: Any) -> Rect:
+    """``board``, found in a capture of ``window``, in screen pixels."""
+    return Rect(
+        window.geometry.x + board.left, window.geometry.y + board.top, board.width, board.height
+    )

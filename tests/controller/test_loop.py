@@ -62,6 +62,7 @@ class SimulatedTable:
         opens_a_start: bool = False,
         face_lag: int = 0,
         unknown_numbers: frozenset[int] = frozenset(),
+        dialog_on_loss: bool = False,
     ) -> None:
         self.game = "simulated"
         self.skin = "simulated-skin"
@@ -88,6 +89,10 @@ class SimulatedTable:
         self.adopted: list[int] = []
         """The number each adopted picture shows, by picture index."""
         self.labelled: dict[int, Tile] = {}
+        self.dialog_on_loss = dialog_on_loss
+        """Like kmines: a loss opens a dialog over the board, which only close_dialogs closes."""
+        self.dialog_open = False
+        self.dialogs_closed = 0
         self.current = self._started(seed)
 
     def _started(self, seed: int) -> Game:
@@ -101,6 +106,8 @@ class SimulatedTable:
         fault = self.faults.pop(self.looks, None)
         if fault is not None:
             raise fault
+        if self.dialog_open:
+            raise UnreadableCellError("simulated: a dialog covers the board", (0, 0), None)
         board = self.current.board.copy()
         pictures = self._unlabelled(board)
         face = None
@@ -150,6 +157,7 @@ class SimulatedTable:
     def play(self, move: Move) -> bool:
         rows, columns, _ = self.size
         assert 0 <= move.cell[0] < rows and 0 <= move.cell[1] < columns, "click outside the board"
+        assert not self.dialog_open, "a click on the board while a dialog covers it"
         self.clicks.append((move.cell, move.action))
         if not self.drops_clicks:
             {
@@ -157,15 +165,22 @@ class SimulatedTable:
                 Action.FLAG: self.current.flag,
                 Action.CHORD: self.current.chord,
             }[move.action](move.cell)
+            self.dialog_open = self.dialog_on_loss and self.current.board.is_lost
         return True
 
     def new_game(self, attempt: int = 0) -> None:
+        assert not self.dialog_open, "a new-game action while a dialog is open"
         self.new_game_attempts.append(attempt)
         if self.ignored_new_games:
             self.ignored_new_games -= 1
             return
         self.new_games += 1
         self.current = self._started(self.seed + self.new_games)
+
+    def close_dialogs(self) -> int:
+        was_open, self.dialog_open = self.dialog_open, False
+        self.dialogs_closed += was_open
+        return int(was_open)
 
     def relocate(self) -> bool:
         if self.relocation == "gone":
@@ -195,6 +210,20 @@ def test_games_are_played_to_the_end_and_logged(tmp_path: Path) -> None:
     assert np.array_equal(Board.from_text(records[-1].final_board or "").tiles, last.tiles)
     won = sum(r.result == Result.WON for r in records)
     assert f"of {6}" in lines[-1] and f"{100 * won / 6:.2f}%" in lines[-1]
+
+
+def test_a_dialog_a_loss_opens_over_the_board_is_closed_and_the_games_go_on(
+    tmp_path: Path,
+) -> None:
+    table = SimulatedTable(seed=3, size=(9, 9, 25), dialog_on_loss=True)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        player = quick_player(table, log)
+        list(play_games(player, 6))
+        records = log.games()
+    lost = sum(r.result == Result.LOST for r in records)
+    assert len(records) == 6 and all(r.result in (Result.WON, Result.LOST) for r in records)
+    assert lost > 0 and table.dialogs_closed == lost
+    assert player.stopwatch.counts["dialogs closed"] == lost
 
 
 def lasting(fault: Exception, first_look: int) -> dict[int, Exception]:

@@ -78,6 +78,9 @@ class RecordingMouse:
         if check is None or check(self.screen.grab):
             self.presses.append((key, x, y))
 
+    def close_dialogs(self) -> int:
+        return 0  # a drawn screen has no windows
+
     def click(self, x: int, y: int, button: str = "left", check: Check | None = None) -> None:
         if not any(area.contains(x, y) for area in self.allowed):
             raise ClickOutsideError(f"refused a click at ({x}, {y})")

@@ -139,7 +139,7 @@ def test_load_refuses_unknown_new_game_kinds(tmp_path: Path, kind: object) -> No
     one_line_naming(raised, str(folder / "skin.json"), "new_game kind")
 
 
-@pytest.mark.parametrize("key", ["f2", "n", "ctrl+n"])
+@pytest.mark.parametrize("key", ["f2", "n", "ctrl+r", "ctrl+n"])
 def test_the_keys_real_games_use_are_accepted(tmp_path: Path, key: str) -> None:
     folder = saved(tmp_path)
     edit_json(folder, new_game={"kind": "key", "key": key})
