@@ -31,7 +31,7 @@ import numpy.typing as npt
 
 from calibration.errors import CalibrationError
 from calibration.evidence import GROUPING_TOLERANCE
-from vision.geometry import Edges, Spacing, cell_images, join
+from vision.geometry import Edges, Spacing, cell_images
 from vision.locate import walk_edges
 from vision.match import TemplateBank, tile_lattice
 from vision.skin import MAX_SLACK, Image
@@ -179,16 +179,18 @@ class Lattice:
         corner = list(seed)
         edges = []
         for axis in (0, 1):
-            # The seed block may be off its cell by up to half a cell (see _middle): of the
-            # shifted blocks, the one from which the most cells are found is the cell.
+            # The seed block may be off its cell by up to half a cell and the slack (see
+            # _middle), or lie on a wider cell: of the cells of each size near it, the one from
+            # which the most cells are found is a cell.
             sizes = range(max(MIN_PITCH, pitch[axis] - MAX_SLACK), pitch[axis] + MAX_SLACK + 1)
+            reach = (pitch[axis] + MAX_SLACK) // 2 + 1
+            line = _CellLine(frame, seed, pitch, axis, reach)
             walks = []
-            for shift in sorted(
-                range(-(pitch[axis] // 2), pitch[axis] - pitch[axis] // 2), key=abs
-            ):
+            for shift in sorted(range(-reach, reach + 1), key=abs):
                 start = seed[axis] + shift
-                fits = partial(_fits_hidden, frame, seed, pitch, axis, start)
-                walks.append(walk_edges(fits, (start, start + pitch[axis]), sizes, tolerance))
+                for size in sizes:
+                    fits = partial(line.distance, (start, size))
+                    walks.append(walk_edges(fits, (start, start + size), sizes, tolerance))
             # Most cells, then the most alike in size (a block half off may end on a sliver).
             found = min(walks, key=lambda walk: (-len(walk), np.ptp(np.diff(walk))))
             edges.append(tuple(int(edge - found[0]) for edge in found))
@@ -232,33 +234,47 @@ class Lattice:
         return True
 
 
-def _fits_hidden(
-    frame: Image,
-    seed: tuple[int, int],
-    pitch: tuple[int, int],
-    axis: int,
-    reference: int,
-    start: int,
-    size: int,
-) -> float:
-    """How far the cell of ``size`` pixels at ``start`` along ``axis`` (0: x, 1: y), in the row
-    or column of ``seed``, is from the pitch-sized cell at ``reference`` (both cut to the
-    smaller size, as :class:`vision.geometry.Spacing` cuts cells)."""
-    length = frame.shape[1 - axis]
-    if min(start, reference) < 0 or max(start + size, reference + pitch[axis]) > length:
-        return float("inf")
-    (x, y), (pitch_x, pitch_y) = seed, pitch
-    if axis == 0:
-        shown = frame[y : y + pitch_y, start : start + size]
-        expected = frame[y : y + pitch_y, reference : reference + pitch_x]
-        cut = (min(size, pitch_x), pitch_y)
-    else:
-        shown = frame[start : start + size, x : x + pitch_x]
-        expected = frame[reference : reference + pitch_y, x : x + pitch_x]
-        cut = (pitch_x, min(size, pitch_y))
-    split = ((cut[0] + 1) // 2, (cut[1] + 1) // 2)
-    bank = TemplateBank([0], [join(expected, cut, split)])
-    return float(bank.distances(join(shown, cut, split)[None])[0, 0])
+class _CellLine:
+    """The row (``axis`` 0) or column (1) of pitch-sized blocks through the block at ``seed``,
+    ready to tell how far apart two cells of any starts and sizes are (one within ``reach``
+    pixels of the seed): the distance of :class:`vision.match.TemplateBank` between both cut
+    to the smaller size, as :class:`vision.geometry.Spacing` cuts cells.
+
+    The edge walk asks this thousands of times, so the squared differences of every pixel line
+    across the axis with every line near the seed are summed along their diagonals once; a
+    question is then a few lookups.
+    """
+
+    def __init__(
+        self, frame: Image, seed: tuple[int, int], pitch: tuple[int, int], axis: int, reach: int
+    ) -> None:
+        x, y = seed
+        band = frame[y : y + pitch[1]].swapaxes(0, 1) if axis == 0 else frame[:, x : x + pitch[0]]
+        lines = band.reshape(band.shape[0], -1).astype(np.int64)
+        self.length, self.across = len(lines), lines.shape[1]
+        self.low = max(0, seed[axis] - reach)
+        high = min(self.length, seed[axis] + reach + pitch[axis] + MAX_SLACK)
+        norms = np.einsum("ij,ij->i", lines, lines)
+        near = lines[self.low : high]
+        squared = norms[:, None] + norms[None, self.low : high] - 2 * (lines @ near.T)
+        # sums[a, r]: the squared differences of lines a - n and low + r - n, n = 1, 2, ...
+        self.sums = np.zeros((self.length + 1, high - self.low + 1), dtype=np.int64)
+        for column in range(high - self.low):
+            self.sums[1:, column + 1] = squared[:, column] + self.sums[:-1, column]
+
+    def distance(self, reference: tuple[int, int], start: int, size: int) -> float:
+        """How far the cell of ``size`` pixels at ``start`` is from the cell ``reference``
+        (start, size) near the seed (infinite unless both lie inside the capture and reach)."""
+        (near, near_size), sums = reference, self.sums
+        near -= self.low
+        if start < 0 or start + size > self.length or near < 0 or near + near_size >= sums.shape[1]:
+            return float("inf")
+        cut = min(size, near_size)
+        head, tail = (cut + 1) // 2, cut - (cut + 1) // 2
+        first = sums[start + head, near + head] - sums[start, near]
+        end, near_end = start + size, near + near_size
+        last = sums[end, near_end] - sums[end - tail, near_end - tail]
+        return float(np.sqrt((first + last) / (cut * self.across))) / 255.0
 
 
 def find_lattice(*frames: Image) -> Lattice:
