@@ -92,6 +92,14 @@ class Catalogue:
         self._bank = None
         return len(self.images) - 1
 
+    def add_distinct(self, image: Image) -> int:
+        """A new appearance for ``image`` even if a known one is within the tolerance: the game
+        was seen drawing it in place of that one (gnome-mines' question mark is its flag with a
+        small "?"). Each picture then takes the id of the appearance nearest to it."""
+        self.images.append(np.array(image))
+        self._bank = None
+        return len(self.images) - 1
+
     def ids(self, blocks: npt.NDArray[np.uint8]) -> Ids:
         """Ids of a (rows, columns, height, width, 3) array of cell pictures."""
         rows, columns = blocks.shape[:2]

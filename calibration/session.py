@@ -256,7 +256,23 @@ class CalibrationPlayer:
         raise CalibrationError(f"a game lasted {MAX_STEPS} clicks without ending")
 
     def _mark(self, cell: Cell, before_frame: Image | None = None) -> Step:
+        """Right-click ``cell``; raise unless its picture changed."""
+        view = self.view
+        if before_frame is None:
+            before_frame = view.still_board()
         step = self._click(ClickKind.MARK, cell, before_frame)
+        if not step.changed[cell]:
+            # The cell may now show a picture within the grouping tolerance of the one before
+            # (gnome-mines draws its question mark as its flag with a small "?"): a right-click
+            # is meant to change the mark, so a lasting pixel change is a new appearance.
+            after_frame = view.still_board()
+            before, after = (
+                view.grid.pictures(frame, (0, 0))[cell] for frame in (before_frame, after_frame)
+            )
+            if not np.array_equal(before, after):
+                self.evidence.catalogue.add_distinct(after)
+                step = Step(ClickKind.MARK, cell, step.before, view.board_ids(after_frame))
+                log.debug("mark %s drew a picture close to the one before: a new appearance", cell)
         if not step.changed[cell]:
             raise CalibrationError(
                 f"a right-click on cell {cell} at screen {self.view.cell_point(cell)} "

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from calibration.evidence import (
+    GROUPING_TOLERANCE,
     HIDDEN_ID,
     CalibrationError,
     Catalogue,
@@ -35,6 +36,7 @@ from solver.engine import neighbour_counts
 from vision import synthetic
 from vision.errors import UnreadableCellError
 from vision.geometry import BoardGeometry, Rect
+from vision.match import TemplateBank
 from vision.read import BoardReader
 from vision.skin import FACE_STATES, NewGame, SkinError
 from vision.synthetic import make_skin
@@ -453,10 +455,20 @@ class DrawnGame:
     anywhere else than the board or the face (or a move off the screen) fails the test.
 
     With ``dialog_on_loss`` a loss opens a modal dialog over the board, as kmines does; a click
-    while it is open fails the test, and only :meth:`close_dialogs` closes it."""
+    while it is open fails the test, and only :meth:`close_dialogs` closes it. With
+    ``question_like_flag`` a right-click turns a flag into a question mark drawn as the flag
+    with three pixels changed (a picture within calibration's grouping tolerance of it, as
+    gnome-mines draws it), and a question mark back into a hidden cell."""
 
-    def __init__(self, seed: int, dialog_on_loss: bool = False) -> None:
+    def __init__(
+        self, seed: int, dialog_on_loss: bool = False, question_like_flag: bool = False
+    ) -> None:
         self.skin = make_skin(16, seed=5, name="truth")
+        if question_like_flag:
+            question = self.skin.templates[Tile.FLAG].copy()
+            question[6:9, 7] = question[6:9, 7] // 2 + 64
+            self.skin.templates[Tile.QUESTION] = question
+        self.questions: set[tuple[int, int]] | None = set() if question_like_flag else None
         self.seed = seed
         self.game = Game(9, 9, 10, rule="safe", seed=seed)
         self.clicks = 0
@@ -467,9 +479,11 @@ class DrawnGame:
 
     def scene(self) -> synthetic.Scene:
         face = self.game.state.value
-        scene = synthetic.draw(
-            self.skin, self.game.board.tiles, DRAWN_BOARD_AT, DRAWN_SCREEN, face=face
-        )
+        tiles = self.game.board.tiles.copy()
+        for cell in self.questions or ():
+            if tiles[cell] == Tile.HIDDEN:
+                tiles[cell] = Tile.QUESTION
+        scene = synthetic.draw(self.skin, tiles, DRAWN_BOARD_AT, DRAWN_SCREEN, face=face)
         if self.dialog_open:
             box = DRAWN_DIALOG
             scene.screen[box.top : box.bottom, box.left : box.right] = (200, 190, 180)
@@ -490,11 +504,19 @@ class DrawnGame:
             assert geometry.face is not None and geometry.face.contains(x, y), (x, y)
             self.seed += 1
             self.game = Game(9, 9, 10, rule="safe", seed=self.seed)
+            self.questions = None if self.questions is None else set()
         elif button == "left":
             self.game.open(cell)
             lost = self.game.state is GameState.LOST
             self.losses += lost
             self.dialog_open = self.dialog_on_loss and lost
+        elif self.questions is None:
+            self.game.flag(cell)
+        elif cell in self.questions:
+            self.questions.remove(cell)
+        elif self.game.board.tiles[cell] == Tile.FLAG:
+            self.game.flag(cell)
+            self.questions.add(cell)
         else:
             self.game.flag(cell)
 
@@ -548,6 +570,19 @@ def test_a_dialog_over_a_lost_board_is_closed_before_the_board_is_read_or_clicke
     width, height = result.skin.tile_size
     for tile, template in result.skin.templates.items():
         assert np.array_equal(template, screen.skin.templates[tile][:height, :width]), tile
+
+
+def test_a_question_mark_drawn_almost_as_the_flag_is_learned_apart_from_it() -> None:
+    screen = DrawnGame(seed=2, question_like_flag=True)
+    flag, question = (screen.skin.templates[tile] for tile in (Tile.FLAG, Tile.QUESTION))
+    assert 0 < TemplateBank([0], [flag]).distances(question[None])[0, 0] < GROUPING_TOLERANCE
+    result = calibrate(
+        "drawn", screen, screen, [Rect(60, 60, 240, 240)], mines=[10], max_games=8, seed=1
+    )
+    width, height = result.skin.tile_size
+    for tile in (Tile.FLAG, Tile.QUESTION):
+        expected = screen.skin.templates[tile][:height, :width]
+        assert np.array_equal(result.skin.templates[tile], expected), tile
 
 
 class RefusingPointer:
