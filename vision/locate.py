@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 
 import cv2
 import numpy as np
@@ -323,20 +324,39 @@ def _walk_out(
         [left + start for start in found.spacing[0].starts],
         [top + start for start in found.spacing[1].starts],
     ]
+    if found.rows == found.columns == 1:
+        # One cell read at the pitch's phase: on a wider cell it may be up to the slack off.
+        edges = _closest_cell(skin, bank, plain, screen, edges)
     for need_distinctive in (True, False):
         if not need_distinctive and (shape is None or _shape_of(edges) == shape):
             break
-        for axis in (0, 1, 0, 1):
+        # Each axis in turn until neither grows: a longer line is likelier to hold a
+        # distinctive cell, so growing along one axis can let the other grow again.
+        grown, axis = 0, 0
+        while grown < 2:
+            before = list(edges[axis])
 
             def fits(
-                start: int, size: int, axis: int = axis, need: bool = need_distinctive
+                start: int,
+                size: int,
+                axis: int = axis,
+                need: bool = False,
+                limited: bool = not need_distinctive,
             ) -> float:
-                if shape is not None and len(edges[axis]) - 1 >= shape[1 - axis]:
+                full = shape is not None and len(edges[axis]) - 1 >= shape[1 - axis]
+                if full and limited:
                     return math.inf
                 return _line_distance(skin, bank, plain, screen, edges, axis, (start, size), need)
 
             sizes = range(skin.pitch[axis], skin.pitch[axis] + skin.slack[axis] + 1)
-            edges[axis] = walk_edges(fits, edges[axis], sizes, skin.threshold)
+            walked = walk_edges(fits, before, sizes, skin.threshold)
+            if need_distinctive:
+                # Lines of plain tiles only (which a plain background also shows) are crossed
+                # but kept only inside the board: it ends at its last distinctive line.
+                walked = _trimmed(walked, before, partial(fits, need=True))
+            edges[axis] = walked
+            grown = 0 if len(walked) > len(before) else grown + 1
+            axis = 1 - axis
     rows, columns = _shape_of(edges)
     if shape is not None and (rows, columns) != shape:
         raise BoardNotFoundError(
@@ -351,6 +371,44 @@ def _walk_out(
         columns=columns,
         edges=tuple(tuple(edge - axis[0] for edge in axis) for axis in edges),  # type: ignore[arg-type]
     )
+
+
+def _trimmed(
+    walked: list[int], before: list[int], distinctive: Callable[[int, int], float]
+) -> list[int]:
+    """``walked`` (cell edges grown from ``before``) without the cells grown past the last one,
+    on each side, for which ``distinctive(start, size)`` is finite."""
+    first, last = walked.index(before[0]), walked.index(before[-1])
+    for index in range(len(walked) - 1, last, -1):
+        if math.isfinite(distinctive(walked[index - 1], walked[index] - walked[index - 1])):
+            last = index
+            break
+    for index in range(first):
+        if math.isfinite(distinctive(walked[index], walked[index + 1] - walked[index])):
+            first = index
+            break
+    return walked[first : last + 1]
+
+
+def _closest_cell(
+    skin: Skin, bank: TemplateBank[Tile], plain: Mask, screen: Image, edges: list[list[int]]
+) -> list[list[int]]:
+    """The edges of the one cell ``edges``, moved and widened by up to ``skin.slack`` pixels to
+    where its picture is nearest a tile of the skin."""
+    (x, _), (y, _) = edges
+    (slack_x, slack_y), (pitch_x, pitch_y) = skin.slack, skin.pitch
+    best: tuple[float, list[list[int]]] = (math.inf, edges)
+    for left in range(x - slack_x, x + slack_x + 1):
+        for width in range(pitch_x, pitch_x + slack_x + 1):
+            for top in range(y - slack_y, y + slack_y + 1):
+                for height in range(pitch_y, pitch_y + slack_y + 1):
+                    cell = [[left, left + width], [top, top + height]]
+                    distance = _line_distance(
+                        skin, bank, plain, screen, cell, 0, (left, width), False
+                    )
+                    if distance < best[0]:
+                        best = (distance, cell)
+    return best[1]
 
 
 def _strong_cell(hits: Mask, strong: Mask) -> list[_Candidate]:

@@ -14,7 +14,7 @@ import numpy.typing as npt
 
 from solver import Tile
 from solver.board import PICTURED_TILES
-from vision.geometry import BoardGeometry, Rect
+from vision.geometry import BoardGeometry, Edges, Rect
 from vision.skin import FACE_STATES, Image, NewGame, Skin
 
 GRID = (0, 0, 0)
@@ -82,10 +82,13 @@ def draw(
     screen_size: tuple[int, int] = (800, 600),
     background: tuple[int, int, int] = (90, 40, 20),
     face: str | None = "playing",
+    edges: Edges | None = None,
 ) -> Scene:
     """Draw the board ``tiles`` with its top-left pitch corner at ``at`` on a plain screen.
 
     A 3 px sunken frame surrounds the grid and the face sits centred 10 px above the frame.
+    With ``edges`` (see :data:`vision.geometry.Edges`) cells wider than the pitch repeat their
+    middle line, as a toolkit widens a flat tile, so each reads as its pitch-sized picture.
     """
     width, height = screen_size
     screen = np.empty((height, width, 3), dtype=np.uint8)
@@ -93,14 +96,26 @@ def draw(
     rows, columns = tiles.shape
     pitch = skin.pitch[0]
     size, offset = skin.tile_size[0], skin.tile_offset[0]
+    starts = edges or (
+        tuple(range(0, (columns + 1) * pitch, pitch)),
+        tuple(range(0, (rows + 1) * pitch, pitch)),
+    )
     left, top = at
-    right, bottom = left + columns * pitch, top + rows * pitch
+    right, bottom = left + starts[0][-1], top + starts[1][-1]
     screen[top - 3 : bottom + 3, left - 3 : right + 3] = (128, 128, 128)
-    screen[top:bottom, left:right] = GRID
+    middle = (pitch + 1) // 2
+    cell = np.empty((pitch, pitch, 3), dtype=np.uint8)
     for row in range(rows):
+        y0, y1 = top + starts[1][row], top + starts[1][row + 1]
+        taken_y = np.r_[0:middle, np.full(y1 - y0 - pitch, middle - 1), middle:pitch]
         for column in range(columns):
-            y, x = top + row * pitch + offset, left + column * pitch + offset
-            screen[y : y + size, x : x + size] = skin.templates[Tile(int(tiles[row, column]))]
+            x0, x1 = left + starts[0][column], left + starts[0][column + 1]
+            taken_x = np.r_[0:middle, np.full(x1 - x0 - pitch, middle - 1), middle:pitch]
+            cell[:] = GRID
+            cell[offset : offset + size, offset : offset + size] = skin.templates[
+                Tile(int(tiles[row, column]))
+            ]
+            screen[y0:y1, x0:x1] = cell[taken_y.astype(int)][:, taken_x.astype(int)]
     face_rect = None
     if face is not None:
         face_left, face_top = (left + right - FACE_SIZE) // 2, top - 13 - FACE_SIZE
@@ -109,6 +124,6 @@ def draw(
             face
         ]
     geometry = BoardGeometry(
-        left, top, skin.pitch, skin.tile_size, skin.tile_offset, rows, columns, face_rect
+        left, top, skin.pitch, skin.tile_size, skin.tile_offset, rows, columns, face_rect, edges
     )
     return Scene(skin, tiles, screen, geometry, face)

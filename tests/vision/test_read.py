@@ -47,6 +47,29 @@ def scenes(draw_from: st.DrawFn, face: bool = True) -> Scene:
     return draw(skin, tiles, (left, top), SCREEN, background, state)
 
 
+@st.composite
+def uneven_scenes(draw_from: st.DrawFn) -> Scene:
+    """A random board whose cells are each the pitch or a pixel wider, drawn with a skin that
+    allows it, as :func:`scenes` draws even ones."""
+    skin = replace(SKINS[draw_from(st.sampled_from(sorted(SKINS)))], slack=(1, 1))
+    pitch = skin.pitch[0]
+    rows, columns = draw_from(st.integers(2, 9)), draw_from(st.integers(2, 12))
+    sizes = [
+        draw_from(st.lists(st.sampled_from([pitch, pitch + 1]), min_size=n, max_size=n))
+        for n in (columns, rows)
+    ]
+    edges = tuple(tuple(int(edge) for edge in np.cumsum([0, *axis])) for axis in sizes)
+    tiles = np.random.default_rng(draw_from(st.integers(0, 2**32 - 1))).integers(
+        0, len(PICTURED_TILES), size=(rows, columns), dtype=np.uint8
+    )
+    tiles[0, 0] = tiles[-1, -1] = Tile.HIDDEN  # every edge line shows a distinctive tile
+    left = draw_from(st.integers(5, SCREEN[0] - edges[0][-1] - 5))
+    top = draw_from(st.integers(45, SCREEN[1] - edges[1][-1] - 5))
+    background = draw_from(st.sampled_from([OPENED, (0, 0, 0), (90, 40, 20)]))
+    state = draw_from(st.sampled_from(FACE_STATES))
+    return draw(skin, tiles, (left, top), SCREEN, background, state, edges)  # type: ignore[arg-type]
+
+
 def read_scene(
     skin: Skin, geometry: BoardGeometry, screen: np.ndarray, crops: Path, mines: int = 0
 ) -> Reading:
@@ -322,6 +345,24 @@ def test_a_board_on_a_background_of_its_opened_colour_is_found() -> None:
         scene.geometry.top,
         (7, 8),
     )
+
+
+@settings(max_examples=15, deadline=None)
+@given(uneven_scenes())
+def test_locate_and_read_of_a_board_whose_cells_differ_by_a_pixel_are_exact(drawn: Scene) -> None:
+    geometry = locate(drawn.skin, drawn.screen)
+    assert geometry == drawn.geometry
+    reader = BoardReader(drawn.skin, geometry)
+    region = reader.region
+    frame = drawn.screen[region.top : region.bottom, region.left : region.right]
+    reading = reader.read(np.ascontiguousarray(frame), 0)
+    assert np.array_equal(reading.board.tiles, drawn.tiles)
+    assert reading.face == drawn.face
+    # A single cell's capture (the click check) reads as the board read it.
+    for cell in ((0, 0), (len(drawn.tiles) - 1, len(drawn.tiles[0]) - 1)):
+        rect = geometry.tile_rect(cell)
+        image = drawn.screen[rect.top : rect.bottom, rect.left : rect.right]
+        assert reader.read_tile(image) == Tile(int(drawn.tiles[cell]))
 
 
 def test_cell_edges_that_hold_a_cell_narrower_than_the_pitch_are_refused() -> None:
