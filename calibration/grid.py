@@ -190,9 +190,15 @@ class Lattice:
                 start = seed[axis] + shift
                 for size in sizes:
                     fits = partial(line.distance, (start, size))
-                    walks.append(walk_edges(fits, (start, start + size), sizes, tolerance))
-            # Most cells, then the most alike in size (a block half off may end on a sliver).
-            found = min(walks, key=lambda walk: (-len(walk), np.ptp(np.diff(walk))))
+                    walk = walk_edges(fits, (start, start + size), sizes, tolerance)
+                    cells = zip(walk, np.diff(walk), strict=False)
+                    walks.append((walk, sum(fits(int(a), int(b)) for a, b in cells)))
+            # Most cells, then the most alike in size (a block half off may end on a sliver),
+            # then the most alike in picture: flat tiles fit any cut across the gaps between
+            # them, but the board's edge shows the cut that puts a whole gap in every cell.
+            found = min(walks, key=lambda each: (-len(each[0]), np.ptp(np.diff(each[0])), each[1]))[
+                0
+            ]
             edges.append(tuple(int(edge - found[0]) for edge in found))
             corner[axis] = int(found[0])
         sizes_x, sizes_y = (np.diff(axis) for axis in edges)
