@@ -139,7 +139,12 @@ class Lattice:
         index = next((i for i, hashes in enumerate(self.hashes) if (hashes == hidden).any()), None)
         if index is None:
             raise GridNotFoundError("no hidden tile in the captures (is the game fresh?)")
-        row, column = np.argwhere(self.hashes[index] == hidden)[0]
+        # The hidden block whose row and column hold the most hidden blocks: the edge walk of
+        # an uneven board (below) goes out from it along them, and stops at opened cells.
+        shown = self.hashes[index] == hidden
+        found = np.argwhere(shown)
+        counts = shown.sum(axis=1)[found[:, 0]] + shown.sum(axis=0)[found[:, 1]]
+        row, column = found[int(np.argmax(counts))]
         picture = np.array(self.blocks(index)[row, column])
         bank = TemplateBank([0], [picture])
         anywhere = np.logical_or.reduce(
@@ -168,8 +173,13 @@ class Lattice:
                     grown = True
         origin = (self.phase[0] + left * self.pitch[0], self.phase[1] + top * self.pitch[1])
         seed = (self.phase[0] + column * self.pitch[0], self.phase[1] + row * self.pitch[1])
+        even = Grid(origin, self.pitch, bottom - top, right - left, picture)
         uneven = self._uneven_grid(self.frames[index], seed, tolerance)
-        return uneven or Grid(origin, self.pitch, bottom - top, right - left, picture)
+        if uneven is None or not _covers(uneven, even):
+            # A walk stopped short by opened cells (xdemineur opens an area by itself) found
+            # only part of the board: the even cut's extent is the surer one.
+            return even
+        return uneven
 
     def _uneven_grid(self, frame: Image, seed: tuple[int, int], tolerance: float) -> Grid | None:
         """The board walked out cell by cell from the hidden cell at ``seed`` (its top-left
@@ -238,6 +248,16 @@ class Lattice:
             if not (pictures <= inside or (varied and pictures & inside)):
                 return False
         return True
+
+
+def _covers(grid: Grid, other: Grid) -> bool:
+    """Whether ``grid``'s cells span every pixel of ``other``'s but for less than a cell."""
+    return all(
+        start <= other_start + pitch and start + size >= other_start + other_size - pitch
+        for start, size, other_start, other_size, pitch in zip(
+            grid.origin, grid.size, other.origin, other.size, other.pitch, strict=True
+        )
+    )
 
 
 class _CellLine:
