@@ -47,6 +47,12 @@ MAX_GROUPING_TOLERANCE = 0.08
 with small digits differ."""
 SPREAD_MARGIN = 2.5
 """The tolerance is this many times the widest spread seen among the fresh board's hidden tiles."""
+BACKGROUND_LINE = 2.0
+"""Levels by which an edge row or column of the fresh board's hidden pictures must vary more
+than the picture as a whole (median per-pixel spread) to count as background between tiles."""
+MIN_LEVEL_WEIGHT = 0.1
+"""The least weight a background offset keeps (see :class:`vision.match.TemplateBank`): a flat
+hidden tile and a flat opened one may differ only in level."""
 
 
 class Catalogue:
@@ -54,28 +60,44 @@ class Catalogue:
 
     Pictures are grouped by distance, not by pixel equality, so that antialiased, gradient or
     slightly varied tiles (the same tile drawn over a different background) are one appearance.
-    Each appearance keeps the first picture seen as its representative.
+    Each appearance keeps the first picture seen as its representative. Only the ``box`` (x, y,
+    width, height) of each pitch-sized picture is compared, with a background offset counted at
+    ``level_weight``; :meth:`learn_spread` learns both from the fresh board.
     """
 
     def __init__(self, hidden: Image, tolerance: float = GROUPING_TOLERANCE) -> None:
         self.images: list[Image] = []
         self.tolerance = tolerance
+        self.box = (0, 0, hidden.shape[1], hidden.shape[0])
+        self.level_weight = 1.0
         self._bank: TemplateBank[int] | None = None
         self.add(hidden)
 
     def learn_spread(self, blocks: npt.NDArray[np.uint8]) -> float:
-        """Widen the tolerance to cover the hidden tiles of a fresh board (any leading shape of
-        cell pictures; the ones near the hidden tile are taken as its variants) and return it.
+        """Learn how the hidden tile varies over a fresh board (any leading shape of cell
+        pictures; the ones near the hidden tile are taken as its variants) and return the
+        tolerance.
 
-        Raises if the variants spread so widely that tiles could not be told apart.
+        Edge rows and columns where the variants differ most are the background showing between
+        tiles (kmines' gradient): they are left out of the box compared. How much the background
+        varies sets how little a tile's lighter or darker background counts (half-transparent
+        tiles show it), and the variants' spread within the box widens the tolerance. Raises if
+        the variants spread so widely that tiles could not be told apart.
         """
-        distances = self._distances(blocks)[..., HIDDEN_ID]
-        variants = distances[distances <= MAX_GROUPING_TOLERANCE]
-        spread = float(variants.max()) if variants.size else 0.0
-        wanted = SPREAD_MARGIN * spread
+        pictures = blocks.reshape(-1, *self.images[HIDDEN_ID].shape)
+        loose = TemplateBank([HIDDEN_ID], [self.images[HIDDEN_ID]], MIN_LEVEL_WEIGHT)
+        variants = pictures[loose.distances(pictures)[:, 0] <= MAX_GROUPING_TOLERANCE]
+        spread = (variants.max(axis=0).astype(np.int16) - variants.min(axis=0)).max(axis=2)
+        self.box, background = _inner_box(spread)
+        self.level_weight = max(
+            MIN_LEVEL_WEIGHT, min(1.0, GROUPING_TOLERANCE * 255 / (2 * background or 1))
+        )
+        self._bank = None
+        widest = float(self._distances(variants)[:, HIDDEN_ID].max())
+        wanted = SPREAD_MARGIN * widest
         if wanted > MAX_GROUPING_TOLERANCE:
             raise CalibrationError(
-                f"the fresh board's hidden tiles differ by up to {spread:.3f} from each other: "
+                f"the fresh board's hidden tiles differ by up to {widest:.3f} from each other: "
                 "too much to tell tiles apart by"
             )
         self.tolerance = max(self.tolerance, wanted)
@@ -111,9 +133,39 @@ class Catalogue:
         return nearest.reshape(rows, columns)
 
     def _distances(self, blocks: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+        x, y, width, height = self.box
         if self._bank is None:
-            self._bank = TemplateBank(list(range(len(self.images))), self.images)
-        return self._bank.distances(blocks)
+            crops = [image[y : y + height, x : x + width] for image in self.images]
+            self._bank = TemplateBank(list(range(len(crops))), crops, self.level_weight)
+        return self._bank.distances(blocks[..., y : y + height, x : x + width, :])
+
+
+def _inner_box(spread: npt.NDArray[np.int16]) -> tuple[tuple[int, int, int, int], float]:
+    """The (x, y, width, height) box of a picture left once edge lines whose per-pixel
+    ``spread`` (levels) stands out are cut (at most half the picture each way), and how much
+    the background varies, in levels: the median spread of the pixels cut (of the whole
+    picture when none is)."""
+    height, width = spread.shape
+    typical = float(np.median(spread))
+    top, bottom, left, right = 0, height, 0, width
+    while True:
+        lines = {
+            "top": (spread[top, left:right], bottom - top, height),
+            "bottom": (spread[bottom - 1, left:right], bottom - top, height),
+            "left": (spread[top:bottom, left], right - left, width),
+            "right": (spread[top:bottom, right - 1], right - left, width),
+        }
+        side, (line, length, full) = max(lines.items(), key=lambda item: np.median(item[1][0]))
+        if np.median(line) <= typical + BACKGROUND_LINE or 2 * (length - 1) < full:
+            break
+        top += side == "top"
+        bottom -= side == "bottom"
+        left += side == "left"
+        right -= side == "right"
+    cut = np.ones_like(spread, dtype=bool)
+    cut[top:bottom, left:right] = False
+    background = float(np.median(spread[cut])) if cut.any() else typical
+    return (left, top, right - left, bottom - top), background
 
 
 HIDDEN_ID = 0

@@ -256,8 +256,9 @@ def build_skin(
     ``uneven``: the board's cells differ in size, so the skin lets a later board's cells be up
     to :data:`vision.skin.MAX_SLACK` pixels wider than its pitch (a window resized gives them
     other sizes)."""
-    blocks = {tile: evidence.catalogue.images[i] for i, tile in meanings.tiles.items()}
-    (offset_x, offset_y), (width, height) = _tile_box(list(blocks.values()))
+    catalogue = evidence.catalogue
+    blocks = {tile: catalogue.images[i] for i, tile in meanings.tiles.items()}
+    (offset_x, offset_y), (width, height) = _tile_box(list(blocks.values()), catalogue.box)
     templates = {
         tile: np.ascontiguousarray(block[offset_y : offset_y + height, offset_x : offset_x + width])
         for tile, block in blocks.items()
@@ -269,17 +270,22 @@ def build_skin(
         tile_size=(width, height),
         tile_offset=(offset_x, offset_y),
         templates=templates,
-        threshold=match_threshold(templates),
+        threshold=match_threshold(templates, catalogue.level_weight, catalogue.tolerance),
         new_game=new_game,
         faces=faces,
         extra={"question_marks": meanings.has_question_marks},
         slack=(MAX_SLACK, MAX_SLACK) if uneven else (0, 0),
+        level_weight=catalogue.level_weight,
     )
 
 
-def _tile_box(blocks: list[Image]) -> tuple[tuple[int, int], tuple[int, int]]:
-    """The tile inside a pitch block: without the edge lines every block shares (grid lines)."""
-    stack = np.stack(blocks)
+def _tile_box(
+    blocks: list[Image], box: tuple[int, int, int, int]
+) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The tile inside a pitch block: the part of ``box`` (x, y, width, height: where calibration
+    compared pictures) without the edge lines every block shares (grid lines)."""
+    x, y, box_width, box_height = box
+    stack = np.stack(blocks)[:, y : y + box_height, x : x + box_width]
     same = (stack == stack[:1]).all(axis=(0, 3))
     rows_same, columns_same = same.all(axis=1), same.all(axis=0)
     top = _leading(rows_same)
@@ -287,8 +293,8 @@ def _tile_box(blocks: list[Image]) -> tuple[tuple[int, int], tuple[int, int]]:
     left = _leading(columns_same)
     right = len(columns_same) - _leading(columns_same[::-1])
     if top >= bottom or left >= right:
-        return (0, 0), (stack.shape[2], stack.shape[1])
-    return (left, top), (right - left, bottom - top)
+        return (x, y), (box_width, box_height)
+    return (x + left, y + top), (right - left, bottom - top)
 
 
 def _leading(flags: np.ndarray) -> int:
@@ -300,15 +306,20 @@ def _leading(flags: np.ndarray) -> int:
     return count
 
 
-def match_threshold(templates: dict[Tile, Image]) -> float:
-    """A distance well inside the gap between the two most alike templates."""
+def match_threshold(
+    templates: dict[Tile, Image], level_weight: float = 1.0, grouped: float = 0.0
+) -> float:
+    """A distance well inside the gap between the two most alike templates (measured as the
+    skin will read, with ``level_weight``), and at least ``grouped``: the distance within which
+    calibration took pictures for one tile, so the skin reads what calibration saw (a digit over
+    a gradient varies that much). Never above :data:`MAX_THRESHOLD`."""
     tiles = sorted(templates)
-    bank = TemplateBank(tiles, [templates[tile] for tile in tiles])
+    bank = TemplateBank(tiles, [templates[tile] for tile in tiles], level_weight)
     closest = MAX_THRESHOLD / THRESHOLD_SHARE
     for a, b in combinations(range(len(tiles)), 2):
         distance = float(bank.distances(templates[tiles[a]][None])[0, b])
         closest = min(closest, distance)
-    threshold = THRESHOLD_SHARE * closest
+    threshold = min(MAX_THRESHOLD, max(THRESHOLD_SHARE * closest, grouped))
     hidden = templates.get(Tile.HIDDEN)
     if hidden is not None and flatness(hidden) <= threshold:
         raise CalibrationError(

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import random
 import time
+from collections import Counter
 
 import cv2
 import numpy as np
@@ -50,6 +51,8 @@ on a loss, and Wine on a busy machine can pause in the middle of that for longer
 0.4 s still let a fresh-clone CI run read a half-repainted loss (2026-11-23: "MINE has two
 appearances" at cells (0, 0) and (0, 1); "cell (0, 3) changed ... on losing") in 1 of 6 full
 runs that session."""
+MESSAGE_WAIT = 5.0
+"""Seconds a lost board that shows something new is watched for a message over it to go."""
 HIDDEN_CANDIDATES = 3
 """How many of a fresh board's most common tiles are clicked to find the hidden one."""
 KEY_TIMEOUT = 1.5
@@ -267,7 +270,7 @@ class CalibrationPlayer:
             # is meant to change the mark, so a lasting pixel change is a new appearance.
             after_frame = view.still_board()
             before, after = (
-                view.grid.pictures(frame, (0, 0))[cell] for frame in (before_frame, after_frame)
+                view.cell_pictures(frame)[cell] for frame in (before_frame, after_frame)
             )
             if not np.array_equal(before, after):
                 self.evidence.catalogue.add_distinct(after)
@@ -344,6 +347,13 @@ class CalibrationPlayer:
         last = game.steps[-1]
         self._closed_dialogs()  # one that opened late
         final = settled(view.grabber, view.board_rect, None, quiet=LOST_QUIET)
+        if self._shows_rare_end_appearances(view.board_ids(final), last):
+            # A message drawn over the board at the end goes away by itself (kmines' "You have
+            # lost." after 4 s): wait for a change while the end still shows something new.
+            later = settled(view.grabber, view.board_rect, final, MESSAGE_WAIT, quiet=LOST_QUIET)
+            if not np.array_equal(later, final):
+                log.debug("the lost board changed again after %.1f s of stillness", LOST_QUIET)
+                final = later
         game.steps[-1] = Step(last.click, last.cell, last.before, view.board_ids(final))
         frame = view.grabber.grab(view.window)
         if self.face is None:
@@ -353,6 +363,20 @@ class CalibrationPlayer:
                 self.face.pictures[GameState.PLAYING] = self.face.picture_in(view.fresh)
         if self.face is not None:
             self.face.pictures.setdefault(GameState.LOST, self.face.picture_in(frame))
+
+    def _shows_rare_end_appearances(self, ids: Ids, last: Step) -> bool:
+        """Whether the cells that changed on losing show an appearance that at most one
+        earlier lost game showed at its end: the mines are soon common; a message over the
+        board shows new pictures every time."""
+        changed = ids[last.before != ids]
+        earlier = Counter(
+            int(appearance)
+            for game in self.evidence.games
+            if game.state is GameState.LOST and game.steps and game.steps[-1] is not last
+            for appearance in np.unique(game.steps[-1].after[game.steps[-1].changed])
+        )
+        safe = self.evidence.safe_appearances
+        return any(earlier[int(a)] < 2 for a in np.unique(changed) if int(a) not in safe)
 
     def _won(self, game: PlayedGame) -> None:
         """Record a won game and, once the face shows something new, the won face."""

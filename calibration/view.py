@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
+import numpy.typing as npt
 
 from calibration.errors import CalibrationError
 from calibration.evidence import Catalogue, Ids
@@ -119,7 +120,11 @@ class BoardView:
     def board_ids(self, frame: Image | None = None) -> Ids:
         """Appearance ids of every cell, from ``frame`` (a board capture) or a new capture."""
         frame = self.grabber.grab(self.board_rect) if frame is None else frame
-        return self.catalogue.ids(self.grid.pictures(frame, (0, 0)))
+        return self.catalogue.ids(self.cell_pictures(frame))
+
+    def cell_pictures(self, frame: Image) -> npt.NDArray[np.uint8]:
+        """Each cell's picture in ``frame`` (a board capture), by (row, column)."""
+        return self.grid.pictures(frame, (0, 0))
 
     def still_board(self) -> Image:
         """A capture of the board once it holds still (the game may still be drawing a click)."""

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from calibration.errors import CalibrationError
+from calibration.evidence import check_counting
 from calibration.numbers import label_from_play
 from controller.mouse import ClickOutsideError
 from controller.outcomes import GameSetup, LoggedGame, OutcomeLog, Result
@@ -70,9 +71,10 @@ loaded machine can hold still between two of them, and take a few tenths of a se
 _CLICK_CONFIRM_PAUSE = 0.1
 """Seconds between re-reads while a click is not visible yet (a slow game may lag a frame)."""
 _FACE_REREADS = 3
-ANIMATION_REREADS = 8
+ANIMATION_REREADS = 50
 """Re-reads, :data:`_CLICK_CONFIRM_PAUSE` apart, of a board with an unreadable cell before it
-counts as moved or misread: a game's end-of-game flash lasts about 0.4 s (sgt-mines)."""
+counts as moved or misread: a game's end-of-game flash lasts about 0.4 s (sgt-mines), and a
+message drawn over the board at a game's end may stay for 4 s (kmines' "You have lost.")."""
 _REFUSED_BURSTS = 3
 """Bursts in a row whose first click is refused with the board read fine in between: the game
 keeps changing under the bot (an animation, something drawn over it), so the game is stopped."""
@@ -132,6 +134,7 @@ class GamePlayer:
             with _game_errors():
                 result = self._play_to_the_end(game_id, self.table.first_click or "none")
                 self._label_new_pictures()
+                self._check_reads_against_the_end()
             reason = None
         except GameAborted as aborted:
             result, reason = aborted.result, str(aborted)
@@ -165,6 +168,28 @@ class GamePlayer:
             self.table.label(labels)
         self._board = _with_labels(self._board, boards[-1][1], labels)
 
+    def _check_reads_against_the_end(self) -> None:
+        """Every read of the game agrees with its end, or the game is misread: a cell read as a
+        number shows that number at the end, and the end obeys the counting rules (on a loss
+        that shows the mines, each number counts them; see
+        :func:`calibration.evidence.check_counting`). A misread that no rule caught during play,
+        and that a click did not expose, still does not go into the log as a real game."""
+        final = self._board
+        try:
+            check_counting(final, "the board at the game's end")
+        except CalibrationError as wrong:
+            raise GameAborted(Result.MISREAD, str(wrong)) from wrong
+        for number, reading in enumerate(self._reads or [], start=1):
+            tiles = reading.board.tiles
+            differ = np.argwhere((tiles <= Tile.EIGHT) & (tiles != final.tiles))
+            if len(differ):
+                cell = (int(differ[0][0]), int(differ[0][1]))
+                raise GameAborted(
+                    Result.MISREAD,
+                    f"read {number} of the game showed cell {cell} as {Tile(tiles[cell]).name}, "
+                    f"the board at its end shows {Tile(final.tiles[cell]).name}",
+                )
+
     def _check_stop_key(self) -> None:
         if self.stop_key is not None and self.stop_key.pressed():
             raise StopRequested(f"stop key {self.stop_key.name} pressed")
@@ -184,9 +209,24 @@ class GamePlayer:
         reading = self._look()
         if reading.outcome == GameState.PLAYING and reading.board.is_fresh:
             return reading.board
-        for attempt in range(_NEW_GAME_TRIES):
-            self._close_dialogs()  # a score table or a question takes the keys
-            self.table.new_game(attempt)
+        refusals = 0
+        attempt = 0
+        while attempt < _NEW_GAME_TRIES:
+            if self._close_dialogs():  # a score table or a question takes the keys
+                reading = self._look()
+            try:
+                self.table.new_game(attempt)
+            except NotAsRead:
+                # The board changed since it was read (sgt-mines flashes it after a loss):
+                # read it again, and act on what it shows then.
+                refusals += 1
+                if refusals == _REFUSED_BURSTS:
+                    raise
+                reading = self._look()
+                if reading.outcome == GameState.PLAYING and reading.board.is_fresh:
+                    return reading.board
+                continue
+            attempt += 1
             after = self._look_for_change()
             if _is_new_game(reading.board, after):
                 return after.board
@@ -354,8 +394,10 @@ class GamePlayer:
             raise GameAborted(Result.MISREAD, str(unreadable)) from unreadable
         return self.table.look()
 
-    def _close_dialogs(self) -> None:
-        self.stopwatch.counts["dialogs closed"] += self.table.close_dialogs()
+    def _close_dialogs(self) -> int:
+        closed = self.table.close_dialogs()
+        self.stopwatch.counts["dialogs closed"] += closed
+        return closed
 
     def _adopt(self, unreadable: UnreadableCellError) -> Reading | None:
         """During a game, a picture no tile matches may be a number first seen now: the board is

@@ -7,8 +7,15 @@ window. That alone does not keep a click on the game: the window can close or mo
 board was read. So a click or key press can carry a ``check`` that looks at the screen just
 before the button or key goes down and refuses it if the game is not there as read. On X11 the
 check and the press happen inside one server grab (on a connection of the mouse's own), so no
-window can close, move or appear between them; elsewhere they follow each other with nothing in
-between (a window closing in that fraction of a millisecond is not caught there).
+other program can move, map or raise a window between them. The grab does not stop one thing: a
+program that dies during it is closed down by the server at once (its windows destroyed), since
+the server's poll reports a hung-up connection even while it reads only the grabbing client
+(xserver ``os/ospoll.c`` ``ospoll_wait``, ``os/connection.c`` ``ClientReady`` calling
+``CloseDownClient``). So each press also has a guard under it: an input-only window of the
+mouse's own, stacked directly below the top-level window at the point before the check looks.
+Should that window be destroyed after the check, the press falls on the guard, which swallows it,
+and :class:`WindowClosedError` says so. Elsewhere the check and the press follow each other with
+nothing in between (a window closing in that fraction of a millisecond is not caught there).
 
 pyautogui connects to X when it is imported, so it is imported only when a :class:`Mouse` is
 made (after ``DISPLAY`` is set, for example by a virtual display).
@@ -26,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from calibration.view import rest_point
 from controller.desktop.windows import GameWindows, NoGameWindows
 from controller.errors import ControllerError
 from vision.errors import CaptureError
@@ -51,6 +59,11 @@ function keys, which X spells in upper case)."""
 
 class ClickOutsideError(ControllerError):
     """A click that would land outside every allowed rectangle; nothing was clicked."""
+
+
+class WindowClosedError(ClickOutsideError):
+    """The window under the point closed while a click or key press to it was under way: the
+    press, if it went out, fell on the mouse's own guard window. Nothing was clicked."""
 
 
 class Mouse:
@@ -146,6 +159,18 @@ class Mouse:
         self.check(x, y)
         self._gui.moveTo(x, y, _pause=False)
 
+    def park(self, board: Rect) -> None:
+        """Move the pointer off ``board``, into the game window around it (see
+        :func:`calibration.view.rest_point`): some games light up the tile under the pointer,
+        which would read as another tile. Nowhere when no game window around the board is known
+        or the board fills it."""
+        for _, frame in self.windows.found:
+            if frame.contains_rect(board):
+                point = rest_point(frame, board)
+                if point is not None and point not in self._corners():
+                    self._gui.moveTo(*point, _pause=False)
+                return
+
     def position(self) -> tuple[int, int]:
         """Where the pointer is now."""
         point = self._gui.position()
@@ -158,10 +183,12 @@ class Mouse:
 
 class _X11Sender:
     """Sends XTest input on a connection of its own, holding the server still (a server grab)
-    from the check to the press: while it is held, no other client's request is served, so the
-    window the check saw cannot be closed, moved or covered before the press reaches it."""
+    from the check to the press, with the guard window under the window at the point (see the
+    module docstring): the press reaches that window, or, if its program died meanwhile, the
+    guard, and never whatever lay beneath."""
 
     def __init__(self, display: str | None = None) -> None:
+        from Xlib import X
         from Xlib import display as xdisplay
         from Xlib.error import DisplayError
 
@@ -180,17 +207,24 @@ class _X11Sender:
                 f"display {where} has {depth}-bit pixels stored in {formats.get(depth)} bits; "
                 "only 32-bit little-endian screens (the usual 24-bit colour) can be checked"
             )
+        # the guard selects presses, so that one it catches goes no further (X passes an event
+        # nobody selects on to the window's parent) and is seen here
+        mask = X.ButtonPressMask | X.ButtonReleaseMask | X.KeyPressMask | X.KeyReleaseMask
+        self._guard = self._root.create_window(
+            0, 0, 1, 1, 0, 0, X.InputOnly, X.CopyFromParent, override_redirect=True, event_mask=mask
+        )
 
     def click(self, x: int, y: int, button: str, check: Check | None) -> bool:
         from Xlib import X
         from Xlib.ext import xtest
 
-        with self._held() as grab:
-            if check is not None and not check(grab):
+        with self._held(x, y, check) as go:
+            if not go:
                 return False
             xtest.fake_input(self._display, X.MotionNotify, x=x, y=y)
             xtest.fake_input(self._display, X.ButtonPress, _X_BUTTONS[button])
             xtest.fake_input(self._display, X.ButtonRelease, _X_BUTTONS[button])
+        self._raise_if_caught(x, y)
         return True
 
     def press(self, keys: list[str], x: int, y: int, check: Check | None) -> bool:
@@ -198,14 +232,15 @@ class _X11Sender:
         from Xlib.ext import xtest
 
         codes = [self._keycode(key) for key in keys]
-        with self._held() as grab:
-            if check is not None and not check(grab):
+        with self._held(x, y, check) as go:
+            if not go:
                 return False
             xtest.fake_input(self._display, X.MotionNotify, x=x, y=y)
             for code in codes:
                 xtest.fake_input(self._display, X.KeyPress, code)
             for code in reversed(codes):
                 xtest.fake_input(self._display, X.KeyRelease, code)
+        self._raise_if_caught(x, y)
         return True
 
     def _keycode(self, key: str) -> int:
@@ -218,24 +253,65 @@ class _X11Sender:
         return code
 
     @contextmanager
-    def _held(self) -> Iterator[Grab]:
+    def _held(self, x: int, y: int, check: Check | None) -> Iterator[bool]:
+        """Grab the server, put the guard under the top-level window at (x, y) and run the
+        check; yield whether to press. The guard is taken away and the grab let go after the
+        body (the press), which the server has then handled: XTest delivers an input event
+        while it serves the request that fakes it (xserver ``Xext/xtest.c``)."""
         from Xlib import X
+        from Xlib.error import CatchError
+
+        replied = False
 
         def grab(region: Rect) -> Image:
+            nonlocal replied
             if region.width <= 0 or region.height <= 0 or not self._screen.contains_rect(region):
                 raise CaptureError(f"cannot capture {region}: not inside the screen {self._screen}")
             image = self._root.get_image(
                 region.left, region.top, region.width, region.height, X.ZPixmap, 0xFFFFFFFF
             )
+            replied = True
             pixels = np.frombuffer(image.data, dtype=np.uint8)
             return pixels.reshape(region.height, region.width, 4)[:, :, :3]
 
         self._display.grab_server()
         try:
-            yield grab
+            top = self._root.translate_coords(self._root, x, y).child
+            if not getattr(top, "id", top):
+                raise WindowClosedError(f"refused a press at ({x}, {y}): no window is there")
+            failed = CatchError()
+            self._guard.configure(x=x, y=y, sibling=top, stack_mode=X.Below, onerror=failed)
+            self._guard.map()
+            try:
+                go = check is None or check(grab)
+                if go and not replied:
+                    self._display.sync()  # the guard's placement must be known to have worked
+                if go and failed.get_error() is not None:
+                    raise WindowClosedError(
+                        f"refused a press at ({x}, {y}): the window there closed or moved away "
+                        "as the press was checked"
+                    )
+                yield go
+            finally:
+                self._guard.unmap()
         finally:
             self._display.ungrab_server()
             self._display.sync()
+
+    def _raise_if_caught(self, x: int, y: int) -> None:
+        """Raise :class:`WindowClosedError` if the guard caught the press just sent (all the
+        guard's events have come in: the press is followed by a round trip)."""
+        from Xlib import X
+
+        caught = False
+        while self._display.pending_events():
+            event = self._display.next_event()
+            caught = caught or event.type in (X.ButtonPress, X.KeyPress)
+        if caught:
+            raise WindowClosedError(
+                f"the window at ({x}, {y}) closed as the press was sent: the press fell on the "
+                "mouse's guard window, and nothing was clicked"
+            )
 
 
 class _GuiSender:

@@ -97,6 +97,8 @@ class GuardedPointer(Protocol):
 
     def close_dialogs(self) -> int: ...
 
+    def park(self, board: Rect) -> None: ...
+
 
 class ScreenTable:
     """A game window on the screen: read through a skin, clicked through the guarded mouse.
@@ -142,6 +144,8 @@ class ScreenTable:
         self._frame: Image | None = None
         self._reading: Reading | None = None
         self._face_as_read: TemplateBank[str] | None = None
+        self._parked = False
+        """Whether the pointer has been moved off the board since the last click."""
         self._use(geometry)
 
     def _use(self, geometry: BoardGeometry) -> None:
@@ -156,6 +160,9 @@ class ScreenTable:
     def look(self, changed: bool = False) -> Reading:
         """Only the board and face must hold still (the timer between them ticks every second).
         Time spent grabbing is the ``capture`` stage, inside ``wait``."""
+        if not self._parked:  # a tile under the pointer may be lit up
+            self._mouse.park(self.geometry.rect)
+            self._parked = True
         with self.stopwatch.stage("wait"):
             frame = wait_stable(
                 self._timed_grabber,
@@ -248,6 +255,7 @@ class ScreenTable:
                 return True
 
             with failsafe_as_stop():
+                self._parked = False  # the key is pressed with the pointer over the board
                 self._mouse.press(self._skin.new_game.key, x, y, board_as_read)
 
     def _as_read(self) -> Reading:
@@ -302,6 +310,7 @@ class ScreenTable:
 
     def _click(self, x: int, y: int, button: str, check: Check) -> None:
         with failsafe_as_stop(), self.stopwatch.stage("click"):
+            self._parked = False
             self._mouse.click(x, y, button, check)
 
 

@@ -8,7 +8,6 @@ known mines; question marks count as hidden cells; an opened cell whose number i
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
@@ -94,20 +93,16 @@ def read_constraints(board: Board) -> Constraints:
             f"{board.mines - flag_count} mines are not flagged "
             f"but only {unknown_count} cells are unknown"
         )
-    columns = board.columns
     indices = np.flatnonzero(numbers & (unknown_around > 0))
-    read = _unknown_around_table(board.rows, columns)
-    pattern = _unknown_pattern(unknown).ravel()[indices].tolist()
-    needs = (values - flags_around).ravel()[indices].tolist()
-    numbers_read = list(map(read, indices.tolist(), pattern, needs))
-    return Constraints(
-        board,
-        tuple(constraint for constraint, _ in numbers_read),
-        unknown,
-        unknown_count,
-        board.mines - flag_count,
-        tuple(bits for _, bits in numbers_read),
-    )
+    pattern = _unknown_pattern(unknown).ravel()[indices].astype(np.int64)
+    needs = (values - flags_around).ravel()[indices].astype(np.int64)
+    # One int per number: where it is, which neighbours are unknown, how many mines they hold.
+    keys = ((indices.astype(np.int64) << 12) | (pattern << 4) | needs).tolist()
+    read = _unknown_around_table(board.rows, board.columns)
+    known = read.known
+    numbers_read = [known.get(key) or read(key) for key in keys]
+    constraints, bits = zip(*numbers_read, strict=True) if numbers_read else ((), ())
+    return Constraints(board, constraints, unknown, unknown_count, board.mines - flag_count, bits)
 
 
 _DIRECTIONS = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
@@ -127,28 +122,46 @@ def _unknown_pattern(unknown: npt.NDArray[np.bool_]) -> npt.NDArray[np.uint16]:
     return pattern
 
 
+class _NumberReader:
+    """For one board size: the constraint of a number from its key (its reading-order index
+    ``row * columns + column``, shifted left 12 bits, or the 8-bit pattern of its unknown
+    neighbours shifted left 4, or the mines they hold), and its :attr:`Constraints.bits` form.
+
+    Remembered in :attr:`known`, because reading constraints runs on every move of every game
+    and a number's neighbourhood rarely changes between moves (constraints are immutable, so
+    shared)."""
+
+    KEPT = 1 << 16
+    """Keys remembered at most (then forgotten all at once)."""
+
+    def __init__(self, rows: int, columns: int) -> None:
+        self.columns = columns
+        self.neighbours = [
+            {
+                bit: (r + dr, c + dc)
+                for bit, (dr, dc) in enumerate(_DIRECTIONS)
+                if 0 <= r + dr < rows and 0 <= c + dc < columns
+            }
+            for r in range(rows)
+            for c in range(columns)
+        ]
+        self.known: dict[int, tuple[Constraint, tuple[int, int, int]]] = {}
+
+    def __call__(self, key: int) -> tuple[Constraint, tuple[int, int, int]]:
+        index, pattern, mines = key >> 12, key >> 4 & 0xFF, key & 0xF
+        cells = [cell for bit, cell in self.neighbours[index].items() if pattern >> bit & 1]
+        bits = sum(1 << (r * self.columns + c) for r, c in cells)
+        read = (
+            Constraint(divmod(index, self.columns), frozenset(cells), mines),
+            (index, bits, mines),
+        )
+        if len(self.known) >= self.KEPT:
+            self.known.clear()
+        self.known[key] = read
+        return read
+
+
 @lru_cache(maxsize=16)
-def _unknown_around_table(
-    rows: int, columns: int
-) -> Callable[[int, int, int], tuple[Constraint, tuple[int, int, int]]]:
-    """For one board size: the constraint of the number at a reading-order index, given the
-    pattern of its unknown neighbours and the mines they hold, and its :attr:`Constraints.bits`
-    form. Memoised, because reading constraints runs on every move of every game and a number's
-    neighbourhood rarely changes between moves (constraints are immutable, so shared)."""
-    neighbours = [
-        {
-            bit: (r + dr, c + dc)
-            for bit, (dr, dc) in enumerate(_DIRECTIONS)
-            if 0 <= r + dr < rows and 0 <= c + dc < columns
-        }
-        for r in range(rows)
-        for c in range(columns)
-    ]
-
-    @lru_cache(maxsize=1 << 15)
-    def read(index: int, pattern: int, mines: int) -> tuple[Constraint, tuple[int, int, int]]:
-        cells = [cell for bit, cell in neighbours[index].items() if pattern >> bit & 1]
-        bits = sum(1 << (r * columns + c) for r, c in cells)
-        return Constraint(divmod(index, columns), frozenset(cells), mines), (index, bits, mines)
-
-    return read
+def _unknown_around_table(rows: int, columns: int) -> _NumberReader:
+    """The :class:`_NumberReader` of a board size."""
+    return _NumberReader(rows, columns)

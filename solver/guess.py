@@ -18,12 +18,10 @@ that shift is left out (the caller takes their safety as it was).
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterator, Mapping
+from collections import OrderedDict, defaultdict
+from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
 from functools import cache
-from heapq import nsmallest
 from math import comb
 from typing import cast
 
@@ -35,6 +33,9 @@ from solver.board import Board, Cell, Tile
 
 MAX_ENUMERATED_LAYOUTS = 4000
 """Most layouts of the touched groups (their product) one look-ahead will enumerate."""
+
+_CLOSED = (int(Tile.HIDDEN), int(Tile.QUESTION))
+"""The tiles of :attr:`Tile.is_closed`, as ints (read off the tile array, without a Tile each)."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,7 @@ class LookAhead:
             cell: index for index, group in enumerate(analysis.groups) for cell in group.cells
         }
         self._layouts: dict[int, _Layouts | None] = {}
+        self._others: dict[tuple[int, ...], Polynomial] = {}
         grouped = frozenset(self.group_of)
         self.fixed_mines = analysis.mines - grouped
         """Certain mines in no group: the mine count the groups share already leaves them out."""
@@ -86,8 +88,15 @@ class LookAhead:
         if not self.consistent or cell in self.fixed_mines:
             return None
         around = list(board.neighbours(cell))
-        known = sum(1 for n in around if board[n] == Tile.FLAG or n in self.fixed_mines)
-        unknown = [n for n in around if board[n].is_closed and n not in self.fixed_mines]
+        tiles = [int(board.tiles[n]) for n in around]
+        known = sum(
+            1 for n, t in zip(around, tiles, strict=True) if t == Tile.FLAG or n in self.fixed_mines
+        )
+        unknown = [
+            n
+            for n, t in zip(around, tiles, strict=True)
+            if t in _CLOSED and n not in self.fixed_mines
+        ]
         touched = sorted({self.group_of[n] for n in [cell, *unknown] if n in self.group_of})
         enumerated = self._enumerated(touched)
         if enumerated is None:
@@ -134,10 +143,7 @@ class LookAhead:
         """
         analysis = self.analysis
         to_place = analysis.mines_to_place
-        others: Polynomial = {0: 1}
-        for index, group in enumerate(analysis.groups):
-            if index not in touched:
-                others = polynomial_product(others, group.layouts_by_mines, to_place)
+        others = self._untouched(tuple(touched))
         spare_off = len(self.off_free) - len(off_around) - (cell in self.off_free)
         k = len(off_around)
 
@@ -164,13 +170,47 @@ class LookAhead:
                 counts.off_mined_weight[shown] += layouts * w * j
         return counts
 
+    def _untouched(self, touched: tuple[int, ...]) -> Polynomial:
+        """The layouts of the groups not in ``touched``, by their mines (the candidates of one
+        guess mostly touch the same group or none, so each product is made once)."""
+        others = self._others.get(touched)
+        if others is None:
+            others = {0: 1}
+            for index, group in enumerate(self.analysis.groups):
+                if index not in touched:
+                    others = polynomial_product(
+                        others, group.layouts_by_mines, self.analysis.mines_to_place
+                    )
+            self._others[touched] = others
+        return others
+
     def _group_layouts(self, index: int) -> _Layouts | None:
         if index not in self._layouts:
             group: Group = self.analysis.groups[index]
             self._layouts[index] = (
-                _Layouts.of(group) if group.layout_count <= self.max_layouts else None
+                _layouts_of(group) if group.layout_count <= self.max_layouts else None
             )
         return self._layouts[index]
+
+
+_LAYOUT_TABLES: OrderedDict[Hashable, _Layouts] = OrderedDict()
+"""The layout tables of recent groups by :attr:`~solver.analysis.Group.identity`, most recently
+used last: a group that a move leaves unchanged is met again at the next guess."""
+
+_LAYOUT_TABLES_KEPT = 64
+
+
+def _layouts_of(group: Group) -> _Layouts:
+    """:meth:`_Layouts.of`, remembered across guesses."""
+    key = group.identity
+    table = _LAYOUT_TABLES.get(key)
+    if table is None:
+        table = _LAYOUT_TABLES[key] = _Layouts.of(group)
+        if len(_LAYOUT_TABLES) > _LAYOUT_TABLES_KEPT:
+            _LAYOUT_TABLES.popitem(last=False)
+    else:
+        _LAYOUT_TABLES.move_to_end(key)
+    return table
 
 
 @dataclass(frozen=True)
@@ -184,10 +224,14 @@ class _Layouts:
     def of(cls, group: Group) -> _Layouts:
         cells = tuple(sorted(group.cells))
         column = {cell: i for i, cell in enumerate(cells)}
-        layouts = list(group.layouts())
-        mined = np.zeros((len(layouts), len(cells)), dtype=bool)
-        for row, layout in enumerate(layouts):
-            mined[row, [column[c] for c in layout]] = True
+        rows: list[int] = []
+        columns: list[int] = []
+        count = 0
+        for count, layout in enumerate(group.layouts(), start=1):
+            rows += [count - 1] * len(layout)
+            columns += [column[c] for c in layout]
+        mined = np.zeros((count, len(cells)), dtype=bool)
+        mined[rows, columns] = True
         return cls(cells, mined)
 
 
@@ -197,6 +241,9 @@ def _classes(
     """The combined layouts of the groups (one of each) that leave ``cell`` safe, in classes
     by their mines among ``unknown`` and in all: per class, those two counts, how many layouts
     it holds, and how many of them have a mine in each cell (cells never mined left out)."""
+    if not enumerated:  # no group touched: the one empty layout
+        yield 0, 0, 1, []
+        return
     cells: list[Cell] = []
     combined = np.ones((1, 0), dtype=bool)
     for layouts in enumerated:
@@ -251,11 +298,11 @@ def _next_safeties(
         mined = counts.mined_weight[shown]
         mined_in = [mined.get(c, 0) * scale for c in group_cells]
         mined_in += [counts.off_mined_weight[shown]] * min(k, 2)
-        fewest = nsmallest(2, mined_in) + [w * scale] * 2
-        safest, second = (1 - Fraction(m, w * scale) for m in fewest[:2])
-        next_safety[shown] = float(safest)
-        second_safety[shown] = float(second)
-        progress += w if safest == 1 else 0
+        fewest = sorted(mined_in)[:2] + [w * scale] * 2
+        # Whole numbers divide to the nearest float, as exactly as through a Fraction.
+        next_safety[shown] = (w * scale - fewest[0]) / (w * scale)
+        second_safety[shown] = (w * scale - fewest[1]) / (w * scale)
+        progress += w if fewest[0] == 0 else 0
     return next_safety, second_safety, progress
 
 
@@ -270,13 +317,17 @@ def forced_fifty_fifty(
     and making it first costs nothing and spares the work (and the risk) spent elsewhere first.
     """
     board = analysis.board
-    half = Fraction(1, 2)
     group_of = {cell: group for group in analysis.groups for cell in group.cells}
+
+    def half(cell: Cell) -> bool:
+        """Whether ``cell`` is a mine in exactly half the solutions."""
+        return 2 * analysis.mined_solutions(cell) == analysis.solutions
+
     for a, group in sorted(group_of.items()):
-        if analysis.probability(a) != half:
+        if not half(a):
             continue
         for b in board.neighbours(a):
-            if b <= a or group_of.get(b) is not group or analysis.probability(b) != half:
+            if b <= a or group_of.get(b) is not group or not half(b):
                 continue
             if (
                 _sees_only_one(board, analysis, a, b)

@@ -33,9 +33,10 @@ from itertools import islice
 
 import numpy as np
 
-from solver.analysis import Analysis, analyze
+from solver.analysis import Analysis, analyze_position
 from solver.board import Board, BoardError, Cell, Tile
-from solver.deduce import find_certain
+from solver.constraints import read_constraints
+from solver.deduce import certain_cells
 from solver.engine import FirstClick, neighbour_counts
 from solver.errors import SolverError
 from solver.guess import LookAhead, forced_fifty_fifty
@@ -134,10 +135,11 @@ def next_moves(
         return []
     if board.is_fresh:
         return [_first_move(board, FirstClick.parse(rule))]
-    safe, mines = find_certain(board)
+    position = read_constraints(board.copy())  # a copy: an analysis keeps its board
+    safe, mines = certain_cells(position)
     analysis: Analysis | None = None
     if not safe:
-        analysis = analyze(board)
+        analysis = analyze_position(position, (safe, mines))
         safe, mines = analysis.safe, analysis.mines
     moves = [
         Move(cell, Action.FLAG) for cell in sorted(mines) if flags and board[cell] != Tile.FLAG
@@ -182,10 +184,17 @@ def choose_guess(analysis: Analysis) -> tuple[Cell, float]:
     look = LookAhead(analysis)
     outlooks = {cell: look.outlook(cell) for cell in candidates}
 
-    hidden = board.closed
-    by_safety = sorted(
-        ((float(safety[r, c]), (int(r), int(c))) for r, c in zip(*hidden.nonzero(), strict=True)),
-        reverse=True,
+    # The unknown cells, safest first (among equally safe cells any order gives the same
+    # safeties below, which is all that is read).
+    rows, columns = board.closed.nonzero()
+    safeties = safety[rows, columns]
+    order = np.argsort(-safeties, kind="stable")
+    by_safety = list(
+        zip(
+            safeties[order].tolist(),
+            zip(rows[order].tolist(), columns[order].tolist(), strict=True),
+            strict=True,
+        )
     )
 
     def safest_besides(excluded: frozenset[Cell]) -> tuple[float, float]:

@@ -43,8 +43,10 @@ from itertools import combinations
 from math import comb
 from operator import and_, or_
 
+import numpy as np
+
 from solver.board import Board, BoardError, Cell, Tile
-from solver.engine import FirstClick
+from solver.engine import FirstClick, neighbour_counts
 from solver.errors import SolverError
 
 MAX_LAYOUTS = 2000
@@ -169,6 +171,9 @@ class _Search:
         """Every layout weighs 1 (all rules but ``xp`` on a fresh board): a weight is a count."""
         self.all_cells = (1 << len(self.cells)) - 1
         self.memo: dict[frozenset[int], int] = {}
+        self.shown: dict[int, int] = {}
+        """For a set of cells (bits), the mask of their bytes in :attr:`numbers` (a search meets
+        the same cells becoming safe again and again)."""
         self.max_visits = max_visits
         self.visits_left = max_visits
         unresolved = _bits(_unresolved_mask(self.layouts))
@@ -176,6 +181,12 @@ class _Search:
             raise PositionTooLarge(
                 f"{len(unresolved)} cells are still undecided, more than {MAX_UNRESOLVED}"
             )
+        # Only the numbers of cells that may be opened are ever read: a mine in every layout
+        # shows none (its byte stays 0).
+        never_opened = reduce(and_, self.layouts, -1)
+        neighbour_masks = [
+            0 if never_opened >> cell & 1 else mask for cell, mask in enumerate(neighbour_masks)
+        ]
         self.numbers: dict[int, int] = {
             layout: int.from_bytes(
                 bytes([(layout & mask).bit_count() for mask in neighbour_masks]), "little"
@@ -215,17 +226,15 @@ class _Search:
         if not newly_safe or len(layouts) == 1:
             parts.append(layouts)
             return
-        # The bytes of the newly safe cells' numbers: layouts that show the same there agree.
-        shown = int(format(newly_safe, "b").replace("0", "00").replace("1", "ff"), 16)
+        shown = self.shown.get(newly_safe)
+        if shown is None:
+            # The bytes of the newly safe cells' numbers: layouts that show the same there agree.
+            shown = int(format(newly_safe, "b").replace("0", "00").replace("1", "ff"), 16)
+            self.shown[newly_safe] = shown
         numbers = self.numbers
-        by_numbers: dict[int, list[int]] = {}
+        by_numbers: defaultdict[int, list[int]] = defaultdict(list)
         for layout in layouts:
-            key = numbers[layout] & shown
-            same = by_numbers.get(key)
-            if same is None:
-                by_numbers[key] = [layout]
-            else:
-                same.append(layout)
+            by_numbers[numbers[layout] & shown].append(layout)
         if len(by_numbers) == 1:  # the numbers tell nothing: no further cell becomes safe either
             parts.append(layouts)
             return
@@ -386,15 +395,16 @@ def _layouts(board: Board, index: dict[Cell, int], max_layouts: int) -> list[int
     unflagged = board.mines - int(flagged.sum())
     if unflagged < 0:
         return []
+    numbers = board.tiles <= Tile.EIGHT
+    needs = board.tiles.astype(np.int16) - neighbour_counts(flagged)
+    hidden_around = neighbour_counts(board.closed)
+    if (numbers & ((needs < 0) | (needs > hidden_around))).any():
+        return []
     constraints: list[tuple[int, list[int]]] = []
-    for r, c in zip(*(board.tiles <= Tile.EIGHT).nonzero(), strict=True):
-        around = list(board.neighbours((int(r), int(c))))
-        hidden = [index[n] for n in around if n in index]
-        needed = int(board.tiles[r, c]) - sum(1 for n in around if flagged[n])
-        if not 0 <= needed <= len(hidden):
-            return []
-        if hidden:
-            constraints.append((needed, hidden))
+    for r, c in zip(*(numbers & (hidden_around > 0)).nonzero(), strict=True):
+        cell = (int(r), int(c))
+        hidden = [index[n] for n in board.neighbours(cell) if n in index]
+        constraints.append((int(needs[cell]), hidden))
     frontier = {cell for _, cells in constraints for cell in cells}
     off_frontier = [i for i in range(len(index)) if i not in frontier]
     steps = [0]
@@ -424,11 +434,12 @@ def _layouts(board: Board, index: dict[Cell, int], max_layouts: int) -> list[int
             total = chosen_mines + part_mines
             if total + fewest[part + 1] <= unflagged <= total + most[part + 1] + off:
                 pending.append((part + 1, mask | part_mask, total))
-    layouts = []
-    for mask, rest in chosen_frontiers:
-        for chosen in combinations(off_frontier, rest):
-            layouts.append(mask | sum(1 << i for i in chosen))
-    return layouts
+    off_bits = [1 << i for i in off_frontier]
+    return [
+        mask | sum(chosen)
+        for mask, rest in chosen_frontiers
+        for chosen in combinations(off_bits, rest)
+    ]
 
 
 def _frontier_parts(constraints: list[tuple[int, list[int]]]) -> list[list[int]]:

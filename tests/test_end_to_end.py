@@ -6,11 +6,7 @@ test demands no misread, cut-off or stopped game, no click off the board, every 
 log, every loss on a guess, and a live win rate that agrees with the simulated one for the same
 board and first-click rule.
 
-First-click rules: winemine moves a mine from under the first click (``safe``). xdemineur places
-its mines uniformly with no protection, then opens one uniformly chosen 0 cell by itself before
-the player's first click (and nothing, if the board has no 0). That is not the simulator's
-``opening`` rule (where the player chooses the cell the 0 must be under), so its simulated rate
-comes from games started the way xdemineur starts them.
+First-click rules: see tests/starts.py.
 """
 
 from __future__ import annotations
@@ -19,7 +15,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import starts
 from conftest import Calibrations, LaunchGame
+from starts import XDEMINEUR, xdemineur_start
 
 from controller.loop import GamePlayer, play_games
 from controller.mouse import Check, Mouse
@@ -27,10 +25,8 @@ from controller.outcomes import LoggedGame, OutcomeLog, Result
 from controller.setup import KNOWN_FIRST_CLICK
 from controller.table import ScreenTable
 from solver import Board, Tile
-from solver.bench.run import play_game
 from solver.bench.stats import binomial_test, wilson_interval
-from solver.engine import FirstClick, Game, neighbour_counts
-from solver.strategy import next_moves
+from solver.engine import neighbour_counts
 from vision.capture import ScreenGrabber
 from vision.geometry import Rect
 from vision.locate import locate_on_screen
@@ -71,34 +67,15 @@ class AuditedMouse:
     def close_dialogs(self) -> int:
         return self.mouse.close_dialogs()
 
-
-def xdemineur_start(rows: int, columns: int, mines: int, rng: np.random.Generator) -> Game:
-    """A game started as xdemineur starts one: mines uniform over every cell, then one
-    uniformly chosen 0 opened by the game (none when there is no 0)."""
-    cells = np.zeros(rows * columns, dtype=bool)
-    cells[rng.choice(rows * columns, size=mines, replace=False)] = True
-    layout = cells.reshape(rows, columns)
-    zeros = np.argwhere((neighbour_counts(layout) == 0) & ~layout)
-    game = Game.from_layout(layout)
-    if len(zeros):
-        row, column = zeros[rng.integers(len(zeros))]
-        game.open((int(row), int(column)))
-    return game
+    def park(self, board: Rect) -> None:
+        self.mouse.park(board)
 
 
 def simulated_win_rate(game: str, seed: int = 0) -> float:
     """The solver's win rate on :data:`SIMULATED_GAMES` simulated games of ``game``'s board,
     started the way ``game`` starts them."""
-    rows, columns, mines = SIZES[game]
-    rng = np.random.default_rng(seed)
-    wins = 0
-    for number in range(SIMULATED_GAMES):
-        if game == "xdemineur":
-            start = xdemineur_start(rows, columns, mines, rng)
-        else:
-            start = Game(rows, columns, mines, FirstClick(KNOWN_FIRST_CLICK[game]), seed + number)
-        wins += play_game(next_moves, start, seed + number).won
-    return wins / SIMULATED_GAMES
+    start = XDEMINEUR if game == "xdemineur" else KNOWN_FIRST_CLICK[game]
+    return starts.simulated_win_rate(SIZES[game], start, SIMULATED_GAMES, seed)
 
 
 def test_xdemineur_starts_open_a_zero_when_there_is_one_and_protect_no_cell() -> None:

@@ -77,7 +77,7 @@ def locate(
     tiles = sorted(skin.templates)
     if not tiles:
         raise BoardNotFoundError(f"skin {skin.name!r} has no tile templates to look for")
-    bank = TemplateBank(tiles, [skin.templates[tile] for tile in tiles])
+    bank = TemplateBank(tiles, [skin.templates[tile] for tile in tiles], skin.level_weight)
     plain = np.array([flatness(skin.templates[tile]) <= skin.threshold for tile in tiles])
     area = Rect(origin[0], origin[1], screen.shape[1], screen.shape[0])
     where = f"skin {skin.name!r} in the screen area {area}"

@@ -4,6 +4,15 @@ The distance between two equal-sized BGR images is the root-mean-square differen
 pixel values divided by 255: 0 for identical images, 1 for black against white. A skin's
 ``threshold`` is the largest distance at which a cell still counts as showing a template.
 
+A game that draws its opened cells half-transparent over a gradient (kmines) shows one tile
+lighter or darker from cell to cell. A bank made with a ``level_weight`` below 1 counts such an
+offset at that weight: the patch may be offset from the template by one level per channel, over
+the whole picture or over the template's flat *background* (not a digit drawn opaque on it, but
+partly its antialiased edge), whichever fits better, and the offset counts ``level_weight``
+times its size while everything else counts in full. Weight 1 is the plain
+distance; a flat hidden tile and a flat opened one that differ only in level are still
+``level_weight`` times that difference apart.
+
 A match is accepted only when it is also clearly better than the runner-up: the best distance
 must be at most :data:`AMBIGUITY_RATIO` times the second best, so a cell half-way between two
 templates (a half-drawn frame, a skin whose tiles look alike) is refused instead of guessed.
@@ -25,6 +34,17 @@ Floats = npt.NDArray[np.float32]
 
 AMBIGUITY_RATIO = 0.5
 """Accept a best match only if its distance is at most this fraction of the runner-up's."""
+
+BACKGROUND_NEAR = 1
+"""Levels (in the channel that differs most) within which a template's background is flat."""
+BACKGROUND_LEAST = 0.2
+"""The least share of a template's pixels its flat background covers: kmines' digits, mines and
+crossed flags stand on at least a quarter of flat ground, its raised tiles' shading has no flat
+patch above an eighth."""
+BACKGROUND_RANGE = 60
+"""Levels from the background colour at which a pixel beside the background counts as opaque."""
+BACKGROUND_CANDIDATES = 64
+"""Colours of a template tried as its background colour (evenly spaced pixels)."""
 
 SINGLE_THREAD_PRODUCT = 262_144
 """Largest rows x columns x depth of one matrix product (OpenBLAS's threshold for threading).
@@ -52,9 +72,13 @@ class Verdict:
 class TemplateBank(Generic[Label]):
     """Equal-sized templates stacked as one matrix, compared with many patches in one product."""
 
-    def __init__(self, labels: Sequence[Label], images: Sequence[Image]) -> None:
+    def __init__(
+        self, labels: Sequence[Label], images: Sequence[Image], level_weight: float = 1.0
+    ) -> None:
         if not images:
             raise ValueError("a template bank needs at least one template")
+        if not 0 < level_weight <= 1:
+            raise ValueError(f"level weight {level_weight} is not above 0 and at most 1")
         shape = images[0].shape
         for label, image in zip(labels, images, strict=True):
             if image.shape != shape:
@@ -62,9 +86,20 @@ class TemplateBank(Generic[Label]):
         self.labels = list(labels)
         self.shape: tuple[int, ...] = shape
         self._matrix = np.stack([image.reshape(-1) for image in images]).astype(np.float32)
-        self._transposed = np.ascontiguousarray(self._matrix.T)
         self._squared_norms = np.einsum("ij,ij->i", self._matrix, self._matrix)
         self._size = self._matrix.shape[1]
+        self.level_weight = level_weight
+        self._lenient = level_weight < 1
+        self._transposed = np.ascontiguousarray(self._matrix.T)
+        if self._lenient:
+            # Lenient distances read patches channel by channel (all blue values, then green,
+            # then red): one layout serves both products, with no second copy of the patches.
+            channels = shape[-1]
+            by_channel = self._matrix.reshape(len(images), -1, channels).transpose(0, 2, 1)
+            self._transposed = np.ascontiguousarray(by_channel.reshape(len(images), -1).T)
+            self._averaging, self._background_means, counts = _backgrounds(self._matrix, shape)
+            self._background_counts = counts.astype(np.float32)
+            self._means = by_channel.mean(axis=2).T
 
     def distances(self, patches: npt.NDArray[np.uint8]) -> Floats:
         """Distances of ``patches`` (any leading shape, then the template shape) to every template.
@@ -75,16 +110,28 @@ class TemplateBank(Generic[Label]):
         patch_shape = patches.shape[len(leading) :]
         if patch_shape != self.shape:
             raise ValueError(f"patches of shape {patch_shape} against templates of {self.shape}")
-        flat = patches.astype(np.float32, order="C").reshape(-1, self._size)
-        squared = np.empty((len(flat), len(self.labels)), dtype=np.float32)
-        block = max(1, SINGLE_THREAD_PRODUCT // (self._size * len(self.labels)))
-        for start in range(0, len(flat), block):
-            np.matmul(
-                flat[start : start + block], self._transposed, out=squared[start : start + block]
-            )
+        if self._lenient:
+            channels = self.shape[-1]
+            pixels = self._size // channels
+            by_channel = patches.reshape(-1, pixels, channels).transpose(0, 2, 1)
+            flat = by_channel.astype(np.float32, order="C").reshape(-1, self._size)
+        else:
+            flat = patches.astype(np.float32, order="C").reshape(-1, self._size)
+        squared = _product(flat, self._transposed)
         squared *= -2.0
         squared += np.einsum("ij,ij->i", flat, flat)[:, None]
         squared += self._squared_norms[None, :]
+        if self._lenient:
+            # The squared sum over pixels less what the best offset explains (pixel count x
+            # offset^2 per channel), of which level_weight^2 is counted back. The offset is
+            # either the whole picture's or the template's background's, whichever explains more.
+            means = _product(flat.reshape(-1, pixels), self._averaging)
+            means = means.reshape(len(flat), channels, -1)
+            offsets = means[:, :, :-1] - self._background_means
+            explained = self._background_counts * np.einsum("ict,ict->it", offsets, offsets)
+            whole = means[:, :, -1:] - self._means
+            np.maximum(explained, pixels * np.einsum("ict,ict->it", whole, whole), out=explained)
+            squared -= (1 - self.level_weight**2) * explained
         np.maximum(squared, 0.0, out=squared)
         squared /= self._size * 255.0**2
         return np.sqrt(squared, out=squared).reshape(*leading, len(self.labels))
@@ -103,6 +150,58 @@ class TemplateBank(Generic[Label]):
             within_threshold=best_distance <= threshold,
             unambiguous=best_distance <= AMBIGUITY_RATIO * second_distance,
         )
+
+
+def _product(left: Floats, right: Floats) -> Floats:
+    """``left @ right`` in blocks small enough to stay on one thread (see
+    :data:`SINGLE_THREAD_PRODUCT`)."""
+    result = np.empty((left.shape[0], right.shape[1]), dtype=np.float32)
+    block = max(1, SINGLE_THREAD_PRODUCT // (right.shape[0] * right.shape[1]))
+    for start in range(0, len(left), block):
+        np.matmul(left[start : start + block], right, out=result[start : start + block])
+    return result
+
+
+def _backgrounds(
+    matrix: Floats, shape: tuple[int, ...]
+) -> tuple[Floats, Floats, npt.NDArray[np.float64]]:
+    """Per template (a row of ``matrix``, pictures of ``shape``): the (pixels, templates + 1)
+    matrix that gives the best offset of one channel of a patch over each template's background
+    (and, last, over the whole picture), the same of the template itself (channels, templates),
+    and what a unit offset explains (the sum of the squared shares).
+
+    A template's background is the flat colour most of its pixels are within
+    :data:`BACKGROUND_NEAR` levels of, if at least :data:`BACKGROUND_LEAST` of them are (a
+    raised, shaded tile has none: it moves as a whole). Those pixels have a share of 1 in the
+    offset; their neighbours, a digit's antialiased edge, move partly with the background under
+    them: a share falling to 0 at :data:`BACKGROUND_RANGE` levels from its colour."""
+    height, width, channels = shape
+    templates = len(matrix)
+    pictures = matrix.reshape(templates, height * width, channels)
+    shares = np.ones((templates, height * width))
+    for index, picture in enumerate(pictures):
+        candidates = picture[:: max(1, len(picture) // BACKGROUND_CANDIDATES)]
+        away = np.abs(picture[None, :, :] - candidates[:, None, :]).max(axis=2)
+        near = away <= BACKGROUND_NEAR
+        best = int(np.argmax(near.sum(axis=1)))
+        core = near[best].reshape(height, width)
+        if core.mean() < BACKGROUND_LEAST:
+            continue
+        padded = np.pad(core, 1)
+        ring = np.zeros_like(core)
+        for dy in range(3):
+            for dx in range(3):
+                ring |= padded[dy : dy + height, dx : dx + width]
+        partial = np.clip(
+            (BACKGROUND_RANGE - away[best]) / (BACKGROUND_RANGE - BACKGROUND_NEAR), 0, 1
+        )
+        shares[index] = np.where(core.reshape(-1), 1.0, np.where(ring.reshape(-1), partial, 0.0))
+    weights = np.einsum("tp,tp->t", shares, shares)
+    whole = np.ones((1, shares.shape[1]))
+    averaging = np.concatenate([shares / weights[:, None], whole / whole.size]).T
+    averaging = np.ascontiguousarray(averaging, dtype=np.float32)
+    means = np.einsum("tpc,tp->ct", pictures, shares) / weights
+    return averaging, means.astype(np.float32), weights
 
 
 def tile_lattice(

@@ -89,7 +89,9 @@ class BoardReader:
         self._first_unlabelled = len(tiles)
         labels = tiles + [Tile.OPENED] * len(unlabelled)
         self._tiles = np.array(labels, dtype=np.uint8)
-        self._bank = TemplateBank(labels, [skin.templates[tile] for tile in tiles] + [*unlabelled])
+        self._bank = TemplateBank(
+            labels, [skin.templates[tile] for tile in tiles] + [*unlabelled], skin.level_weight
+        )
         self._tile_names = [tile.name for tile in tiles] + [
             f"unlabelled picture {index}" for index in range(len(unlabelled))
         ]

@@ -124,6 +124,9 @@ class Skin:
     slack: tuple[int, int] = (0, 0)
     """How many pixels (x, y) wider than ``pitch`` a cell may be: (0, 0) where every cell is one
     size; else its board is located cell edge by cell edge (see :mod:`vision.locate`)."""
+    level_weight: float = 1.0
+    """How much a tile's background lighter or darker than its template counts (see
+    :class:`vision.match.TemplateBank`): below 1 for a game that draws tiles over a gradient."""
 
     def __post_init__(self) -> None:
         self.check()
@@ -162,6 +165,8 @@ class Skin:
             )
         if not _is_number(self.threshold) or not 0 < self.threshold <= 1:
             return f"threshold {shown(self.threshold)} is not a number above 0 and at most 1"
+        if not _is_number(self.level_weight) or not 0 < self.level_weight <= 1:
+            return f"level_weight {shown(self.level_weight)} is not a number above 0 and at most 1"
         if not isinstance(self.new_game, NewGame):
             return f"new_game {shown(self.new_game)} is not a NewGame"
         return None
@@ -231,6 +236,7 @@ class Skin:
             "tile_offset": list(self.tile_offset),
             "slack": list(self.slack),
             "threshold": self.threshold,
+            "level_weight": self.level_weight,
             "new_game": self.new_game.to_json(),
             "tiles": sorted(tile.name for tile in self.templates),
             "faces": sorted(self.faces),
@@ -274,6 +280,7 @@ class Skin:
         tile_size, tile_offset = meta.pair("tile_size"), meta.pair("tile_offset")
         slack = meta.pair("slack") if "slack" in meta.data else (0, 0)  # older skins: even
         threshold = meta.number("threshold")
+        level_weight = meta.number("level_weight") if "level_weight" in meta.data else 1.0
         extra = meta.get("extra", dict) if "extra" in meta.data else {}
         templates = {Tile[tile]: _read_png(folder / "tiles" / f"{tile}.png") for tile in tiles}
         pictures = {state: _read_png(folder / "faces" / f"{state}.png") for state in faces}
@@ -289,6 +296,7 @@ class Skin:
                 pictures,
                 extra,
                 slack,
+                level_weight,
             )
         except SkinError as error:
             raise meta.error(str(error)) from error

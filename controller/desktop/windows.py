@@ -429,18 +429,27 @@ class GameWindows:
 
     def focus_at(self, x: int, y: int) -> None:
         """Give the focus to the game window holding screen point (x, y), if one does: without
-        a window manager no one else does, and some toolkits (Qt) then take no keys."""
+        a window manager no one else does, and some toolkits (Qt) then take no keys.
+
+        A window that is gone takes no focus; the key's own check then finds the game gone.
+        """
         for window_id, frame in self.found:
             if frame.contains(x, y):
-                focus(window_id, self.display)
+                with contextlib.suppress(WindowError):
+                    focus(window_id, self.display)
                 return
 
     def close_dialogs(self) -> list[Dialog]:
         """Close every dialog of the game's windows with Escape (see :func:`close_dialog`);
-        the dialogs closed."""
+        the dialogs closed. A game window that is gone has none: reading the board finds it
+        gone."""
         closed = []
         for window_id, _ in self.found:
-            for dialog in dialogs(window_id, self.display):
+            try:
+                shown = dialogs(window_id, self.display)
+            except WindowError:
+                continue
+            for dialog in shown:
                 close_dialog(dialog, self.display)
                 closed.append(dialog)
         return closed
@@ -449,6 +458,8 @@ class GameWindows:
 class NoGameWindows:
     """Stands in for :class:`GameWindows` where windows are not read (Windows, macOS): keys go to
     the window in front, which a click on the game makes it, and no dialog is closed."""
+
+    found: tuple[tuple[int, Rect], ...] = ()
 
     def find(self, areas: Sequence[Rect]) -> None:
         """Nothing to find."""

@@ -4,6 +4,7 @@ every press it receives (tests/click_recorder.py), and real games killed or move
 from __future__ import annotations
 
 import random
+import signal
 import subprocess
 import sys
 import threading
@@ -19,7 +20,7 @@ from conftest import TESTS, Calibrations, LaunchGame
 from controller.desktop.display import VirtualDisplay
 from controller.desktop.games import GameWindow, Size
 from controller.loop import GamePlayer, NoFreshGame
-from controller.mouse import Check, Grab, Mouse
+from controller.mouse import Check, Grab, Mouse, WindowClosedError
 from controller.outcomes import OutcomeLog
 from controller.setup import KNOWN_FIRST_CLICK
 from controller.table import ScreenTable
@@ -129,6 +130,148 @@ def test_without_x11_the_check_and_the_click_go_through_mss_and_pyautogui(
     assert all((image == MAGENTA_BGR).all() for image in seen)
 
 
+# A window killed while a click to it is under way: the X server closes a client whose
+# connection hangs up even while another client holds the server grab (its poll still reports a
+# hang-up on a muted socket), so the game's windows can vanish between the check and the press.
+
+VICTIM = """
+import sys
+from Xlib import X, display
+
+left, top, width, height = map(int, sys.argv[1:5])
+connection = display.Display()
+screen = connection.screen()
+window = screen.root.create_window(
+    left, top, width, height, 0, screen.root_depth, X.InputOutput, X.CopyFromParent,
+    background_pixel=0x00FF00, override_redirect=True, event_mask=X.ButtonPressMask,
+)
+window.map()
+connection.sync()
+print("ready", flush=True)
+while True:
+    connection.next_event()
+"""
+"""A stand-in for a game: a green window mapped over the recorder until it is killed."""
+GREEN_BGR = (0, 255, 0)
+
+
+class Victim:
+    """A window of another process, mapped above everything mapped before it."""
+
+    def __init__(self, area: Rect) -> None:
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                VICTIM,
+                *map(str, (area.left, area.top, area.width, area.height)),
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert self.process.stdout is not None
+        assert self.process.stdout.readline().strip() == "ready"
+
+    def kill(self) -> None:
+        """Kill the process outright and wait until it is gone (its connection closed)."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+        assert self.process.stdout is not None
+        self.process.stdout.close()
+
+
+def test_a_window_killed_between_the_check_and_the_press_gets_no_click_nor_does_anything_else(
+    recorder: Recorder, mouse: Mouse
+) -> None:
+    area = Rect(300, 200, 100, 100)
+    mouse.allow(area)
+    victim = Victim(area)
+
+    def look_then_kill(grab: Grab) -> bool:
+        seen = bool((grab(Rect(320, 230, 1, 1)) == GREEN_BGR).all())
+        victim.kill()  # the grab is held: the server takes no request of the victim's now
+        return seen
+
+    with pytest.raises(WindowClosedError, match="closed as the press was sent"):
+        mouse.click(320, 230, "left", look_then_kill)
+    assert recorder.presses() == []
+
+
+def test_a_press_where_no_window_is_is_refused(mouse: Mouse) -> None:
+    """The bare root window is no game (the session's display has nothing mapped there)."""
+    mouse.allow(Rect(300, 200, 100, 100))
+    with pytest.raises(WindowClosedError, match="no window is there"):
+        mouse.click(320, 230, "left", lambda grab: True)
+
+
+def test_a_press_is_refused_when_the_guard_cannot_go_under_the_window_found_there(
+    recorder: Recorder, mouse: Mouse, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The window found at the point, gone before the guard is stacked under it: the id of a
+    window already destroyed stands in for that moment, which cannot be timed from outside."""
+    area = Rect(300, 200, 100, 100)
+    mouse.allow(area)
+    victim = Victim(area)
+    root = mouse._sender._root
+    found = root.translate_coords(root, 320, 230)
+    victim.kill()
+    monkeypatch.setattr(root, "translate_coords", lambda *point: found)
+    with pytest.raises(WindowClosedError, match="closed or moved away"):
+        mouse.click(320, 230, "left", lambda grab: True)
+    assert recorder.presses() == []
+
+
+KILLS = 40
+"""Windows killed at random moments of a run of clicks, in the test below."""
+THINK = 0.002
+"""Seconds each check spends after its capture, as reading a few tiles does."""
+
+
+def kill_mid_clicks(
+    recorder: Recorder, mouse: Mouse, kills: int, seed: int
+) -> tuple[int, int, int]:
+    """Click a victim window as fast as the mouse allows while another thread kills it at a
+    random moment, ``kills`` times; return the clicks sent, the presses the mouse found caught
+    by its guard (the window died after the check) and the presses the recorder got."""
+    rng = random.Random(seed)
+    area = Rect(300, 200, 100, 100)
+    mouse.allow(area)
+    clicks = caught = 0
+    seen = [True]
+
+    def still_there(grab: Grab) -> bool:
+        seen[0] = bool((grab(Rect(350, 250, 1, 1)) == GREEN_BGR).all())
+        time.sleep(THINK)
+        return seen[0]
+
+    for _ in range(kills):
+        victim = Victim(area)
+        killer = threading.Timer(rng.uniform(0, 0.05), victim.kill)
+
+        seen[0] = True
+        killer.start()
+        try:
+            while seen[0]:
+                mouse.click(350, 250, "left", still_there)
+                clicks += seen[0]
+        except WindowClosedError:
+            caught += 1
+        killer.join()
+    return clicks, caught, len(recorder.presses())
+
+
+def test_windows_killed_at_random_moments_of_a_run_of_clicks_get_no_click_through(
+    recorder: Recorder, mouse: Mouse
+) -> None:
+    clicks, caught, strays = kill_mid_clicks(recorder, mouse, KILLS, SEED)
+    print(
+        f"{KILLS} windows killed mid-run: {clicks} clicks sent, {caught} caught by the guard, "
+        f"{strays} went through"
+    )
+    assert clicks > KILLS
+    assert strays == 0
+
+
 # Real games killed or moved at random moments of their bursts.
 
 SIZES: dict[str, Size] = {"xdemineur": (16, 16, 40), "winemine": (16, 16, 40)}
@@ -204,6 +347,9 @@ class TriggeringMouse:
 
     def close_dialogs(self) -> int:
         return self.mouse.close_dialogs()
+
+    def park(self, board: Rect) -> None:
+        self.mouse.park(board)
 
     def _fire(self) -> None:
         time.sleep(self.delay)

@@ -22,6 +22,7 @@ from controller.desktop.windows import (
     DIALOG_CLOSE_TIMEOUT,
     Dialog,
     DialogError,
+    GameWindows,
     WindowError,
     close_dialog,
     dialogs,
@@ -207,6 +208,29 @@ def test_focus_gives_the_window_the_input_focus_and_refuses_a_hidden_one(client:
         focus(hidden)
 
 
+def test_game_windows_are_found_under_their_areas_and_a_gone_one_has_no_dialogs(
+    client: Client, stranger: Client
+) -> None:
+    main = client.window(at=(300, 200))
+    stranger.window(at=(700, 500), classes=("other", "Other"))
+    client.window(at=(500, 400), transient_for=main, closes_on_escape=True)
+    windows = GameWindows()
+    windows.find([Rect(310, 210, 100, 50)])
+    assert [window_id for window_id, _ in windows.found] == [main]
+    windows.focus_at(320, 220)
+    assert client.focused() == main
+    assert [dialog.window_id for dialog in windows.close_dialogs()] != []
+    assert windows.close_dialogs() == []
+
+    def destroy(connection: Any) -> None:
+        connection.create_resource_object("window", main).destroy()
+        connection.sync()
+
+    client._call(destroy)
+    windows.focus_at(320, 220)  # nothing to focus; the key's own check refuses the key
+    assert windows.close_dialogs() == []
+
+
 def press(*keys: str) -> None:
     subprocess.run(["xdotool", "key", *keys], check=True)
 
@@ -315,6 +339,9 @@ def test_the_guarded_mouse_focuses_kmines_for_a_key_and_closes_gnome_mines_quest
     wait_for(lambda: dialogs(mines.window_id), "no dialog opened on Ctrl+N")
     assert mouse.close_dialogs() == 1
     assert dialogs(mines.window_id) == []
+    mouse.park(mines_area)  # off the board (gnome-mines lights the tile under the pointer)
+    parked = mouse.position()
+    assert Rect(*mines.geometry).contains(*parked) and not mines_area.contains(*parked)
 
 
 def on_screen(board: Rect, window: Any) -> Rect:

@@ -21,8 +21,8 @@ from controller.loop import (
 from controller.outcomes import GameSetup, OutcomeLog, Result
 from controller.stopping import StopKey, StopKeyError, StopRequested
 from controller.table import NotAsRead
-from solver import Board, Game, Tile
-from solver.strategy import Action, Move
+from solver import Board, BoardError, Game, Tile
+from solver.strategy import Action, Move, next_moves
 from vision.errors import (
     BoardNotFoundError,
     CaptureError,
@@ -224,6 +224,47 @@ def test_a_dialog_a_loss_opens_over_the_board_is_closed_and_the_games_go_on(
     assert len(records) == 6 and all(r.result in (Result.WON, Result.LOST) for r in records)
     assert lost > 0 and table.dialogs_closed == lost
     assert player.stopwatch.counts["dialogs closed"] == lost
+
+
+class MisreadsANumberOnce(SimulatedTable):
+    """Once, reads a number as another that the solver finds possible: a misread no rule of
+    play catches."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.misread: tuple[int, int] | None = None
+
+    def look(self, changed: bool = False) -> Reading:
+        reading = super().look(changed)
+        if self.misread is None:
+            self.misread = _possible_misread(reading.board)
+        return reading
+
+
+def _possible_misread(board: Board) -> tuple[int, int] | None:
+    """Change one number of ``board`` (in place) so that the board stays possible; the cell."""
+    for row, column in np.argwhere(board.tiles <= Tile.EIGHT):
+        cell = (int(row), int(column))
+        shown = int(board.tiles[cell])
+        for other in (shown - 1, shown + 1):
+            if not 0 <= other <= 8:
+                continue
+            board.tiles[cell] = other
+            try:
+                next_moves(board)
+                return cell
+            except BoardError:
+                board.tiles[cell] = shown
+    return None
+
+
+def test_a_read_the_end_of_the_game_contradicts_makes_the_game_misread(tmp_path: Path) -> None:
+    table = MisreadsANumberOnce(seed=4)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        (report,) = play_all(quick_player(table, log), 1)
+    assert table.misread is not None
+    assert report.record.result == Result.MISREAD
+    assert f"cell {table.misread} as" in (report.reason or ""), report.reason
 
 
 def lasting(fault: Exception, first_look: int) -> dict[int, Exception]:
@@ -543,6 +584,28 @@ def test_no_two_games_start_in_the_same_clock_second(tmp_path: Path) -> None:
         play_all(GamePlayer(table, log), 3)
     assert len(first_click_seconds) == 3
     assert len(set(first_click_seconds)) == 3
+
+
+def test_a_new_game_key_refused_because_the_board_changed_is_sent_after_a_new_read(
+    tmp_path: Path,
+) -> None:
+    class FlashesAfterTheEnd(SimulatedTable):
+        """Like sgt-mines, whose board flashes after a game: the first new-game action of each
+        game finds the board changed since it was read, and nothing is sent."""
+
+        refusals = 0
+
+        def new_game(self, attempt: int = 0) -> None:
+            if self.refusals < self.new_games + 1:
+                self.refusals += 1
+                raise NotAsRead("simulated: the board changed since it was read")
+            super().new_game(attempt)
+
+    table = FlashesAfterTheEnd(seed=5)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        reports = play_all(quick_player(table, log), 3)
+    assert [r.record.result in (Result.WON, Result.LOST) for r in reports] == [True] * 3
+    assert table.refusals == 2 and table.new_games == 2
 
 
 def test_a_missed_new_game_action_is_tried_again(tmp_path: Path) -> None:

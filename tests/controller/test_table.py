@@ -32,11 +32,14 @@ class DrawnScreen(ScreenGrabber):
     Not an mss grabber: it only overrides what ScreenTable and locate use.
     """
 
-    def __init__(self, seed: int, at: tuple[int, int] = (100, 120)) -> None:
+    def __init__(self, seed: int, at: tuple[int, int] = (100, 120), hover: bool = False) -> None:
         self.screen = Rect(0, 0, *SCREEN)
         self.seed = seed
         self.at: tuple[int, int] | None = at
         self.game = Game(9, 9, 10, rule="safe", seed=seed)
+        self.hover = hover
+        """Light up the tile under the pointer, as gnome-mines does."""
+        self.pointer: tuple[int, int] | None = None
 
     def scene_geometry(self) -> BoardGeometry:
         assert self.at is not None
@@ -49,7 +52,13 @@ class DrawnScreen(ScreenGrabber):
         if self.at is None:
             frame = np.full((SCREEN[1], SCREEN[0], 3), (90, 40, 20), dtype=np.uint8)
         else:
-            frame = draw(SKIN, self.game.board.tiles, self.at, SCREEN, face=self.face()).screen
+            scene = draw(SKIN, self.game.board.tiles, self.at, SCREEN, face=self.face())
+            frame = scene.screen
+            under = None if self.pointer is None else scene.geometry.cell_at(*self.pointer)
+            if self.hover and under is not None:
+                tile = scene.geometry.tile_rect(under)
+                lit = frame[tile.top : tile.bottom, tile.left : tile.right].astype(np.int16) + 60
+                frame[tile.top : tile.bottom, tile.left : tile.right] = np.clip(lit, 0, 255)
         region = region or self.screen
         return frame[region.top : region.bottom, region.left : region.right].copy()
 
@@ -77,9 +86,13 @@ class RecordingMouse:
             raise ClickOutsideError(f"refused a key press at ({x}, {y})")
         if check is None or check(self.screen.grab):
             self.presses.append((key, x, y))
+            self.screen.pointer = (x, y)
 
     def close_dialogs(self) -> int:
         return 0  # a drawn screen has no windows
+
+    def park(self, board: Rect) -> None:
+        self.screen.pointer = (board.left - 4, board.bottom + 4)
 
     def click(self, x: int, y: int, button: str = "left", check: Check | None = None) -> None:
         if not any(area.contains(x, y) for area in self.allowed):
@@ -87,6 +100,7 @@ class RecordingMouse:
         if check is not None and not check(self.screen.grab):
             return
         self.clicks.append((x, y, button))
+        self.screen.pointer = (x, y)
         if self.screen.at is not None:
             self._land(x, y, button)
         hook = self.hooks.pop(len(self.clicks), None)
@@ -124,6 +138,21 @@ def test_games_on_a_drawn_screen_are_read_clicked_and_logged(tmp_path: Path) -> 
     assert sum(r.clicks for r in records) + 2 == len(mouse.clicks)  # plus two face clicks
     final = screen.game.board
     assert records[-1].final_board == final.to_text()
+
+
+def test_a_game_that_lights_the_tile_under_the_pointer_is_read_with_the_pointer_parked(
+    tmp_path: Path,
+) -> None:
+    screen = DrawnScreen(seed=11, hover=True)
+    mouse = RecordingMouse(screen)
+    table = table_for(screen, mouse)
+    screen.pointer = (180, 200)  # the user's hand went back to the board
+    with OutcomeLog(tmp_path / "log.db") as log:
+        play_all(GamePlayer(table, log), 3)
+        records = log.games()
+    assert [r.result in (Result.WON, Result.LOST) for r in records] == [True] * 3, [
+        r.reason for r in records
+    ]
 
 
 def test_a_board_that_moves_mid_game_is_followed(tmp_path: Path) -> None:

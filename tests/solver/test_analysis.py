@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 from solver import Analysis, Board, BoardError, Cell, Game, Tile, analyze, find_certain
 from solver import analysis as analysis_module
 from solver.constraints import read_constraints
+from solver.deduce import certain_cells
+from solver.strategy import next_moves
 
 BRUTE_FORCE_LIMIT = 3000
 """Most layouts the brute-force referee is asked to try for one position."""
@@ -386,3 +388,42 @@ def test_analysis_keeps_describing_the_board_it_was_given() -> None:
     game.open(min(result.safe))
     assert result.board == snapshot and result.board != game.board
     assert result.mined_solutions(min(result.safe)) == 0
+
+
+def same_analysis(a: Analysis, b: Analysis) -> bool:
+    """Two analyses say the same: counts, certain cells, groups and every probability."""
+    return (
+        a.solutions == b.solutions
+        and (a.safe, a.mines, a.off_frontier) == (b.safe, b.mines, b.off_frontier)
+        and [(g.cells, dict(g.solutions_by_mines)) for g in a.groups]
+        == [(g.cells, dict(g.solutions_by_mines)) for g in b.groups]
+        and np.array_equal(a.probabilities(), b.probabilities(), equal_nan=True)
+    )
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions)
+def test_an_analysis_of_a_board_already_read_is_the_analysis_of_the_board(board: Board) -> None:
+    position = read_constraints(board.copy())
+    assert same_analysis(
+        analysis_module.analyze_position(position, certain_cells(position)), analyze(board)
+    )
+
+
+@pytest.mark.parametrize("rule", ["safe", "opening"])
+def test_counts_remembered_from_earlier_moves_are_the_counts_made_afresh(rule: str) -> None:
+    """Groups met again on later moves (some with fewer mines left than before) are answered
+    from memory: the answer must be the one a count from scratch gives."""
+    compared = 0
+    for seed in range(10):
+        game = Game.level("expert", rule, seed=seed)
+        while not game.is_over:
+            moves = next_moves(game.board, rule)
+            if moves[0].is_guess and not game.board.is_fresh:
+                remembered = analyze(game.board)
+                analysis_module._count_group_memo.cache_clear()
+                assert same_analysis(remembered, analyze(game.board))
+                compared += 1
+            for move in moves:
+                game.open(move.cell)
+    assert compared > 20

@@ -9,7 +9,7 @@ from bruteforce import with_unread
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import Board, BoardError, Tile
+from solver import Board, BoardError, Tile, guess
 from solver.analysis import analyze
 from solver.engine import FirstClick, Game
 from solver.guess import LookAhead, forced_fifty_fifty
@@ -119,5 +119,26 @@ def test_no_move_changes_the_odds_of_a_forced_fifty_fifty(seed: int) -> None:
                         except BoardError:
                             continue
                         assert odds == half
+        for move in moves:
+            game.open(move.cell)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_layout_tables_kept_from_earlier_guesses_give_the_outlooks_made_afresh(seed: int) -> None:
+    """A group unchanged since an earlier guess reuses that guess's layout table; the outlooks
+    must be those of a look-ahead that builds every table anew."""
+    game = Game.level("expert", FirstClick.SAFE, seed=seed)
+    while not game.is_over:
+        moves = next_moves(game.board)
+        if moves[0].is_guess and not game.board.is_fresh:
+            board = game.board.copy()
+            rows, columns = board.closed.nonzero()
+            cells = list(zip(rows.tolist(), columns.tolist(), strict=True))[:40]
+            kept = LookAhead(analyze(board))
+            kept_outlooks = [kept.outlook(cell) for cell in cells]
+            guess._LAYOUT_TABLES.clear()
+            fresh = LookAhead(analyze(board))
+            assert kept_outlooks == [fresh.outlook(cell) for cell in cells]
         for move in moves:
             game.open(move.cell)

@@ -8,6 +8,7 @@ import json
 import struct
 import tempfile
 import zipfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +57,16 @@ def png(width: int, height: int, value: int = 128) -> bytes:
 
 def same(a: Skin, b: Skin) -> bool:
     """Skins with equal fields and pixel-equal pictures (arrays do not compare with ``==``)."""
-    fields = ("name", "pitch", "tile_size", "tile_offset", "threshold", "new_game", "extra")
+    fields = (
+        "name",
+        "pitch",
+        "tile_size",
+        "tile_offset",
+        "threshold",
+        "new_game",
+        "extra",
+        "level_weight",
+    )
     return (
         all(getattr(a, name) == getattr(b, name) for name in fields)
         and a.templates.keys() == b.templates.keys()
@@ -343,6 +353,10 @@ BROKEN_FIELDS = [
     ({"threshold": float("inf")}, "threshold"),
     ({"threshold": 0}, "threshold"),
     ({"threshold": "0.1"}, "threshold"),
+    ({"level_weight": 0}, "level_weight"),
+    ({"level_weight": 1.5}, "level_weight"),
+    ({"level_weight": float("nan")}, "level_weight"),
+    ({"level_weight": "0.5"}, "level_weight"),
     ({"tile_offset": [5, 5]}, "tile_offset"),
     ({"tile_offset": [-1, 0]}, "tile_offset"),
     ({"extra": []}, "extra"),
@@ -468,6 +482,7 @@ NEAR_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "tile_size": st.lists(NUMBERS, max_size=3),
     "tile_offset": st.lists(NUMBERS, max_size=3),
     "threshold": NUMBERS,
+    "level_weight": NUMBERS,
     "new_game": st.fixed_dictionaries(
         {},
         optional={
@@ -492,6 +507,15 @@ def good_document() -> dict[str, Any]:
 
 
 GOOD_DOCUMENT = good_document()
+
+
+def test_a_skin_saved_before_level_weights_loads_with_the_plain_distance(tmp_path: Path) -> None:
+    folder = replace(GOOD, level_weight=0.4).save(tmp_path / "skin")
+    assert Skin.load(folder).level_weight == 0.4
+    document = json.loads((folder / "skin.json").read_text())
+    del document["level_weight"]
+    (folder / "skin.json").write_text(json.dumps(document))
+    assert Skin.load(folder).level_weight == 1.0
 
 
 @st.composite
@@ -548,8 +572,9 @@ def archives(draw: st.DrawFn) -> bytes:
                 members.insert(index, (name, draw(member_contents(name))))
         else:
             name = draw(st.sampled_from(MEMBER_NAMES) | st.text(min_size=1, max_size=20))
-            if not name.strip("/\0"):
-                name = "x" + name  # zipfile itself cannot write a member with no name
+            if not name.split("\0")[0].strip("/"):
+                # zipfile cuts a name at its first NUL and cannot write a member with no name
+                name = "x" + name
             members.append((name, draw(member_contents(name))))
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as zipped:
