@@ -31,7 +31,7 @@ import numpy.typing as npt
 
 from calibration.errors import CalibrationError
 from calibration.evidence import GROUPING_TOLERANCE
-from vision.geometry import Edges, Spacing, cell_images
+from vision.geometry import Edges, Spacing, cell_images, size_classes
 from vision.locate import walk_edges
 from vision.match import TemplateBank, tile_lattice
 from vision.skin import MAX_SLACK, Image
@@ -73,6 +73,11 @@ class Grid:
         if self.edges is None:
             return Spacing.even(self.pitch[0], self.columns), Spacing.even(self.pitch[1], self.rows)
         return Spacing(self.edges[0], self.pitch[0]), Spacing(self.edges[1], self.pitch[1])
+
+    @cached_property
+    def size_classes(self) -> npt.NDArray[np.uint8]:
+        """(rows, columns): each cell's size class (see :func:`vision.geometry.size_classes`)."""
+        return size_classes(*self.spacing)
 
     @property
     def size(self) -> tuple[int, int]:

@@ -32,7 +32,7 @@ from vision.geometry import Rect
 from vision.locate import locate
 from vision.match import TemplateBank, flatness
 from vision.read import BoardReader
-from vision.skin import FACE_STATES, MAX_SLACK, Image, NewGame, Skin
+from vision.skin import FACE_STATES, MAX_SLACK, SIZE_CLASSES, Image, NewGame, Skin
 from vision.stable import Grabber
 
 log = logging.getLogger(__name__)
@@ -146,6 +146,7 @@ class _Learner:
         player = CalibrationPlayer.start(pointer, grabber, window, self.evidence, seed)
         player.new_game_method = self.new_game
         self.evidence = player.evidence
+        self.meanings.catalogue = player.evidence.catalogue
         return player
 
     @property
@@ -257,12 +258,36 @@ def build_skin(
     to :data:`vision.skin.MAX_SLACK` pixels wider than its pitch (a window resized gives them
     other sizes)."""
     catalogue = evidence.catalogue
-    blocks = {tile: catalogue.images[i] for i, tile in meanings.tiles.items()}
-    (offset_x, offset_y), (width, height) = _tile_box(list(blocks.values()), catalogue.box)
-    templates = {
-        tile: np.ascontiguousarray(block[offset_y : offset_y + height, offset_x : offset_x + width])
-        for tile, block in blocks.items()
+    # A tile drawn differently in wider cells has one appearance per size class: the narrow
+    # cells' one is the template, the others its variants for their classes.
+    seen = catalogue.classes
+    appearances = sorted(meanings.tiles.items(), key=lambda item: 0 not in seen.get(item[0], {0}))
+    blocks: dict[Tile, int] = {}
+    for i, tile in appearances:
+        blocks.setdefault(tile, i)
+    extra = {
+        size_class: {tile: i for i, tile in appearances if size_class in seen.get(i, {0})}
+        for size_class in range(1, SIZE_CLASSES)
     }
+    pictures = [catalogue.images[i] for i in meanings.tiles]
+    (offset_x, offset_y), (width, height) = _tile_box(pictures, catalogue.box)
+
+    def crop(i: int) -> Image:
+        block = catalogue.images[i]
+        return np.ascontiguousarray(
+            block[offset_y : offset_y + height, offset_x : offset_x + width]
+        )
+
+    templates = {tile: crop(i) for tile, i in blocks.items()}
+    variants = {
+        size_class: {tile: crop(i) for tile, i in tiles.items() if blocks[tile] != i}
+        for size_class, tiles in extra.items()
+    }
+    variants = {size_class: tiles for size_class, tiles in variants.items() if tiles}
+    threshold = min(
+        match_threshold(templates | tiles, catalogue.level_weight, catalogue.tolerance)
+        for tiles in [{}, *variants.values()]
+    )
     grid = evidence.catalogue.images[0].shape
     return Skin(
         name=name,
@@ -270,7 +295,8 @@ def build_skin(
         tile_size=(width, height),
         tile_offset=(offset_x, offset_y),
         templates=templates,
-        threshold=match_threshold(templates, catalogue.level_weight, catalogue.tolerance),
+        threshold=threshold,
+        variants=variants,
         new_game=new_game,
         faces=faces,
         extra={"question_marks": meanings.has_question_marks},

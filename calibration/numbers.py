@@ -16,7 +16,7 @@ every mine on a loss (exact counts) and for those that show only the mine hit (b
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -57,12 +57,37 @@ class NumberBounds:
     def interval(self, appearance: int) -> tuple[int, int]:
         return self.low.get(appearance, 0), self.high.get(appearance, HIGHEST)
 
-    def values(self, appearances: Iterable[int]) -> dict[int, int]:
-        """The value each of ``appearances`` must have: the same in every way of giving them
-        distinct numbers inside their intervals. Raises when there is no such way."""
-        ordered = sorted(set(appearances), key=lambda a: (self.interval(a), a))
+    def values(
+        self,
+        appearances: Iterable[int],
+        share_class: Callable[[int, int], bool] = lambda first, second: True,
+    ) -> dict[int, int]:
+        """The value each of ``appearances`` must have: the same in every way of giving
+        distinct numbers to those that ``share_class`` (seen on cells of one size class; by
+        default all). Raises when there is no such way."""
+        remaining = sorted(set(appearances))
+        forced: dict[int, int] = {}
+        while remaining:  # appearances linked by shared classes, one linked set at a time
+            linked, frontier = {remaining[0]}, [remaining[0]]
+            while frontier:
+                first = frontier.pop()
+                joined = [a for a in remaining if a not in linked and share_class(first, a)]
+                linked.update(joined)
+                frontier.extend(joined)
+            remaining = [a for a in remaining if a not in linked]
+            ordered = sorted(linked, key=lambda a: (self.interval(a), a))
+            rivals = {
+                a: [b for b in ordered[:index] if share_class(a, b)]
+                for index, a in enumerate(ordered)
+            }
+            forced |= self._forced(ordered, rivals)
+        return forced
+
+    def _forced(self, ordered: list[int], rivals: dict[int, list[int]]) -> dict[int, int]:
+        """The values ``ordered`` take in every assignment that gives each a value none of its
+        ``rivals`` (the appearances before it that must differ from it) has."""
         forced: dict[int, int] | None = None
-        for assignment in self._assignments(ordered, 0, {}, set()):
+        for assignment in self._assignments(ordered, rivals, 0, {}):
             if forced is None:
                 forced = dict(assignment)
             else:
@@ -81,19 +106,22 @@ class NumberBounds:
         return forced
 
     def _assignments(
-        self, ordered: list[int], index: int, chosen: dict[int, int], used: set[int]
+        self,
+        ordered: list[int],
+        rivals: dict[int, list[int]],
+        index: int,
+        chosen: dict[int, int],
     ) -> Iterator[dict[int, int]]:
         if index == len(ordered):
             yield chosen
             return
         appearance = ordered[index]
         low, high = self.interval(appearance)
+        taken = {chosen[rival] for rival in rivals[appearance]}
         for value in range(low, high + 1):
-            if value not in used:
+            if value not in taken:
                 chosen[appearance] = value
-                used.add(value)
-                yield from self._assignments(ordered, index + 1, chosen, used)
-                used.discard(value)
+                yield from self._assignments(ordered, rivals, index + 1, chosen)
                 del chosen[appearance]
 
 

@@ -273,7 +273,7 @@ class CalibrationPlayer:
                 view.cell_pictures(frame)[cell] for frame in (before_frame, after_frame)
             )
             if not np.array_equal(before, after):
-                self.evidence.catalogue.add_distinct(after)
+                self.evidence.catalogue.add_distinct(after, int(view.grid.size_classes[cell]))
                 step = Step(ClickKind.MARK, cell, step.before, view.board_ids(after_frame))
                 log.debug("mark %s drew a picture close to the one before: a new appearance", cell)
         if not step.changed[cell]:

@@ -120,7 +120,7 @@ class BoardView:
     def board_ids(self, frame: Image | None = None) -> Ids:
         """Appearance ids of every cell, from ``frame`` (a board capture) or a new capture."""
         frame = self.grabber.grab(self.board_rect) if frame is None else frame
-        return self.catalogue.ids(self.cell_pictures(frame))
+        return self.catalogue.ids(self.cell_pictures(frame), self.grid.size_classes)
 
     def cell_pictures(self, frame: Image) -> npt.NDArray[np.uint8]:
         """Each cell's picture in ``frame`` (a board capture), by (row, column)."""

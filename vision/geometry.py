@@ -76,6 +76,12 @@ class Spacing:
     def is_even(self) -> bool:
         return all(b - a == self.cut for a, b in zip(self.starts, self.starts[1:], strict=False))
 
+    @cached_property
+    def wide(self) -> npt.NDArray[np.bool_]:
+        """Per cell, whether it is wider than :attr:`cut` (a game may draw a tile a little
+        differently in a wider cell, see :func:`size_classes`)."""
+        return np.diff(np.array(self.starts)) > self.cut
+
     def split(self, offset: int, size: int) -> int:
         """How many of the ``size`` pixels of a crop at ``offset`` in a cell's picture come from
         before the part a wide cell has in excess."""
@@ -103,6 +109,12 @@ class Spacing:
         if not 0 <= position < self.length:
             return None
         return bisect_right(self.starts, position) - 1
+
+
+def size_classes(along_x: Spacing, along_y: Spacing) -> npt.NDArray[np.uint8]:
+    """(rows, columns): each cell's size class (see :data:`vision.skin.SIZE_CLASSES`). A game
+    may draw one tile a little differently in a wider cell (its glyph falls on other pixels)."""
+    return (along_x.wide[None, :].astype(np.uint8) + 2 * along_y.wide[:, None]).astype(np.uint8)
 
 
 def join(image: Image, size: tuple[int, int], split: tuple[int, int]) -> Image:
@@ -206,6 +218,11 @@ class BoardGeometry:
                 Spacing.even(self.pitch[1], self.rows),
             )
         return (Spacing(self.edges[0], self.pitch[0]), Spacing(self.edges[1], self.pitch[1]))
+
+    @cached_property
+    def size_classes(self) -> npt.NDArray[np.uint8]:
+        """(rows, columns): each cell's size class (see :func:`size_classes`)."""
+        return size_classes(*self.spacing)
 
     @property
     def shape(self) -> tuple[int, int]:

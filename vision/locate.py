@@ -77,19 +77,21 @@ def locate(
     tiles = sorted(skin.templates)
     if not tiles:
         raise BoardNotFoundError(f"skin {skin.name!r} has no tile templates to look for")
-    bank = TemplateBank(tiles, [skin.templates[tile] for tile in tiles], skin.level_weight)
-    plain = np.array([flatness(skin.templates[tile]) <= skin.threshold for tile in tiles])
+    labels, pictures = zip(*skin.pictures(), strict=True)
+    bank = TemplateBank(list(labels), list(pictures), skin.level_weight)
+    plain = np.array([flatness(picture) <= skin.threshold for picture in pictures])
     area = Rect(origin[0], origin[1], screen.shape[1], screen.shape[0])
     where = f"skin {skin.name!r} in the screen area {area}"
     tile_width, tile_height = skin.tile_size
     if screen.shape[0] < tile_height or screen.shape[1] < tile_width:
         raise BoardNotFoundError(f"no board of {where}: the area is smaller than one tile")
 
-    phases = _anchor_phases(skin, screen, [t for t, p in zip(tiles, plain, strict=True) if not p])
+    distinctive = [tile for tile in tiles if flatness(skin.templates[tile]) > skin.threshold]
+    phases = _anchor_phases(skin, screen, distinctive)
     if not phases:
         raise BoardNotFoundError(
             f"no board of {where}: none of its distinctive tiles "
-            f"({', '.join(t.name for t, p in zip(tiles, plain, strict=True) if not p) or 'none'})"
+            f"({', '.join(tile.name for tile in distinctive) or 'none'})"
             f" appears within distance {skin.threshold:.3f}"
         )
     uneven = skin.slack != (0, 0)

@@ -23,7 +23,24 @@ from solver import Board, Cell, GameState, Tile
 from vision.errors import UnreadableCellError, UnreadableFaceError, VisionError
 from vision.geometry import BoardGeometry, join
 from vision.match import TemplateBank, Verdict
-from vision.skin import FACE_STATES, Image, Skin
+from vision.skin import FACE_STATES, SIZE_CLASSES, Image, Skin
+
+
+def _barred(
+    skin: Skin,
+    geometry: BoardGeometry,
+    tiles: list[Tile],
+    variants: list[tuple[int, Tile]],
+    templates: int,
+) -> npt.NDArray[np.float32]:
+    """For :class:`BoardReader`: per cell, infinity for the templates of other size classes
+    (``tiles``' templates, then ``variants``', then unlabelled pictures, ``templates`` in all)."""
+    barred = np.zeros((SIZE_CLASSES, templates), dtype=np.float32)
+    for index, (size_class, tile) in enumerate(variants, start=len(tiles)):
+        barred[:, index] = np.inf
+        barred[size_class, index] = 0
+        barred[size_class, tiles.index(tile)] = np.inf
+    return barred[geometry.size_classes]
 
 
 def default_crops_dir() -> Path:
@@ -86,15 +103,26 @@ class BoardReader:
         self.geometry = geometry
         self.crops_dir = crops_dir or default_crops_dir()
         tiles = sorted(skin.templates)
-        self._first_unlabelled = len(tiles)
-        labels = tiles + [Tile.OPENED] * len(unlabelled)
+        pictures = skin.pictures()
+        variants = [
+            (size_class, tile)
+            for size_class, drawn in sorted(skin.variants.items())
+            for tile in sorted(drawn)
+        ]
+        self._first_unlabelled = len(pictures)
+        labels = [tile for tile, _ in pictures] + [Tile.OPENED] * len(unlabelled)
         self._tiles = np.array(labels, dtype=np.uint8)
         self._bank = TemplateBank(
-            labels, [skin.templates[tile] for tile in tiles] + [*unlabelled], skin.level_weight
+            labels, [picture for _, picture in pictures] + [*unlabelled], skin.level_weight
         )
-        self._tile_names = [tile.name for tile in tiles] + [
-            f"unlabelled picture {index}" for index in range(len(unlabelled))
-        ]
+        self._tile_names = (
+            [tile.name for tile in tiles]
+            + [f"{tile.name} of size class {size_class}" for size_class, tile in variants]
+            + [f"unlabelled picture {index}" for index in range(len(unlabelled))]
+        )
+        self._barred = _barred(skin, geometry, tiles, variants, len(labels)) if variants else None
+        """(rows, columns, templates): infinity where a template is not of the cell's size
+        class (a tile drawn apart for wider cells is read against that class's picture only)."""
         self._faces = _face_bank(skin)
         missing = skin.missing_tiles()
         self._lacking = (
@@ -127,7 +155,10 @@ class BoardReader:
         face of :data:`vision.skin.FACE_STATES`.
         """
         tiles = self.tile_images(frame)
-        verdict = self._bank.judge(self._bank.distances(tiles), self.skin.threshold)
+        distances = self._bank.distances(tiles)
+        if self._barred is not None:
+            distances = distances + self._barred
+        verdict = self._bank.judge(distances, self.skin.threshold)
         if not verdict.accepted.all():
             unreadable = tuple(
                 (int(row), int(column)) for row, column in np.argwhere(~verdict.accepted)

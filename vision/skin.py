@@ -101,6 +101,11 @@ class NewGame:
         return {"kind": self.kind, "key": self.key}
 
 
+SIZE_CLASSES = 4
+"""Cells fall into size classes by whether they are wider than the pitch along x (1) and along y
+(2): narrow both ways is class 0, the only class of an evenly spaced board."""
+
+
 @dataclass
 class Skin:
     """Tile templates and grid geometry of one game's look.
@@ -127,6 +132,10 @@ class Skin:
     level_weight: float = 1.0
     """How much a tile's background lighter or darker than its template counts (see
     :class:`vision.match.TemplateBank`): below 1 for a game that draws tiles over a gradient."""
+    variants: dict[int, dict[Tile, Image]] = field(default_factory=dict)
+    """Per size class from 1 (see :data:`SIZE_CLASSES`), templates its cells are read against
+    instead of :attr:`templates`' (a game that draws a number a little differently in wider
+    cells); saved as ``tiles/<TILE>.<class>.png``."""
 
     def __post_init__(self) -> None:
         self.check()
@@ -182,6 +191,19 @@ class Skin:
                     f"tile {tile.name} (tiles/{tile.name}.png) is {_describe(image)}, "
                     f"not the tile_size {_size(self.tile_size)}"
                 )
+        if not isinstance(self.variants, dict):
+            return f"variants {shown(self.variants)} is not a dict"
+        for size_class, variants in self.variants.items():
+            if type(size_class) is not int or not 0 < size_class < SIZE_CLASSES:
+                return f"variants: {shown(size_class)} is not a size class from 1 to 3"
+            for tile, image in variants.items():
+                if tile not in self.templates:
+                    return f"tile {shown(tile)} has a size-class {size_class} variant only"
+                if not _is_picture(image) or _picture_size(image) != tuple(self.tile_size):
+                    return (
+                        f"tile {tile.name} (tiles/{tile.name}.{size_class}.png) is "
+                        f"{_describe(image)}, not the tile_size {_size(self.tile_size)}"
+                    )
         if not isinstance(self.faces, dict):
             return f"faces {shown(self.faces)} is not a dict"
         sizes = set()
@@ -212,6 +234,15 @@ class Skin:
             return f"extra.first_click {shown(rule)} is not one of {', '.join(FIRST_CLICK_RULES)}"
         return None
 
+    def pictures(self) -> list[tuple[Tile, Image]]:
+        """Every template with its tile, sorted by tile, then the size-class variants by class
+        and tile: what to look for where a cell's size class is not known."""
+        return [(tile, self.templates[tile]) for tile in sorted(self.templates)] + [
+            (tile, variants[tile])
+            for _, variants in sorted(self.variants.items())
+            for tile in sorted(variants)
+        ]
+
     def missing_tiles(self) -> list[Tile]:
         """Tiles the skin has no template for yet, so that a board showing one cannot be read.
 
@@ -239,6 +270,10 @@ class Skin:
             "level_weight": self.level_weight,
             "new_game": self.new_game.to_json(),
             "tiles": sorted(tile.name for tile in self.templates),
+            "variants": {
+                str(size_class): sorted(tile.name for tile in variants)
+                for size_class, variants in sorted(self.variants.items())
+            },
             "faces": sorted(self.faces),
             "extra": self.extra,
         }
@@ -249,6 +284,9 @@ class Skin:
         (folder / "tiles").mkdir(parents=True, exist_ok=True)
         for tile, image in self.templates.items():
             _write_png(folder / "tiles" / f"{tile.name}.png", image)
+        for size_class, variants in self.variants.items():
+            for tile, image in variants.items():
+                _write_png(folder / "tiles" / f"{tile.name}.{size_class}.png", image)
         if self.faces:
             (folder / "faces").mkdir(exist_ok=True)
             for state, image in self.faces.items():
@@ -283,6 +321,21 @@ class Skin:
         level_weight = meta.number("level_weight") if "level_weight" in meta.data else 1.0
         extra = meta.get("extra", dict) if "extra" in meta.data else {}
         templates = {Tile[tile]: _read_png(folder / "tiles" / f"{tile}.png") for tile in tiles}
+        variants = {}  # older skins: one size class
+        for key, names in (meta.get("variants", dict) if "variants" in meta.data else {}).items():
+            if not (
+                key in ("1", "2", "3")
+                and isinstance(names, list)
+                and all(tile in tiles for tile in names)
+                and len(set(names)) == len(names)
+            ):
+                raise meta.error(
+                    f"variants.{key}: {shown(names)} is not a size class from 1 to 3 holding "
+                    "distinct tiles of the skin"
+                )
+            variants[int(key)] = {
+                Tile[tile]: _read_png(folder / "tiles" / f"{tile}.{key}.png") for tile in names
+            }
         pictures = {state: _read_png(folder / "faces" / f"{state}.png") for state in faces}
         try:
             return cls(
@@ -297,6 +350,7 @@ class Skin:
                 extra,
                 slack,
                 level_weight,
+                variants,
             )
         except SkinError as error:
             raise meta.error(str(error)) from error

@@ -88,7 +88,8 @@ def draw(
 
     A 3 px sunken frame surrounds the grid and the face sits centred 10 px above the frame.
     With ``edges`` (see :data:`vision.geometry.Edges`) cells wider than the pitch repeat their
-    middle line, as a toolkit widens a flat tile, so each reads as its pitch-sized picture.
+    middle line, as a toolkit widens a flat tile, so each reads as its pitch-sized picture;
+    a tile the skin has a variant of for the cell's size class is drawn as that variant.
     """
     width, height = screen_size
     screen = np.empty((height, width, 3), dtype=np.uint8)
@@ -112,9 +113,10 @@ def draw(
             x0, x1 = left + starts[0][column], left + starts[0][column + 1]
             taken_x = np.r_[0:middle, np.full(x1 - x0 - pitch, middle - 1), middle:pitch]
             cell[:] = GRID
-            cell[offset : offset + size, offset : offset + size] = skin.templates[
-                Tile(int(tiles[row, column]))
-            ]
+            tile = Tile(int(tiles[row, column]))
+            size_class = (x1 - x0 > pitch) + 2 * (y1 - y0 > pitch)
+            drawn = skin.variants.get(size_class, {}).get(tile, skin.templates[tile])
+            cell[offset : offset + size, offset : offset + size] = drawn
             screen[y0:y1, x0:x1] = cell[taken_y.astype(int)][:, taken_x.astype(int)]
     face_rect = None
     if face is not None:

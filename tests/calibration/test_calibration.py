@@ -38,9 +38,10 @@ from solver.engine import neighbour_counts
 from vision import synthetic
 from vision.errors import UnreadableCellError
 from vision.geometry import BoardGeometry, Rect
+from vision.locate import locate
 from vision.match import TemplateBank
 from vision.read import BoardReader
-from vision.skin import FACE_STATES, NewGame, SkinError
+from vision.skin import FACE_STATES, MAX_SLACK, NewGame, Skin, SkinError
 from vision.synthetic import make_skin
 
 BACKGROUND = (40, 40, 40)
@@ -451,6 +452,28 @@ DRAWN_DIALOG = Rect(120, 150, 110, 50)
 """Where a drawn game's "Game Over" dialog covers its board."""
 
 
+def uneven_starts(pitch: int, count: int, wide: int) -> tuple[int, ...]:
+    """Cell starts (and the last end) of ``count`` cells, the first ``wide`` a pixel wider."""
+    return tuple(pitch * index + min(index, wide) for index in range(count + 1))
+
+
+def per_size_numbers(skin: Skin) -> dict[int, dict[Tile, np.ndarray]]:
+    """Per size class 1 to 3, each number drawn half a pixel moved along x, y or both (a glyph
+    antialiased on other pixels in a wider cell): 0.03-0.13 from its narrow picture, further
+    from any other tile."""
+    moves = {1: (0, 1), 2: (1, 0), 3: (1, 1)}
+    return {
+        size_class: {
+            tile: ((image.astype(np.uint16) + np.roll(image, move, axis=(0, 1))) // 2).astype(
+                np.uint8
+            )
+            for tile, image in skin.templates.items()
+            if tile.is_number
+        }
+        for size_class, move in moves.items()
+    }
+
+
 class DrawnGame:
     """A screen showing a simulated 9x9 game drawn with a synthetic skin, and the pointer that
     plays into it: a click on the face starts a new game, keys reach no game, and a click
@@ -460,7 +483,9 @@ class DrawnGame:
     while it is open fails the test, and only :meth:`close_dialogs` closes it. With
     ``question_like_flag`` a right-click turns a flag into a question mark drawn as the flag
     with three pixels changed (a picture within calibration's grouping tolerance of it, as
-    gnome-mines draws it), and a question mark back into a hidden cell."""
+    gnome-mines draws it), and a question mark back into a hidden cell. With
+    ``numbers_per_size`` the first columns and rows are a pixel wider and each number is drawn
+    a little differently in cells wide along x, along y or both (see :func:`per_size_numbers`)."""
 
     def __init__(
         self,
@@ -468,8 +493,13 @@ class DrawnGame:
         dialog_on_loss: bool = False,
         message_on_loss: float = 0.0,
         question_like_flag: bool = False,
+        numbers_per_size: bool = False,
     ) -> None:
         self.skin = make_skin(16, seed=5, name="truth")
+        self.edges = None
+        if numbers_per_size:
+            self.skin.variants = per_size_numbers(self.skin)
+            self.edges = (uneven_starts(16, 9, 3), uneven_starts(16, 9, 2))
         if question_like_flag:
             question = self.skin.templates[Tile.FLAG].copy()
             question[6:9, 7] = question[6:9, 7] // 2 + 64
@@ -492,7 +522,9 @@ class DrawnGame:
         for cell in self.questions or ():
             if tiles[cell] == Tile.HIDDEN:
                 tiles[cell] = Tile.QUESTION
-        scene = synthetic.draw(self.skin, tiles, DRAWN_BOARD_AT, DRAWN_SCREEN, face=face)
+        scene = synthetic.draw(
+            self.skin, tiles, DRAWN_BOARD_AT, DRAWN_SCREEN, face=face, edges=self.edges
+        )
         if self.dialog_open or time.monotonic() < self.lost_at + self.message_on_loss:
             box = DRAWN_DIALOG
             scene.screen[box.top : box.bottom, box.left : box.right] = (200, 190, 180)
@@ -612,6 +644,47 @@ def test_a_question_mark_drawn_almost_as_the_flag_is_learned_apart_from_it() -> 
     for tile in (Tile.FLAG, Tile.QUESTION):
         expected = screen.skin.templates[tile][:height, :width]
         assert np.array_equal(result.skin.templates[tile], expected), tile
+
+
+def test_numbers_drawn_differently_in_wider_cells_are_learned_per_size_class(
+    tmp_path: Path,
+) -> None:
+    screen = DrawnGame(seed=2, numbers_per_size=True)
+    result = calibrate(
+        "drawn", screen, screen, [Rect(60, 60, 240, 240)], mines=[10], max_games=8, seed=1
+    )
+    assert result.usable
+    skin, truth = result.skin, screen.skin
+    width, height = skin.tile_size
+    assert skin.slack == (MAX_SLACK, MAX_SLACK)
+    for tile, template in skin.templates.items():
+        assert np.array_equal(template, truth.templates[tile][:height, :width]), tile
+    assert skin.variants, "no number was learned apart for wider cells"
+    for size_class, variants in skin.variants.items():
+        for tile, template in variants.items():
+            drawn = truth.variants[size_class][tile][:height, :width]
+            assert np.array_equal(template, drawn), (size_class, tile)
+    scene = synthetic.draw(
+        truth, revealed_board(seed=4), DRAWN_BOARD_AT, DRAWN_SCREEN, edges=screen.edges
+    )
+    skin = Skin.load(skin.save(tmp_path / "drawn"))  # the variants are saved and loaded
+    assert {c: set(v) for c, v in skin.variants.items()} == {
+        c: set(v) for c, v in result.skin.variants.items()
+    }
+    geometry = locate(skin, scene.screen)
+    reader = BoardReader(skin, geometry)
+    frame = reader.region
+    shown = reader.read(scene.screen[frame.top : frame.bottom, frame.left : frame.right], 10)
+    assert np.array_equal(shown.board.tiles, revealed_board(seed=4))
+
+
+def revealed_board(seed: int) -> np.ndarray:
+    """A 9x9 board with 10 mines left hidden and every other cell opened: numbers in cells of
+    every size class."""
+    mines = np.zeros(81, dtype=bool)
+    mines[np.random.default_rng(seed).choice(81, 10, replace=False)] = True
+    mines = mines.reshape(9, 9)
+    return np.where(mines, Tile.HIDDEN, neighbour_counts(mines)).astype(np.uint8)
 
 
 class RefusingPointer:
