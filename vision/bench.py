@@ -27,7 +27,7 @@ from vision.geometry import Edges, Rect
 from vision.locate import locate, locate_on_screen
 from vision.read import BoardReader
 from vision.skin import MAX_SLACK, Skin
-from vision.synthetic import draw, make_skin
+from vision.synthetic import draw, make_skin, per_size_numbers
 
 LENIENT_WEIGHT = 0.25
 """A level weight like the one calibration learns for kmines' board (see vision.match)."""
@@ -63,7 +63,7 @@ def bench_synthetic(repeat: int) -> None:
         skin = make_skin(pitch)
         edges = uneven_edges(pitch, (rows, columns)) if uneven else None
         if uneven:
-            skin = replace(skin, slack=(MAX_SLACK, MAX_SLACK))
+            skin = replace(skin, slack=(MAX_SLACK, MAX_SLACK), variants=per_size_numbers(skin))
         tiles = rng.integers(0, 15, size=(rows, columns), dtype=np.uint8)
         scene = draw(skin, tiles, (37, 90), screen_size=(1280, 1024), edges=edges)
         reader = BoardReader(skin, scene.geometry)
@@ -73,7 +73,7 @@ def bench_synthetic(repeat: int) -> None:
         )
         read = median_ms(partial(reader.read, frame, mines), repeat)
         found = median_ms(partial(locate, skin, scene.screen), max(3, repeat // 20))
-        kind = f"pitch {pitch} px" + (" and 1 px wider" if uneven else "")
+        kind = f"pitch {pitch} px" + (" and 1 px wider, numbers per size class" if uneven else "")
         print(f"read Expert board, {kind} ({region.width}x{region.height}): {read:.2f} ms")
         lenient = BoardReader(replace(skin, level_weight=LENIENT_WEIGHT), scene.geometry)
         read = median_ms(partial(lenient.read, frame, mines), repeat)

@@ -75,6 +75,23 @@ class Scene:
     """The face state drawn, if any."""
 
 
+def per_size_numbers(skin: Skin) -> dict[int, dict[Tile, Image]]:
+    """Per size class 1 to 3 (see :data:`vision.skin.SIZE_CLASSES`), each number of ``skin``
+    drawn half a pixel moved along x, y or both, as a glyph antialiased onto other pixels in a
+    wider cell: 0.03-0.13 from its narrow picture, further from any other tile."""
+    moves = {1: (0, 1), 2: (1, 0), 3: (1, 1)}
+    return {
+        size_class: {
+            tile: ((image.astype(np.uint16) + np.roll(image, move, axis=(0, 1))) // 2).astype(
+                np.uint8
+            )
+            for tile, image in skin.templates.items()
+            if tile.is_number
+        }
+        for size_class, move in moves.items()
+    }
+
+
 def draw(
     skin: Skin,
     tiles: npt.NDArray[np.uint8],

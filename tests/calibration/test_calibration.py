@@ -457,23 +457,6 @@ def uneven_starts(pitch: int, count: int, wide: int) -> tuple[int, ...]:
     return tuple(pitch * index + min(index, wide) for index in range(count + 1))
 
 
-def per_size_numbers(skin: Skin) -> dict[int, dict[Tile, np.ndarray]]:
-    """Per size class 1 to 3, each number drawn half a pixel moved along x, y or both (a glyph
-    antialiased on other pixels in a wider cell): 0.03-0.13 from its narrow picture, further
-    from any other tile."""
-    moves = {1: (0, 1), 2: (1, 0), 3: (1, 1)}
-    return {
-        size_class: {
-            tile: ((image.astype(np.uint16) + np.roll(image, move, axis=(0, 1))) // 2).astype(
-                np.uint8
-            )
-            for tile, image in skin.templates.items()
-            if tile.is_number
-        }
-        for size_class, move in moves.items()
-    }
-
-
 class DrawnGame:
     """A screen showing a simulated 9x9 game drawn with a synthetic skin, and the pointer that
     plays into it: a click on the face starts a new game, keys reach no game, and a click
@@ -485,7 +468,8 @@ class DrawnGame:
     with three pixels changed (a picture within calibration's grouping tolerance of it, as
     gnome-mines draws it), and a question mark back into a hidden cell. With
     ``numbers_per_size`` the first columns and rows are a pixel wider and each number is drawn
-    a little differently in cells wide along x, along y or both (see :func:`per_size_numbers`)."""
+    a little differently in cells wide along x, along y or both
+    (:func:`vision.synthetic.per_size_numbers`)."""
 
     def __init__(
         self,
@@ -498,7 +482,7 @@ class DrawnGame:
         self.skin = make_skin(16, seed=5, name="truth")
         self.edges = None
         if numbers_per_size:
-            self.skin.variants = per_size_numbers(self.skin)
+            self.skin.variants = synthetic.per_size_numbers(self.skin)
             self.edges = (uneven_starts(16, 9, 3), uneven_starts(16, 9, 2))
         if question_like_flag:
             question = self.skin.templates[Tile.FLAG].copy()
