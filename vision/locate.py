@@ -28,7 +28,7 @@ from solver import Tile
 from vision.capture import ScreenGrabber
 from vision.errors import BoardNotFoundError
 from vision.geometry import BoardGeometry, Rect, Spacing, cell_images
-from vision.match import TemplateBank, flatness, tile_lattice
+from vision.match import TemplateBank, Verdict, flatness, nearest_per_label, tile_lattice
 from vision.skin import Image, Skin
 
 GREY_SLACK = 1.5
@@ -79,7 +79,9 @@ def locate(
         raise BoardNotFoundError(f"skin {skin.name!r} has no tile templates to look for")
     labels, pictures = zip(*skin.pictures(), strict=True)
     bank = TemplateBank(list(labels), list(pictures), skin.level_weight)
-    plain = np.array([flatness(picture) <= skin.threshold for picture in pictures])
+    plain = np.zeros(LABELS, dtype=bool)  # by tile value (see _judge)
+    for tile in tiles:
+        plain[tile] = flatness(skin.templates[tile]) <= skin.threshold
     area = Rect(origin[0], origin[1], screen.shape[1], screen.shape[0])
     where = f"skin {skin.name!r} in the screen area {area}"
     tile_width, tile_height = skin.tile_size
@@ -169,9 +171,20 @@ def _read_lattice(
         empty = np.zeros((0, 0), dtype=bool)
         return empty, empty
     lattice = tile_lattice(screen, phase, skin.pitch, skin.tile_size, (rows, columns))
-    verdict = bank.judge(bank.distances(lattice), skin.threshold)
+    verdict = _judge(skin, bank, lattice)
     hits = verdict.accepted
     return hits, hits & ~plain[verdict.best]
+
+
+LABELS = max(Tile) + 1
+
+
+def _judge(skin: Skin, bank: TemplateBank[Tile], images: npt.NDArray[np.uint8]) -> Verdict:
+    """The skin's verdict on ``images``, its best pick a tile value: a tile's pictures for
+    every size class (see :meth:`vision.skin.Skin.pictures`) count as one."""
+    tiles = [tile for tile, _ in skin.pictures()]
+    distances = nearest_per_label(bank.distances(images), tiles, LABELS)
+    return bank.judge(distances, skin.threshold)
 
 
 def _boards(
@@ -462,7 +475,7 @@ def _line_distance(
         )
     except ValueError:  # off the screen
         return math.inf
-    verdict = bank.judge(bank.distances(images), skin.threshold)
+    verdict = _judge(skin, bank, images)
     if not verdict.accepted.all() or (need_distinctive and plain[verdict.best].all()):
         return math.inf
     return float(verdict.best_distance.mean())

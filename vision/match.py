@@ -204,6 +204,19 @@ def _backgrounds(
     return averaging, means.astype(np.float32), weights
 
 
+def nearest_per_label(
+    distances: Floats, labels: Sequence[int] | npt.NDArray[np.uint8], count: int
+) -> Floats:
+    """(..., ``count``): for each label below ``count``, the least of ``distances`` (..., one
+    per template) over the templates that carry it (``labels``, one per template; infinite for
+    a label none carries). Several pictures of one tile (drawn apart for wider cells) are then
+    one choice for :meth:`TemplateBank.judge`, never ambiguous with each other."""
+    folded = np.full((*distances.shape[:-1], count), np.inf, dtype=np.float32)
+    for column, label in enumerate(labels):
+        np.minimum(folded[..., label], distances[..., column], out=folded[..., label])
+    return folded
+
+
 def tile_lattice(
     image: Image,
     start: tuple[int, int],

@@ -22,7 +22,7 @@ import platformdirs
 from solver import Board, Cell, GameState, Tile
 from vision.errors import UnreadableCellError, UnreadableFaceError, VisionError
 from vision.geometry import BoardGeometry, join
-from vision.match import TemplateBank, Verdict
+from vision.match import TemplateBank, Verdict, nearest_per_label
 from vision.skin import FACE_STATES, SIZE_CLASSES, Image, Skin
 
 
@@ -196,8 +196,14 @@ class BoardReader:
         width, height = self.skin.tile_size
         if image.shape[:2] != (height, width):  # a wide cell of an uneven board
             image = join(image, self.skin.tile_size, self.geometry.tile_split())
-        verdict = self._bank.judge(self._bank.distances(image[None]), self.skin.threshold)
-        return Tile(int(self._tiles[verdict.best[0]])) if verdict.accepted[0] else None
+        distances = self._bank.distances(image[None])
+        if self._barred is None:
+            verdict = self._bank.judge(distances, self.skin.threshold)
+            return Tile(int(self._tiles[verdict.best[0]])) if verdict.accepted[0] else None
+        # A cell of unknown size class: a tile's pictures for each class count as one.
+        folded = nearest_per_label(distances, self._tiles, max(Tile) + 1)
+        verdict = self._bank.judge(folded, self.skin.threshold)
+        return Tile(int(verdict.best[0])) if verdict.accepted[0] else None
 
     def face_image(self, frame: Image) -> Image | None:
         """The face button's pixels in ``frame`` (a capture of :attr:`region`), if there is one."""
