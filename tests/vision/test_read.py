@@ -16,10 +16,10 @@ from solver.board import PICTURED_TILES
 from vision.errors import BoardNotFoundError, UnreadableCellError, UnreadableFaceError
 from vision.geometry import BoardGeometry, GeometryError
 from vision.locate import locate
-from vision.match import TemplateBank, tile_lattice
+from vision.match import AMBIGUITY_RATIO, TemplateBank, tile_lattice
 from vision.read import BoardReader, Reading
-from vision.skin import FACE_STATES, Skin
-from vision.synthetic import LAYOUTS, OPENED, Scene, draw, make_skin
+from vision.skin import FACE_STATES, MAX_SLACK, Skin
+from vision.synthetic import LAYOUTS, OPENED, Scene, draw, make_skin, per_size_numbers
 
 SKINS = {pitch: make_skin(pitch, seed=pitch) for pitch in LAYOUTS}
 SCREEN = (640, 480)
@@ -371,3 +371,27 @@ def test_cell_edges_that_hold_a_cell_narrower_than_the_pitch_are_refused() -> No
         BoardGeometry(
             0, 0, skin.pitch, skin.tile_size, skin.tile_offset, 1, 2, None, ((0, 16, 31), (0, 16))
         )
+
+
+def test_a_number_drawn_between_its_narrow_and_wide_pictures_is_located_and_read() -> None:
+    """Where a cell's size class is not known (locate's walk, read_tile) a tile's pictures for
+    several classes are one choice: a wide cell's 1 about as far from the narrow 1 as from the
+    wide 1 is a 1, not an ambiguous cell."""
+    skin = make_skin(16, seed=5)
+    skin = replace(skin, slack=(MAX_SLACK, MAX_SLACK), variants=per_size_numbers(skin))
+    narrow, wide = skin.templates[Tile.ONE], skin.variants[1][Tile.ONE]
+    between = ((narrow.astype(np.uint16) + wide) // 2).astype(np.uint8)
+    truth = replace(skin, variants={1: {Tile.ONE: between}})
+    bank = TemplateBank([0, 1], [narrow, wide])
+    near, far = sorted(bank.distances(between[None])[0])
+    assert near > AMBIGUITY_RATIO * far and far <= skin.threshold  # ambiguous as two tiles
+    tiles = np.full((9, 9), Tile.ONE, dtype=np.uint8)
+    edges = (tuple(16 * i + min(i, 3) for i in range(10)), tuple(range(0, 160, 16)))
+    scene = draw(truth, tiles, (50, 60), edges=edges)
+    geometry = locate(skin, scene.screen)
+    assert (geometry.rows, geometry.columns, geometry.edges) == (9, 9, scene.geometry.edges)
+    reader = BoardReader(skin, geometry)
+    region = reader.region
+    frame = scene.screen[region.top : region.bottom, region.left : region.right]
+    assert reader.read_tile(between) == Tile.ONE
+    assert np.array_equal(reader.read(frame, 10).board.tiles, tiles)
