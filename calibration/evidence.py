@@ -64,9 +64,10 @@ class Catalogue:
     width, height) of each pitch-sized picture is compared, with a background offset counted at
     ``level_weight``; :meth:`learn_spread` learns both from the fresh board.
 
-    Each appearance also remembers the size classes (:func:`vision.geometry.size_classes`) of the
-    cells it was seen on: a game may draw one number differently in wide and narrow cells, and
-    two such appearances may then mean the same tile.
+    Pictures are grouped within a size class (:func:`vision.geometry.size_classes`): a game may
+    draw a tile a little differently in wide and narrow cells, so each class has its own
+    appearances, and two appearances of different classes may mean one tile. Only the hidden
+    tile is one appearance in every class (the fresh board shows it everywhere alike).
     """
 
     def __init__(self, hidden: Image, tolerance: float = GROUPING_TOLERANCE) -> None:
@@ -74,8 +75,8 @@ class Catalogue:
         self.tolerance = tolerance
         self.box = (0, 0, hidden.shape[1], hidden.shape[0])
         self.level_weight = 1.0
-        self.classes: dict[int, set[int]] = {}
-        """Per appearance id, the size classes of the cells it was seen on."""
+        self.classes: dict[int, int] = {}
+        """Per appearance id but the hidden tile's, the size class of the cells it shows."""
         self._bank: TemplateBank[int] | None = None
         self.add(hidden)
 
@@ -111,12 +112,11 @@ class Catalogue:
 
     def add(self, image: Image, size_class: int = 0) -> int:
         """The id of ``image``'s appearance (seen on a cell of ``size_class``), new if no known
-        one is within the tolerance."""
+        one of that class is within the tolerance."""
         if self.images:
-            distances = self._distances(image[None])[0]
+            distances = self._distances(image[None])[0] + self._barred(size_class)
             nearest = int(np.argmin(distances))
             if distances[nearest] <= self.tolerance:
-                self.classes.setdefault(nearest, set()).add(size_class)
                 return nearest
         return self.add_distinct(image, size_class)
 
@@ -126,7 +126,8 @@ class Catalogue:
         small "?"). Each picture then takes the id of the appearance nearest to it."""
         self.images.append(np.array(image))
         self._bank = None
-        self.classes[len(self.images) - 1] = {size_class}
+        if len(self.images) > 1:
+            self.classes[len(self.images) - 1] = size_class
         return len(self.images) - 1
 
     def ids(
@@ -138,18 +139,29 @@ class Catalogue:
         if classes is None:
             classes = np.zeros((rows, columns), dtype=np.uint8)
         distances = self._distances(blocks)
+        if self.classes and classes.any():  # no appearance of another class is nearest
+            distances = (
+                distances + np.stack([self._barred(c) for c in range(SIZE_CLASSES)])[classes]
+            )
         nearest = np.argmin(distances, axis=-1).astype(np.int32)
         known = np.take_along_axis(distances, nearest[..., None], axis=-1)[..., 0]
         for row, column in np.argwhere(known > self.tolerance):
             nearest[row, column] = self.add(blocks[row, column], int(classes[row, column]))
-        for key in np.unique(nearest.astype(np.int64) * SIZE_CLASSES + classes).tolist():
-            self.classes.setdefault(key // SIZE_CLASSES, set()).add(key % SIZE_CLASSES)
         return nearest.reshape(rows, columns)
 
     def share_class(self, first: int, second: int) -> bool:
-        """Whether two appearances were seen on cells of one size class (then they are two
+        """Whether two appearances may show on cells of one size class (then they are two
         tiles; otherwise they may be one tile drawn for two sizes)."""
-        return bool(self.classes.get(first, {0}) & self.classes.get(second, {0}))
+        one, other = self.classes.get(first), self.classes.get(second)
+        return one is None or other is None or one == other
+
+    def _barred(self, size_class: int) -> npt.NDArray[np.float32]:
+        """Per appearance, infinity unless it may show on a cell of ``size_class``."""
+        barred = np.zeros(len(self.images), dtype=np.float32)
+        for appearance, its_class in self.classes.items():
+            if its_class != size_class:
+                barred[appearance] = np.inf
+        return barred
 
     def _distances(self, blocks: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
         x, y, width, height = self.box

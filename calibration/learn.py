@@ -260,13 +260,13 @@ def build_skin(
     catalogue = evidence.catalogue
     # A tile drawn differently in wider cells has one appearance per size class: the narrow
     # cells' one is the template, the others its variants for their classes.
-    seen = catalogue.classes
-    appearances = sorted(meanings.tiles.items(), key=lambda item: 0 not in seen.get(item[0], {0}))
+    seen = catalogue.classes  # the hidden tile (in no entry) is one appearance everywhere
+    appearances = sorted(meanings.tiles.items(), key=lambda item: seen.get(item[0], 0) != 0)
     blocks: dict[Tile, int] = {}
     for i, tile in appearances:
         blocks.setdefault(tile, i)
     extra = {
-        size_class: {tile: i for i, tile in appearances if size_class in seen.get(i, {0})}
+        size_class: {tile: i for i, tile in appearances if seen.get(i) == size_class}
         for size_class in range(1, SIZE_CLASSES)
     }
     pictures = [catalogue.images[i] for i in meanings.tiles]
@@ -280,7 +280,11 @@ def build_skin(
 
     templates = {tile: crop(i) for tile, i in blocks.items()}
     variants = {
-        size_class: {tile: crop(i) for tile, i in tiles.items() if blocks[tile] != i}
+        size_class: {
+            tile: crop(i)
+            for tile, i in tiles.items()
+            if not np.array_equal(crop(i), templates[tile])
+        }
         for size_class, tiles in extra.items()
     }
     variants = {size_class: tiles for size_class, tiles in variants.items() if tiles}
