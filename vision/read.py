@@ -26,21 +26,41 @@ from vision.match import TemplateBank, Verdict, nearest_per_label
 from vision.skin import FACE_STATES, SIZE_CLASSES, Image, Skin
 
 
-def _barred(
+@dataclass(frozen=True)
+class _ClassBank:
+    """The cells of one size class (flat indices) and the templates they are read against
+    (indices into the reader's templates, and a bank of just those)."""
+
+    cells: npt.NDArray[np.intp]
+    columns: npt.NDArray[np.intp]
+    bank: TemplateBank[Tile]
+
+
+def _class_banks(
     skin: Skin,
     geometry: BoardGeometry,
-    tiles: list[Tile],
+    labels: list[Tile],
+    images: list[Image],
     variants: list[tuple[int, Tile]],
-    templates: int,
-) -> npt.NDArray[np.float32]:
-    """For :class:`BoardReader`: per cell, infinity for the templates of other size classes
-    (``tiles``' templates, then ``variants``', then unlabelled pictures, ``templates`` in all)."""
-    barred = np.zeros((SIZE_CLASSES, templates), dtype=np.float32)
-    for index, (size_class, tile) in enumerate(variants, start=len(tiles)):
-        barred[:, index] = np.inf
-        barred[size_class, index] = 0
-        barred[size_class, tiles.index(tile)] = np.inf
-    return barred[geometry.size_classes]
+) -> list[_ClassBank]:
+    """For :class:`BoardReader`: per size class on the board, its cells and templates (the
+    skin's, with the class's variants in place of theirs; then every unlabelled picture).
+    ``labels`` and ``images``: the skin's templates by tile, its variants, the unlabelled."""
+    tiles = len(skin.templates)
+    allowed = np.ones((SIZE_CLASSES, len(labels)), dtype=bool)
+    for index, (size_class, tile) in enumerate(variants, start=tiles):
+        allowed[:, index] = False
+        allowed[size_class, index] = True
+        allowed[size_class, labels[:tiles].index(tile)] = False
+    classes = geometry.size_classes.ravel()
+    banks = []
+    for size_class in np.unique(classes).tolist():
+        columns = np.flatnonzero(allowed[size_class])
+        bank = TemplateBank(
+            [labels[i] for i in columns], [images[i] for i in columns], skin.level_weight
+        )
+        banks.append(_ClassBank(np.flatnonzero(classes == size_class), columns, bank))
+    return banks
 
 
 def default_crops_dir() -> Path:
@@ -120,9 +140,12 @@ class BoardReader:
             + [f"{tile.name} of size class {size_class}" for size_class, tile in variants]
             + [f"unlabelled picture {index}" for index in range(len(unlabelled))]
         )
-        self._barred = _barred(skin, geometry, tiles, variants, len(labels)) if variants else None
-        """(rows, columns, templates): infinity where a template is not of the cell's size
-        class (a tile drawn apart for wider cells is read against that class's picture only)."""
+        images = [picture for _, picture in pictures] + [*unlabelled]
+        self._by_class = (
+            _class_banks(skin, geometry, labels, images, variants) if variants else None
+        )
+        """With variants, each size class's cells read against its own templates only (a tile
+        drawn apart for wider cells is read against that class's picture)."""
         self._faces = _face_bank(skin)
         missing = skin.missing_tiles()
         self._lacking = (
@@ -155,9 +178,7 @@ class BoardReader:
         face of :data:`vision.skin.FACE_STATES`.
         """
         tiles = self.tile_images(frame)
-        distances = self._bank.distances(tiles)
-        if self._barred is not None:
-            distances = distances + self._barred
+        distances = self._distances(tiles)
         verdict = self._bank.judge(distances, self.skin.threshold)
         if not verdict.accepted.all():
             unreadable = tuple(
@@ -189,6 +210,17 @@ class BoardReader:
             }
         return Reading(board, verdict.best_distance, self._read_face(frame), pictures)
 
+    def _distances(self, tiles: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+        """(rows, columns, templates): each cell's distance to every template (infinite to
+        those of other size classes)."""
+        if self._by_class is None:
+            return self._bank.distances(tiles)
+        flat = tiles.reshape(-1, *tiles.shape[2:])
+        distances = np.full((len(flat), len(self._tiles)), np.inf, dtype=np.float32)
+        for part in self._by_class:
+            distances[np.ix_(part.cells, part.columns)] = part.bank.distances(flat[part.cells])
+        return distances.reshape(*tiles.shape[:2], -1)
+
     def read_tile(self, image: Image) -> Tile | None:
         """What one tile image (a capture of a cell's :meth:`BoardGeometry.tile_rect`) shows, or
         None unless it matches one template for sure. Nothing is saved: this checks a cell
@@ -197,7 +229,7 @@ class BoardReader:
         if image.shape[:2] != (height, width):  # a wide cell of an uneven board
             image = join(image, self.skin.tile_size, self.geometry.tile_split())
         distances = self._bank.distances(image[None])
-        if self._barred is None:
+        if self._by_class is None:
             verdict = self._bank.judge(distances, self.skin.threshold)
             return Tile(int(self._tiles[verdict.best[0]])) if verdict.accepted[0] else None
         # A cell of unknown size class: a tile's pictures for each class count as one.
