@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs everything autosweeper and its tests need on a fresh Debian machine (run as root):
 # the virtual display, the real games the end-to-end tests play (dbus: dbus-run-session, the
-# private session bus gnome-mines and kmines run on), and the Python package.
+# private session bus gnome-mines and kmines run on), the C and C++ compilers that build the
+# solver's compiled modules (setup.py), and the Python package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
-packages=(xvfb xdotool x11-utils xdemineur wine sgt-puzzles gnome-mines kmines dbus)
+packages=(xvfb xdotool x11-utils xdemineur wine sgt-puzzles gnome-mines kmines dbus g++)
 need=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || need+=("$package")

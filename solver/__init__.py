@@ -9,6 +9,8 @@ The public API (kept stable, other programs drive it)::
 This package imports nothing else of autosweeper.
 """
 
+# First: a stale compiled module would be imported by the lines below.
+from solver import _build  # noqa: F401
 from solver.analysis import Analysis, Group, analyze
 from solver.board import LEVELS, Board, BoardError, Cell, Tile
 from solver.deduce import find_certain

@@ -200,7 +200,10 @@ def _estimated_states(
         for number in box_numbers[box]:
             seen[number] += sizes[box]
             to_come[number] -= sizes[box]
-            (open_numbers.add if to_come[number] else open_numbers.discard)(number)
+            if to_come[number]:
+                open_numbers.add(number)
+            else:
+                open_numbers.discard(number)
         states = 1
         for number in open_numbers:
             need = needs[number]

@@ -16,3 +16,7 @@ class AutosweeperError(Exception):
 
 class SolverError(AutosweeperError):
     """A board, position or setting the rules and mathematics cannot work with."""
+
+
+class StaleBuildError(SolverError, ImportError):
+    """A compiled solver module older than its source, in a checkout: the old code would run."""

@@ -18,10 +18,14 @@ winning every layout it survives could not beat the best cell found so far.
 
 The search needs every layout spelled out, cells touching no number included, where
 :mod:`solver.analysis` only counts them; so the layouts are listed here, as bitmasks over the
-unknown cells. A flag is taken as a mine, as :func:`solver.analysis.analyze` takes it, so that
-both count the same layouts of a flagged board; an opened cell whose number is not known
-(:attr:`~solver.board.Tile.OPENED`) as a safe cell that shows no number, now or later in the
-search, so its value is neither assumed nor used.
+unknown cells, and a position is a bitmask over that list. The search (:class:`_Search`) and
+the backtracking that lists a frontier part's layouts (:func:`_part_layouts`) run compiled
+where the package's extension is built (:mod:`solver._winprob_core`, Cython: the same steps in
+the same order, tested equal), and in Python otherwise. A flag is taken as a mine, as
+:func:`solver.analysis.analyze` takes it, so that both count the same layouts of a flagged
+board; an opened cell whose number is not known (:attr:`~solver.board.Tile.OPENED`) as a safe
+cell that shows no number, now or later in the search, so its value is neither assumed nor
+used.
 
 Limits: the search refuses, with :class:`PositionTooLarge`, positions with more than
 ``max_layouts`` consistent layouts (:data:`MAX_LAYOUTS` by default), more than
@@ -42,12 +46,18 @@ from functools import reduce
 from itertools import combinations
 from math import comb
 from operator import and_, or_
+from typing import cast
 
 import numpy as np
 
 from solver.board import Board, BoardError, Cell, Tile
 from solver.engine import FirstClick, neighbour_counts
 from solver.errors import SolverError
+
+try:
+    from solver import _winprob_core as _core
+except ImportError:  # a checkout whose extension is not built: the same search, in Python
+    _core = None  # type: ignore[assignment]
 
 MAX_LAYOUTS = 2000
 """Default cap on the consistent full-board layouts a search will take on."""
@@ -83,8 +93,8 @@ def win_probability(
         return Fraction(0)
     if board.is_fresh:
         return _fresh_board_win_probability(board, rule, max_layouts, max_visits)
-    search, total = _consistent_search(board, max_layouts, max_visits)
-    return Fraction(search.won_after(search.layouts), total)
+    _, search, total = _consistent_search(board, max_layouts, max_visits)
+    return Fraction(search.won_after(search.everything), total)
 
 
 def best_guess(
@@ -96,14 +106,14 @@ def best_guess(
     :class:`PositionTooLarge` beyond the limits and :class:`BoardError` when no layout fits or there
     is nothing to open (solved, or every hidden cell a certain mine).
     """
-    search, total = _consistent_search(board, max_layouts, max_visits)
-    certain_safe = _bits(search.all_cells & ~reduce(or_, search.layouts, 0))
+    cells, search, total = _consistent_search(board, max_layouts, max_visits)
+    certain_safe = search.safe_everywhere()
     if certain_safe:
-        return search.cells[certain_safe[0]], Fraction(search.won_after(search.layouts), total)
-    cell_index, won = search.best_cell(search.layouts, 0)
+        return cells[certain_safe[0]], Fraction(search.won_after(search.everything), total)
+    cell_index, won = search.best_cell(search.everything, 0)
     if cell_index is None:
         raise BoardError("every hidden cell is a certain mine: nothing to open")
-    return search.cells[cell_index], Fraction(won, total)
+    return cells[cell_index], Fraction(won, total)
 
 
 def guess_values(
@@ -119,148 +129,174 @@ def guess_values(
     rule is not applied). Raises :class:`PositionTooLarge` beyond the limits (``max_visits`` is
     shared by all the cells) and :class:`BoardError` when no layout fits.
     """
-    search, total = _consistent_search(board, max_layouts, max_visits)
+    cells, search, total = _consistent_search(board, max_layouts, max_visits)
     return {
-        search.cells[cell]: Fraction(
-            search.won_after(search.layouts - search.mined_at[cell]), total
-        )
-        for cell in _bits(_unresolved_mask(search.layouts))
+        cells[cell]: Fraction(search.won_after(search.surviving(cell)), total)
+        for cell in search.unresolved
     }
 
 
-def _consistent_search(board: Board, max_layouts: int, max_visits: int) -> tuple[_Search, int]:
-    """A search of ``board``'s layouts and their total weight; :class:`BoardError` if none fits."""
-    search = _Search(board, max_layouts, max_visits)
-    total = sum(search.weight.values())
-    if total == 0:
+def _consistent_search(
+    board: Board, max_layouts: int, max_visits: int
+) -> tuple[list[Cell], _Search, int]:
+    """The hidden cells, a search of ``board``'s layouts over them and the layouts' total
+    weight; :class:`BoardError` if none fits."""
+    cells, layouts = _hidden_cells(board), _layouts(board, _index(board), max_layouts)
+    if not layouts:
         raise BoardError("no mine layout is consistent with this board")
-    return search, total
+    search = new_search(board, cells, layouts, [1] * len(layouts), max_visits)
+    return cells, search, len(layouts)
+
+
+def _hidden_cells(board: Board) -> list[Cell]:
+    """The hidden cells in reading order: cell ``i`` is bit ``i`` of a layout."""
+    return [(int(r), int(c)) for r, c in zip(*board.closed.nonzero(), strict=True)]
+
+
+def _index(board: Board) -> dict[Cell, int]:
+    """Each hidden cell's bit in a layout."""
+    return {cell: i for i, cell in enumerate(_hidden_cells(board))}
+
+
+def new_search(
+    board: Board, cells: list[Cell], layouts: list[int], weights: list[int], max_visits: int
+) -> _Search:
+    """A search of ``layouts`` (bitmasks over ``cells``) of ``board``, compiled where
+    :mod:`solver._winprob_core` is built (the same search in C, move for move), else
+    :class:`_Search`. Raises :class:`PositionTooLarge` past :data:`MAX_UNRESOLVED`."""
+    unresolved = _unresolved_mask(layouts).bit_count()
+    if unresolved > MAX_UNRESOLVED:
+        raise PositionTooLarge(
+            f"{unresolved} cells are still undecided, more than {MAX_UNRESOLVED}"
+        )
+    index = {cell: i for i, cell in enumerate(cells)}
+    neighbours = [[index[n] for n in board.neighbours(cell) if n in index] for cell in cells]
+    if _core is None:
+        return _Search(layouts, weights, neighbours, max_visits, PositionTooLarge)
+    # The compiled twin has _Search's methods (its stub, solver/_winprob_core.pyi, lists them).
+    return cast(_Search, _core.Search(layouts, weights, neighbours, max_visits, PositionTooLarge))
 
 
 class _Search:
-    """One win-probability search: the hidden cells as bit positions, the layouts as bitmasks.
+    """One win-probability search over a list of layouts (each a bitmask over the hidden cells).
 
-    Everything a position's split asks of a layout is worked out once, up front: the number
-    each cell would show (``numbers``, an int of one byte a cell, so that the numbers of some
-    cells are one mask away) and, per cell, the layouts with a mine there (``mined_at``). The
-    search then only groups and subtracts sets, which Python does in C.
+    A *position* is a bitmask over that list: bit ``i`` set while layout ``i`` is still
+    possible. Everything a split asks of a layout is worked out once, up front: per cell, the
+    layouts with a mine there (:attr:`mined_at`) and those showing each number there
+    (:attr:`showing`). Positions are split, and their parts listed, in one fixed order (cell by
+    cell in index order, each by the number shown from 0 up), so the search looks at layouts in
+    the same order on every run, and :mod:`solver._winprob_core`, which compiles this class
+    step for step, gives up at the same point and picks the same cells.
     """
 
     def __init__(
         self,
-        board: Board,
-        max_layouts: int,
+        layouts: list[int],
+        weights: list[int],
+        neighbours: list[list[int]],
         max_visits: int,
-        layouts: dict[int, int] | None = None,
+        too_large: type[Exception],
     ) -> None:
-        self.cells: list[Cell] = [
-            (int(r), int(c)) for r, c in zip(*board.closed.nonzero(), strict=True)
-        ]
-        index = {cell: i for i, cell in enumerate(self.cells)}
-        neighbour_masks = [
-            sum(1 << index[n] for n in board.neighbours(cell) if n in index) for cell in self.cells
-        ]
-        self.weight: dict[int, int] = (
-            layouts
-            if layouts is not None
-            else dict.fromkeys(_layouts(board, index, max_layouts), 1)
-        )
-        self.layouts = frozenset(self.weight)
-        self.lightest = min(self.weight.values(), default=0)
-        self.uniform = all(weight == 1 for weight in self.weight.values())
+        self.weights = weights
+        self.uniform = all(weight == 1 for weight in weights)
         """Every layout weighs 1 (all rules but ``xp`` on a fresh board): a weight is a count."""
-        self.all_cells = (1 << len(self.cells)) - 1
-        self.memo: dict[frozenset[int], int] = {}
-        self.shown: dict[int, int] = {}
-        """For a set of cells (bits), the mask of their bytes in :attr:`numbers` (a search meets
-        the same cells becoming safe again and again)."""
+        self.lightest = min(weights, default=0)
         self.max_visits = max_visits
         self.visits_left = max_visits
-        unresolved = _bits(_unresolved_mask(self.layouts))
-        if len(unresolved) > MAX_UNRESOLVED:
-            raise PositionTooLarge(
-                f"{len(unresolved)} cells are still undecided, more than {MAX_UNRESOLVED}"
-            )
-        # Only the numbers of cells that may be opened are ever read: a mine in every layout
-        # shows none (its byte stays 0).
-        never_opened = reduce(and_, self.layouts, -1)
-        neighbour_masks = [
-            0 if never_opened >> cell & 1 else mask for cell, mask in enumerate(neighbour_masks)
-        ]
-        self.numbers: dict[int, int] = {
-            layout: int.from_bytes(
-                bytes([(layout & mask).bit_count() for mask in neighbour_masks]), "little"
-            )
-            for layout in self.layouts
-        }
-        self.mined_at: dict[int, frozenset[int]] = {
-            cell: frozenset(layout for layout in self.layouts if layout >> cell & 1)
-            for cell in unresolved
-        }
+        self.too_large = too_large
+        self.everything = (1 << len(layouts)) - 1
+        self.mined_at = [0] * len(neighbours)
+        for i, layout in enumerate(layouts):
+            for cell in _bits(layout):
+                self.mined_at[cell] |= 1 << i
+        self.unresolved = [c for c, m in enumerate(self.mined_at) if 0 != m != self.everything]
+        """The cells a mine in some layouts and not in others, in index order."""
+        self.openable = [c for c, m in enumerate(self.mined_at) if m != self.everything]
+        """The cells safe in some layout: a mine in every layout is never opened."""
+        self.showing: dict[int, list[int]] = {}
+        for cell in self.openable:
+            mask = sum(1 << n for n in neighbours[cell])
+            by_number = [0] * 9
+            for i, layout in enumerate(layouts):
+                by_number[(layout & mask).bit_count()] |= 1 << i
+            self.showing[cell] = by_number
+        self.memo: dict[int, int] = {}
 
-    def weigh(self, layouts: frozenset[int]) -> int:
-        """The total weight of ``layouts``."""
+    def safe_everywhere(self) -> list[int]:
+        """The cells safe in every layout, in index order."""
+        return [cell for cell, mined in enumerate(self.mined_at) if not mined]
+
+    def surviving(self, cell: int) -> int:
+        """The position left once ``cell`` is opened and found safe."""
+        return self.everything & ~self.mined_at[cell]
+
+    def weigh(self, layouts: int) -> int:
+        """The total weight of the position ``layouts``."""
         if self.uniform:
-            return len(layouts)
-        return sum(self.weight[layout] for layout in layouts)
+            return layouts.bit_count()
+        return sum(self.weights[i] for i in _bits(layouts))
 
-    def split(self, layouts: frozenset[int], opened: int) -> list[frozenset[int]]:
+    def split(self, layouts: int, opened: int) -> list[int]:
         """The positions ``layouts`` falls into once every certain safe cell is opened.
 
         ``opened`` holds the cells already open (safe in all ``layouts``, their numbers known).
-        Raises :class:`PositionTooLarge` once the search has looked at too many layouts.
+        Raises ``too_large`` once the search has looked at too many layouts.
         """
-        parts: list[frozenset[int]] = []
+        parts: list[int] = []
         self._split_into(parts, layouts, opened)
         return parts
 
-    def _split_into(
-        self, parts: list[frozenset[int]], layouts: frozenset[int], opened: int
-    ) -> None:
-        """:meth:`split`, appending the positions to ``parts`` (a recursion without generators,
-        which cost a frame per level for every position passed up)."""
-        self.visits_left -= len(layouts)
+    def _split_into(self, parts: list[int], layouts: int, opened: int) -> None:
+        """:meth:`split`, appending the positions to ``parts``."""
+        count = layouts.bit_count()
+        self.visits_left -= count
         if self.visits_left < 0:
-            raise PositionTooLarge(f"the search looked at more than {self.max_visits} layouts")
-        newly_safe = self.all_cells & ~reduce(or_, layouts, 0) & ~opened
-        if not newly_safe or len(layouts) == 1:
+            raise self.too_large(f"the search looked at more than {self.max_visits} layouts")
+        newly_safe = [
+            cell
+            for cell in self.openable
+            if not opened >> cell & 1 and not layouts & self.mined_at[cell]
+        ]
+        if not newly_safe or count == 1:
             parts.append(layouts)
             return
-        shown = self.shown.get(newly_safe)
-        if shown is None:
-            # The bytes of the newly safe cells' numbers: layouts that show the same there agree.
-            shown = int(format(newly_safe, "b").replace("0", "00").replace("1", "ff"), 16)
-            self.shown[newly_safe] = shown
-        numbers = self.numbers
-        by_numbers: defaultdict[int, list[int]] = defaultdict(list)
-        for layout in layouts:
-            by_numbers[numbers[layout] & shown].append(layout)
-        if len(by_numbers) == 1:  # the numbers tell nothing: no further cell becomes safe either
+        # Layouts that show the same numbers on the newly safe cells stay together.
+        pieces = [layouts]
+        for cell in newly_safe:
+            pieces = [
+                piece & showing
+                for piece in pieces
+                for showing in self.showing[cell]
+                if piece & showing
+            ]
+        if len(pieces) == 1:  # the numbers tell nothing: no further cell becomes safe either
             parts.append(layouts)
             return
-        opened |= newly_safe
-        for part in by_numbers.values():
-            if len(part) == 1:
-                parts.append(frozenset(part))
+        opened |= sum(1 << cell for cell in newly_safe)
+        for piece in pieces:
+            if piece & (piece - 1):
+                self._split_into(parts, piece, opened)
             else:
-                self._split_into(parts, frozenset(part), opened)
+                parts.append(piece)
 
-    def won_after(self, layouts: frozenset[int]) -> int:
+    def won_after(self, layouts: int) -> int:
         """The weight best play wins from ``layouts`` once every cell safe in all of them (and
-        every cell that makes safe in turn) is opened: the value of a move that leaves them."""
-        return sum(map(self.value, self.split(layouts, 0)))
+        every cell that makes safe in turn) is opened: the value of a move that leaves them
+        (none: a move that always loses)."""
+        return sum(map(self.value, self.split(layouts, 0))) if layouts else 0
 
-    def value(self, layouts: frozenset[int]) -> int:
+    def value(self, layouts: int) -> int:
         """The weight of the layouts of this (closed) position that best play wins."""
-        if len(layouts) <= 2:  # two layouts have a cell that is a mine in just the lighter
-            return max(self.weight[layout] for layout in layouts)
+        if layouts.bit_count() <= 2:  # two layouts have a cell that is a mine in just the lighter
+            return max(self.weights[i] for i in _bits(layouts))
         known = self.memo.get(layouts)
         if known is None:
-            known = self.best_cell(layouts, self.all_cells & ~reduce(or_, layouts, 0))[1]
+            opened = sum(1 << c for c, m in enumerate(self.mined_at) if not layouts & m)
+            known = self.best_cell(layouts, opened)[1]
             self.memo[layouts] = known
         return known
 
-    def best_cell(self, layouts: frozenset[int], opened: int) -> tuple[int | None, int]:
+    def best_cell(self, layouts: int, opened: int) -> tuple[int | None, int]:
         """The cell index whose opening wins the most weight, and that weight.
 
         A *dead* cell, one whose number (and the cells it makes safe) tells the layouts that
@@ -270,18 +306,19 @@ class _Search:
         it splits into is worth one at least), the best first move is an informative one.
         """
         candidates = []
-        for cell in _bits(_unresolved_mask(layouts)):
-            surviving = layouts - self.mined_at[cell]
-            candidates.append((self.weigh(surviving), cell, surviving))
+        for cell in self.unresolved:
+            if 0 != layouts & self.mined_at[cell] != layouts:
+                surviving = layouts & ~self.mined_at[cell]
+                candidates.append((self.weigh(surviving), cell, surviving))
         candidates.sort(key=lambda candidate: -candidate[0])
         best_cell: int | None = None
         best = -1
-        dead: list[tuple[int, list[frozenset[int]]]] = []
+        dead: list[tuple[int, list[int]]] = []
         for bound, cell, surviving in candidates:
             if bound <= best:
                 break
-            parts = list(self.split(surviving, opened))
-            if self.uniform and len(parts) == 1 and len(surviving) > 1:
+            parts = self.split(surviving, opened)
+            if self.uniform and len(parts) == 1 and surviving & (surviving - 1):
                 dead.append((cell, parts))
                 continue
             won = self._outcome(parts, bound, best)
@@ -294,25 +331,25 @@ class _Search:
                 won = self._outcome(parts, self.weigh(parts[0]), best)
                 if won is not None:
                     best_cell, best = cell, won
-        if best_cell is None and len(layouts) == 1:
-            return None, self.weight[next(iter(layouts))]
+        if best_cell is None and layouts.bit_count() == 1:
+            return None, self.weights[layouts.bit_length() - 1]
         return best_cell, max(best, 0)
 
-    def _outcome(self, parts: list[frozenset[int]], bound: int, best: int) -> int | None:
+    def _outcome(self, parts: list[int], bound: int, best: int) -> int | None:
         """The weight best play wins over ``parts`` (the positions one move leads to, together
         worth ``bound``), or None once it cannot beat ``best``.
 
         A part of two layouts or more loses one at least (its next cell is a mine in some
         layout), which bounds the total before any part is searched.
         """
-        undecided = sum(1 for part in parts if len(part) > 1)
+        undecided = sum(1 for part in parts if part & (part - 1))
         reachable = bound - undecided * self.lightest
         if reachable <= best:
             return None
         won = 0
         for part in parts:
-            if len(part) == 1:
-                won += self.weight[next(iter(part))]
+            if not part & (part - 1):
+                won += self.weights[part.bit_length() - 1]
                 continue
             part_value = self.value(part)
             won += part_value
@@ -342,9 +379,11 @@ def _fresh_board_win_probability(
         if not weights:
             continue
         dealt = True
-        search = _Search(board, max_layouts, max_visits, weights)
-        surviving = frozenset(layout for layout in weights if not layout >> first & 1)
-        best = max(best, Fraction(search.won_after(surviving), sum(weights.values())))
+        search = new_search(
+            board, _hidden_cells(board), list(weights), list(weights.values()), max_visits
+        )
+        won = search.won_after(search.surviving(first))
+        best = max(best, Fraction(won, sum(weights.values())))
     if not dealt:
         raise BoardError(
             f"a fresh {board.rows}x{board.columns} board with {board.mines} mines cannot be "
@@ -408,7 +447,7 @@ def _layouts(board: Board, index: dict[Cell, int], max_layouts: int) -> list[int
     frontier = {cell for _, cells in constraints for cell in cells}
     off_frontier = [i for i in range(len(index)) if i not in frontier]
     steps = [0]
-    parts = [_part_layouts(cells, constraints, steps) for cells in _frontier_parts(constraints)]
+    parts = [_list_part(cells, constraints, steps) for cells in _frontier_parts(constraints)]
     if any(not layouts for layouts in parts):
         return []
     fewest = [min(mines for _, mines in layouts) for layouts in parts] + [0]
@@ -435,11 +474,13 @@ def _layouts(board: Board, index: dict[Cell, int], max_layouts: int) -> list[int
             if total + fewest[part + 1] <= unflagged <= total + most[part + 1] + off:
                 pending.append((part + 1, mask | part_mask, total))
     off_bits = [1 << i for i in off_frontier]
-    return [
-        mask | sum(chosen)
-        for mask, rest in chosen_frontiers
-        for chosen in combinations(off_bits, rest)
-    ]
+    # Most frontier choices leave the same number of mines to the cells off the frontier: their
+    # ways to take them are listed once per number.
+    off_layouts = {
+        rest: [sum(chosen) for chosen in combinations(off_bits, rest)]
+        for rest in {rest for _, rest in chosen_frontiers}
+    }
+    return [mask | off for mask, rest in chosen_frontiers for off in off_layouts[rest]]
 
 
 def _frontier_parts(constraints: list[tuple[int, list[int]]]) -> list[list[int]]:
@@ -464,6 +505,15 @@ def _frontier_parts(constraints: list[tuple[int, list[int]]]) -> list[list[int]]
                         order.append(other)
         parts.append(order)
     return parts
+
+
+def _list_part(
+    cells: list[int], constraints: list[tuple[int, list[int]]], steps: list[int]
+) -> list[tuple[int, int]]:
+    """:func:`_part_layouts`, compiled where :mod:`solver._winprob_core` is built."""
+    if _core is None:
+        return _part_layouts(cells, constraints, steps)
+    return _core.part_layouts(cells, constraints, steps, MAX_ENUMERATION_STEPS, PositionTooLarge)
 
 
 def _part_layouts(
@@ -525,7 +575,7 @@ def _part_layouts(
     return found
 
 
-def _unresolved_mask(layouts: frozenset[int]) -> int:
+def _unresolved_mask(layouts: list[int]) -> int:
     """The cells that are a mine in some of ``layouts`` and not in others."""
     return reduce(or_, layouts, 0) & ~reduce(and_, layouts, -1)
 

@@ -48,7 +48,7 @@ def code_identity() -> tuple[str, str]:
     except PackageNotFoundError:
         installed = "not installed"
     digest = hashlib.sha256()
-    for path in sorted(_SOLVER.rglob("*.py")):
+    for path in sorted([*_SOLVER.rglob("*.py"), *_SOLVER.rglob("*.pyx")]):
         digest.update(path.relative_to(_SOLVER).as_posix().encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")
     return installed, digest.hexdigest()[:12]

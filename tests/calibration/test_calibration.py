@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import time
 import zipfile
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
@@ -559,19 +560,30 @@ class DrawnGame:
         return int(was_open)
 
 
+def calibrated(screen: DrawnGame, max_games: int) -> Calibration:
+    """Calibrate the drawn game from its 240x240 window, as the user would."""
+    window = Rect(60, 60, 240, 240)
+    return calibrate(
+        "drawn", screen, screen, [window], mines=[10], max_games=max_games, seed=1, progress=False
+    )
+
+
+def assert_learned_truly(result: Calibration, screen: DrawnGame, tiles: Iterable[Tile]) -> None:
+    """Each of ``tiles`` was learned as the picture the drawn game shows."""
+    width, height = result.skin.tile_size
+    for tile in tiles:
+        expected = screen.skin.templates[tile][:height, :width]
+        assert np.array_equal(result.skin.templates[tile], expected), tile
+
+
 def test_a_drawn_game_teaches_its_tiles_and_faces_by_clicks_on_it_alone() -> None:
     screen = DrawnGame(seed=2)
-    window = Rect(60, 60, 240, 240)
-    result = calibrate(
-        "drawn", screen, screen, [window], mines=[10], max_games=8, seed=1, progress=False
-    )
+    result = calibrated(screen, max_games=8)
     assert result.games > 8, "no game was played to win after the random ones"
     assert screen.clicks > 3
     learned = result.skin.templates
     assert {Tile.HIDDEN, Tile.FLAG, Tile.MINE, Tile.EXPLODED, Tile.ONE} <= set(learned)
-    width, height = result.skin.tile_size
-    for tile, template in learned.items():
-        assert np.array_equal(template, screen.skin.templates[tile][:height, :width]), tile
+    assert_learned_truly(result, screen, learned)
     assert sorted(result.skin.faces) == ["lost", "playing", "won"]
     for state, picture in result.skin.faces.items():
         assert np.array_equal(picture, screen.skin.faces[state]), state
@@ -582,52 +594,25 @@ def test_a_drawn_game_teaches_its_tiles_and_faces_by_clicks_on_it_alone() -> Non
 
 def test_a_dialog_over_a_lost_board_is_closed_before_the_board_is_read_or_clicked() -> None:
     screen = DrawnGame(seed=2, dialog_on_loss=True)
-    result = calibrate(
-        "drawn",
-        screen,
-        screen,
-        [Rect(60, 60, 240, 240)],
-        mines=[10],
-        max_games=8,
-        seed=1,
-        progress=False,
-    )
+    result = calibrated(screen, max_games=8)
     assert screen.losses > 0 and screen.dialogs_closed == screen.losses
     assert result.usable and result.skin.new_game == NewGame("face")
-    width, height = result.skin.tile_size
-    for tile, template in result.skin.templates.items():
-        assert np.array_equal(template, screen.skin.templates[tile][:height, :width]), tile
+    assert_learned_truly(result, screen, result.skin.templates)
 
 
 def test_a_message_drawn_over_a_lost_board_for_a_while_is_waited_out() -> None:
     screen = DrawnGame(seed=2, message_on_loss=2.0)
-    result = calibrate(
-        "drawn",
-        screen,
-        screen,
-        [Rect(60, 60, 240, 240)],
-        mines=[10],
-        max_games=6,
-        seed=1,
-        progress=False,
-    )
+    result = calibrated(screen, max_games=6)
     assert screen.losses > 0 and result.usable
-    width, height = result.skin.tile_size
-    for tile, template in result.skin.templates.items():
-        assert np.array_equal(template, screen.skin.templates[tile][:height, :width]), tile
+    assert_learned_truly(result, screen, result.skin.templates)
 
 
 def test_a_question_mark_drawn_almost_as_the_flag_is_learned_apart_from_it() -> None:
     screen = DrawnGame(seed=2, question_like_flag=True)
     flag, question = (screen.skin.templates[tile] for tile in (Tile.FLAG, Tile.QUESTION))
     assert 0 < TemplateBank([0], [flag]).distances(question[None])[0, 0] < GROUPING_TOLERANCE
-    result = calibrate(
-        "drawn", screen, screen, [Rect(60, 60, 240, 240)], mines=[10], max_games=8, seed=1
-    )
-    width, height = result.skin.tile_size
-    for tile in (Tile.FLAG, Tile.QUESTION):
-        expected = screen.skin.templates[tile][:height, :width]
-        assert np.array_equal(result.skin.templates[tile], expected), tile
+    result = calibrated(screen, max_games=8)
+    assert_learned_truly(result, screen, (Tile.FLAG, Tile.QUESTION))
 
 
 def test_numbers_drawn_differently_in_wider_cells_are_learned_per_size_class(

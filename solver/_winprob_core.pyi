@@ -1,0 +1,28 @@
+"""Types of the compiled search (solver/_winprob_core.pyx): :class:`solver.winprob._Search`'s."""
+
+class Search:
+    everything: int
+    visits_left: int
+    max_visits: int
+    def __init__(
+        self,
+        layouts: list[int],
+        weights: list[int],
+        neighbours: list[list[int]],
+        max_visits: int,
+        too_large: type[Exception],
+    ) -> None: ...
+    @property
+    def unresolved(self) -> list[int]: ...
+    def safe_everywhere(self) -> list[int]: ...
+    def surviving(self, cell: int) -> int: ...
+    def won_after(self, layouts: int) -> int: ...
+    def best_cell(self, layouts: int, opened: int) -> tuple[int | None, int]: ...
+
+def part_layouts(
+    cells: list[int],
+    constraints: list[tuple[int, list[int]]],
+    steps: list[int],
+    max_steps: int,
+    too_large: type[Exception],
+) -> list[tuple[int, int]]: ...

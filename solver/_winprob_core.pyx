@@ -1,0 +1,451 @@
+# distutils: language = c++
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The exact win-probability search of :class:`solver.winprob._Search`, compiled.
+
+Step for step the same search, in the same order, so that it looks at the same layouts, gives
+up at the same point and picks the same cells (tests/solver/test_winprob_core.py holds the two
+to that); only the data differ. A position, a Python int there, is a row of 64-bit words here,
+one bit per layout, and the per-cell masks are rows of one flat array. The rules themselves are
+read in the Python class; this file only says how each of its steps is done in C.
+"""
+
+from libc.stdint cimport int64_t, uint64_t
+from libcpp.string cimport string
+from libcpp.unordered_map cimport unordered_map
+from libcpp.utility cimport pair
+from libcpp.vector cimport vector
+from cython.operator cimport dereference as deref
+
+
+cdef extern from *:
+    """
+    static inline int popcount64(unsigned long long x) {
+    #if defined(__GNUC__) || defined(__clang__)
+        return __builtin_popcountll(x);
+    #else
+        int n = 0;
+        for (; x; x &= x - 1) n++;
+        return n;
+    #endif
+    }
+    static inline int lowest_bit64(unsigned long long x) {
+    #if defined(__GNUC__) || defined(__clang__)
+        return __builtin_ctzll(x);
+    #else
+        int n = 0;
+        for (; !(x & 1); x >>= 1) n++;
+        return n;
+    #endif
+    }
+    """
+    int popcount64(uint64_t x) nogil
+    int lowest_bit64(uint64_t x) nogil
+
+
+ctypedef vector[uint64_t] Position
+"""A set of layouts: bit ``i % 64`` of word ``i // 64`` for layout ``i``."""
+
+cdef int NUMBERS = 9
+
+
+cdef Position to_position(object mask, int words):
+    """A Python int bitmask as a row of ``words`` words."""
+    cdef Position out = Position(words)
+    cdef bytes raw = int(mask).to_bytes(8 * words, "little")
+    cdef const unsigned char* data = raw
+    cdef int w, b
+    for w in range(words):
+        for b in range(8):
+            out[w] |= (<uint64_t>data[8 * w + b]) << (8 * b)
+    return out
+
+
+cdef class Search:
+    """:class:`solver.winprob._Search` over the same arguments, with the same methods."""
+
+    cdef int words
+    cdef int cells
+    cdef vector[uint64_t] mined
+    """Per cell, its ``words`` words: the layouts with a mine there."""
+    cdef vector[uint64_t] showing_flat
+    """Per openable cell and number, ``words`` words: the layouts showing that number there."""
+    cdef vector[int] showing_row
+    """Per cell, its first row in :attr:`showing_flat` (-1 for a cell never opened)."""
+    cdef vector[int64_t] weight
+    cdef vector[vector[int]] neighbours
+    cdef vector[int] unresolved_cells
+    cdef vector[int] openable_cells
+    cdef bint uniform
+    cdef int64_t lightest
+    cdef unordered_map[string, int64_t] memo
+    cdef readonly long long visits_left
+    cdef readonly long long max_visits
+    cdef object too_large
+    cdef readonly object everything
+
+    def __init__(
+        self,
+        list layouts,
+        list weights,
+        list neighbours,
+        long long max_visits,
+        object too_large,
+    ):
+        cdef int count = len(layouts), cells = len(neighbours)
+        cdef int words = max(1, (count + 63) // 64)
+        cdef int i, c, w, n, shown
+        cdef Position full = Position(words, 0)
+        self.words, self.cells = words, cells
+        self.max_visits = self.visits_left = max_visits
+        self.too_large = too_large
+        self.everything = (<object>1 << count) - 1
+        self.weight = weights
+        self.uniform = all(weight == 1 for weight in weights)
+        self.lightest = min(weights, default=0)
+        for i in range(count):
+            full[i >> 6] |= (<uint64_t>1) << (i & 63)
+        self.mined.assign(<size_t>cells * words, 0)
+        cdef vector[vector[int]] mines_of = vector[vector[int]](count)
+        cdef bytes raw
+        cdef const unsigned char* data
+        for i in range(count):
+            raw = layouts[i].to_bytes((cells + 7) // 8, "little")
+            data = raw
+            for c in range(cells):
+                if data[c >> 3] >> (c & 7) & 1:
+                    mines_of[i].push_back(c)
+                    self.mined[c * words + (i >> 6)] |= (<uint64_t>1) << (i & 63)
+        cdef bint everywhere, somewhere
+        self.showing_row.assign(cells, -1)
+        cdef vector[char] is_mine = vector[char](cells, 0)
+        for c in range(cells):
+            everywhere, somewhere = True, False
+            for w in range(words):
+                everywhere &= self.mined[c * words + w] == full[w]
+                somewhere |= self.mined[c * words + w] != 0
+            if everywhere:
+                continue
+            self.openable_cells.push_back(c)
+            if somewhere:
+                self.unresolved_cells.push_back(c)
+            self.showing_row[c] = <int>(self.showing_flat.size() // words)
+            self.showing_flat.resize(self.showing_flat.size() + NUMBERS * words, 0)
+        self.neighbours = neighbours
+        for i in range(count):
+            for c in mines_of[i]:
+                is_mine[c] = 1
+            for c in self.openable_cells:
+                shown = 0
+                for n in self.neighbours[c]:
+                    shown += is_mine[n]
+                self.showing_flat[(self.showing_row[c] + shown) * words + (i >> 6)] |= (
+                    (<uint64_t>1) << (i & 63)
+                )
+            for c in mines_of[i]:
+                is_mine[c] = 0
+
+    @property
+    def unresolved(self) -> list[int]:
+        return list(self.unresolved_cells)
+
+    def safe_everywhere(self) -> list[int]:
+        cdef int c
+        return [c for c in self.openable_cells if self.is_safe_everywhere(c)]
+
+    cdef bint is_safe_everywhere(self, int c):
+        cdef int w
+        for w in range(self.words):
+            if self.mined[c * self.words + w]:
+                return False
+        return True
+
+    def surviving(self, int cell) -> int:
+        return self.everything & ~self.to_int_mined(cell)
+
+    cdef object to_int_mined(self, int cell):
+        cdef Position row = Position(self.words)
+        cdef int w
+        for w in range(self.words):
+            row[w] = self.mined[cell * self.words + w]
+        return to_int(row)
+
+    def won_after(self, layouts) -> int:
+        if not layouts:
+            return 0
+        cdef Position position = to_position(layouts, self.words)
+        cdef vector[char] opened = vector[char](self.cells, 0)
+        cdef vector[Position] parts
+        self.split_into(parts, position, opened)
+        cdef int64_t won = 0
+        cdef size_t p
+        for p in range(parts.size()):
+            won += self.value(parts[p])
+        return won
+
+    def best_cell(self, layouts, opened) -> tuple[int | None, int]:
+        cdef Position position = to_position(layouts, self.words)
+        cdef vector[char] open_cells = vector[char](self.cells, 0)
+        cdef int c
+        for c in range(self.cells):
+            open_cells[c] = (opened >> c) & 1
+        cdef pair[int, int64_t] found = self.best(position, open_cells)
+        return (None if found.first < 0 else found.first), found.second
+
+    # The steps of the Python class, in C.
+
+    cdef inline int count(self, const Position& p) noexcept:
+        cdef int n = 0, w
+        for w in range(self.words):
+            n += popcount64(p[w])
+        return n
+
+    cdef int64_t weigh(self, const Position& p) noexcept:
+        if self.uniform:
+            return self.count(p)
+        cdef int64_t total = 0
+        cdef int w
+        cdef uint64_t bits
+        for w in range(self.words):
+            bits = p[w]
+            while bits:
+                total += self.weight[64 * w + lowest_bit64(bits)]
+                bits &= bits - 1
+        return total
+
+    cdef int64_t heaviest(self, const Position& p) noexcept:
+        cdef int64_t most = 0
+        cdef int w
+        cdef uint64_t bits
+        for w in range(self.words):
+            bits = p[w]
+            while bits:
+                most = max(most, self.weight[64 * w + lowest_bit64(bits)])
+                bits &= bits - 1
+        return most
+
+    cdef bint meets_mine(self, const Position& p, int cell) noexcept:
+        """Whether some layout of ``p`` has a mine at ``cell``."""
+        cdef int w
+        cdef const uint64_t* row = &self.mined[cell * self.words]
+        for w in range(self.words):
+            if p[w] & row[w]:
+                return True
+        return False
+
+    cdef void split_into(
+        self, vector[Position]& parts, const Position& layouts, const vector[char]& opened
+    ) except *:
+        cdef int count = self.count(layouts)
+        self.visits_left -= count
+        if self.visits_left < 0:
+            raise self.too_large(f"the search looked at more than {self.max_visits} layouts")
+        cdef vector[int] newly_safe
+        cdef int cell
+        for cell in self.openable_cells:
+            if not opened[cell] and not self.meets_mine(layouts, cell):
+                newly_safe.push_back(cell)
+        if newly_safe.empty() or count == 1:
+            parts.push_back(layouts)
+            return
+        cdef vector[Position] pieces, finer
+        pieces.push_back(layouts)
+        cdef Position piece = Position(self.words)
+        cdef size_t p
+        cdef int number, w
+        cdef bint any_left
+        cdef const uint64_t* showing
+        for cell in newly_safe:
+            finer.clear()
+            for p in range(pieces.size()):
+                for number in range(NUMBERS):
+                    showing = &self.showing_flat[(self.showing_row[cell] + number) * self.words]
+                    any_left = False
+                    for w in range(self.words):
+                        piece[w] = pieces[p][w] & showing[w]
+                        any_left |= piece[w] != 0
+                    if any_left:
+                        finer.push_back(piece)
+            pieces.swap(finer)
+        if pieces.size() == 1:
+            parts.push_back(layouts)
+            return
+        cdef vector[char] now_opened = opened
+        for cell in newly_safe:
+            now_opened[cell] = 1
+        for p in range(pieces.size()):
+            if self.count(pieces[p]) > 1:
+                self.split_into(parts, pieces[p], now_opened)
+            else:
+                parts.push_back(pieces[p])
+
+    cdef int64_t value(self, const Position& layouts) except? -2:
+        if self.count(layouts) <= 2:
+            return self.heaviest(layouts)
+        cdef string key = string(<const char*>layouts.data(), self.words * 8)
+        cdef unordered_map[string, int64_t].iterator known = self.memo.find(key)
+        if known != self.memo.end():
+            return deref(known).second
+        cdef vector[char] opened = vector[char](self.cells, 0)
+        cdef int c
+        for c in range(self.cells):
+            opened[c] = not self.meets_mine(layouts, c)
+        cdef int64_t won = self.best(layouts, opened).second
+        self.memo[key] = won
+        return won
+
+    cdef pair[int, int64_t] best(self, const Position& layouts, const vector[char]& opened) except *:
+        cdef vector[int64_t] bounds
+        cdef vector[int] cells
+        cdef vector[Position] survivors
+        cdef Position surviving = Position(self.words)
+        cdef int cell, w, i, j, k
+        cdef const uint64_t* row
+        cdef bint some, every
+        for cell in self.unresolved_cells:
+            row = &self.mined[cell * self.words]
+            some, every = False, True
+            for w in range(self.words):
+                some |= (layouts[w] & row[w]) != 0
+                every &= (layouts[w] & row[w]) == layouts[w]
+            if some and not every:
+                for w in range(self.words):
+                    surviving[w] = layouts[w] & ~row[w]
+                bounds.push_back(self.weigh(surviving))
+                cells.push_back(cell)
+                survivors.push_back(surviving)
+        # Heaviest first; equal bounds keep their cell order (a stable insertion sort).
+        cdef vector[int] order = vector[int](cells.size())
+        for i in range(<int>cells.size()):
+            j = i
+            while j > 0 and bounds[order[j - 1]] < bounds[i]:
+                order[j] = order[j - 1]
+                j -= 1
+            order[j] = i
+        cdef int best_cell = -1
+        cdef int64_t best = -1, won, bound
+        cdef vector[int] dead_cells
+        cdef vector[vector[Position]] dead_parts
+        cdef vector[Position] parts
+        for k in range(<int>order.size()):
+            i = order[k]
+            bound = bounds[i]
+            if bound <= best:
+                break
+            parts.clear()
+            self.split_into(parts, survivors[i], opened)
+            if self.uniform and parts.size() == 1 and self.count(survivors[i]) > 1:
+                dead_cells.push_back(cells[i])
+                dead_parts.push_back(parts)
+                continue
+            won = self.outcome(parts, bound, best)
+            if won >= 0:
+                best_cell, best = cells[i], won
+                if won == bound and bound == bounds[order[0]]:
+                    break
+        if best_cell < 0:
+            for k in range(<int>dead_cells.size()):
+                won = self.outcome(dead_parts[k], self.weigh(dead_parts[k][0]), best)
+                if won >= 0:
+                    best_cell, best = dead_cells[k], won
+        if best_cell < 0 and self.count(layouts) == 1:
+            return pair[int, int64_t](-1, self.heaviest(layouts))
+        return pair[int, int64_t](best_cell, max(best, <int64_t>0))
+
+    cdef int64_t outcome(self, vector[Position]& parts, int64_t bound, int64_t best) except? -2:
+        """:meth:`_Search._outcome`, with -1 for None."""
+        cdef int undecided = 0
+        cdef size_t p
+        for p in range(parts.size()):
+            undecided += self.count(parts[p]) > 1
+        cdef int64_t reachable = bound - undecided * self.lightest
+        if reachable <= best:
+            return -1
+        cdef int64_t won = 0, part_value
+        for p in range(parts.size()):
+            if self.count(parts[p]) == 1:
+                won += self.heaviest(parts[p])
+                continue
+            part_value = self.value(parts[p])
+            won += part_value
+            reachable -= self.weigh(parts[p]) - self.lightest - part_value
+            if reachable <= best:
+                return -1
+        return won
+
+
+cdef object to_int(const Position& p):
+    """A row of words as a Python int bitmask."""
+    cdef object out = 0
+    cdef object word
+    for w in range(p.size()):
+        word = p[w]
+        out |= word << (64 * w)
+    return out
+
+
+def part_layouts(
+    list cells, list constraints, list steps, long long max_steps, object too_large
+) -> list[tuple[int, int]]:
+    """:func:`solver.winprob._part_layouts` in C: the same layouts in the same order, after the
+    same backtracking steps (``steps[0]``, shared across parts, raising ``too_large`` past
+    ``max_steps``)."""
+    cdef int count = len(cells), position, k, i
+    cdef vector[int] cell_of = cells
+    cdef dict local = {}
+    cdef vector[int] mines_left, unknown_left
+    cdef vector[vector[int]] numbers_at = vector[vector[int]](count)
+    members = set(cells)
+    watching: dict = {}
+    for k, (need, around) in enumerate(constraints):
+        if members.intersection(around):
+            local[k] = mines_left.size()
+            mines_left.push_back(need)
+            unknown_left.push_back(len(around))
+            for cell in around:
+                watching.setdefault(cell, []).append(local[k])
+    for i in range(count):
+        numbers_at[i] = watching.get(cells[i], [])
+    cdef int width = (max(cells, default=0) >> 3) + 1
+    cdef bytearray mask = bytearray(width)
+    cdef unsigned char* bits = mask
+    cdef vector[int] tried = vector[int](count, -1)
+    cdef int mines = 0
+    cdef long long taken = steps[0] + 1
+    cdef bint feasible
+    found = []
+    position = 0
+    while position >= 0:
+        if position == count:
+            found.append((int.from_bytes(mask, "little"), mines))
+            position -= 1
+            continue
+        feasible = True
+        if tried[position] < 0:
+            tried[position] = 0
+            for k in numbers_at[position]:
+                unknown_left[k] -= 1
+                feasible &= mines_left[k] <= unknown_left[k]
+        elif tried[position] == 0:
+            tried[position] = 1
+            bits[cell_of[position] >> 3] |= 1 << (cell_of[position] & 7)
+            mines += 1
+            for k in numbers_at[position]:
+                mines_left[k] -= 1
+                feasible &= mines_left[k] >= 0
+        else:  # both tried: undo the mine and go back
+            tried[position] = -1
+            bits[cell_of[position] >> 3] ^= 1 << (cell_of[position] & 7)
+            mines -= 1
+            for k in numbers_at[position]:
+                unknown_left[k] += 1
+                mines_left[k] += 1
+            position -= 1
+            continue
+        if feasible:
+            position += 1
+            taken += 1
+            if taken > max_steps:
+                steps[0] = taken
+                raise too_large(f"enumerating the layouts took over {max_steps} steps")
+    steps[0] = taken
+    return found

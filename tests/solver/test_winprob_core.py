@@ -1,0 +1,114 @@
+"""The compiled search (solver._winprob_core) is the Python search (winprob._Search) step for
+step: the same values, the same cells, the same layouts looked at, the same point of giving up."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from solver import Board, winprob
+from solver.engine import FirstClick, Game
+from solver.strategy import ENDGAME_LAYOUTS, next_moves
+
+pytestmark = pytest.mark.skipif(
+    winprob._core is None, reason="the compiled search is not built in this checkout"
+)
+_core_module = winprob._core
+
+
+def _guess_positions(level: str, seeds: range) -> Iterator[Board]:
+    """The boards of real games at which the solver guessed with few layouts left."""
+    for seed in seeds:
+        game = Game.level(level, FirstClick.SAFE, seed=seed)
+        while not game.is_over:
+            board = game.board
+            moves = next_moves(board)
+            if moves[-1].is_guess and not board.is_fresh:
+                try:
+                    if len(winprob._layouts(board, winprob._index(board), ENDGAME_LAYOUTS)) > 2:
+                        yield board.copy()
+                except winprob.PositionTooLarge:
+                    pass
+            for move in moves:
+                if not game.is_over:
+                    game.open(move.cell)
+
+
+POSITIONS = list(_guess_positions("expert", range(40)))
+
+
+def _searches(
+    board: Board, monkeypatch: pytest.MonkeyPatch, max_visits: int
+) -> tuple[winprob._Search, winprob._Search]:
+    """The compiled and the Python search of ``board``."""
+    _, compiled, _ = winprob._consistent_search(board, ENDGAME_LAYOUTS, max_visits)
+    with monkeypatch.context() as patch:
+        patch.setattr(winprob, "_core", None)
+        _, python, _ = winprob._consistent_search(board, ENDGAME_LAYOUTS, max_visits)
+    assert type(compiled) is not type(python)
+    return compiled, python
+
+
+def _outcome(search: winprob._Search, position: int, opened: int) -> object:
+    """The best cell and its value, or the give-up, and the layouts still left to look at."""
+    try:
+        found: object = search.best_cell(position, opened)
+    except winprob.PositionTooLarge as gave_up:
+        found = str(gave_up)
+    return found, search.visits_left
+
+
+def test_enough_guess_positions_are_compared() -> None:
+    assert len(POSITIONS) >= 15
+
+
+@pytest.mark.parametrize("board", POSITIONS)
+def test_compiled_and_python_searches_agree_on_every_guess(
+    board: Board, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    compiled, python = _searches(board, monkeypatch, winprob.MAX_VISITS)
+    assert compiled.unresolved == python.unresolved
+    assert compiled.safe_everywhere() == python.safe_everywhere()
+    for cell in compiled.unresolved:
+        assert compiled.surviving(cell) == python.surviving(cell)
+        assert compiled.won_after(compiled.surviving(cell)) == python.won_after(
+            python.surviving(cell)
+        )
+    assert _outcome(compiled, compiled.everything, 0) == _outcome(python, python.everything, 0)
+    # With a budget of a fraction of what the search took, both give up after the same visits.
+    used = winprob.MAX_VISITS - _searches(board, monkeypatch, winprob.MAX_VISITS)[0].visits_left
+    for share in (0.1, 0.35, 0.7, 0.95):
+        compiled, python = _searches(board, monkeypatch, int(used * share))
+        assert _outcome(compiled, compiled.everything, 0) == _outcome(python, python.everything, 0)
+
+
+@pytest.mark.parametrize("rule", ["none", "safe", "xp", "opening"])
+def test_compiled_and_python_agree_on_weighted_fresh_boards(
+    rule: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    board = Board.empty(3, 4, 3)
+    compiled = winprob.win_probability(board, rule=rule)
+    monkeypatch.setattr(winprob, "_core", None)
+    assert winprob.win_probability(board, rule=rule) == compiled
+
+
+@pytest.mark.parametrize("board", POSITIONS[::3])
+def test_compiled_and_python_list_the_same_layouts_after_the_same_steps(
+    board: Board, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def listed() -> object:
+        try:
+            return winprob._layouts(board, winprob._index(board), ENDGAME_LAYOUTS)
+        except winprob.PositionTooLarge as gave_up:
+            return str(gave_up)
+
+    compiled = listed()
+    monkeypatch.setattr(winprob, "_core", None)
+    assert listed() == compiled
+    for cap in (3, 20, 60):
+        monkeypatch.setattr(winprob, "MAX_ENUMERATION_STEPS", cap)
+        python = listed()
+        with monkeypatch.context() as patch:
+            patch.setattr(winprob, "_core", _core_module)
+            assert listed() == python
