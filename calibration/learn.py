@@ -288,6 +288,12 @@ def build_skin(
         for size_class, tiles in extra.items()
     }
     variants = {size_class: tiles for size_class, tiles in variants.items() if tiles}
+    shown_in = {  # play may meet a tile first in a class that never showed it
+        size_class: {
+            tile for i, tile in meanings.tiles.items() if seen.get(i, size_class) == size_class
+        }
+        for size_class in range(SIZE_CLASSES)
+    }
     threshold = min(
         match_threshold(templates | tiles, catalogue.level_weight, catalogue.tolerance)
         for tiles in [{}, *variants.values()]
@@ -301,6 +307,7 @@ def build_skin(
         templates=templates,
         threshold=threshold,
         variants=variants,
+        seen=shown_in if uneven else {},
         new_game=new_game,
         faces=faces,
         extra={"question_marks": meanings.has_question_marks},

@@ -144,19 +144,27 @@ def count_bounds(board: Board, won: bool = False) -> tuple[Counts, Counts]:
 
 
 def label_from_play(
-    boards: Sequence[tuple[Board, Mapping[Cell, int]]], known: Iterable[int]
+    boards: Sequence[tuple[Board, Mapping[Cell, int]]],
+    known: Mapping[int, Iterable[int]],
+    classes: Mapping[int, int] | None = None,
 ) -> dict[int, Tile]:
     """The numbers the boards of one game prove for pictures first seen in it.
 
     ``boards`` are the game's reads in order, each with the unlabelled picture every
-    :attr:`Tile.OPENED` cell shows; ``known`` the numbers the skin can already read (the new
-    pictures are other numbers). The last board ends the game: won, every closed cell is a mine;
-    lost with the mines shown, the counts are exact; lost with only the mine hit, it bounds.
+    :attr:`Tile.OPENED` cell shows; ``classes`` the size class of each picture's cells (default:
+    all 0, an even board); ``known`` per size class the numbers the skin reads on its cells (a
+    new picture of that class is another number; one drawn for another class may be any). The
+    last board ends the game: won, every closed cell is a mine; lost with the mines shown, the
+    counts are exact; lost with only the mine hit, it bounds.
     """
+    classes = classes or {}
     bounds = NumberBounds()
-    known_ids = {-1 - number: number for number in known}
-    for appearance, number in known_ids.items():
-        bounds.narrow(appearance, number, number, "a number the skin reads")
+    class_of: dict[int, int] = {}
+    for size_class, numbers in known.items():
+        for number in numbers:
+            appearance = -1 - number - (HIGHEST + 1) * size_class
+            class_of[appearance] = size_class
+            bounds.narrow(appearance, number, number, "a number the skin reads")
     for index, (board, pictures) in enumerate(boards):
         low, high = count_bounds(board, won=index == len(boards) - 1 and board.is_won)
         for cell, picture in pictures.items():
@@ -164,5 +172,6 @@ def label_from_play(
                 picture, int(low[cell]), int(high[cell]), f"read {index + 1}, cell {cell}"
             )
     pictures_seen = {picture for _, pictures in boards for picture in pictures.values()}
-    values = bounds.values([*known_ids, *pictures_seen])
+    class_of |= {picture: classes.get(picture, 0) for picture in pictures_seen}
+    values = bounds.values([*class_of], lambda first, second: class_of[first] == class_of[second])
     return {picture: Tile(values[picture]) for picture in pictures_seen if picture in values}

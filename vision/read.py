@@ -42,16 +42,21 @@ def _class_banks(
     labels: list[Tile],
     images: list[Image],
     variants: list[tuple[int, Tile]],
+    unlabelled: list[int],
 ) -> list[_ClassBank]:
     """For :class:`BoardReader`: per size class on the board, its cells and templates (the
-    skin's, with the class's variants in place of theirs; then every unlabelled picture).
-    ``labels`` and ``images``: the skin's templates by tile, its variants, the unlabelled."""
+    skin's, with the class's variants in place of theirs; then the unlabelled pictures met on
+    its cells). ``labels`` and ``images``: the skin's templates by tile, its variants, the
+    unlabelled; ``unlabelled``: the size class of each unlabelled picture."""
     tiles = len(skin.templates)
     allowed = np.ones((SIZE_CLASSES, len(labels)), dtype=bool)
     for index, (size_class, tile) in enumerate(variants, start=tiles):
         allowed[:, index] = False
         allowed[size_class, index] = True
         allowed[size_class, labels[:tiles].index(tile)] = False
+    for index, size_class in enumerate(unlabelled, start=tiles + len(variants)):
+        allowed[:, index] = False
+        allowed[size_class, index] = True
     classes = geometry.size_classes.ravel()
     banks = []
     for size_class in np.unique(classes).tolist():
@@ -105,10 +110,11 @@ class BoardReader:
         skin: Skin,
         geometry: BoardGeometry,
         crops_dir: Path | None = None,
-        unlabelled: Sequence[Image] = (),
+        unlabelled: Sequence[tuple[int, Image]] = (),
     ) -> None:
         """``unlabelled`` are pictures of opened cells whose number is not known yet (first
-        seen in play): a cell showing one reads as :attr:`solver.Tile.OPENED`."""
+        seen in play), each with the size class of the cells it was met on: a cell of that class
+        showing one reads as :attr:`solver.Tile.OPENED`."""
         if not skin.templates:
             raise VisionError(f"skin {skin.name!r} has no tile templates")
         if (geometry.pitch, geometry.tile_size, geometry.tile_offset) != (
@@ -132,20 +138,21 @@ class BoardReader:
         self._first_unlabelled = len(pictures)
         labels = [tile for tile, _ in pictures] + [Tile.OPENED] * len(unlabelled)
         self._tiles = np.array(labels, dtype=np.uint8)
-        self._bank = TemplateBank(
-            labels, [picture for _, picture in pictures] + [*unlabelled], skin.level_weight
-        )
+        images = [picture for _, picture in pictures] + [image for _, image in unlabelled]
+        self._bank = TemplateBank(labels, images, skin.level_weight)
         self._tile_names = (
             [tile.name for tile in tiles]
             + [f"{tile.name} of size class {size_class}" for size_class, tile in variants]
             + [f"unlabelled picture {index}" for index in range(len(unlabelled))]
         )
-        images = [picture for _, picture in pictures] + [*unlabelled]
+        classes = [size_class for size_class, _ in unlabelled]
+        uneven = variants or len(np.unique(geometry.size_classes)) > 1
         self._by_class = (
-            _class_banks(skin, geometry, labels, images, variants) if variants else None
+            _class_banks(skin, geometry, labels, images, variants, classes) if uneven else None
         )
-        """With variants, each size class's cells read against its own templates only (a tile
-        drawn apart for wider cells is read against that class's picture)."""
+        """On an uneven board, each size class's cells read against its own templates only (a
+        tile drawn apart for wider cells is read against that class's picture, a picture first
+        met in play only where it was met)."""
         self._faces = _face_bank(skin)
         missing = skin.missing_tiles()
         self._lacking = (

@@ -136,6 +136,11 @@ class Skin:
     """Per size class from 1 (see :data:`SIZE_CLASSES`), templates its cells are read against
     instead of :attr:`templates`' (a game that draws a number a little differently in wider
     cells); saved as ``tiles/<TILE>.<class>.png``."""
+    seen: dict[int, set[Tile]] = field(default_factory=dict)
+    """Per size class (0 to 3), the tiles seen on its cells; empty: every template was seen in
+    every class (an even board's one class). A class reads a tile it never showed with another
+    class's picture, which may be far from how it draws that tile: a picture met there in play
+    may still be that number (see :meth:`known_in`)."""
 
     def __post_init__(self) -> None:
         self.check()
@@ -204,6 +209,13 @@ class Skin:
                         f"tile {tile.name} (tiles/{tile.name}.{size_class}.png) is "
                         f"{_describe(image)}, not the tile_size {_size(self.tile_size)}"
                     )
+        if not isinstance(self.seen, dict):
+            return f"seen {shown(self.seen)} is not a dict"
+        for size_class, tiles in self.seen.items():
+            if type(size_class) is not int or not 0 <= size_class < SIZE_CLASSES:
+                return f"seen: {shown(size_class)} is not a size class from 0 to 3"
+            if not isinstance(tiles, set) or not tiles <= set(self.templates):
+                return f"seen: class {size_class} holds {shown(tiles)}, not a set of its tiles"
         if not isinstance(self.faces, dict):
             return f"faces {shown(self.faces)} is not a dict"
         sizes = set()
@@ -243,6 +255,11 @@ class Skin:
             for tile in sorted(variants)
         ]
 
+    def known_in(self, size_class: int) -> set[Tile]:
+        """The tiles cells of ``size_class`` were seen showing (all templates when :attr:`seen`
+        is empty)."""
+        return set(self.seen.get(size_class, set())) if self.seen else set(self.templates)
+
     def missing_tiles(self) -> list[Tile]:
         """Tiles the skin has no template for yet, so that a board showing one cannot be read.
 
@@ -273,6 +290,10 @@ class Skin:
             "variants": {
                 str(size_class): sorted(tile.name for tile in variants)
                 for size_class, variants in sorted(self.variants.items())
+            },
+            "seen": {
+                str(size_class): sorted(tile.name for tile in tiles)
+                for size_class, tiles in sorted(self.seen.items())
             },
             "faces": sorted(self.faces),
             "extra": self.extra,
@@ -336,6 +357,18 @@ class Skin:
             variants[int(key)] = {
                 Tile[tile]: _read_png(folder / "tiles" / f"{tile}.{key}.png") for tile in names
             }
+        seen = {}  # older skins: every template seen in every class
+        for key, names in (meta.get("seen", dict) if "seen" in meta.data else {}).items():
+            if not (
+                key in ("0", "1", "2", "3")
+                and isinstance(names, list)
+                and all(tile in tiles for tile in names)
+            ):
+                raise meta.error(
+                    f"seen.{key}: {shown(names)} is not a size class from 0 to 3 holding tiles "
+                    "of the skin"
+                )
+            seen[int(key)] = {Tile[tile] for tile in names}
         pictures = {state: _read_png(folder / "faces" / f"{state}.png") for state in faces}
         try:
             return cls(
@@ -351,6 +384,7 @@ class Skin:
                 slack,
                 level_weight,
                 variants,
+                seen,
             )
         except SkinError as error:
             raise meta.error(str(error)) from error

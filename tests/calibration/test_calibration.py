@@ -640,6 +640,10 @@ def test_numbers_drawn_differently_in_wider_cells_are_learned_per_size_class(
     assert {c: set(v) for c, v in skin.variants.items()} == {
         c: set(v) for c, v in result.skin.variants.items()
     }
+    assert skin.seen == result.skin.seen
+    for size_class, variants in skin.variants.items():  # each class saw its own pictures
+        assert set(variants) <= skin.seen[size_class]
+    assert Tile.HIDDEN in set.intersection(*skin.seen.values())
     geometry = locate(skin, scene.screen)
     reader = BoardReader(skin, geometry)
     frame = reader.region

@@ -14,13 +14,13 @@ from controller.loop import GamePlayer, NoFreshGame
 from controller.mouse import Check, ClickOutsideError
 from controller.outcomes import OutcomeLog, Result
 from controller.table import NotAsRead, ScreenTable
-from solver import Game
+from solver import Game, Tile
 from solver.strategy import Action, Move
 from vision.capture import ScreenGrabber
-from vision.geometry import BoardGeometry, Rect
+from vision.geometry import BoardGeometry, Edges, Rect
 from vision.locate import locate
-from vision.skin import Image, NewGame, Skin
-from vision.synthetic import draw, make_skin
+from vision.skin import MAX_SLACK, SIZE_CLASSES, Image, NewGame, Skin
+from vision.synthetic import Scene, draw, make_skin, per_size_numbers
 
 SCREEN = (640, 480)
 SKIN = make_skin(16, seed=3, name="drawn")
@@ -32,7 +32,16 @@ class DrawnScreen(ScreenGrabber):
     Not an mss grabber: it only overrides what ScreenTable and locate use.
     """
 
-    def __init__(self, seed: int, at: tuple[int, int] = (100, 120), hover: bool = False) -> None:
+    def __init__(
+        self,
+        seed: int,
+        at: tuple[int, int] = (100, 120),
+        hover: bool = False,
+        skin: Skin = SKIN,
+        edges: Edges | None = None,
+    ) -> None:
+        """``skin`` and ``edges``: how the board is drawn (see :func:`vision.synthetic.draw`)."""
+        self.skin, self.edges = skin, edges
         self.screen = Rect(0, 0, *SCREEN)
         self.seed = seed
         self.at: tuple[int, int] | None = at
@@ -43,7 +52,13 @@ class DrawnScreen(ScreenGrabber):
 
     def scene_geometry(self) -> BoardGeometry:
         assert self.at is not None
-        return draw(SKIN, self.game.board.tiles, self.at, SCREEN, face=self.face()).geometry
+        return self.scene().geometry
+
+    def scene(self) -> Scene:
+        assert self.at is not None
+        return draw(
+            self.skin, self.game.board.tiles, self.at, SCREEN, face=self.face(), edges=self.edges
+        )
 
     def face(self) -> str:
         return {"playing": "playing", "won": "won", "lost": "lost"}[self.game.state.value]
@@ -52,7 +67,7 @@ class DrawnScreen(ScreenGrabber):
         if self.at is None:
             frame = np.full((SCREEN[1], SCREEN[0], 3), (90, 40, 20), dtype=np.uint8)
         else:
-            scene = draw(SKIN, self.game.board.tiles, self.at, SCREEN, face=self.face())
+            scene = self.scene()
             frame = scene.screen
             under = None if self.pointer is None else scene.geometry.cell_at(*self.pointer)
             if self.hover and under is not None:
@@ -138,6 +153,49 @@ def test_games_on_a_drawn_screen_are_read_clicked_and_logged(tmp_path: Path) -> 
     assert sum(r.clicks for r in records) + 2 == len(mouse.clicks)  # plus two face clicks
     final = screen.game.board
     assert records[-1].final_board == final.to_text()
+
+
+def test_numbers_a_size_class_never_showed_are_learned_for_that_class_in_play(
+    tmp_path: Path,
+) -> None:
+    # The game draws every number apart in each of the four size classes; the skin has seen
+    # only 0 and 1 drawn in the wider classes (it reads the others there with the narrow
+    # cells' pictures, which no wide cell matches). Play meets them as new pictures, learns
+    # each for the class it was met in from the game's own logic, and misreads no game; the
+    # narrow cells' pictures stay as they were.
+    truth = replace(SKIN, threshold=0.02, slack=(MAX_SLACK, MAX_SLACK))
+    truth.variants = per_size_numbers(truth)
+    known = {Tile.ZERO, Tile.ONE}
+    skin = replace(
+        truth,
+        templates=dict(truth.templates),
+        variants={c: {t: p for t, p in v.items() if t in known} for c, v in truth.variants.items()},
+        seen={
+            c: set(truth.templates)
+            if c == 0
+            else set(truth.templates)
+            - {t for t in truth.templates if t.is_number and t not in known}
+            for c in range(SIZE_CLASSES)
+        },
+    )
+    edges = (
+        tuple(16 * i + min(i, 4) for i in range(10)),
+        tuple(16 * i + min(i, 3) for i in range(10)),
+    )
+    screen = DrawnScreen(seed=21, skin=truth, edges=edges)
+    mouse = RecordingMouse(screen)
+    geometry = locate(skin, screen.grab(), shape=(9, 9))
+    table = ScreenTable(screen, skin, geometry, mouse, 10, game="drawn", first_click="safe")
+    with OutcomeLog(tmp_path / "log.db") as log:
+        play_all(GamePlayer(table, log), 8)
+        records = log.games()
+    assert all(r.result in (Result.WON, Result.LOST) for r in records), [r.reason for r in records]
+    learned = [(c, t) for c, v in skin.variants.items() for t in v if t not in known]
+    assert learned, "no number was met in a wide class"
+    for size_class, tile in learned:
+        assert np.array_equal(skin.variants[size_class][tile], truth.variants[size_class][tile])
+        assert tile in skin.seen[size_class]
+    assert all(np.array_equal(skin.templates[t], truth.templates[t]) for t in truth.templates)
 
 
 def test_a_game_that_lights_the_tile_under_the_pointer_is_read_with_the_pointer_parked(
