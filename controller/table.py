@@ -270,9 +270,15 @@ class ScreenTable:
         elif self._skin.new_game.key:
             x, y = self.geometry.rect.centre
             under = self.geometry.cell_at(x, y)
+            if under is not None:  # checked before the pointer gets there and lights it up
+                if not self._parked:
+                    self._mouse.park(self.geometry.rect)
+                    self._parked = True
+                self._cells_now(self._timed_grabber.grab, {under})
+            corners = set(self._corners) - {under}
 
             def board_as_read(grab: Grab) -> bool:
-                self._cells_now(grab, {*self._corners, *([under] if under is not None else [])})
+                self._cells_now(grab, corners)
                 return True
 
             with failsafe_as_stop():

@@ -96,12 +96,13 @@ class RecordingMouse:
         self.allowed = list(areas)
 
     def press(self, key: str, x: int, y: int, check: Check | None = None) -> None:
-        """Keys reach no window here: like a key press the game missed."""
+        """Keys reach no window here: like a key press the game missed. As the real mouse
+        does, the pointer gets there before the check."""
         if not any(area.contains(x, y) for area in self.allowed):
             raise ClickOutsideError(f"refused a key press at ({x}, {y})")
+        self.screen.pointer = (x, y)
         if check is None or check(self.screen.grab):
             self.presses.append((key, x, y))
-            self.screen.pointer = (x, y)
 
     def close_dialogs(self) -> int:
         return 0  # a drawn screen has no windows
@@ -255,6 +256,17 @@ def test_clicks_are_allowed_only_on_the_board_and_its_face() -> None:
     assert mouse.allowed == [board, face]
     with pytest.raises(ClickOutsideError):
         mouse.click(board.left - 1, board.top)
+
+
+def test_a_new_game_key_is_pressed_over_a_tile_the_pointer_lights_up() -> None:
+    # gnome-mines lights the tile under the pointer, a flag of its won board too: read there
+    # once the pointer is over it, it matched no tile and the new game was refused.
+    screen = DrawnScreen(seed=15, hover=True)
+    mouse = RecordingMouse(screen)
+    table = table_for(screen, mouse, replace(SKIN, new_game=NewGame("key", "f2")))
+    table.look()
+    table.new_game()
+    assert mouse.presses == [("f2", *table.geometry.rect.centre)]
 
 
 def test_a_missed_new_game_key_is_followed_by_a_click_on_the_face(tmp_path: Path) -> None:
