@@ -251,6 +251,14 @@ class BoardGeometry:
         left, top = self.left - at[0], self.top - at[1]
         return cell_images(frame, (left, top), self.spacing, self.tile_offset, self.tile_size)
 
+    def tile_positions(
+        self, at: tuple[int, int]
+    ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+        """Where :meth:`tile_images` takes each cell's tile image in a capture whose top-left
+        pixel is screen point ``at`` (see :func:`cell_positions`)."""
+        left, top = self.left - at[0], self.top - at[1]
+        return cell_positions((left, top), self.spacing, self.tile_offset, self.tile_size)
+
     def cell_centre(self, cell: Cell) -> tuple[int, int]:
         """Where to click ``cell``: the middle of its tile image, away from grid lines and edges."""
         tile = self.tile_rect(cell)
@@ -296,8 +304,19 @@ def cell_images(
             size,
             (along_y.count, along_x.count),
         )
-    return tile_gather(
-        image,
+    return tile_gather(image, *cell_positions(start, spacing, offset, size))
+
+
+def cell_positions(
+    start: tuple[int, int],
+    spacing: tuple[Spacing, Spacing],
+    offset: tuple[int, int],
+    size: tuple[int, int],
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """Where :func:`cell_images` takes each cell's crop: (columns, width) x positions and
+    (rows, height) y positions (see :func:`vision.match.tile_gather`)."""
+    along_x, along_y = spacing
+    return (
         start[0] + along_x.positions(offset[0], size[0]),
         start[1] + along_y.positions(offset[1], size[1]),
     )

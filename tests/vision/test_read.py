@@ -16,7 +16,7 @@ from solver.board import PICTURED_TILES
 from vision.errors import BoardNotFoundError, UnreadableCellError, UnreadableFaceError
 from vision.geometry import BoardGeometry, GeometryError
 from vision.locate import locate
-from vision.match import AMBIGUITY_RATIO, TemplateBank, tile_lattice
+from vision.match import AMBIGUITY_RATIO, TemplateBank, tile_gather, tile_lattice
 from vision.read import BoardReader, Reading
 from vision.skin import FACE_STATES, MAX_SLACK, Skin
 from vision.synthetic import LAYOUTS, OPENED, Scene, draw, make_skin, per_size_numbers
@@ -395,3 +395,22 @@ def test_a_number_drawn_between_its_narrow_and_wide_pictures_is_located_and_read
     frame = scene.screen[region.top : region.bottom, region.left : region.right]
     assert reader.read_tile(between) == Tile.ONE
     assert np.array_equal(reader.read(frame, 10).board.tiles, tiles)
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), runs=st.booleans())
+def test_gathered_tiles_are_the_pixels_at_their_positions(seed: int, runs: bool) -> None:
+    # Copied run by run of consecutive positions, as one take of each pixel would copy them.
+    rng = np.random.default_rng(seed)
+    image = rng.integers(0, 256, size=(40, 50, 3), dtype=np.uint8)
+    columns, width, rows, height = (int(n) for n in rng.integers(1, 6, size=4))
+    if runs:  # cells as a board spaces them: consecutive pixels, a skip here and there
+        xs = np.sort(rng.choice(50, columns * width, replace=False)).reshape(columns, width)
+        ys = np.sort(rng.choice(40, rows * height, replace=False)).reshape(rows, height)
+    else:
+        xs = rng.integers(0, 50, size=(columns, width))
+        ys = rng.integers(0, 40, size=(rows, height))
+    for row in range(rows):
+        for column in range(columns):
+            expected = image[ys[row]][:, xs[column]]
+            assert np.array_equal(tile_gather(image, xs, ys)[row, column], expected)
