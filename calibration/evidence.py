@@ -31,7 +31,7 @@ from solver import Board, Cell, GameState, Tile
 from solver.board import PICTURED_TILES
 from solver.engine import neighbour_counts
 from vision.match import TemplateBank
-from vision.skin import Image
+from vision.skin import SIZE_CLASSES, Image
 
 Ids = npt.NDArray[np.int32]
 """A (rows, columns) grid of appearance ids."""
@@ -63,6 +63,11 @@ class Catalogue:
     Each appearance keeps the first picture seen as its representative. Only the ``box`` (x, y,
     width, height) of each pitch-sized picture is compared, with a background offset counted at
     ``level_weight``; :meth:`learn_spread` learns both from the fresh board.
+
+    Pictures are grouped within a size class (:func:`vision.geometry.size_classes`): a game may
+    draw a tile a little differently in wide and narrow cells, so each class has its own
+    appearances, and two appearances of different classes may mean one tile. Only the hidden
+    tile is one appearance in every class (the fresh board shows it everywhere alike).
     """
 
     def __init__(self, hidden: Image, tolerance: float = GROUPING_TOLERANCE) -> None:
@@ -70,6 +75,8 @@ class Catalogue:
         self.tolerance = tolerance
         self.box = (0, 0, hidden.shape[1], hidden.shape[0])
         self.level_weight = 1.0
+        self.classes: dict[int, int] = {}
+        """Per appearance id but the hidden tile's, the size class of the cells it shows."""
         self._bank: TemplateBank[int] | None = None
         self.add(hidden)
 
@@ -103,34 +110,58 @@ class Catalogue:
         self.tolerance = max(self.tolerance, wanted)
         return self.tolerance
 
-    def add(self, image: Image) -> int:
-        """The id of ``image``'s appearance, new if no known one is within the tolerance."""
+    def add(self, image: Image, size_class: int = 0) -> int:
+        """The id of ``image``'s appearance (seen on a cell of ``size_class``), new if no known
+        one of that class is within the tolerance."""
         if self.images:
-            distances = self._distances(image[None])[0]
+            distances = self._distances(image[None])[0] + self._barred(size_class)
             nearest = int(np.argmin(distances))
             if distances[nearest] <= self.tolerance:
                 return nearest
-        self.images.append(np.array(image))
-        self._bank = None
-        return len(self.images) - 1
+        return self.add_distinct(image, size_class)
 
-    def add_distinct(self, image: Image) -> int:
+    def add_distinct(self, image: Image, size_class: int = 0) -> int:
         """A new appearance for ``image`` even if a known one is within the tolerance: the game
         was seen drawing it in place of that one (gnome-mines' question mark is its flag with a
         small "?"). Each picture then takes the id of the appearance nearest to it."""
         self.images.append(np.array(image))
         self._bank = None
+        if len(self.images) > 1:
+            self.classes[len(self.images) - 1] = size_class
         return len(self.images) - 1
 
-    def ids(self, blocks: npt.NDArray[np.uint8]) -> Ids:
-        """Ids of a (rows, columns, height, width, 3) array of cell pictures."""
+    def ids(
+        self, blocks: npt.NDArray[np.uint8], classes: npt.NDArray[np.uint8] | None = None
+    ) -> Ids:
+        """Ids of a (rows, columns, height, width, 3) array of cell pictures, whose cells have
+        the size ``classes`` (rows, columns; default all class 0)."""
         rows, columns = blocks.shape[:2]
+        if classes is None:
+            classes = np.zeros((rows, columns), dtype=np.uint8)
         distances = self._distances(blocks)
+        if self.classes and classes.any():  # no appearance of another class is nearest
+            distances = (
+                distances + np.stack([self._barred(c) for c in range(SIZE_CLASSES)])[classes]
+            )
         nearest = np.argmin(distances, axis=-1).astype(np.int32)
         known = np.take_along_axis(distances, nearest[..., None], axis=-1)[..., 0]
         for row, column in np.argwhere(known > self.tolerance):
-            nearest[row, column] = self.add(blocks[row, column])
+            nearest[row, column] = self.add(blocks[row, column], int(classes[row, column]))
         return nearest.reshape(rows, columns)
+
+    def share_class(self, first: int, second: int) -> bool:
+        """Whether two appearances may show on cells of one size class (then they are two
+        tiles; otherwise they may be one tile drawn for two sizes)."""
+        one, other = self.classes.get(first), self.classes.get(second)
+        return one is None or other is None or one == other
+
+    def _barred(self, size_class: int) -> npt.NDArray[np.float32]:
+        """Per appearance, infinity unless it may show on a cell of ``size_class``."""
+        barred = np.zeros(len(self.images), dtype=np.float32)
+        for appearance, its_class in self.classes.items():
+            if its_class != size_class:
+                barred[appearance] = np.inf
+        return barred
 
     def _distances(self, blocks: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
         x, y, width, height = self.box
@@ -280,9 +311,19 @@ class Meanings:
     """What the boards prove about the value of each number picture."""
     has_question_marks: bool | None = None
     """None until a second right-click has shown whether the game has question marks."""
+    catalogue: Catalogue | None = None
+    """Where the appearances' size classes are known; without it every appearance is taken to
+    share one class (one tile, one appearance)."""
 
     def id_of(self, tile: Tile) -> int | None:
         return next((i for i, t in self.tiles.items() if t == tile), None)
+
+    def ids_of(self, tile: Tile) -> list[int]:
+        """Every appearance of ``tile`` (one per size class it is drawn differently in)."""
+        return [i for i, t in self.tiles.items() if t == tile]
+
+    def share_class(self, first: int, second: int) -> bool:
+        return self.catalogue is None or self.catalogue.share_class(first, second)
 
     def give(self, appearance: int, tile: Tile, where: str) -> None:
         """Record ``appearance`` as ``tile``; raise if either already has another partner."""
@@ -292,8 +333,11 @@ class Meanings:
                 f"appearance #{appearance} looks like {known.name} ({self.where[appearance]}) "
                 f"but also like {tile.name} ({where})"
             )
-        other = self.id_of(tile)
-        if other is not None and other != appearance:
+        other = next(
+            (i for i in self.ids_of(tile) if i != appearance and self.share_class(i, appearance)),
+            None,
+        )
+        if other is not None:
             raise CalibrationError(
                 f"{tile.name} has two appearances: #{other} ({self.where[other]}) and "
                 f"#{appearance} ({where}); the game draws it in more than one way"
@@ -369,7 +413,7 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
             )
 
     def showing(*tiles: Tile) -> npt.NDArray[np.bool_]:
-        known = [i for i in (meanings.id_of(tile) for tile in tiles) if i is not None]
+        known = [i for tile in tiles for i in meanings.ids_of(tile)]
         return np.isin(after, known)
 
     mines_shown = showing(Tile.MINE).any()
@@ -404,7 +448,7 @@ def learn_from_play(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
 
 def learn_numbers(meanings: Meanings, safe: set[int]) -> None:
     """Give every number picture whose value the bounds force its tile."""
-    for appearance, value in meanings.numbers.values(safe).items():
+    for appearance, value in meanings.numbers.values(safe, meanings.share_class).items():
         meanings.give(appearance, Tile(value), meanings.numbers.where.get(appearance, "bounds"))
 
 
@@ -447,9 +491,10 @@ def check_counting(board: Board, where: str) -> None:
             )
 
 
-def new_meanings() -> Meanings:
-    """Meanings before any game: only the hidden tile (id 0, taken from the fresh board)."""
-    meanings = Meanings()
+def new_meanings(catalogue: Catalogue | None = None) -> Meanings:
+    """Meanings before any game: only the hidden tile (id 0, taken from the fresh board), the
+    appearances' size classes known from ``catalogue``."""
+    meanings = Meanings(catalogue=catalogue)
     meanings.give(HIDDEN_ID, Tile.HIDDEN, "the fresh board")
     return meanings
 

@@ -11,6 +11,11 @@ A fresh board is one small picture (the hidden tile) repeated rows x columns tim
    fewest blocks changed is surer (see :func:`find_lattice`).
 3. *Extent*: the bounding box of the blocks showing the hidden tile (which one that is, a click
    tells: see :mod:`calibration.session`), grown over opened edge rows (:class:`Lattice`).
+4. *Uneven cells*: some games (GTK's gnome-mines) make the first cells a pixel wider than the
+   rest, so one pitch fits only part of the board. From one hidden cell the cell edges are
+   walked out along its row and its column, each next cell being the size (the pitch give or
+   take :data:`vision.skin.MAX_SLACK`) that shows the hidden tile (see
+   :class:`vision.geometry.Spacing` for how a wide cell is cut to the pitch).
 
 Pitch and phase use exact pixel equality (most of a game's hidden tiles repeat bit for bit); the
 extent takes every block near the hidden tile, since some games draw it in slight variants.
@@ -18,19 +23,23 @@ extent takes every block near the hidden tile, since some games draw it in sligh
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
+from functools import cached_property, partial
 
 import numpy as np
 import numpy.typing as npt
 
 from calibration.errors import CalibrationError
 from calibration.evidence import GROUPING_TOLERANCE
+from vision.geometry import Edges, Spacing, cell_images, size_classes
+from vision.locate import walk_edges
 from vision.match import TemplateBank, tile_lattice
-from vision.skin import Image
+from vision.skin import MAX_SLACK, Image
 
 MIN_PITCH = 8
-MAX_PITCH = 64
+MAX_PITCH = 128
+"""Cells of up to this many pixels are found (gnome-mines' Beginner cells in a 1000x600 window
+are 70 and 71 px)."""
 PITCH_TOLERANCE = 0.97
 """The pitch is the smallest shift scoring at least this fraction of the best score (multiples of
 the pitch score almost as well, a little lower for losing a row of cells)."""
@@ -43,7 +52,12 @@ class GridNotFoundError(CalibrationError):
 
 @dataclass(frozen=True)
 class Grid:
-    """A board's grid inside a capture: ``origin`` is cell (0, 0)'s top-left pixel (x, y)."""
+    """A board's grid inside a capture: ``origin`` is cell (0, 0)'s top-left pixel (x, y).
+
+    Cells are ``pitch`` pixels apart unless ``edges`` says where each starts (a board whose
+    cells differ in size; each is then cut to a ``pitch``-sized picture, see
+    :class:`vision.geometry.Spacing`).
+    """
 
     origin: tuple[int, int]
     pitch: tuple[int, int]
@@ -51,17 +65,53 @@ class Grid:
     columns: int
     hidden: Image
     """The hidden tile: the pitch-sized block that fills a fresh board."""
+    edges: Edges | None = None
+
+    @cached_property
+    def spacing(self) -> tuple[Spacing, Spacing]:
+        """The cells along x and along y."""
+        if self.edges is None:
+            return Spacing.even(self.pitch[0], self.columns), Spacing.even(self.pitch[1], self.rows)
+        return Spacing(self.edges[0], self.pitch[0]), Spacing(self.edges[1], self.pitch[1])
+
+    @cached_property
+    def size_classes(self) -> npt.NDArray[np.uint8]:
+        """(rows, columns): each cell's size class (see :func:`vision.geometry.size_classes`)."""
+        return size_classes(*self.spacing)
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """The board's width and height in pixels."""
+        return self.spacing[0].length, self.spacing[1].length
+
+    @property
+    def slack(self) -> tuple[int, int]:
+        """How many pixels wider than the pitch the widest cell is, along x and along y."""
+        return tuple(  # type: ignore[return-value]
+            max(b - a for a, b in zip(axis.starts, axis.starts[1:], strict=False)) - axis.cut
+            for axis in self.spacing
+        )
 
     def cell_centre(self, row: int, column: int) -> tuple[int, int]:
         """The (x, y) pixel in the middle of a cell, relative to the capture."""
+        (along_x, along_y), (x, y) = self.spacing, self.origin
         return (
-            self.origin[0] + column * self.pitch[0] + self.pitch[0] // 2,
-            self.origin[1] + row * self.pitch[1] + self.pitch[1] // 2,
+            x + (along_x.starts[column] + along_x.starts[column + 1]) // 2,
+            y + (along_y.starts[row] + along_y.starts[row + 1]) // 2,
         )
 
     def cell_at(self, x: int, y: int) -> tuple[int, int]:
         """The (row, column) of the cell holding pixel (x, y) of the capture."""
-        return (y - self.origin[1]) // self.pitch[1], (x - self.origin[0]) // self.pitch[0]
+        (along_x, along_y), (left, top) = self.spacing, self.origin
+        row, column = along_y.cell_of(y - top), along_x.cell_of(x - left)
+        if row is None or column is None:
+            raise GridNotFoundError(f"pixel ({x}, {y}) is outside the board at {self.origin}")
+        return row, column
+
+    def pictures(self, frame: Image, at: tuple[int, int] | None = None) -> npt.NDArray[np.uint8]:
+        """(rows, columns, pitch y, pitch x, 3): every cell's picture in ``frame``, whose pixel
+        ``at`` (default: :attr:`origin`) is the first cell's top-left corner."""
+        return cell_images(frame, at or self.origin, self.spacing, (0, 0), self.pitch)
 
 
 @dataclass(frozen=True)
@@ -94,7 +144,12 @@ class Lattice:
         index = next((i for i, hashes in enumerate(self.hashes) if (hashes == hidden).any()), None)
         if index is None:
             raise GridNotFoundError("no hidden tile in the captures (is the game fresh?)")
-        row, column = np.argwhere(self.hashes[index] == hidden)[0]
+        # The hidden block whose row and column hold the most hidden blocks: the edge walk of
+        # an uneven board (below) goes out from it along them, and stops at opened cells.
+        shown = self.hashes[index] == hidden
+        found = np.argwhere(shown)
+        counts = shown.sum(axis=1)[found[:, 0]] + shown.sum(axis=0)[found[:, 1]]
+        row, column = found[int(np.argmax(counts))]
         picture = np.array(self.blocks(index)[row, column])
         bank = TemplateBank([0], [picture])
         anywhere = np.logical_or.reduce(
@@ -122,7 +177,61 @@ class Lattice:
                     left, right = min(left, c0), max(right, c1)
                     grown = True
         origin = (self.phase[0] + left * self.pitch[0], self.phase[1] + top * self.pitch[1])
-        return Grid(origin, self.pitch, bottom - top, right - left, picture)
+        seed = (self.phase[0] + column * self.pitch[0], self.phase[1] + row * self.pitch[1])
+        even = Grid(origin, self.pitch, bottom - top, right - left, picture)
+        uneven = self._uneven_grid(self.frames[index], seed, tolerance)
+        if uneven is None or not _covers(uneven, even):
+            # A walk stopped short by opened cells (xdemineur opens an area by itself) found
+            # only part of the board: the even cut's extent is the surer one.
+            return even
+        return uneven
+
+    def _uneven_grid(self, frame: Image, seed: tuple[int, int], tolerance: float) -> Grid | None:
+        """The board walked out cell by cell from the hidden cell at ``seed`` (its top-left
+        pixel) along its row and its column, or None when every cell found is pitch-sized
+        (then the cut's own extent, which also crosses opened cells, is the better one)."""
+        pitch = self.pitch
+        corner = list(seed)
+        edges = []
+        for axis in (0, 1):
+            # The seed block may be off its cell by up to half a cell and the slack (see
+            # _middle), or lie on a wider cell: of the cells of each size near it, the one from
+            # which the most cells are found is a cell.
+            sizes = range(max(MIN_PITCH, pitch[axis] - MAX_SLACK), pitch[axis] + MAX_SLACK + 1)
+            reach = (pitch[axis] + MAX_SLACK) // 2 + 1
+            line = _CellLine(frame, seed, pitch, axis, reach)
+            walks = []
+            for shift in sorted(range(-reach, reach + 1), key=abs):
+                start = seed[axis] + shift
+                for size in sizes:
+                    fits = partial(line.distance, (start, size))
+                    walk = walk_edges(fits, (start, start + size), sizes, tolerance)
+                    cells = zip(walk, np.diff(walk), strict=False)
+                    walks.append((walk, sum(fits(int(a), int(b)) for a, b in cells)))
+            # Most cells, then the most alike in size (a block half off may end on a sliver),
+            # then the most alike in picture: flat tiles fit any cut across the gaps between
+            # them, but the board's edge shows the cut that puts a whole gap in every cell.
+            found = min(walks, key=lambda each: (-len(each[0]), np.ptp(np.diff(each[0])), each[1]))[
+                0
+            ]
+            edges.append(tuple(int(edge - found[0]) for edge in found))
+            corner[axis] = int(found[0])
+        sizes_x, sizes_y = (np.diff(axis) for axis in edges)
+        if (sizes_x == pitch[0]).all() and (sizes_y == pitch[1]).all():
+            return None
+        if np.ptp(sizes_x) > MAX_SLACK or np.ptp(sizes_y) > MAX_SLACK:
+            return None
+        cut = (int(sizes_x.min()), int(sizes_y.min()))
+        spacing = (Spacing(edges[0], cut[0]), Spacing(edges[1], cut[1]))
+        row = spacing[1].cell_of(seed[1] + pitch[1] // 2 - corner[1])
+        column = spacing[0].cell_of(seed[0] + pitch[0] // 2 - corner[0])
+        if row is None or column is None:
+            return None
+        pictures = cell_images(frame, (corner[0], corner[1]), spacing, (0, 0), cut)
+        hidden = np.ascontiguousarray(pictures[row, column])
+        return Grid(
+            (corner[0], corner[1]), cut, len(sizes_y), len(sizes_x), hidden, (edges[0], edges[1])
+        )
 
     def blocks(self, frame: int) -> npt.NDArray[np.uint8]:
         """The pitch-sized blocks of frame number ``frame`` at this cut, as a lattice view."""
@@ -146,6 +255,59 @@ class Lattice:
         return True
 
 
+def _covers(grid: Grid, other: Grid) -> bool:
+    """Whether ``grid``'s cells span every pixel of ``other``'s but for less than a cell."""
+    return all(
+        start <= other_start + pitch and start + size >= other_start + other_size - pitch
+        for start, size, other_start, other_size, pitch in zip(
+            grid.origin, grid.size, other.origin, other.size, other.pitch, strict=True
+        )
+    )
+
+
+class _CellLine:
+    """The row (``axis`` 0) or column (1) of pitch-sized blocks through the block at ``seed``,
+    ready to tell how far apart two cells of any starts and sizes are (one within ``reach``
+    pixels of the seed): the distance of :class:`vision.match.TemplateBank` between both cut
+    to the smaller size, as :class:`vision.geometry.Spacing` cuts cells.
+
+    The edge walk asks this thousands of times, so the squared differences of every pixel line
+    across the axis with every line near the seed are summed along their diagonals once; a
+    question is then a few lookups.
+    """
+
+    def __init__(
+        self, frame: Image, seed: tuple[int, int], pitch: tuple[int, int], axis: int, reach: int
+    ) -> None:
+        x, y = seed
+        band = frame[y : y + pitch[1]].swapaxes(0, 1) if axis == 0 else frame[:, x : x + pitch[0]]
+        lines = band.reshape(band.shape[0], -1).astype(np.int64)
+        self.length, self.across = len(lines), lines.shape[1]
+        self.low = max(0, seed[axis] - reach)
+        high = min(self.length, seed[axis] + reach + pitch[axis] + MAX_SLACK)
+        norms = np.einsum("ij,ij->i", lines, lines)
+        near = lines[self.low : high]
+        squared = norms[:, None] + norms[None, self.low : high] - 2 * (lines @ near.T)
+        # sums[a, r]: the squared differences of lines a - n and low + r - n, n = 1, 2, ...
+        self.sums = np.zeros((self.length + 1, high - self.low + 1), dtype=np.int64)
+        for column in range(high - self.low):
+            self.sums[1:, column + 1] = squared[:, column] + self.sums[:-1, column]
+
+    def distance(self, reference: tuple[int, int], start: int, size: int) -> float:
+        """How far the cell of ``size`` pixels at ``start`` is from the cell ``reference``
+        (start, size) near the seed (infinite unless both lie inside the capture and reach)."""
+        (near, near_size), sums = reference, self.sums
+        near -= self.low
+        if start < 0 or start + size > self.length or near < 0 or near + near_size >= sums.shape[1]:
+            return float("inf")
+        cut = min(size, near_size)
+        head, tail = (cut + 1) // 2, cut - (cut + 1) // 2
+        first = sums[start + head, near + head] - sums[start, near]
+        end, near_end = start + size, near + near_size
+        last = sums[end, near_end] - sums[end - tail, near_end - tail]
+        return float(np.sqrt((first + last) / (cut * self.across))) / 255.0
+
+
 def find_lattice(*frames: Image) -> Lattice:
     """The pitch and phase of the tile grid in ``frames``: captures of one game window.
 
@@ -160,88 +322,141 @@ def find_lattice(*frames: Image) -> Lattice:
     height, width = frame.shape[:2]
     if any(other.shape != frame.shape for other in frames):
         raise GridNotFoundError("the captures to find a grid in differ in size")
-    detail = _detailed_pixels(frame)
-    if not detail.any():
+    packed = _packed(frame)
+    if (packed == packed.flat[0]).all():
         raise GridNotFoundError(f"the {width}x{height} capture is one plain colour: no board in it")
-    pitch = (_pitch(frame, detail, axis=1), _pitch(frame, detail, axis=0))
-    weights = np.random.default_rng(0).integers(1, 2**62, size=(pitch[1], pitch[0], 3))
-    best: tuple[tuple[int, int], tuple[int, int], Counter[int]] | None = None
+    pitch = (_pitch(packed, axis=1), _pitch(packed, axis=0))
+    maps = [_block_hash_map(_packed(each), pitch) for each in frames]
+    scores: dict[tuple[int, int], tuple[int, int]] = {}
     for phase_y in range(pitch[1]):
         for phase_x in range(pitch[0]):
-            phase = (phase_x, phase_y)
-            counts: Counter[int] = Counter()
-            hashes = []
-            for each in frames:
-                block_hashes, detailed = _block_hashes_and_detail(each, phase, pitch, weights)
-                counts.update(block_hashes[detailed].tolist())
-                hashes.append(block_hashes)
-            if not counts:
+            cuts = [_cut(hashes, plain, (phase_x, phase_y), pitch) for hashes, plain in maps]
+            detailed = np.concatenate([hashes[~plain] for hashes, plain in cuts])
+            if not detailed.size:
                 continue
-            changed = sum(int((a != b).sum()) for a, b in zip(hashes, hashes[1:], strict=False))
-            score = (changed, -counts.most_common(1)[0][1])
-            if best is None or score < best[0]:
-                best = (score, phase, counts)
-    if best is None or -best[0][1] < MIN_HIDDEN_CELLS * len(frames):
-        found = 0 if best is None else -best[0][1] // len(frames)
+            changed = sum(int((a[0] != b[0]).sum()) for a, b in zip(cuts, cuts[1:], strict=False))
+            scores[phase_x, phase_y] = (
+                changed,
+                -int(np.unique(detailed, return_counts=True)[1].max()),
+            )
+    best = min(scores.values(), default=None)
+    if best is None or -best[1] < MIN_HIDDEN_CELLS * len(frames):
+        found = 0 if best is None else -best[1] // len(frames)
         raise GridNotFoundError(
             f"no board in the {width}x{height} capture: with a pitch of {pitch[0]}x{pitch[1]} px "
             f"only {found} identical detailed tiles repeat (a board needs {MIN_HIDDEN_CELLS})"
         )
-    _, phase, counts = best
-    final = [_block_hashes_and_detail(each, phase, pitch, weights) for each in frames]
-    ranked = tuple(key for key, _ in counts.most_common())
+    phase = _middle([phase for phase, score in scores.items() if score == best], pitch)
+    final = [_cut(hashes, plain, phase, pitch) for hashes, plain in maps]
+    detailed = np.concatenate([hashes[~plain] for hashes, plain in final])
+    keys, counts = np.unique(detailed, return_counts=True)
+    ranked = tuple(int(key) for key in keys[np.argsort(-counts, kind="stable")])
     return Lattice(
         phase,
         pitch,
         tuple(frames),
         tuple(hashes for hashes, _ in final),
-        tuple(detail for _, detail in final),
+        tuple(~plain for _, plain in final),
         ranked,
     )
 
 
-def _block_hashes(
-    frame: Image, phase: tuple[int, int], pitch: tuple[int, int], weights: npt.NDArray[np.int64]
-) -> npt.NDArray[np.int64]:
-    """One 64-bit hash per block of the cut at ``phase`` (equal blocks, equal hashes)."""
-    (phase_x, phase_y), (pitch_x, pitch_y) = phase, pitch
-    rows = (frame.shape[0] - phase_y) // pitch_y
-    columns = (frame.shape[1] - phase_x) // pitch_x
-    region = frame[phase_y : phase_y + rows * pitch_y, phase_x : phase_x + columns * pitch_x]
-    blocks = region.astype(np.int64).reshape(rows, pitch_y, columns, pitch_x, 3)
-    return np.einsum("aybxc,yxc->ab", blocks, weights)
+def _middle(phases: list[tuple[int, int]], pitch: tuple[int, int]) -> tuple[int, int]:
+    """Of cuts that fit equally well, the one in the middle of their run along each axis.
+
+    On a board whose cells differ in size the evenly spaced part fits cuts up to half a cell
+    off as well as the aligned one; the middle one keeps each block's centre on its tile.
+    """
+    middle = []
+    for axis in (0, 1):
+        values = sorted({phase[axis] for phase in phases})
+        # The run may wrap around the pitch: start it after the widest gap between values.
+        gaps = [
+            (b - a) % pitch[axis] or pitch[axis]
+            for a, b in zip(values, values[1:] + values[:1], strict=True)
+        ]
+        first = (gaps.index(max(gaps)) + 1) % len(values)
+        run = values[first:] + values[:first]
+        middle.append(run[len(run) // 2])
+    chosen = (middle[0], middle[1])
+    return chosen if chosen in phases else phases[0]
 
 
-def _block_hashes_and_detail(
-    frame: Image, phase: tuple[int, int], pitch: tuple[int, int], weights: npt.NDArray[np.int64]
+_HASH_BASES = (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F)
+"""Odd 64-bit multipliers of the block hash along x and along y."""
+
+
+def _packed(frame: Image) -> npt.NDArray[np.int64]:
+    """Each pixel's three channels as one number (equal pixels, equal numbers)."""
+    wide = frame.astype(np.int64)
+    return wide[..., 0] | (wide[..., 1] << 8) | (wide[..., 2] << 16)
+
+
+def _window_sums(values: npt.NDArray[np.uint64], size: int, base: int) -> npt.NDArray[np.uint64]:
+    """Along the last axis, sum of ``values[k + i] * base**i`` for i < ``size`` at every k,
+    modulo 2**64 (a rolling polynomial hash: all windows in a few passes)."""
+    length = values.shape[-1]
+    powers = np.cumprod(np.full(length, base, dtype=np.uint64), dtype=np.uint64)
+    powers = np.concatenate([np.ones(1, dtype=np.uint64), powers[:-1]])
+    inverse = pow(base, -1, 2**64)
+    unpowers = np.cumprod(np.full(length, inverse, dtype=np.uint64), dtype=np.uint64)
+    unpowers = np.concatenate([np.ones(1, dtype=np.uint64), unpowers[:-1]])
+    prefix = np.zeros((*values.shape[:-1], length + 1), dtype=np.uint64)
+    np.cumsum(values * powers, axis=-1, dtype=np.uint64, out=prefix[..., 1:])
+    return (prefix[..., size:] - prefix[..., :-size]) * unpowers[: length - size + 1]
+
+
+def _block_hash_map(
+    packed: npt.NDArray[np.int64], pitch: tuple[int, int]
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
-    """The block hashes of the cut at ``phase``, and which blocks are not one plain colour."""
-    hashes = _block_hashes(frame, phase, pitch, weights)
-    rows, columns = hashes.shape
-    # A plain block hashes like its first pixel's colour times the summed weights.
-    first_pixels = frame[phase[1] :: pitch[1], phase[0] :: pitch[0]][:rows, :columns]
-    return hashes, hashes != first_pixels.astype(np.int64) @ weights.sum(axis=(0, 1))
+    """For every pixel where a pitch-sized block can start: the block's hash (equal blocks,
+    equal hashes) and whether it is one plain colour."""
+    with np.errstate(over="ignore"):
+        values = packed.astype(np.uint64)
+        rows = _window_sums(values, pitch[0], _HASH_BASES[0])
+        hashes = _window_sums(rows.T.copy(), pitch[1], _HASH_BASES[1]).T
+        # A plain block hashes like its first pixel times the hash of a block of ones.
+        ones = _window_sums(
+            np.ones((pitch[1], pitch[0]), dtype=np.uint64), pitch[0], _HASH_BASES[0]
+        )
+        unit = _window_sums(ones.T.copy(), pitch[1], _HASH_BASES[1])[0, 0]
+        plain = hashes == values[: hashes.shape[0], : hashes.shape[1]] * unit
+    return hashes.view(np.int64), plain
 
 
-def _detailed_pixels(frame: Image) -> npt.NDArray[np.bool_]:
-    """Pixels that differ from the pixel to their right or below: the ones a shift can test."""
-    differs = np.zeros(frame.shape[:2], dtype=bool)
-    differs[:, :-1] |= (frame[:, 1:] != frame[:, :-1]).any(axis=2)
-    differs[:-1, :] |= (frame[1:, :] != frame[:-1, :]).any(axis=2)
+def _cut(
+    hashes: npt.NDArray[np.int64],
+    plain: npt.NDArray[np.bool_],
+    phase: tuple[int, int],
+    pitch: tuple[int, int],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    """The hashes, and plainness, of the blocks of the cut at ``phase``."""
+    (phase_x, phase_y), (pitch_x, pitch_y) = phase, pitch
+    return hashes[phase_y::pitch_y, phase_x::pitch_x], plain[phase_y::pitch_y, phase_x::pitch_x]
+
+
+def _edge_pixels(packed: npt.NDArray[np.int64], axis: int) -> npt.NDArray[np.bool_]:
+    """Pixels that differ from the next one along ``axis`` (1: x, 0: y): the ones a shift along
+    that axis can test. A plain area repeats under every shift, and so does a line along it."""
+    differs = np.zeros(packed.shape, dtype=bool)
+    if axis == 1:
+        differs[:, :-1] = packed[:, 1:] != packed[:, :-1]
+    else:
+        differs[:-1, :] = packed[1:, :] != packed[:-1, :]
     return differs
 
 
-def _pitch(frame: Image, detail: npt.NDArray[np.bool_], axis: int) -> int:
-    """The shift along ``axis`` (1: x, 0: y) under which detailed pixels repeat best."""
-    size = frame.shape[axis]
+def _pitch(packed: npt.NDArray[np.int64], axis: int) -> int:
+    """The shift along ``axis`` (1: x, 0: y) under which edge pixels repeat best."""
+    size = packed.shape[axis]
     scores: dict[int, float] = {}
+    values, detail = packed.astype(np.int32), _edge_pixels(packed, axis)
+    if axis == 0:
+        values, detail = values.T.copy(), detail.T.copy()
     for shift in range(MIN_PITCH, min(MAX_PITCH, size // 2) + 1):
-        if axis == 1:
-            same = (frame[:, shift:] == frame[:, :-shift]).all(axis=2) & detail[:, :-shift]
-            scores[shift] = float(same.sum())
-        else:
-            same = (frame[shift:] == frame[:-shift]).all(axis=2) & detail[:-shift]
-            scores[shift] = float(same.sum())
+        same = values[:, shift:] == values[:, :-shift]
+        same &= detail[:, :-shift]
+        scores[shift] = float(np.count_nonzero(same))
     if not scores:
         raise GridNotFoundError(f"a capture {size} px across is too small to hold a board")
     best = max(scores.values())

@@ -32,7 +32,7 @@ from vision.geometry import Rect
 from vision.locate import locate
 from vision.match import TemplateBank, flatness
 from vision.read import BoardReader
-from vision.skin import FACE_STATES, Image, NewGame, Skin
+from vision.skin import FACE_STATES, MAX_SLACK, SIZE_CLASSES, Image, NewGame, Skin
 from vision.stable import Grabber
 
 log = logging.getLogger(__name__)
@@ -146,6 +146,7 @@ class _Learner:
         player = CalibrationPlayer.start(pointer, grabber, window, self.evidence, seed)
         player.new_game_method = self.new_game
         self.evidence = player.evidence
+        self.meanings.catalogue = player.evidence.catalogue
         return player
 
     @property
@@ -212,7 +213,8 @@ class _Learner:
         _check_all_boards(player.evidence.games, meanings)
         faces = {state.value: picture for state, picture in self.faces.items()}
         new_game = self.new_game or NewGame("key", "f2")
-        skin = build_skin(name, player.evidence, meanings, faces, new_game)
+        uneven = player.view.grid.edges is not None
+        skin = build_skin(name, player.evidence, meanings, faces, new_game, uneven)
         view = player.view
         try:
             shown = board_of(view.board_ids(), meanings)
@@ -243,16 +245,59 @@ def _check_all_boards(games: list[PlayedGame], meanings: Meanings) -> None:
 
 
 def build_skin(
-    name: str, evidence: Evidence, meanings: Meanings, faces: dict[str, Image], new_game: NewGame
+    name: str,
+    evidence: Evidence,
+    meanings: Meanings,
+    faces: dict[str, Image],
+    new_game: NewGame,
+    uneven: bool = False,
 ) -> Skin:
-    """The skin: one template per learned tile, cropped to the part that differs between tiles."""
+    """The skin: one template per learned tile, cropped to the part that differs between tiles.
+
+    ``uneven``: the board's cells differ in size, so the skin lets a later board's cells be up
+    to :data:`vision.skin.MAX_SLACK` pixels wider than its pitch (a window resized gives them
+    other sizes)."""
     catalogue = evidence.catalogue
-    blocks = {tile: catalogue.images[i] for i, tile in meanings.tiles.items()}
-    (offset_x, offset_y), (width, height) = _tile_box(list(blocks.values()), catalogue.box)
-    templates = {
-        tile: np.ascontiguousarray(block[offset_y : offset_y + height, offset_x : offset_x + width])
-        for tile, block in blocks.items()
+    # A tile drawn differently in wider cells has one appearance per size class: the narrow
+    # cells' one is the template, the others its variants for their classes.
+    seen = catalogue.classes  # the hidden tile (in no entry) is one appearance everywhere
+    appearances = sorted(meanings.tiles.items(), key=lambda item: seen.get(item[0], 0) != 0)
+    blocks: dict[Tile, int] = {}
+    for i, tile in appearances:
+        blocks.setdefault(tile, i)
+    extra = {
+        size_class: {tile: i for i, tile in appearances if seen.get(i) == size_class}
+        for size_class in range(1, SIZE_CLASSES)
     }
+    pictures = [catalogue.images[i] for i in meanings.tiles]
+    (offset_x, offset_y), (width, height) = _tile_box(pictures, catalogue.box)
+
+    def crop(i: int) -> Image:
+        block = catalogue.images[i]
+        return np.ascontiguousarray(
+            block[offset_y : offset_y + height, offset_x : offset_x + width]
+        )
+
+    templates = {tile: crop(i) for tile, i in blocks.items()}
+    variants = {
+        size_class: {
+            tile: crop(i)
+            for tile, i in tiles.items()
+            if not np.array_equal(crop(i), templates[tile])
+        }
+        for size_class, tiles in extra.items()
+    }
+    variants = {size_class: tiles for size_class, tiles in variants.items() if tiles}
+    shown_in = {  # play may meet a tile first in a class that never showed it
+        size_class: {
+            tile for i, tile in meanings.tiles.items() if seen.get(i, size_class) == size_class
+        }
+        for size_class in range(SIZE_CLASSES)
+    }
+    threshold = min(
+        match_threshold(templates | tiles, catalogue.level_weight, catalogue.tolerance)
+        for tiles in [{}, *variants.values()]
+    )
     grid = evidence.catalogue.images[0].shape
     return Skin(
         name=name,
@@ -260,10 +305,13 @@ def build_skin(
         tile_size=(width, height),
         tile_offset=(offset_x, offset_y),
         templates=templates,
-        threshold=match_threshold(templates, catalogue.level_weight, catalogue.tolerance),
+        threshold=threshold,
+        variants=variants,
+        seen=shown_in if uneven else {},
         new_game=new_game,
         faces=faces,
         extra={"question_marks": meanings.has_question_marks},
+        slack=(MAX_SLACK, MAX_SLACK) if uneven else (0, 0),
         level_weight=catalogue.level_weight,
     )
 

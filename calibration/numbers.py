@@ -16,7 +16,7 @@ every mine on a loss (exact counts) and for those that show only the mine hit (b
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -57,12 +57,37 @@ class NumberBounds:
     def interval(self, appearance: int) -> tuple[int, int]:
         return self.low.get(appearance, 0), self.high.get(appearance, HIGHEST)
 
-    def values(self, appearances: Iterable[int]) -> dict[int, int]:
-        """The value each of ``appearances`` must have: the same in every way of giving them
-        distinct numbers inside their intervals. Raises when there is no such way."""
-        ordered = sorted(set(appearances), key=lambda a: (self.interval(a), a))
+    def values(
+        self,
+        appearances: Iterable[int],
+        share_class: Callable[[int, int], bool] = lambda first, second: True,
+    ) -> dict[int, int]:
+        """The value each of ``appearances`` must have: the same in every way of giving
+        distinct numbers to those that ``share_class`` (seen on cells of one size class; by
+        default all). Raises when there is no such way."""
+        remaining = sorted(set(appearances))
+        forced: dict[int, int] = {}
+        while remaining:  # appearances linked by shared classes, one linked set at a time
+            linked, frontier = {remaining[0]}, [remaining[0]]
+            while frontier:
+                first = frontier.pop()
+                joined = [a for a in remaining if a not in linked and share_class(first, a)]
+                linked.update(joined)
+                frontier.extend(joined)
+            remaining = [a for a in remaining if a not in linked]
+            ordered = sorted(linked, key=lambda a: (self.interval(a), a))
+            rivals = {
+                a: [b for b in ordered[:index] if share_class(a, b)]
+                for index, a in enumerate(ordered)
+            }
+            forced |= self._forced(ordered, rivals)
+        return forced
+
+    def _forced(self, ordered: list[int], rivals: dict[int, list[int]]) -> dict[int, int]:
+        """The values ``ordered`` take in every assignment that gives each a value none of its
+        ``rivals`` (the appearances before it that must differ from it) has."""
         forced: dict[int, int] | None = None
-        for assignment in self._assignments(ordered, 0, {}, set()):
+        for assignment in self._assignments(ordered, rivals, 0, {}):
             if forced is None:
                 forced = dict(assignment)
             else:
@@ -81,19 +106,22 @@ class NumberBounds:
         return forced
 
     def _assignments(
-        self, ordered: list[int], index: int, chosen: dict[int, int], used: set[int]
+        self,
+        ordered: list[int],
+        rivals: dict[int, list[int]],
+        index: int,
+        chosen: dict[int, int],
     ) -> Iterator[dict[int, int]]:
         if index == len(ordered):
             yield chosen
             return
         appearance = ordered[index]
         low, high = self.interval(appearance)
+        taken = {chosen[rival] for rival in rivals[appearance]}
         for value in range(low, high + 1):
-            if value not in used:
+            if value not in taken:
                 chosen[appearance] = value
-                used.add(value)
-                yield from self._assignments(ordered, index + 1, chosen, used)
-                used.discard(value)
+                yield from self._assignments(ordered, rivals, index + 1, chosen)
                 del chosen[appearance]
 
 
@@ -116,19 +144,27 @@ def count_bounds(board: Board, won: bool = False) -> tuple[Counts, Counts]:
 
 
 def label_from_play(
-    boards: Sequence[tuple[Board, Mapping[Cell, int]]], known: Iterable[int]
+    boards: Sequence[tuple[Board, Mapping[Cell, int]]],
+    known: Mapping[int, Iterable[int]],
+    classes: Mapping[int, int] | None = None,
 ) -> dict[int, Tile]:
     """The numbers the boards of one game prove for pictures first seen in it.
 
     ``boards`` are the game's reads in order, each with the unlabelled picture every
-    :attr:`Tile.OPENED` cell shows; ``known`` the numbers the skin can already read (the new
-    pictures are other numbers). The last board ends the game: won, every closed cell is a mine;
-    lost with the mines shown, the counts are exact; lost with only the mine hit, it bounds.
+    :attr:`Tile.OPENED` cell shows; ``classes`` the size class of each picture's cells (default:
+    all 0, an even board); ``known`` per size class the numbers the skin reads on its cells (a
+    new picture of that class is another number; one drawn for another class may be any). The
+    last board ends the game: won, every closed cell is a mine; lost with the mines shown, the
+    counts are exact; lost with only the mine hit, it bounds.
     """
+    classes = classes or {}
     bounds = NumberBounds()
-    known_ids = {-1 - number: number for number in known}
-    for appearance, number in known_ids.items():
-        bounds.narrow(appearance, number, number, "a number the skin reads")
+    class_of: dict[int, int] = {}
+    for size_class, numbers in known.items():
+        for number in numbers:
+            appearance = -1 - number - (HIGHEST + 1) * size_class
+            class_of[appearance] = size_class
+            bounds.narrow(appearance, number, number, "a number the skin reads")
     for index, (board, pictures) in enumerate(boards):
         low, high = count_bounds(board, won=index == len(boards) - 1 and board.is_won)
         for cell, picture in pictures.items():
@@ -136,5 +172,6 @@ def label_from_play(
                 picture, int(low[cell]), int(high[cell]), f"read {index + 1}, cell {cell}"
             )
     pictures_seen = {picture for _, pictures in boards for picture in pictures.values()}
-    values = bounds.values([*known_ids, *pictures_seen])
+    class_of |= {picture: classes.get(picture, 0) for picture in pictures_seen}
+    values = bounds.values([*class_of], lambda first, second: class_of[first] == class_of[second])
     return {picture: Tile(values[picture]) for picture in pictures_seen if picture in values}

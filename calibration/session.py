@@ -36,7 +36,6 @@ from calibration.view import PROBE_TIMEOUT, SETTLE_TIMEOUT, BoardView, FaceButto
 from solver import Cell, GameState, Tile
 from solver.strategy import next_moves
 from vision.geometry import Rect
-from vision.match import tile_lattice
 from vision.skin import NEW_GAME_KEYS, Image, NewGame
 from vision.stable import Grabber
 
@@ -106,10 +105,7 @@ class CalibrationPlayer:
         grid = lattice.grid(lattice.hash_at(0, *point))
         if evidence is None:
             evidence = Evidence(Catalogue(grid.hidden))
-            shape = (grid.rows, grid.columns)
-            evidence.catalogue.learn_spread(
-                tile_lattice(fresh, grid.origin, grid.pitch, grid.pitch, shape)
-            )
+            evidence.catalogue.learn_spread(grid.pictures(fresh))
         elif evidence.catalogue.add(grid.hidden) != HIDDEN_ID:
             raise CalibrationError(
                 f"the hidden tile in window {window} differs from the one calibrated before"
@@ -280,7 +276,7 @@ class CalibrationPlayer:
                 view.cell_pictures(frame)[cell] for frame in (before_frame, after_frame)
             )
             if not np.array_equal(before, after):
-                self.evidence.catalogue.add_distinct(after)
+                self.evidence.catalogue.add_distinct(after, int(view.grid.size_classes[cell]))
                 step = Step(ClickKind.MARK, cell, step.before, view.board_ids(after_frame))
                 log.debug("mark %s drew a picture close to the one before: a new appearance", cell)
         if not step.changed[cell]:

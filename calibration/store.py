@@ -21,11 +21,24 @@ from pathlib import Path
 import platformdirs
 
 from solver.board import PICTURED_TILES
-from vision.skin import FACE_STATES, MAX_PNG_BYTES, NAME_PATTERN, Skin, SkinError, shown
+from vision.skin import (
+    FACE_STATES,
+    MAX_PNG_BYTES,
+    NAME_PATTERN,
+    SIZE_CLASSES,
+    Skin,
+    SkinError,
+    shown,
+)
 
 SKIN_FILES = frozenset(
     ["skin.json"]
     + [f"tiles/{tile.name}.png" for tile in PICTURED_TILES]
+    + [
+        f"tiles/{tile.name}.{size}.png"
+        for tile in PICTURED_TILES
+        for size in range(1, SIZE_CLASSES)
+    ]
     + [f"faces/{state}.png" for state in FACE_STATES]
 )
 """The only member names an archive may have, besides the folders ``tiles/`` and ``faces/``."""
@@ -141,6 +154,11 @@ def export_skin(name: str, archive: Path, folder: Path | None = None) -> Path:
     members = (
         ["skin.json"]
         + [f"tiles/{tile.name}.png" for tile in sorted(skin.templates)]
+        + [
+            f"tiles/{tile.name}.{size}.png"
+            for size, variants in sorted(skin.variants.items())
+            for tile in sorted(variants)
+        ]
         + [f"faces/{state}.png" for state in sorted(skin.faces)]
     )
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zipped:

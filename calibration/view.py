@@ -17,7 +17,6 @@ from calibration.grid import Grid
 from solver import Cell, GameState
 from vision.errors import UnstableFrameError
 from vision.geometry import Rect
-from vision.match import tile_lattice
 from vision.skin import Image
 from vision.stable import Grabber, wait_stable
 
@@ -92,13 +91,8 @@ class BoardView:
     @property
     def board_rect(self) -> Rect:
         """The board's cells on the screen."""
-        (x, y), (pitch_x, pitch_y) = self.grid.origin, self.grid.pitch
-        return Rect(
-            self.window.left + x,
-            self.window.top + y,
-            self.grid.columns * pitch_x,
-            self.grid.rows * pitch_y,
-        )
+        (x, y), (width, height) = self.grid.origin, self.grid.size
+        return Rect(self.window.left + x, self.window.top + y, width, height)
 
     @property
     def board_in_window(self) -> Rect:
@@ -126,12 +120,11 @@ class BoardView:
     def board_ids(self, frame: Image | None = None) -> Ids:
         """Appearance ids of every cell, from ``frame`` (a board capture) or a new capture."""
         frame = self.grabber.grab(self.board_rect) if frame is None else frame
-        return self.catalogue.ids(self.cell_pictures(frame))
+        return self.catalogue.ids(self.cell_pictures(frame), self.grid.size_classes)
 
     def cell_pictures(self, frame: Image) -> npt.NDArray[np.uint8]:
         """Each cell's picture in ``frame`` (a board capture), by (row, column)."""
-        grid = self.grid
-        return tile_lattice(frame, (0, 0), grid.pitch, grid.pitch, (grid.rows, grid.columns))
+        return self.grid.pictures(frame, (0, 0))
 
     def still_board(self) -> Image:
         """A capture of the board once it holds still (the game may still be drawing a click)."""
@@ -147,10 +140,13 @@ class BoardView:
         frame = self.grabber.grab(self.window)
         (x, y), (pitch_x, pitch_y) = self.grid.origin, self.grid.pitch
         rows, columns = self.grid.rows, self.grid.columns
+        # Where each column (row) starts, with one more cell's place on either side.
+        lefts = [-pitch_x, *self.grid.spacing[0].starts]
+        tops = [-pitch_y, *self.grid.spacing[1].starts]
         ring = [(r, c) for r in (-1, rows) for c in range(-1, columns + 1)]
         ring += [(r, c) for r in range(rows) for c in (-1, columns)]
         for row, column in ring:
-            top, left = y + row * pitch_y, x + column * pitch_x
+            top, left = y + tops[row + 1], x + lefts[column + 1]
             block = frame[top : top + pitch_y, left : left + pitch_x]
             if top >= 0 and left >= 0 and np.array_equal(block, self.grid.hidden):
                 raise CalibrationError(

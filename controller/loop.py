@@ -152,14 +152,16 @@ class GamePlayer:
         reads = self._reads or []
         if not any(reading.pictures for reading in reads):
             return
-        known = {int(tile) for tile in self.table.known_numbers()}
+        known = {
+            c: {int(tile) for tile in tiles} for c, tiles in self.table.known_numbers().items()
+        }
         boards = [(reading.board, reading.pictures) for reading in reads]
         if boards[-1][0] is not self._board:  # the end was read apart from the clicks
             opened = self._board.tiles == Tile.OPENED
             last = {cell: picture for cell, picture in boards[-1][1].items() if opened[cell]}
             boards.append((self._board, last))
         try:
-            labels = label_from_play(boards, known)
+            labels = label_from_play(boards, known, self.table.picture_classes())
         except CalibrationError as contradiction:
             raise GameAborted(
                 Result.MISREAD, f"the pictures first seen in this game: {contradiction}"

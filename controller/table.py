@@ -20,7 +20,7 @@ from vision.geometry import BoardGeometry, Rect
 from vision.locate import locate_on_screen
 from vision.match import TemplateBank
 from vision.read import BoardReader, Reading
-from vision.skin import Image, Skin, SkinError
+from vision.skin import SIZE_CLASSES, Image, Skin, SkinError
 from vision.stable import wait_stable
 
 
@@ -56,8 +56,13 @@ class Table(Protocol):
         """Close the dialogs the game has open (a score table, a "Game Over" over the board),
         on those dialogs only; how many there were."""
 
-    def known_numbers(self) -> set[Tile]:
-        """The numbers the skin can read."""
+    def known_numbers(self) -> dict[int, set[Tile]]:
+        """Per size class of the board's cells (0 only, on an evenly spaced board), the numbers
+        the skin has seen drawn on that class's cells."""
+
+    def picture_classes(self) -> dict[int, int]:
+        """The size class of each unlabelled picture (numbered as in
+        :attr:`vision.read.Reading.pictures`): the class of the cells it was met on."""
 
     def adopt_unknown(
         self, cells: Sequence[Cell], keep: Callable[[Reading], bool]
@@ -68,8 +73,8 @@ class Table(Protocol):
 
     def label(self, tiles: Mapping[int, Tile]) -> None:
         """Each unlabelled picture (numbered as in :attr:`vision.read.Reading.pictures`) shows
-        its tile in ``tiles``: from now on it reads so, and the skin keeps it. The pictures left
-        unlabelled are numbered anew, in the same order."""
+        its tile in ``tiles``: from now on cells of its size class read it so, and the skin keeps
+        it. The pictures left unlabelled are numbered anew, in the same order."""
 
 
 class NotAsRead(VisionError):
@@ -137,8 +142,9 @@ class ScreenTable:
         self._skin = skin
         self._mouse = mouse
         self._save_skin = save_skin
-        self._unlabelled: list[Image] = []
-        """Pictures of opened cells first seen in play, their numbers not known yet."""
+        self._unlabelled: list[tuple[int, Image]] = []
+        """Pictures of opened cells first seen in play, their numbers not known yet, each with
+        the size class of the cell it was met on."""
         self._unreadable: Image | None = None
         """The last frame that could not be read."""
         self._frame: Image | None = None
@@ -186,8 +192,12 @@ class ScreenTable:
         face = self._reader.face_image(frame)
         self._face_as_read = None if face is None else TemplateBank(["as read"], [face])
 
-    def known_numbers(self) -> set[Tile]:
-        return {tile for tile in self._skin.templates if tile.is_number}
+    def known_numbers(self) -> dict[int, set[Tile]]:
+        classes = np.unique(self.geometry.size_classes).tolist()
+        return {c: {tile for tile in self._skin.known_in(c) if tile.is_number} for c in classes}
+
+    def picture_classes(self) -> dict[int, int]:
+        return {index: size_class for index, (size_class, _) in enumerate(self._unlabelled)}
 
     def adopt_unknown(
         self, cells: Sequence[Cell], keep: Callable[[Reading], bool]
@@ -196,7 +206,13 @@ class ScreenTable:
         if frame is None or not cells:
             return None
         tiles = self._reader.tile_images(frame)
-        trial = [*self._unlabelled, *(np.array(tiles[cell]) for cell in cells)]
+        classes = self.geometry.size_classes
+        trial = list(self._unlabelled)
+        for cell in cells:  # one picture per new appearance: a twin would tie with it for good
+            size_class, image = int(classes[cell]), np.array(tiles[cell])
+            alike = [picture for c, picture in trial if c == size_class]
+            if not alike or self._is_new(image, alike):
+                trial.append((size_class, image))
         reader = BoardReader(self._skin, self.geometry, unlabelled=trial)
         try:
             reading = reader.read(frame, self.mines)
@@ -209,9 +225,14 @@ class ScreenTable:
         self._keep(frame, reading)
         return reading
 
+    def _is_new(self, image: Image, pictures: list[Image]) -> bool:
+        """Whether ``image`` is farther than the skin's threshold from each of ``pictures``."""
+        bank = TemplateBank(list(range(len(pictures))), pictures, self._skin.level_weight)
+        return bool(bank.distances(image[None]).min() > self._skin.threshold)
+
     def label(self, tiles: Mapping[int, Tile]) -> None:
         for picture, tile in tiles.items():
-            self._skin.templates[tile] = self._unlabelled[picture]
+            learn_picture(self._skin, tile, *self._unlabelled[picture])
         self._unlabelled[:] = [p for i, p in enumerate(self._unlabelled) if i not in tiles]
         self._skin.check()
         if self._save_skin is not None:
@@ -249,9 +270,15 @@ class ScreenTable:
         elif self._skin.new_game.key:
             x, y = self.geometry.rect.centre
             under = self.geometry.cell_at(x, y)
+            if under is not None:  # checked before the pointer gets there and lights it up
+                if not self._parked:
+                    self._mouse.park(self.geometry.rect)
+                    self._parked = True
+                self._cells_now(self._timed_grabber.grab, {under})
+            corners = set(self._corners) - {under}
 
             def board_as_read(grab: Grab) -> bool:
-                self._cells_now(grab, {*self._corners, *([under] if under is not None else [])})
+                self._cells_now(grab, corners)
                 return True
 
             with failsafe_as_stop():
@@ -312,6 +339,22 @@ class ScreenTable:
         with failsafe_as_stop(), self.stopwatch.stage("click"):
             self._parked = False
             self._mouse.click(x, y, button, check)
+
+
+def learn_picture(skin: Skin, tile: Tile, size_class: int, picture: Image) -> None:
+    """Teach ``skin`` that cells of ``size_class`` show ``tile`` as ``picture``: its template
+    where it has none; else that class's variant (the other classes read as before, so class 0's
+    picture replaces the template only after the template is kept as the others' variant)."""
+    if tile not in skin.templates:
+        skin.templates[tile] = picture
+    elif size_class == 0:
+        for other in range(1, SIZE_CLASSES):
+            skin.variants.setdefault(other, {}).setdefault(tile, skin.templates[tile])
+        skin.templates[tile] = picture
+    else:
+        skin.variants.setdefault(size_class, {})[tile] = picture
+    if skin.seen:
+        skin.seen.setdefault(size_class, set()).add(tile)
 
 
 def _could_follow(read: Tile, now: Tile) -> bool:

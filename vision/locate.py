@@ -16,7 +16,9 @@ Three steps, fast enough for a full 1280x1024 screen in tens of milliseconds:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 
 import cv2
 import numpy as np
@@ -25,8 +27,8 @@ import numpy.typing as npt
 from solver import Tile
 from vision.capture import ScreenGrabber
 from vision.errors import BoardNotFoundError
-from vision.geometry import BoardGeometry, Rect
-from vision.match import TemplateBank, flatness, tile_lattice
+from vision.geometry import BoardGeometry, Rect, Spacing, cell_images
+from vision.match import TemplateBank, Verdict, flatness, nearest_per_label, tile_lattice
 from vision.skin import Image, Skin
 
 GREY_SLACK = 1.5
@@ -75,26 +77,37 @@ def locate(
     tiles = sorted(skin.templates)
     if not tiles:
         raise BoardNotFoundError(f"skin {skin.name!r} has no tile templates to look for")
-    bank = TemplateBank(tiles, [skin.templates[tile] for tile in tiles], skin.level_weight)
-    plain = np.array([flatness(skin.templates[tile]) <= skin.threshold for tile in tiles])
+    labels, pictures = zip(*skin.pictures(), strict=True)
+    bank = TemplateBank(list(labels), list(pictures), skin.level_weight)
+    plain = np.zeros(LABELS, dtype=bool)  # by tile value (see _judge)
+    for tile in tiles:
+        plain[tile] = flatness(skin.templates[tile]) <= skin.threshold
     area = Rect(origin[0], origin[1], screen.shape[1], screen.shape[0])
     where = f"skin {skin.name!r} in the screen area {area}"
     tile_width, tile_height = skin.tile_size
     if screen.shape[0] < tile_height or screen.shape[1] < tile_width:
         raise BoardNotFoundError(f"no board of {where}: the area is smaller than one tile")
 
-    phases = _anchor_phases(skin, screen, [t for t, p in zip(tiles, plain, strict=True) if not p])
+    distinctive = [tile for tile in tiles if flatness(skin.templates[tile]) > skin.threshold]
+    phases = _anchor_phases(skin, screen, distinctive)
     if not phases:
         raise BoardNotFoundError(
             f"no board of {where}: none of its distinctive tiles "
-            f"({', '.join(t.name for t, p in zip(tiles, plain, strict=True) if not p) or 'none'})"
+            f"({', '.join(tile.name for tile in distinctive) or 'none'})"
             f" appears within distance {skin.threshold:.3f}"
         )
+    uneven = skin.slack != (0, 0)
     best: tuple[_Candidate, tuple[int, int]] | None = None
     problems: list[str] = []
     for phase in phases:
         hits, strong = _read_lattice(skin, bank, plain, screen, phase)
-        for candidate in _boards(hits, strong, shape, problems, phase, skin.pitch):
+        # An uneven board is walked out to its edges from one distinctive cell.
+        found = (
+            _strong_cell(hits, strong)
+            if uneven
+            else _boards(hits, strong, shape, problems, phase, skin.pitch)
+        )
+        for candidate in found:
             if best is None or candidate.strong > best[0].strong:
                 best = (candidate, phase)
     if best is None:
@@ -103,14 +116,17 @@ def locate(
     candidate, (start_x, start_y) = best
     (pitch_x, pitch_y), (offset_x, offset_y) = skin.pitch, skin.tile_offset
     geometry = BoardGeometry(
-        left=origin[0] + start_x + candidate.left * pitch_x - offset_x,
-        top=origin[1] + start_y + candidate.top * pitch_y - offset_y,
+        left=start_x + candidate.left * pitch_x - offset_x,
+        top=start_y + candidate.top * pitch_y - offset_y,
         pitch=skin.pitch,
         tile_size=skin.tile_size,
         tile_offset=skin.tile_offset,
         rows=candidate.rows,
         columns=candidate.columns,
     )
+    if uneven:
+        geometry = _walk_out(skin, bank, plain, screen, geometry, shape, where)
+    geometry = replace(geometry, left=geometry.left + origin[0], top=geometry.top + origin[1])
     if not skin.faces:
         return geometry
     return replace(geometry, face=_find_face(skin, screen, origin, geometry))
@@ -155,9 +171,20 @@ def _read_lattice(
         empty = np.zeros((0, 0), dtype=bool)
         return empty, empty
     lattice = tile_lattice(screen, phase, skin.pitch, skin.tile_size, (rows, columns))
-    verdict = bank.judge(bank.distances(lattice), skin.threshold)
+    verdict = _judge(skin, bank, lattice)
     hits = verdict.accepted
     return hits, hits & ~plain[verdict.best]
+
+
+LABELS = max(Tile) + 1
+
+
+def _judge(skin: Skin, bank: TemplateBank[Tile], images: npt.NDArray[np.uint8]) -> Verdict:
+    """The skin's verdict on ``images``, its best pick a tile value: a tile's pictures for
+    every size class (see :meth:`vision.skin.Skin.pictures`) count as one."""
+    tiles = [tile for tile, _ in skin.pictures()]
+    distances = nearest_per_label(bank.distances(images), tiles, LABELS)
+    return bank.judge(distances, skin.threshold)
 
 
 def _boards(
@@ -256,3 +283,199 @@ def _find_face(skin: Skin, screen: Image, origin: tuple[int, int], board: BoardG
     _, x, y, state = best
     height, width = skin.faces[state].shape[:2]
     return Rect(band_rect.left + x, band_rect.top + y, width, height)
+
+
+def walk_edges(
+    fits: Callable[[int, int], float], first: Sequence[int], sizes: Sequence[int], limit: float
+) -> list[int]:
+    """Cell edges along one axis, grown both ways from the cells between the edges ``first``
+    while a next cell fits.
+
+    ``fits(start, size)`` is how far the cell of ``size`` pixels at ``start`` is from what a cell
+    shows (infinite where there is none). The next cell is the size from ``sizes`` that fits
+    within ``limit`` best, judged together with the cell beyond it: a plain cell fits several
+    sizes equally, its neighbour only one.
+    """
+    edges = list(first)
+    while (size := _next_size(fits, edges[-1], sizes, limit, 1)) is not None:
+        edges.append(edges[-1] + size)
+    while (size := _next_size(fits, edges[0], sizes, limit, -1)) is not None:
+        edges.insert(0, edges[0] - size)
+    return edges
+
+
+def _next_size(
+    fits: Callable[[int, int], float], edge: int, sizes: Sequence[int], limit: float, way: int
+) -> int | None:
+    """The size of the cell beside ``edge`` (after it for ``way`` 1, before it for -1)."""
+
+    def fitting(at: int) -> dict[int, float]:
+        found = {size: fits(at if way > 0 else at - size, size) for size in sizes}
+        return {size: distance for size, distance in found.items() if distance <= limit}
+
+    best: tuple[tuple[int, float], int] | None = None
+    for size, distance in fitting(edge).items():
+        beyond = fitting(edge + way * size)
+        score = (0, distance + min(beyond.values())) if beyond else (1, distance)
+        if best is None or score < best[0]:
+            best = (score, size)
+    return None if best is None else best[1]
+
+
+def _walk_out(
+    skin: Skin,
+    bank: TemplateBank[Tile],
+    plain: Mask,
+    screen: Image,
+    found: BoardGeometry,
+    shape: tuple[int, int] | None,
+    where: str,
+) -> BoardGeometry:
+    """The pitch-spaced board ``found`` (in ``screen`` pixels) grown a column or row at a time
+    while one whose cells are up to ``skin.slack`` pixels wider reads as cells of the skin, with
+    at least one distinctive tile; then, to reach ``shape``, lines of plain tiles too."""
+    left, top = found.left, found.top
+    edges = [
+        [left + start for start in found.spacing[0].starts],
+        [top + start for start in found.spacing[1].starts],
+    ]
+    if found.rows == found.columns == 1:
+        # One cell read at the pitch's phase: on a wider cell it may be up to the slack off.
+        edges = _closest_cell(skin, bank, plain, screen, edges)
+    for need_distinctive in (True, False):
+        if not need_distinctive and (shape is None or _shape_of(edges) == shape):
+            break
+        # Each axis in turn until neither grows: a longer line is likelier to hold a
+        # distinctive cell, so growing along one axis can let the other grow again.
+        grown, axis = 0, 0
+        while grown < 2:
+            before = list(edges[axis])
+
+            def fits(
+                start: int,
+                size: int,
+                axis: int = axis,
+                need: bool = False,
+                limited: bool = not need_distinctive,
+            ) -> float:
+                full = shape is not None and len(edges[axis]) - 1 >= shape[1 - axis]
+                if full and limited:
+                    return math.inf
+                return _line_distance(skin, bank, plain, screen, edges, axis, (start, size), need)
+
+            sizes = range(skin.pitch[axis], skin.pitch[axis] + skin.slack[axis] + 1)
+            walked = walk_edges(fits, before, sizes, skin.threshold)
+            if need_distinctive:
+                # Lines of plain tiles only (which a plain background also shows) are crossed
+                # but kept only inside the board: it ends at its last distinctive line.
+                walked = _trimmed(walked, before, partial(fits, need=True))
+            edges[axis] = walked
+            grown = 0 if len(walked) > len(before) else grown + 1
+            axis = 1 - axis
+    rows, columns = _shape_of(edges)
+    if shape is not None and (rows, columns) != shape:
+        raise BoardNotFoundError(
+            f"no board of {where}: the cells at screen x {edges[0][0]}, y {edges[1][0]} form a "
+            f"{rows}x{columns} board, not {shape[0]}x{shape[1]}"
+        )
+    return replace(
+        found,
+        left=edges[0][0],
+        top=edges[1][0],
+        rows=rows,
+        columns=columns,
+        edges=tuple(tuple(edge - axis[0] for edge in axis) for axis in edges),  # type: ignore[arg-type]
+    )
+
+
+def _trimmed(
+    walked: list[int], before: list[int], distinctive: Callable[[int, int], float]
+) -> list[int]:
+    """``walked`` (cell edges grown from ``before``) without the cells grown past the last one,
+    on each side, for which ``distinctive(start, size)`` is finite."""
+    first, last = walked.index(before[0]), walked.index(before[-1])
+    for index in range(len(walked) - 1, last, -1):
+        if math.isfinite(distinctive(walked[index - 1], walked[index] - walked[index - 1])):
+            last = index
+            break
+    for index in range(first):
+        if math.isfinite(distinctive(walked[index], walked[index + 1] - walked[index])):
+            first = index
+            break
+    return walked[first : last + 1]
+
+
+def _closest_cell(
+    skin: Skin, bank: TemplateBank[Tile], plain: Mask, screen: Image, edges: list[list[int]]
+) -> list[list[int]]:
+    """The edges of the one cell ``edges``, moved and widened by up to ``skin.slack`` pixels to
+    where its picture is nearest a tile of the skin."""
+    (x, _), (y, _) = edges
+    (slack_x, slack_y), (pitch_x, pitch_y) = skin.slack, skin.pitch
+    best: tuple[float, list[list[int]]] = (math.inf, edges)
+    for left in range(x - slack_x, x + slack_x + 1):
+        for width in range(pitch_x, pitch_x + slack_x + 1):
+            for top in range(y - slack_y, y + slack_y + 1):
+                for height in range(pitch_y, pitch_y + slack_y + 1):
+                    cell = [[left, left + width], [top, top + height]]
+                    distance = _line_distance(
+                        skin, bank, plain, screen, cell, 0, (left, width), False
+                    )
+                    if distance < best[0]:
+                        best = (distance, cell)
+    return best[1]
+
+
+def _strong_cell(hits: Mask, strong: Mask) -> list[_Candidate]:
+    """A distinctive cell of the largest group of cells read for sure, as a one-cell board
+    whose ``strong`` counts that group (none when no cell is distinctive)."""
+    count, labels = cv2.connectedComponents(hits.astype(np.uint8), connectivity=4)
+    sizes = [
+        int((labels == label).sum()) if (strong & (labels == label)).any() else 0
+        for label in range(1, count)
+    ]
+    if not sizes or max(sizes) == 0:
+        return []
+    label = 1 + sizes.index(max(sizes))
+    row, column = np.argwhere(strong & (labels == label))[0]
+    return [_Candidate(int(row), int(column), 1, 1, max(sizes))]
+
+
+def _shape_of(edges: list[list[int]]) -> tuple[int, int]:
+    return len(edges[1]) - 1, len(edges[0]) - 1
+
+
+def _line_distance(
+    skin: Skin,
+    bank: TemplateBank[Tile],
+    plain: Mask,
+    screen: Image,
+    edges: list[list[int]],
+    axis: int,
+    cell: tuple[int, int],
+    need_distinctive: bool,
+) -> float:
+    """The mean distance of the cells of a new column (``axis`` 0) or row (1) of ``cell``'s
+    start and size, beside the board of ``edges``, to the skin's tiles; infinite unless each
+    shows one for sure (and, with ``need_distinctive``, one of them is not plain)."""
+    start, size = cell
+    line = [start, start + size]
+    across = [list(line), edges[1]] if axis == 0 else [edges[0], list(line)]
+    spacing = tuple(
+        Spacing(tuple(edge - each[0] for edge in each), skin.pitch[index])
+        for index, each in enumerate(across)
+    )
+    try:
+        images = cell_images(
+            screen,
+            (across[0][0], across[1][0]),
+            (spacing[0], spacing[1]),
+            skin.tile_offset,
+            skin.tile_size,
+        )
+    except ValueError:  # off the screen
+        return math.inf
+    verdict = _judge(skin, bank, images)
+    if not verdict.accepted.all() or (need_distinctive and plain[verdict.best].all()):
+        return math.inf
+    return float(verdict.best_distance.mean())

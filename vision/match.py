@@ -204,6 +204,19 @@ def _backgrounds(
     return averaging, means.astype(np.float32), weights
 
 
+def nearest_per_label(
+    distances: Floats, labels: Sequence[int] | npt.NDArray[np.uint8], count: int
+) -> Floats:
+    """(..., ``count``): for each label below ``count``, the least of ``distances`` (..., one
+    per template) over the templates that carry it (``labels``, one per template; infinite for
+    a label none carries). Several pictures of one tile (drawn apart for wider cells) are then
+    one choice for :meth:`TemplateBank.judge`, never ambiguous with each other."""
+    folded = np.full((*distances.shape[:-1], count), np.inf, dtype=np.float32)
+    for column, label in enumerate(labels):
+        np.minimum(folded[..., label], distances[..., column], out=folded[..., label])
+    return folded
+
+
 def tile_lattice(
     image: Image,
     start: tuple[int, int],
@@ -241,6 +254,41 @@ def tile_lattice(
         ),
         writeable=False,
     )
+
+
+def tile_gather(
+    image: Image, xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp]
+) -> npt.NDArray[np.uint8]:
+    """A (rows, columns, height, width, channels) copy of ``image``: tile (row, column) is made
+    of the pixels at x ``xs[column]`` and y ``ys[row]`` (``xs`` is (columns, width), ``ys``
+    (rows, height)). The twin of :func:`tile_lattice` for tiles that are not evenly spaced.
+    Raises ValueError, naming the extent, unless every pixel lies inside ``image``."""
+    if xs.min() < 0 or ys.min() < 0 or xs.max() >= image.shape[1] or ys.max() >= image.shape[0]:
+        raise ValueError(
+            f"tiles from x {xs.min()} to {xs.max()} and y {ys.min()} to {ys.max()} do not fit "
+            f"in a {image.shape[1]}x{image.shape[0]} image"
+        )
+    (columns, width), (rows, height) = xs.shape, ys.shape
+    taken = _take_runs(_take_runs(image, ys.ravel()), xs.ravel(), axis=1)
+    return taken.reshape(rows, height, columns, width, image.shape[2]).swapaxes(1, 2)
+
+
+def _take_runs(image: Image, indices: npt.NDArray[np.intp], axis: int = 0) -> Image:
+    """``image.take(indices, axis)``, copied run of consecutive indices by run: a board's cells
+    are a few long runs, and slices copy them some fifteen times faster than ``take`` along the
+    pixels of a row."""
+    breaks = np.flatnonzero(np.diff(indices) != 1) + 1
+    starts, ends = np.r_[0, breaks], np.r_[breaks, len(indices)]
+    shape = list(image.shape)
+    shape[axis] = len(indices)
+    taken = np.empty(shape, dtype=image.dtype)
+    into, out_of = [slice(None)] * image.ndim, [slice(None)] * image.ndim
+    for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
+        into[axis] = slice(start, end)
+        first = int(indices[start])
+        out_of[axis] = slice(first, first + end - start)
+        taken[tuple(into)] = image[tuple(out_of)]
+    return taken
 
 
 def flatness(image: Image) -> float:

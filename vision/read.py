@@ -1,9 +1,10 @@
 """Reading a located board: every cell against the skin's templates at once, and the face.
 
 The hot path builds a strided (rows, columns, height, width, 3) view of the captured frame, one
-tile image per cell, and compares all of them with all templates in a single matrix product
-(:class:`vision.match.TemplateBank`). No cell is guessed: one that matches nothing, or two
-templates about equally, stops the read with its crop saved as a PNG.
+tile image per cell (a gathered copy when the cells are not all one size), and compares all of
+them with all templates in a single matrix product (:class:`vision.match.TemplateBank`).
+No cell is guessed: one that matches nothing, or two templates about equally, stops the read
+with its crop saved as a PNG.
 """
 
 from __future__ import annotations
@@ -20,9 +21,75 @@ import platformdirs
 
 from solver import Board, Cell, GameState, Tile
 from vision.errors import UnreadableCellError, UnreadableFaceError, VisionError
-from vision.geometry import BoardGeometry
-from vision.match import TemplateBank, Verdict, tile_lattice
-from vision.skin import FACE_STATES, Image, Skin
+from vision.geometry import BoardGeometry, join
+from vision.match import TemplateBank, Verdict, nearest_per_label, tile_gather
+from vision.skin import FACE_STATES, SIZE_CLASSES, Image, Skin
+
+
+@dataclass(frozen=True)
+class _ClassBank:
+    """The cells of one size class, a block of rows and columns of the board gathered with its
+    rows and columns ordered by size (see :class:`_ByClass`), and the templates they are read
+    against (indices into the reader's templates, and a bank of just those)."""
+
+    rows: slice
+    columns: slice
+    templates: npt.NDArray[np.intp]
+    bank: TemplateBank[Tile]
+
+
+@dataclass(frozen=True)
+class _ByClass:
+    """How an uneven board is read class by class: its cells gathered narrow rows first and
+    narrow columns first, so each size class is one block read against its own bank, with no
+    copy of its cells; ``rows`` and ``columns`` put the blocks' cells back in board order."""
+
+    xs: npt.NDArray[np.intp]
+    ys: npt.NDArray[np.intp]
+    rows: npt.NDArray[np.intp]
+    columns: npt.NDArray[np.intp]
+    banks: list[_ClassBank]
+
+
+def _by_class(
+    skin: Skin,
+    geometry: BoardGeometry,
+    at: tuple[int, int],
+    labels: list[Tile],
+    images: list[Image],
+    variants: list[tuple[int, Tile]],
+    unlabelled: list[int],
+) -> _ByClass:
+    """For :class:`BoardReader` on a board captured from screen point ``at``: per size class on
+    the board, its cells and templates (the skin's, with the class's variants in place of
+    theirs; then the unlabelled pictures met on its cells). ``labels`` and ``images``: the
+    skin's templates by tile, its variants, the unlabelled; ``unlabelled``: the size class of
+    each unlabelled picture."""
+    tiles = len(skin.templates)
+    allowed = np.ones((SIZE_CLASSES, len(labels)), dtype=bool)
+    for index, (size_class, tile) in enumerate(variants, start=tiles):
+        allowed[:, index] = False
+        allowed[size_class, index] = True
+        allowed[size_class, labels[:tiles].index(tile)] = False
+    for index, size_class in enumerate(unlabelled, start=tiles + len(variants)):
+        allowed[:, index] = False
+        allowed[size_class, index] = True
+    along_x, along_y = geometry.spacing
+    order_x = np.argsort(along_x.wide, kind="stable")
+    order_y = np.argsort(along_y.wide, kind="stable")
+    narrow_x, narrow_y = int((~along_x.wide).sum()), int((~along_y.wide).sum())
+    banks = []
+    for size_class in np.unique(geometry.size_classes).tolist():
+        templates = np.flatnonzero(allowed[size_class])
+        bank = TemplateBank(
+            [labels[i] for i in templates], [images[i] for i in templates], skin.level_weight
+        )
+        rows = slice(narrow_y, None) if size_class & 2 else slice(0, narrow_y)
+        columns = slice(narrow_x, None) if size_class & 1 else slice(0, narrow_x)
+        # judge's padding index (a bank of one has no second) maps to the one past the last
+        banks.append(_ClassBank(rows, columns, np.r_[templates, len(labels)], bank))
+    xs, ys = geometry.tile_positions(at)
+    return _ByClass(xs[order_x], ys[order_y], np.argsort(order_y), np.argsort(order_x), banks)
 
 
 def default_crops_dir() -> Path:
@@ -67,10 +134,11 @@ class BoardReader:
         skin: Skin,
         geometry: BoardGeometry,
         crops_dir: Path | None = None,
-        unlabelled: Sequence[Image] = (),
+        unlabelled: Sequence[tuple[int, Image]] = (),
     ) -> None:
         """``unlabelled`` are pictures of opened cells whose number is not known yet (first
-        seen in play): a cell showing one reads as :attr:`solver.Tile.OPENED`."""
+        seen in play), each with the size class of the cells it was met on: a cell of that class
+        showing one reads as :attr:`solver.Tile.OPENED`."""
         if not skin.templates:
             raise VisionError(f"skin {skin.name!r} has no tile templates")
         if (geometry.pitch, geometry.tile_size, geometry.tile_offset) != (
@@ -85,15 +153,34 @@ class BoardReader:
         self.geometry = geometry
         self.crops_dir = crops_dir or default_crops_dir()
         tiles = sorted(skin.templates)
-        self._first_unlabelled = len(tiles)
-        labels = tiles + [Tile.OPENED] * len(unlabelled)
-        self._tiles = np.array(labels, dtype=np.uint8)
-        self._bank = TemplateBank(
-            labels, [skin.templates[tile] for tile in tiles] + [*unlabelled], skin.level_weight
-        )
-        self._tile_names = [tile.name for tile in tiles] + [
-            f"unlabelled picture {index}" for index in range(len(unlabelled))
+        pictures = skin.pictures()
+        variants = [
+            (size_class, tile)
+            for size_class, drawn in sorted(skin.variants.items())
+            for tile in sorted(drawn)
         ]
+        self._first_unlabelled = len(pictures)
+        labels = [tile for tile, _ in pictures] + [Tile.OPENED] * len(unlabelled)
+        self._tiles = np.array(labels, dtype=np.uint8)
+        images = [picture for _, picture in pictures] + [image for _, image in unlabelled]
+        self._bank = TemplateBank(labels, images, skin.level_weight)
+        self._tile_names = (
+            [tile.name for tile in tiles]
+            + [f"{tile.name} of size class {size_class}" for size_class, tile in variants]
+            + [f"unlabelled picture {index}" for index in range(len(unlabelled))]
+        )
+        classes = [size_class for size_class, _ in unlabelled]
+        uneven = variants or len(np.unique(geometry.size_classes)) > 1
+        board = geometry.rect
+        self.region = board if geometry.face is None else board.union(geometry.face)
+        """The screen region to capture for :meth:`read`: the board and the face."""
+        at = (self.region.left, self.region.top)
+        self._by_class = (
+            _by_class(skin, geometry, at, labels, images, variants, classes) if uneven else None
+        )
+        """On an uneven board, each size class's cells read against its own templates only (a
+        tile drawn apart for wider cells is read against that class's picture, a picture first
+        met in play only where it was met)."""
         self._faces = _face_bank(skin)
         missing = skin.missing_tiles()
         self._lacking = (
@@ -104,26 +191,19 @@ class BoardReader:
         )
         """Said of every unreadable cell while the skin lacks tiles (a short calibration
         may never have seen a 7 or an 8)."""
-        board = geometry.rect
-        self.region = board if geometry.face is None else board.union(geometry.face)
-        """The screen region to capture for :meth:`read`: the board and the face."""
         self.watched = [board] + ([geometry.face] if geometry.face is not None else [])
         """The parts of :attr:`region` that show the game's state (not its timer or counter)."""
-        self._tile_origin = (
-            geometry.left + geometry.tile_offset[0] - self.region.left,
-            geometry.top + geometry.tile_offset[1] - self.region.top,
-        )
 
     def tile_images(self, frame: Image) -> npt.NDArray[np.uint8]:
         """A (rows, columns, height, width, 3) view of every cell's tile image in ``frame``."""
+        self._check_frame(frame)
+        return self.geometry.tile_images(frame, (self.region.left, self.region.top))
+
+    def _check_frame(self, frame: Image) -> None:
         if frame.shape[:2] != (self.region.height, self.region.width) or frame.ndim != 3:
             raise VisionError(
                 f"frame of shape {frame.shape} is not a capture of the board region {self.region}"
             )
-        geometry = self.geometry
-        return tile_lattice(
-            frame, self._tile_origin, geometry.pitch, geometry.tile_size, geometry.shape
-        )
 
     def read(self, frame: Image, mines: int) -> Reading:
         """The board (and face) in ``frame``, a capture of :attr:`region`.
@@ -132,9 +212,9 @@ class BoardReader:
         :class:`UnreadableFaceError` when the face is none of the skin's and the skin has every
         face of :data:`vision.skin.FACE_STATES`.
         """
-        tiles = self.tile_images(frame)
-        verdict = self._bank.judge(self._bank.distances(tiles), self.skin.threshold)
+        verdict = self._judge(frame)
         if not verdict.accepted.all():
+            tiles = self.tile_images(frame)
             unreadable = tuple(
                 (int(row), int(column)) for row, column in np.argwhere(~verdict.accepted)
             )
@@ -164,12 +244,49 @@ class BoardReader:
             }
         return Reading(board, verdict.best_distance, self._read_face(frame), pictures)
 
+    def _judge(self, frame: Image) -> Verdict:
+        """Every cell of ``frame`` judged against the templates its size class reads."""
+        if self._by_class is None:
+            distances = self._bank.distances(self.tile_images(frame))
+            return self._bank.judge(distances, self.skin.threshold)
+        self._check_frame(frame)
+        by_class = self._by_class
+        tiles = tile_gather(frame, by_class.xs, by_class.ys)
+        kinds = (np.intp, np.intp, np.float32, np.float32, np.bool_, np.bool_)
+        parts = [np.empty(tiles.shape[:2], kind) for kind in kinds]
+        for part in by_class.banks:
+            block = (part.rows, part.columns)
+            verdict = part.bank.judge(part.bank.distances(tiles[block]), self.skin.threshold)
+            values = (
+                part.templates[verdict.best],
+                part.templates[verdict.second],  # a bank of one has no second: the last index
+                verdict.best_distance,
+                verdict.second_distance,
+                verdict.within_threshold,
+                verdict.unambiguous,
+            )
+            for whole, value in zip(parts, values, strict=True):
+                whole[block] = value
+        best, second, best_distance, second_distance, within, unambiguous = (
+            whole[by_class.rows][:, by_class.columns] for whole in parts
+        )
+        return Verdict(best, second, best_distance, second_distance, within, unambiguous)
+
     def read_tile(self, image: Image) -> Tile | None:
         """What one tile image (a capture of a cell's :meth:`BoardGeometry.tile_rect`) shows, or
         None unless it matches one template for sure. Nothing is saved: this checks a cell
         between reads (about a tenth of a millisecond), it does not read the board."""
-        verdict = self._bank.judge(self._bank.distances(image[None]), self.skin.threshold)
-        return Tile(int(self._tiles[verdict.best[0]])) if verdict.accepted[0] else None
+        width, height = self.skin.tile_size
+        if image.shape[:2] != (height, width):  # a wide cell of an uneven board
+            image = join(image, self.skin.tile_size, self.geometry.tile_split())
+        distances = self._bank.distances(image[None])
+        if self._by_class is None:
+            verdict = self._bank.judge(distances, self.skin.threshold)
+            return Tile(int(self._tiles[verdict.best[0]])) if verdict.accepted[0] else None
+        # A cell of unknown size class: a tile's pictures for each class count as one.
+        folded = nearest_per_label(distances, self._tiles, max(Tile) + 1)
+        verdict = self._bank.judge(folded, self.skin.threshold)
+        return Tile(int(verdict.best[0])) if verdict.accepted[0] else None
 
     def face_image(self, frame: Image) -> Image | None:
         """The face button's pixels in ``frame`` (a capture of :attr:`region`), if there is one."""

@@ -48,6 +48,9 @@ ever pressed for a skin, whatever its file says."""
 
 MIN_SIDE, MAX_SIDE = 4, 256
 """Bounds in pixels of a cell's pitch, a tile's and a face's width and height."""
+MAX_SLACK = 2
+"""At most this many pixels may a cell of an uneven board be wider than the skin's pitch (GTK
+shares a window's leftover pixels out one per cell)."""
 MAX_JSON_BYTES = 64 * 1024
 MAX_PNG_BYTES = 1024 * 1024
 """Far above what a skin needs (an uncompressed 256x256 PNG is under 200 kB)."""
@@ -98,6 +101,11 @@ class NewGame:
         return {"kind": self.kind, "key": self.key}
 
 
+SIZE_CLASSES = 4
+"""Cells fall into size classes by whether they are wider than the pitch along x (1) and along y
+(2): narrow both ways is class 0, the only class of an evenly spaced board."""
+
+
 @dataclass
 class Skin:
     """Tile templates and grid geometry of one game's look.
@@ -118,9 +126,21 @@ class Skin:
     faces: dict[str, Image] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
     """Game-specific facts calibration learned (for example whether it has question marks)."""
+    slack: tuple[int, int] = (0, 0)
+    """How many pixels (x, y) wider than ``pitch`` a cell may be: (0, 0) where every cell is one
+    size; else its board is located cell edge by cell edge (see :mod:`vision.locate`)."""
     level_weight: float = 1.0
     """How much a tile's background lighter or darker than its template counts (see
     :class:`vision.match.TemplateBank`): below 1 for a game that draws tiles over a gradient."""
+    variants: dict[int, dict[Tile, Image]] = field(default_factory=dict)
+    """Per size class from 1 (see :data:`SIZE_CLASSES`), templates its cells are read against
+    instead of :attr:`templates`' (a game that draws a number a little differently in wider
+    cells); saved as ``tiles/<TILE>.<class>.png``."""
+    seen: dict[int, set[Tile]] = field(default_factory=dict)
+    """Per size class (0 to 3), the tiles seen on its cells; empty: every template was seen in
+    every class (an even board's one class). A class reads a tile it never showed with another
+    class's picture, which may be far from how it draws that tile: a picture met there in play
+    may still be that number (see :meth:`known_in`)."""
 
     def __post_init__(self) -> None:
         self.check()
@@ -144,6 +164,12 @@ class Skin:
         ):
             if not _is_pair(value, low):
                 return f"{name} {shown(value)} is not two whole numbers from {low} to {MAX_SIDE}"
+        if not (
+            isinstance(self.slack, tuple | list)
+            and len(self.slack) == 2
+            and all(type(number) is int and 0 <= number <= MAX_SLACK for number in self.slack)
+        ):
+            return f"slack {shown(self.slack)} is not two whole numbers from 0 to {MAX_SLACK}"
         if any(
             o + s > p for o, s, p in zip(self.tile_offset, self.tile_size, self.pitch, strict=True)
         ):
@@ -170,6 +196,26 @@ class Skin:
                     f"tile {tile.name} (tiles/{tile.name}.png) is {_describe(image)}, "
                     f"not the tile_size {_size(self.tile_size)}"
                 )
+        if not isinstance(self.variants, dict):
+            return f"variants {shown(self.variants)} is not a dict"
+        for size_class, variants in self.variants.items():
+            if type(size_class) is not int or not 0 < size_class < SIZE_CLASSES:
+                return f"variants: {shown(size_class)} is not a size class from 1 to 3"
+            for tile, image in variants.items():
+                if tile not in self.templates:
+                    return f"tile {shown(tile)} has a size-class {size_class} variant only"
+                if not _is_picture(image) or _picture_size(image) != tuple(self.tile_size):
+                    return (
+                        f"tile {tile.name} (tiles/{tile.name}.{size_class}.png) is "
+                        f"{_describe(image)}, not the tile_size {_size(self.tile_size)}"
+                    )
+        if not isinstance(self.seen, dict):
+            return f"seen {shown(self.seen)} is not a dict"
+        for size_class, tiles in self.seen.items():
+            if type(size_class) is not int or not 0 <= size_class < SIZE_CLASSES:
+                return f"seen: {shown(size_class)} is not a size class from 0 to 3"
+            if not isinstance(tiles, set) or not tiles <= set(self.templates):
+                return f"seen: class {size_class} holds {shown(tiles)}, not a set of its tiles"
         if not isinstance(self.faces, dict):
             return f"faces {shown(self.faces)} is not a dict"
         sizes = set()
@@ -200,6 +246,20 @@ class Skin:
             return f"extra.first_click {shown(rule)} is not one of {', '.join(FIRST_CLICK_RULES)}"
         return None
 
+    def pictures(self) -> list[tuple[Tile, Image]]:
+        """Every template with its tile, sorted by tile, then the size-class variants by class
+        and tile: what to look for where a cell's size class is not known."""
+        return [(tile, self.templates[tile]) for tile in sorted(self.templates)] + [
+            (tile, variants[tile])
+            for _, variants in sorted(self.variants.items())
+            for tile in sorted(variants)
+        ]
+
+    def known_in(self, size_class: int) -> set[Tile]:
+        """The tiles cells of ``size_class`` were seen showing (all templates when :attr:`seen`
+        is empty)."""
+        return set(self.seen.get(size_class, set())) if self.seen else set(self.templates)
+
     def missing_tiles(self) -> list[Tile]:
         """Tiles the skin has no template for yet, so that a board showing one cannot be read.
 
@@ -222,10 +282,19 @@ class Skin:
             "pitch": list(self.pitch),
             "tile_size": list(self.tile_size),
             "tile_offset": list(self.tile_offset),
+            "slack": list(self.slack),
             "threshold": self.threshold,
             "level_weight": self.level_weight,
             "new_game": self.new_game.to_json(),
             "tiles": sorted(tile.name for tile in self.templates),
+            "variants": {
+                str(size_class): sorted(tile.name for tile in variants)
+                for size_class, variants in sorted(self.variants.items())
+            },
+            "seen": {
+                str(size_class): sorted(tile.name for tile in tiles)
+                for size_class, tiles in sorted(self.seen.items())
+            },
             "faces": sorted(self.faces),
             "extra": self.extra,
         }
@@ -236,6 +305,9 @@ class Skin:
         (folder / "tiles").mkdir(parents=True, exist_ok=True)
         for tile, image in self.templates.items():
             _write_png(folder / "tiles" / f"{tile.name}.png", image)
+        for size_class, variants in self.variants.items():
+            for tile, image in variants.items():
+                _write_png(folder / "tiles" / f"{tile.name}.{size_class}.png", image)
         if self.faces:
             (folder / "faces").mkdir(exist_ok=True)
             for state, image in self.faces.items():
@@ -265,10 +337,38 @@ class Skin:
         faces = meta.names("faces", FACE_STATES) if "faces" in meta.data else []
         name, pitch = meta.get("name", str), meta.pair("pitch")
         tile_size, tile_offset = meta.pair("tile_size"), meta.pair("tile_offset")
+        slack = meta.pair("slack") if "slack" in meta.data else (0, 0)  # older skins: even
         threshold = meta.number("threshold")
         level_weight = meta.number("level_weight") if "level_weight" in meta.data else 1.0
         extra = meta.get("extra", dict) if "extra" in meta.data else {}
         templates = {Tile[tile]: _read_png(folder / "tiles" / f"{tile}.png") for tile in tiles}
+        variants = {}  # older skins: one size class
+        for key, names in (meta.get("variants", dict) if "variants" in meta.data else {}).items():
+            if not (
+                key in ("1", "2", "3")
+                and isinstance(names, list)
+                and all(tile in tiles for tile in names)
+                and len(set(names)) == len(names)
+            ):
+                raise meta.error(
+                    f"variants.{key}: {shown(names)} is not a size class from 1 to 3 holding "
+                    "distinct tiles of the skin"
+                )
+            variants[int(key)] = {
+                Tile[tile]: _read_png(folder / "tiles" / f"{tile}.{key}.png") for tile in names
+            }
+        seen = {}  # older skins: every template seen in every class
+        for key, names in (meta.get("seen", dict) if "seen" in meta.data else {}).items():
+            if not (
+                key in ("0", "1", "2", "3")
+                and isinstance(names, list)
+                and all(tile in tiles for tile in names)
+            ):
+                raise meta.error(
+                    f"seen.{key}: {shown(names)} is not a size class from 0 to 3 holding tiles "
+                    "of the skin"
+                )
+            seen[int(key)] = {Tile[tile] for tile in names}
         pictures = {state: _read_png(folder / "faces" / f"{state}.png") for state in faces}
         try:
             return cls(
@@ -281,7 +381,10 @@ class Skin:
                 tile_offset,
                 pictures,
                 extra,
+                slack,
                 level_weight,
+                variants,
+                seen,
             )
         except SkinError as error:
             raise meta.error(str(error)) from error

@@ -14,7 +14,7 @@ import numpy.typing as npt
 
 from solver import Tile
 from solver.board import PICTURED_TILES
-from vision.geometry import BoardGeometry, Rect
+from vision.geometry import BoardGeometry, Edges, Rect
 from vision.skin import FACE_STATES, Image, NewGame, Skin
 
 GRID = (0, 0, 0)
@@ -75,6 +75,23 @@ class Scene:
     """The face state drawn, if any."""
 
 
+def per_size_numbers(skin: Skin) -> dict[int, dict[Tile, Image]]:
+    """Per size class 1 to 3 (see :data:`vision.skin.SIZE_CLASSES`), each number of ``skin``
+    drawn half a pixel moved along x, y or both, as a glyph antialiased onto other pixels in a
+    wider cell: 0.03-0.13 from its narrow picture, further from any other tile."""
+    moves = {1: (0, 1), 2: (1, 0), 3: (1, 1)}
+    return {
+        size_class: {
+            tile: ((image.astype(np.uint16) + np.roll(image, move, axis=(0, 1))) // 2).astype(
+                np.uint8
+            )
+            for tile, image in skin.templates.items()
+            if tile.is_number
+        }
+        for size_class, move in moves.items()
+    }
+
+
 def draw(
     skin: Skin,
     tiles: npt.NDArray[np.uint8],
@@ -82,10 +99,14 @@ def draw(
     screen_size: tuple[int, int] = (800, 600),
     background: tuple[int, int, int] = (90, 40, 20),
     face: str | None = "playing",
+    edges: Edges | None = None,
 ) -> Scene:
     """Draw the board ``tiles`` with its top-left pitch corner at ``at`` on a plain screen.
 
     A 3 px sunken frame surrounds the grid and the face sits centred 10 px above the frame.
+    With ``edges`` (see :data:`vision.geometry.Edges`) cells wider than the pitch repeat their
+    middle line, as a toolkit widens a flat tile, so each reads as its pitch-sized picture;
+    a tile the skin has a variant of for the cell's size class is drawn as that variant.
     """
     width, height = screen_size
     screen = np.empty((height, width, 3), dtype=np.uint8)
@@ -93,14 +114,27 @@ def draw(
     rows, columns = tiles.shape
     pitch = skin.pitch[0]
     size, offset = skin.tile_size[0], skin.tile_offset[0]
+    starts = edges or (
+        tuple(range(0, (columns + 1) * pitch, pitch)),
+        tuple(range(0, (rows + 1) * pitch, pitch)),
+    )
     left, top = at
-    right, bottom = left + columns * pitch, top + rows * pitch
+    right, bottom = left + starts[0][-1], top + starts[1][-1]
     screen[top - 3 : bottom + 3, left - 3 : right + 3] = (128, 128, 128)
-    screen[top:bottom, left:right] = GRID
+    middle = (pitch + 1) // 2
+    cell = np.empty((pitch, pitch, 3), dtype=np.uint8)
     for row in range(rows):
+        y0, y1 = top + starts[1][row], top + starts[1][row + 1]
+        taken_y = np.r_[0:middle, np.full(y1 - y0 - pitch, middle - 1), middle:pitch]
         for column in range(columns):
-            y, x = top + row * pitch + offset, left + column * pitch + offset
-            screen[y : y + size, x : x + size] = skin.templates[Tile(int(tiles[row, column]))]
+            x0, x1 = left + starts[0][column], left + starts[0][column + 1]
+            taken_x = np.r_[0:middle, np.full(x1 - x0 - pitch, middle - 1), middle:pitch]
+            cell[:] = GRID
+            tile = Tile(int(tiles[row, column]))
+            size_class = (x1 - x0 > pitch) + 2 * (y1 - y0 > pitch)
+            drawn = skin.variants.get(size_class, {}).get(tile, skin.templates[tile])
+            cell[offset : offset + size, offset : offset + size] = drawn
+            screen[y0:y1, x0:x1] = cell[taken_y.astype(int)][:, taken_x.astype(int)]
     face_rect = None
     if face is not None:
         face_left, face_top = (left + right - FACE_SIZE) // 2, top - 13 - FACE_SIZE
@@ -109,6 +143,6 @@ def draw(
             face
         ]
     geometry = BoardGeometry(
-        left, top, skin.pitch, skin.tile_size, skin.tile_offset, rows, columns, face_rect
+        left, top, skin.pitch, skin.tile_size, skin.tile_offset, rows, columns, face_rect, edges
     )
     return Scene(skin, tiles, screen, geometry, face)

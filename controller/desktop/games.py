@@ -579,6 +579,11 @@ GNOME_MINES_WINDOW = (1000, 600)
 """gnome-mines' window size (its own default, 600x400, cuts a 30x16 board off)."""
 
 
+def _gnome_mines_fitted(size: Size) -> Size:
+    """The size gnome-mines opens with ``size``'s mine count (8x8 for Beginner's 10), if any."""
+    return next((opened for opened in GNOME_MINES_SIZES if opened[2] == size[2]), size)
+
+
 def _gnome_mines_refusal(size: Size) -> str | None:
     if size in GNOME_MINES_SIZES:
         return None
@@ -670,6 +675,7 @@ LAUNCHERS: dict[str, Launcher] = {
         arguments=lambda size: [GNOME_MINES_SIZES[size]],
         refusal=_gnome_mines_refusal,
         config_files=_gnome_mines_settings,
+        fitted=_gnome_mines_fitted,
         environment=GTK_QUIET,
         session_bus=True,
     ),

@@ -14,13 +14,14 @@ import numpy as np
 import pytest
 from conftest import Calibrations, LaunchGame, read_when_settled, start_new_game
 
-from calibration.evidence import check_counting
+from calibration.evidence import HIDDEN_ID, Catalogue, check_counting
+from calibration.grid import find_lattice
 from controller.learning import CALIBRATION_BOARDS
 from controller.mouse import Mouse
 from solver import Tile
 from solver.engine import neighbour_counts
 from vision.capture import ScreenGrabber
-from vision.geometry import BoardGeometry
+from vision.geometry import BoardGeometry, Rect
 from vision.locate import locate_on_screen
 from vision.read import BoardReader, Reading
 from vision.skin import Skin
@@ -46,6 +47,33 @@ def test_calibration_learns_every_tile_face_and_the_geometry(
     assert sorted(skin.faces) == ["lost", "playing", "won"]
     assert skin.new_game.kind in ("key", "face")
     assert 0 < skin.threshold <= 0.1
+
+
+@pytest.mark.parametrize(
+    ("level", "shape"), [((8, 8, 10), (8, 8)), ("expert", (16, 30))], ids=["small", "expert"]
+)
+def test_the_grid_of_a_board_whose_cells_differ_in_size_is_found(
+    launch: LaunchGame, level: tuple[int, int, int] | str, shape: tuple[int, int]
+) -> None:
+    # gnome-mines hands a window's leftover pixels to its first rows and columns, a pixel each.
+    window = launch("gnome-mines", level)
+    area = Rect(*window.geometry)
+    # The pointer off the board (a tile under it is lit), at the window's bottom right.
+    Mouse([area]).move(area.right - 5, area.bottom - 5)
+    fresh = wait_stable(ScreenGrabber(), area)
+    lattice = find_lattice(fresh)
+    grid = lattice.grid(lattice.ranked[0])  # a fresh board: its most common picture is hidden
+    assert (grid.rows, grid.columns) == shape
+    sizes = [np.diff(axis.starts) for axis in grid.spacing]
+    assert grid.edges is not None and any(len(set(axis)) == 2 for axis in sizes)
+    assert all(axis.max() - axis.min() <= 1 for axis in sizes)
+    # Every cell's picture is the hidden tile: exactly, but for the first row and column, whose
+    # gap pixels lie on the board's edge (the gaps' crossings are drawn inside it).
+    pictures = grid.pictures(fresh)
+    assert (pictures[1:, 1:] == grid.hidden).all()
+    catalogue = Catalogue(grid.hidden)
+    catalogue.learn_spread(pictures)  # calibration takes the edge ones as variants
+    assert (catalogue.ids(pictures) == HIDDEN_ID).all()
 
 
 def guarded_mouse(geometry: BoardGeometry) -> Mouse:

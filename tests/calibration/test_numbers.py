@@ -81,7 +81,7 @@ def test_a_won_game_labels_a_picture_by_its_closed_neighbours() -> None:
     during = Board.from_rows(["-UU", "UUU", "UUU"], mines=8)
     won = Board.from_rows(["-FF", "FFF", "FFF"], mines=8)
     boards = [(during, {(0, 0): 0}), (won, {(0, 0): 0})]
-    assert label_from_play(boards, known=[0, 1, 2]) == {0: Tile.THREE}
+    assert label_from_play(boards, known={0: [0, 1, 2]}) == {0: Tile.THREE}
 
 
 def test_a_loss_showing_only_the_mine_hit_bounds_its_neighbours_from_below() -> None:
@@ -89,5 +89,32 @@ def test_a_loss_showing_only_the_mine_hit_bounds_its_neighbours_from_below() -> 
     during = Board.from_rows(["-U", "UU"], mines=2)
     lost = Board.from_rows(["-X", "UU"], mines=2)
     boards = [(during, {(0, 0): 0}), (lost, {(0, 0): 0})]
-    assert label_from_play(boards, known=[0, 2, 3]) == {0: Tile.ONE}
-    assert label_from_play(boards, known=[0, 3]) == {}
+    assert label_from_play(boards, known={0: [0, 2, 3]}) == {0: Tile.ONE}
+    assert label_from_play(boards, known={0: [0, 3]}) == {}
+
+
+def test_a_picture_of_a_size_class_may_be_a_number_another_class_reads() -> None:
+    # Cell (0, 0) is of size class 1, where the skin has only ever seen 0 and 2; class 0 reads
+    # 1 to 3. The won board forces 1 for the class-1 picture: class 0's 1 is no rival. With one
+    # class for all (as before size classes), 1 is taken and the picture is refused.
+    during = Board.from_rows(["-U", "11"], mines=1)
+    won = Board.from_rows(["-F", "11"], mines=1)
+    boards = [(during, {(0, 0): 0}), (won, {(0, 0): 0})]
+    known = {0: [0, 1, 2, 3], 1: [0, 2]}
+    assert label_from_play(boards, known, classes={0: 1}) == {0: Tile.ONE}
+    with pytest.raises(CalibrationError, match="cannot show distinct numbers"):
+        label_from_play(boards, {0: [0, 1, 2, 3]})
+
+
+def test_pictures_of_two_size_classes_may_be_one_number() -> None:
+    # Two pictures both forced to 1, one per class: distinct only within a class.
+    during = Board.from_rows(["-UU-", "UUUU"], mines=6)
+    won = Board.from_rows(["-FF-", "FFFF"], mines=6)
+    pictures = {(0, 0): 0, (0, 3): 1}
+    boards = [(during, pictures), (won, pictures)]
+    assert label_from_play(boards, {0: [0], 1: [0]}, classes={0: 0, 1: 1}) == {
+        0: Tile.THREE,
+        1: Tile.THREE,
+    }
+    with pytest.raises(CalibrationError, match="cannot show distinct numbers"):
+        label_from_play(boards, {0: [0]})

@@ -107,3 +107,14 @@ def test_a_missing_game_or_bus_names_the_package_to_install(
         SandboxError, match=r"^kmines needs dbus-run-session \(apt-get install dbus\)$"
     ):
         launch_game("kmines")
+
+
+@pytest.mark.parametrize(
+    ("level", "fitted"),
+    [((9, 9, 10), (8, 8, 10)), ((16, 30, 99), (16, 30, 99)), ((9, 9, 11), (9, 9, 11))],
+)
+def test_gnome_mines_fits_a_level_to_the_size_of_its_mine_count(level: Size, fitted: Size) -> None:
+    # Beginner's 10 mines: its 8x8 board; a count it has no size for stays, to be refused.
+    launcher = LAUNCHERS["gnome-mines"]
+    assert launcher.fitted(level) == fitted
+    assert (launcher.refusal(fitted) is None) == (fitted[2] in (10, 99))

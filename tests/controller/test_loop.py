@@ -145,8 +145,13 @@ class SimulatedTable:
         self.adopted = adopted
         return None
 
-    def known_numbers(self) -> set[Tile]:
-        return {Tile(n) for n in range(9) if n not in self.unknown_numbers or n in self.labelled}
+    def known_numbers(self) -> dict[int, set[Tile]]:
+        return {
+            0: {Tile(n) for n in range(9) if n not in self.unknown_numbers or n in self.labelled}
+        }
+
+    def picture_classes(self) -> dict[int, int]:
+        return dict.fromkeys(range(len(self.adopted)), 0)
 
     def label(self, tiles: Mapping[int, Tile]) -> None:
         for picture, tile in tiles.items():

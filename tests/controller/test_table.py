@@ -13,14 +13,14 @@ from test_loop import play_all
 from controller.loop import GamePlayer, NoFreshGame
 from controller.mouse import Check, ClickOutsideError
 from controller.outcomes import OutcomeLog, Result
-from controller.table import NotAsRead, ScreenTable
-from solver import Game
+from controller.table import NotAsRead, ScreenTable, learn_picture
+from solver import Game, Tile
 from solver.strategy import Action, Move
 from vision.capture import ScreenGrabber
-from vision.geometry import BoardGeometry, Rect
+from vision.geometry import BoardGeometry, Edges, Rect
 from vision.locate import locate
-from vision.skin import Image, NewGame, Skin
-from vision.synthetic import draw, make_skin
+from vision.skin import MAX_SLACK, SIZE_CLASSES, Image, NewGame, Skin
+from vision.synthetic import Scene, draw, make_skin, per_size_numbers
 
 SCREEN = (640, 480)
 SKIN = make_skin(16, seed=3, name="drawn")
@@ -32,7 +32,16 @@ class DrawnScreen(ScreenGrabber):
     Not an mss grabber: it only overrides what ScreenTable and locate use.
     """
 
-    def __init__(self, seed: int, at: tuple[int, int] = (100, 120), hover: bool = False) -> None:
+    def __init__(
+        self,
+        seed: int,
+        at: tuple[int, int] = (100, 120),
+        hover: bool = False,
+        skin: Skin = SKIN,
+        edges: Edges | None = None,
+    ) -> None:
+        """``skin`` and ``edges``: how the board is drawn (see :func:`vision.synthetic.draw`)."""
+        self.skin, self.edges = skin, edges
         self.screen = Rect(0, 0, *SCREEN)
         self.seed = seed
         self.at: tuple[int, int] | None = at
@@ -43,7 +52,13 @@ class DrawnScreen(ScreenGrabber):
 
     def scene_geometry(self) -> BoardGeometry:
         assert self.at is not None
-        return draw(SKIN, self.game.board.tiles, self.at, SCREEN, face=self.face()).geometry
+        return self.scene().geometry
+
+    def scene(self) -> Scene:
+        assert self.at is not None
+        return draw(
+            self.skin, self.game.board.tiles, self.at, SCREEN, face=self.face(), edges=self.edges
+        )
 
     def face(self) -> str:
         return {"playing": "playing", "won": "won", "lost": "lost"}[self.game.state.value]
@@ -52,7 +67,7 @@ class DrawnScreen(ScreenGrabber):
         if self.at is None:
             frame = np.full((SCREEN[1], SCREEN[0], 3), (90, 40, 20), dtype=np.uint8)
         else:
-            scene = draw(SKIN, self.game.board.tiles, self.at, SCREEN, face=self.face())
+            scene = self.scene()
             frame = scene.screen
             under = None if self.pointer is None else scene.geometry.cell_at(*self.pointer)
             if self.hover and under is not None:
@@ -81,12 +96,13 @@ class RecordingMouse:
         self.allowed = list(areas)
 
     def press(self, key: str, x: int, y: int, check: Check | None = None) -> None:
-        """Keys reach no window here: like a key press the game missed."""
+        """Keys reach no window here: like a key press the game missed. As the real mouse
+        does, the pointer gets there before the check."""
         if not any(area.contains(x, y) for area in self.allowed):
             raise ClickOutsideError(f"refused a key press at ({x}, {y})")
+        self.screen.pointer = (x, y)
         if check is None or check(self.screen.grab):
             self.presses.append((key, x, y))
-            self.screen.pointer = (x, y)
 
     def close_dialogs(self) -> int:
         return 0  # a drawn screen has no windows
@@ -138,6 +154,68 @@ def test_games_on_a_drawn_screen_are_read_clicked_and_logged(tmp_path: Path) -> 
     assert sum(r.clicks for r in records) + 2 == len(mouse.clicks)  # plus two face clicks
     final = screen.game.board
     assert records[-1].final_board == final.to_text()
+
+
+def test_numbers_a_size_class_never_showed_are_learned_for_that_class_in_play(
+    tmp_path: Path,
+) -> None:
+    # The game draws every number apart in each of the four size classes; the skin has seen
+    # only 0 and 1 drawn in the wider classes (it reads the others there with the narrow
+    # cells' pictures, which no wide cell matches). Play meets them as new pictures, learns
+    # each for the class it was met in from the game's own logic, and misreads no game; the
+    # narrow cells' pictures stay as they were.
+    truth = replace(SKIN, threshold=0.02, slack=(MAX_SLACK, MAX_SLACK))
+    truth.variants = per_size_numbers(truth)
+    known = {Tile.ZERO, Tile.ONE}
+    skin = replace(
+        truth,
+        templates=dict(truth.templates),
+        variants={c: {t: p for t, p in v.items() if t in known} for c, v in truth.variants.items()},
+        seen={
+            c: set(truth.templates)
+            if c == 0
+            else set(truth.templates)
+            - {t for t in truth.templates if t.is_number and t not in known}
+            for c in range(SIZE_CLASSES)
+        },
+    )
+    edges = (
+        tuple(16 * i + min(i, 4) for i in range(10)),
+        tuple(16 * i + min(i, 3) for i in range(10)),
+    )
+    screen = DrawnScreen(seed=21, skin=truth, edges=edges)
+    mouse = RecordingMouse(screen)
+    geometry = locate(skin, screen.grab(), shape=(9, 9))
+    table = ScreenTable(screen, skin, geometry, mouse, 10, game="drawn", first_click="safe")
+    with OutcomeLog(tmp_path / "log.db") as log:
+        play_all(GamePlayer(table, log), 8)
+        records = log.games()
+    assert all(r.result in (Result.WON, Result.LOST) for r in records), [r.reason for r in records]
+    learned = [(c, t) for c, v in skin.variants.items() for t in v if t not in known]
+    assert learned, "no number was met in a wide class"
+    for size_class, tile in learned:
+        assert np.array_equal(skin.variants[size_class][tile], truth.variants[size_class][tile])
+        assert tile in skin.seen[size_class]
+    assert all(np.array_equal(skin.templates[t], truth.templates[t]) for t in truth.templates)
+
+
+def test_a_picture_learned_in_play_changes_only_how_its_size_class_reads() -> None:
+    skin = replace(SKIN, templates=dict(SKIN.templates), variants={}, seen={0: {Tile.ONE}})
+    del skin.templates[Tile.EIGHT]
+    old_one, drawn = (
+        skin.templates[Tile.ONE],
+        [np.full_like(SKIN.templates[Tile.ONE], n) for n in range(3)],
+    )
+    learn_picture(skin, Tile.EIGHT, 2, drawn[0])  # no picture at all: the template
+    assert skin.templates[Tile.EIGHT] is drawn[0] and skin.variants == {}
+    learn_picture(skin, Tile.ONE, 2, drawn[1])  # the class's own picture
+    assert skin.variants == {2: {Tile.ONE: drawn[1]}} and skin.templates[Tile.ONE] is old_one
+    learn_picture(skin, Tile.ONE, 0, drawn[2])  # class 0's: the template, the others keep theirs
+    assert skin.templates[Tile.ONE] is drawn[2]
+    kept = {c: v[Tile.ONE] for c, v in skin.variants.items()}
+    assert sorted(kept) == [1, 2, 3]
+    assert kept[1] is old_one and kept[2] is drawn[1] and kept[3] is old_one
+    assert skin.seen == {0: {Tile.ONE}, 2: {Tile.EIGHT, Tile.ONE}}
 
 
 def test_a_game_that_lights_the_tile_under_the_pointer_is_read_with_the_pointer_parked(
@@ -197,6 +275,17 @@ def test_clicks_are_allowed_only_on_the_board_and_its_face() -> None:
     assert mouse.allowed == [board, face]
     with pytest.raises(ClickOutsideError):
         mouse.click(board.left - 1, board.top)
+
+
+def test_a_new_game_key_is_pressed_over_a_tile_the_pointer_lights_up() -> None:
+    # gnome-mines lights the tile under the pointer, a flag of its won board too: read there
+    # once the pointer is over it, it matched no tile and the new game was refused.
+    screen = DrawnScreen(seed=15, hover=True)
+    mouse = RecordingMouse(screen)
+    table = table_for(screen, mouse, replace(SKIN, new_game=NewGame("key", "f2")))
+    table.look()
+    table.new_game()
+    assert mouse.presses == [("f2", *table.geometry.rect.centre)]
 
 
 def test_a_missed_new_game_key_is_followed_by_a_click_on_the_face(tmp_path: Path) -> None:

@@ -14,12 +14,12 @@ from hypothesis import strategies as st
 from solver import Board, Tile
 from solver.board import PICTURED_TILES
 from vision.errors import BoardNotFoundError, UnreadableCellError, UnreadableFaceError
-from vision.geometry import BoardGeometry
+from vision.geometry import BoardGeometry, GeometryError
 from vision.locate import locate
-from vision.match import TemplateBank, tile_lattice
+from vision.match import AMBIGUITY_RATIO, TemplateBank, tile_gather, tile_lattice
 from vision.read import BoardReader, Reading
-from vision.skin import FACE_STATES, Skin
-from vision.synthetic import LAYOUTS, OPENED, Scene, draw, make_skin
+from vision.skin import FACE_STATES, MAX_SLACK, Skin
+from vision.synthetic import LAYOUTS, OPENED, Scene, draw, make_skin, per_size_numbers
 
 SKINS = {pitch: make_skin(pitch, seed=pitch) for pitch in LAYOUTS}
 SCREEN = (640, 480)
@@ -45,6 +45,29 @@ def scenes(draw_from: st.DrawFn, face: bool = True) -> Scene:
     background = draw_from(st.sampled_from([OPENED, (0, 0, 0), (90, 40, 20)]))
     state = draw_from(st.sampled_from(FACE_STATES)) if face else None
     return draw(skin, tiles, (left, top), SCREEN, background, state)
+
+
+@st.composite
+def uneven_scenes(draw_from: st.DrawFn) -> Scene:
+    """A random board whose cells are each the pitch or a pixel wider, drawn with a skin that
+    allows it, as :func:`scenes` draws even ones."""
+    skin = replace(SKINS[draw_from(st.sampled_from(sorted(SKINS)))], slack=(1, 1))
+    pitch = skin.pitch[0]
+    rows, columns = draw_from(st.integers(2, 9)), draw_from(st.integers(2, 12))
+    sizes = [
+        draw_from(st.lists(st.sampled_from([pitch, pitch + 1]), min_size=n, max_size=n))
+        for n in (columns, rows)
+    ]
+    edges = tuple(tuple(int(edge) for edge in np.cumsum([0, *axis])) for axis in sizes)
+    tiles = np.random.default_rng(draw_from(st.integers(0, 2**32 - 1))).integers(
+        0, len(PICTURED_TILES), size=(rows, columns), dtype=np.uint8
+    )
+    tiles[0, 0] = tiles[-1, -1] = Tile.HIDDEN  # every edge line shows a distinctive tile
+    left = draw_from(st.integers(5, SCREEN[0] - edges[0][-1] - 5))
+    top = draw_from(st.integers(45, SCREEN[1] - edges[1][-1] - 5))
+    background = draw_from(st.sampled_from([OPENED, (0, 0, 0), (90, 40, 20)]))
+    state = draw_from(st.sampled_from(FACE_STATES))
+    return draw(skin, tiles, (left, top), SCREEN, background, state, edges)  # type: ignore[arg-type]
 
 
 def read_scene(
@@ -322,3 +345,72 @@ def test_a_board_on_a_background_of_its_opened_colour_is_found() -> None:
         scene.geometry.top,
         (7, 8),
     )
+
+
+@settings(max_examples=15, deadline=None)
+@given(uneven_scenes())
+def test_locate_and_read_of_a_board_whose_cells_differ_by_a_pixel_are_exact(drawn: Scene) -> None:
+    geometry = locate(drawn.skin, drawn.screen)
+    assert geometry == drawn.geometry
+    reader = BoardReader(drawn.skin, geometry)
+    region = reader.region
+    frame = drawn.screen[region.top : region.bottom, region.left : region.right]
+    reading = reader.read(np.ascontiguousarray(frame), 0)
+    assert np.array_equal(reading.board.tiles, drawn.tiles)
+    assert reading.face == drawn.face
+    # A single cell's capture (the click check) reads as the board read it.
+    for cell in ((0, 0), (len(drawn.tiles) - 1, len(drawn.tiles[0]) - 1)):
+        rect = geometry.tile_rect(cell)
+        image = drawn.screen[rect.top : rect.bottom, rect.left : rect.right]
+        assert reader.read_tile(image) == Tile(int(drawn.tiles[cell]))
+
+
+def test_cell_edges_that_hold_a_cell_narrower_than_the_pitch_are_refused() -> None:
+    skin = SKINS[16]
+    with pytest.raises(GeometryError, match="narrower than the 16 px"):
+        BoardGeometry(
+            0, 0, skin.pitch, skin.tile_size, skin.tile_offset, 1, 2, None, ((0, 16, 31), (0, 16))
+        )
+
+
+def test_a_number_drawn_between_its_narrow_and_wide_pictures_is_located_and_read() -> None:
+    """Where a cell's size class is not known (locate's walk, read_tile) a tile's pictures for
+    several classes are one choice: a wide cell's 1 about as far from the narrow 1 as from the
+    wide 1 is a 1, not an ambiguous cell."""
+    skin = make_skin(16, seed=5)
+    skin = replace(skin, slack=(MAX_SLACK, MAX_SLACK), variants=per_size_numbers(skin))
+    narrow, wide = skin.templates[Tile.ONE], skin.variants[1][Tile.ONE]
+    between = ((narrow.astype(np.uint16) + wide) // 2).astype(np.uint8)
+    truth = replace(skin, variants={1: {Tile.ONE: between}})
+    bank = TemplateBank([0, 1], [narrow, wide])
+    near, far = sorted(bank.distances(between[None])[0])
+    assert near > AMBIGUITY_RATIO * far and far <= skin.threshold  # ambiguous as two tiles
+    tiles = np.full((9, 9), Tile.ONE, dtype=np.uint8)
+    edges = (tuple(16 * i + min(i, 3) for i in range(10)), tuple(range(0, 160, 16)))
+    scene = draw(truth, tiles, (50, 60), edges=edges)
+    geometry = locate(skin, scene.screen)
+    assert (geometry.rows, geometry.columns, geometry.edges) == (9, 9, scene.geometry.edges)
+    reader = BoardReader(skin, geometry)
+    region = reader.region
+    frame = scene.screen[region.top : region.bottom, region.left : region.right]
+    assert reader.read_tile(between) == Tile.ONE
+    assert np.array_equal(reader.read(frame, 10).board.tiles, tiles)
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), runs=st.booleans())
+def test_gathered_tiles_are_the_pixels_at_their_positions(seed: int, runs: bool) -> None:
+    # Copied run by run of consecutive positions, as one take of each pixel would copy them.
+    rng = np.random.default_rng(seed)
+    image = rng.integers(0, 256, size=(40, 50, 3), dtype=np.uint8)
+    columns, width, rows, height = (int(n) for n in rng.integers(1, 6, size=4))
+    if runs:  # cells as a board spaces them: consecutive pixels, a skip here and there
+        xs = np.sort(rng.choice(50, columns * width, replace=False)).reshape(columns, width)
+        ys = np.sort(rng.choice(40, rows * height, replace=False)).reshape(rows, height)
+    else:
+        xs = rng.integers(0, 50, size=(columns, width))
+        ys = rng.integers(0, 40, size=(rows, height))
+    for row in range(rows):
+        for column in range(columns):
+            expected = image[ys[row]][:, xs[column]]
+            assert np.array_equal(tile_gather(image, xs, ys)[row, column], expected)

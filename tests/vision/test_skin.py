@@ -372,6 +372,9 @@ BROKEN_FIELDS = [
     ({"name": 7}, "name"),
     ({"format": 2}, "format"),
     ({"format": True}, "format"),
+    ({"seen": {"4": ["ONE"]}}, "seen.4"),
+    ({"seen": {"0": ["ONE", "../x"]}}, "seen.0"),
+    ({"seen": ["ONE"]}, "seen"),
 ]
 
 
