@@ -185,17 +185,23 @@ class Skin:
             return f"new_game {shown(self.new_game)} is not a NewGame"
         return None
 
+    def _tile_picture_problem(self, tile: Tile, image: Image, path: str) -> str | None:
+        """What is wrong with ``tile``'s picture read from ``path``, if anything."""
+        if _is_picture(image) and _picture_size(image) == tuple(self.tile_size):
+            return None
+        return (
+            f"tile {tile.name} ({path}) is {_describe(image)}, "
+            f"not the tile_size {_size(self.tile_size)}"
+        )
+
     def _picture_problem(self) -> str | None:
         if not isinstance(self.templates, dict) or not self.templates:
             return "tiles: there is no tile template"
         for tile, image in self.templates.items():
             if not isinstance(tile, Tile):
                 return f"tiles: {shown(tile)} is not a tile"
-            if not _is_picture(image) or _picture_size(image) != tuple(self.tile_size):
-                return (
-                    f"tile {tile.name} (tiles/{tile.name}.png) is {_describe(image)}, "
-                    f"not the tile_size {_size(self.tile_size)}"
-                )
+            if problem := self._tile_picture_problem(tile, image, f"tiles/{tile.name}.png"):
+                return problem
         if not isinstance(self.variants, dict):
             return f"variants {shown(self.variants)} is not a dict"
         for size_class, variants in self.variants.items():
@@ -204,11 +210,9 @@ class Skin:
             for tile, image in variants.items():
                 if tile not in self.templates:
                     return f"tile {shown(tile)} has a size-class {size_class} variant only"
-                if not _is_picture(image) or _picture_size(image) != tuple(self.tile_size):
-                    return (
-                        f"tile {tile.name} (tiles/{tile.name}.{size_class}.png) is "
-                        f"{_describe(image)}, not the tile_size {_size(self.tile_size)}"
-                    )
+                path = f"tiles/{tile.name}.{size_class}.png"
+                if problem := self._tile_picture_problem(tile, image, path):
+                    return problem
         if not isinstance(self.seen, dict):
             return f"seen {shown(self.seen)} is not a dict"
         for size_class, tiles in self.seen.items():
