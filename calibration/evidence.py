@@ -19,7 +19,7 @@ where nothing else could) stop calibration with :class:`CalibrationError` naming
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 import numpy as np
@@ -291,6 +291,13 @@ class Evidence:
                     self._marks.add(int(step.after[step.cell]))
             self._scanned[index] = len(game.steps)
 
+    def discard(self, game: PlayedGame) -> None:
+        """Forget ``game``'s boards (a game set aside); the pictures it showed that lasted stay
+        known, as a later capture confirmed each."""
+        index = next(index for index, kept in enumerate(self.games) if kept is game)
+        del self.games[index]
+        del self._scanned[index : index + 1]
+
     def end_appearances(self) -> list[int]:
         """Appearances only a finished game shows: on the last step of lost games, not safe ones."""
         ends: set[int] = set()
@@ -314,6 +321,14 @@ class Meanings:
     catalogue: Catalogue | None = None
     """Where the appearances' size classes are known; without it every appearance is taken to
     share one class (one tile, one appearance)."""
+
+    def copy(self) -> Meanings:
+        """A copy to learn a game into, kept only if the game contradicts nothing (the
+        catalogue is shared, not copied)."""
+        numbers = NumberBounds(
+            dict(self.numbers.low), dict(self.numbers.high), dict(self.numbers.where)
+        )
+        return replace(self, tiles=dict(self.tiles), where=dict(self.where), numbers=numbers)
 
     def id_of(self, tile: Tile) -> int | None:
         return next((i for i, t in self.tiles.items() if t == tile), None)

@@ -31,7 +31,7 @@ from calibration.evidence import (
 )
 from calibration.faces import find_face
 from calibration.grid import Grid, GridNotFoundError, find_lattice
-from calibration.learn import Calibration, build_skin, calibrate, match_threshold
+from calibration.learn import SET_ASIDE, Calibration, build_skin, calibrate, match_threshold
 from calibration.session import CalibrationPlayer
 from calibration.store import export_skin, import_skin, list_skins, load_skin, save_skin
 from calibration.view import BoardView, rest_point
@@ -456,8 +456,24 @@ DRAWN_DIALOG = Rect(120, 150, 110, 50)
 """Where a drawn game's "Game Over" dialog covers its board."""
 
 
-REPAINT_PAUSE = 3.0
+QUICK_WAITS = {"FLASH_QUIET": 0.12, "LOST_QUIET": 0.25, "MESSAGE_WAIT": 1.1, "PROBE_TIMEOUT": 0.3}
+"""Calibration's waits for a drawn game, which draws every change at once: a quarter or so of
+those a real game needs (a lost board watched for a message 1.1 s, a timeout no other wait
+uses, which tells the watches apart)."""
+REPAINT_PAUSE = 0.6
 """Seconds a drawn game's slow repaint of a lost board pauses: longer than LOST_QUIET."""
+MESSAGE_SHOWN = 0.8
+"""Seconds a drawn game's message stays over a lost board: longer than a probe click after a
+FLASH_QUIET, shorter than LOST_QUIET and the watch for the message after it."""
+STUCK_REPAINT = 4.0
+"""Seconds a stuck repaint pauses: longer than every wait calibration gives a lost board."""
+
+
+@pytest.fixture(autouse=True)
+def quick_waits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Calibration waits on drawn games as :data:`QUICK_WAITS` says."""
+    for name, seconds in QUICK_WAITS.items():
+        monkeypatch.setattr(session, name, seconds)
 
 
 def uneven_starts(pitch: int, count: int, wide: int) -> tuple[int, ...]:
@@ -487,6 +503,7 @@ class DrawnGame:
         question_like_flag: bool = False,
         numbers_per_size: bool = False,
         slow_repaints: frozenset[int] = frozenset(),
+        repaint_pause: float = REPAINT_PAUSE,
     ) -> None:
         self.skin = make_skin(16, seed=5, name="truth")
         self.edges = None
@@ -509,8 +526,9 @@ class DrawnGame:
         """Seconds a message drawn over the board stays after a loss (no window: kmines)."""
         self.lost_at = -math.inf
         self.slow_repaints = slow_repaints
-        """The losses (counted from 1) whose repaint pauses for REPAINT_PAUSE seconds with every
-        cell but the mine hit blank (Wine on a busy machine)."""
+        """The losses (counted from 1) whose repaint pauses for ``repaint_pause`` seconds with
+        every cell but the mine hit blank (Wine on a busy machine), or until the next game."""
+        self.repaint_pause = repaint_pause
 
     def scene(self) -> synthetic.Scene:
         face = self.game.state.value
@@ -518,7 +536,8 @@ class DrawnGame:
         for cell in self.questions or ():
             if tiles[cell] == Tile.HIDDEN:
                 tiles[cell] = Tile.QUESTION
-        if self.losses in self.slow_repaints and time.monotonic() < self.lost_at + REPAINT_PAUSE:
+        repainting = time.monotonic() < self.lost_at + self.repaint_pause
+        if self.losses in self.slow_repaints and repainting:
             tiles[tiles != Tile.EXPLODED] = Tile.HIDDEN
         scene = synthetic.draw(
             self.skin, tiles, DRAWN_BOARD_AT, DRAWN_SCREEN, face=face, edges=self.edges
@@ -543,6 +562,7 @@ class DrawnGame:
             assert geometry.face is not None and geometry.face.contains(x, y), (x, y)
             self.seed += 1
             self.game = Game(9, 9, 10, rule="safe", seed=self.seed)
+            self.lost_at = -math.inf
             self.questions = None if self.questions is None else set()
         elif button == "left":
             self.game.open(cell)
@@ -613,13 +633,6 @@ def test_a_dialog_over_a_lost_board_is_closed_before_the_board_is_read_or_clicke
     assert_learned_truly(result, screen, result.skin.templates)
 
 
-@pytest.fixture(autouse=True)
-def short_message_wait(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Drawn games change at once: a lost board is watched for a message for 2 s, not 5 (a
-    timeout no other wait uses, which tells the watches apart)."""
-    monkeypatch.setattr(session, "MESSAGE_WAIT", 2.0)
-
-
 @dataclass
 class LossWatches:
     """How many lost boards calibration read, and how many it watched for a message."""
@@ -659,7 +672,7 @@ def test_a_game_that_draws_a_message_over_its_loss_is_watched_at_every_loss(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     seen = watched_losses(monkeypatch)
-    screen = DrawnGame(seed=2, message_on_loss=2.0)
+    screen = DrawnGame(seed=2, message_on_loss=MESSAGE_SHOWN)
     result = calibrated(screen, max_games=10)
     assert result.usable and seen.losses > session.MESSAGE_CHECKS + 2
     assert seen.watches == seen.losses
@@ -671,6 +684,20 @@ def test_a_lost_board_repainted_with_a_long_pause_is_read_once_repainted() -> No
     result = calibrated(screen, max_games=10)
     assert screen.losses > 4 and result.usable
     assert_learned_truly(result, screen, result.skin.templates)
+
+
+def test_a_lost_board_whose_repaint_outlasts_every_wait_is_set_aside() -> None:
+    screen = DrawnGame(seed=2, slow_repaints=frozenset({3}), repaint_pause=STUCK_REPAINT)
+    result = calibrated(screen, max_games=8)
+    assert screen.losses > 4 and result.usable
+    assert_learned_truly(result, screen, result.skin.templates)
+
+
+def test_a_game_whose_every_loss_breaks_the_rules_stops_calibration() -> None:
+    screen = DrawnGame(seed=2, slow_repaints=frozenset(range(1, 40)), repaint_pause=STUCK_REPAINT)
+    with pytest.raises(CalibrationError, match="the loss at cell"):
+        calibrated(screen, max_games=8)
+    assert screen.losses > SET_ASIDE
 
 
 def test_a_question_mark_drawn_almost_as_the_flag_is_learned_apart_from_it() -> None:

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from test_loop import play_all
 
+from controller import loop
 from controller.loop import GamePlayer, NoFreshGame
 from controller.mouse import Check, ClickOutsideError
 from controller.outcomes import OutcomeLog, Result
@@ -157,7 +158,7 @@ def test_games_on_a_drawn_screen_are_read_clicked_and_logged(tmp_path: Path) -> 
 
 
 def test_numbers_a_size_class_never_showed_are_learned_for_that_class_in_play(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The game draws every number apart in each of the four size classes; the skin has seen
     # only 0 and 1 drawn in the wider classes (it reads the others there with the narrow
@@ -184,6 +185,8 @@ def test_numbers_a_size_class_never_showed_are_learned_for_that_class_in_play(
         tuple(16 * i + min(i, 3) for i in range(10)),
     )
     screen = DrawnScreen(seed=21, skin=truth, edges=edges)
+    # A drawn screen has no animation to wait out before a new picture is learned: 1 s, not 5.
+    monkeypatch.setattr(loop, "ANIMATION_REREADS", 10)
     mouse = RecordingMouse(screen)
     geometry = locate(skin, screen.grab(), shape=(9, 9))
     table = ScreenTable(screen, skin, geometry, mouse, 10, game="drawn", first_click="safe")
