@@ -233,6 +233,8 @@ class PlayedGame:
 
     steps: list[Step] = field(default_factory=list)
     state: GameState = GameState.PLAYING
+    mines: int | None = None
+    """The board's mine count, where the user gave it."""
 
     @property
     def finished(self) -> bool:

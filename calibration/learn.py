@@ -24,6 +24,7 @@ from calibration.evidence import (
     learn_game,
     new_meanings,
 )
+from calibration.first_click import first_click_rule, first_opens
 from calibration.pointer import Pointer
 from calibration.session import CalibrationPlayer
 from solver import Board, GameState, Tile
@@ -119,13 +120,13 @@ def calibrate(
         learner = _Learner(bar.update, time.monotonic() + budget, new_game=new_game)
         player: CalibrationPlayer | None = None
         for index, window in enumerate(windows):
+            learner.mines = mines[index] if index < len(mines) else None
             player = learner.start(pointer, grabber, window, None if seed is None else seed + index)
             # Boards chosen to show every tile (no budget) are played on to the last one's end.
             patient = index == len(windows) - 1 and math.isinf(budget)
             learner.play_at_random(player, max_games, stop_when_stale=not patient)
-            window_mines = mines[index] if index < len(mines) else None
-            if window_mines is not None:
-                learner.play_to_win(player, window_mines)
+            if learner.mines is not None:
+                learner.play_to_win(player, learner.mines)
             if learner.learned_all:
                 break
         if player is None:
@@ -149,6 +150,8 @@ class _Learner:
     played: int = 0
     set_aside: list[str] = field(default_factory=list)
     """Why each game set aside (:data:`SET_ASIDE`) was."""
+    mines: int | None = None
+    """The mine count of the window being played, where the user gave it."""
 
     def start(
         self, pointer: Pointer, grabber: Grabber, window: Rect, seed: int | None
@@ -207,6 +210,7 @@ class _Learner:
     def _learn(self, player: CalibrationPlayer, game: PlayedGame) -> None:
         """Learn what ``game`` proves, or set it aside, learning nothing from it, if it
         contradicts the rules or the other games (up to :data:`SET_ASIDE` games)."""
+        game.mines = self.mines
         trial = self.meanings.copy()
         try:
             learn_game(trial, game, player.evidence.safe_appearances)
@@ -260,6 +264,9 @@ class _Learner:
         else:
             skin = replace(skin, new_game=self.new_game)
         missing_faces = sorted(set(FACE_STATES) - set(faces)) if faces else []
+        rule = first_click_rule(first_opens(player.evidence.games, meanings))
+        if rule is not None:
+            skin.extra["first_click"] = rule.value
         return Calibration(skin, meanings, self.played, meanings.missing(), missing_faces)
 
 

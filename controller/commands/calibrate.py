@@ -95,7 +95,8 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"{result.games} games in {time.monotonic() - started:.0f} s: pitch {result.skin.pitch}, "
         f"tile {result.skin.tile_size} at {result.skin.tile_offset}, "
-        f"new game by {result.skin.new_game.kind}"
+        f"new game by {result.skin.new_game.kind}, "
+        f"first click {result.skin.extra.get('first_click', 'not told apart (taken as may lose)')}"
     )
     if not result.usable:
         raise CommandError(

@@ -504,6 +504,7 @@ class DrawnGame:
         numbers_per_size: bool = False,
         slow_repaints: frozenset[int] = frozenset(),
         repaint_pause: float = REPAINT_PAUSE,
+        rule: str = "safe",
     ) -> None:
         self.skin = make_skin(16, seed=5, name="truth")
         self.edges = None
@@ -516,7 +517,9 @@ class DrawnGame:
             self.skin.templates[Tile.QUESTION] = question
         self.questions: set[tuple[int, int]] | None = set() if question_like_flag else None
         self.seed = seed
-        self.game = Game(9, 9, 10, rule="safe", seed=seed)
+        self.rule = rule
+        """Its first-click rule (see :class:`solver.engine.FirstClick`)."""
+        self.game = Game(9, 9, 10, rule=self.rule, seed=seed)
         self.clicks = 0
         self.dialog_on_loss = dialog_on_loss
         self.dialog_open = False
@@ -561,7 +564,7 @@ class DrawnGame:
         if cell is None:
             assert geometry.face is not None and geometry.face.contains(x, y), (x, y)
             self.seed += 1
-            self.game = Game(9, 9, 10, rule="safe", seed=self.seed)
+            self.game = Game(9, 9, 10, rule=self.rule, seed=self.seed)
             self.lost_at = -math.inf
             self.questions = None if self.questions is None else set()
         elif button == "left":
@@ -609,8 +612,8 @@ def assert_learned_truly(result: Calibration, screen: DrawnGame, tiles: Iterable
         assert np.array_equal(result.skin.templates[tile], expected), tile
 
 
-def test_a_drawn_game_teaches_its_tiles_and_faces_by_clicks_on_it_alone() -> None:
-    screen = DrawnGame(seed=2)
+def test_a_drawn_game_teaches_its_tiles_faces_and_first_click_rule_by_clicks_alone() -> None:
+    screen = DrawnGame(seed=2, rule="opening")
     result = calibrated(screen, max_games=8)
     assert result.games > 8, "no game was played to win after the random ones"
     assert screen.clicks > 3
@@ -623,6 +626,7 @@ def test_a_drawn_game_teaches_its_tiles_and_faces_by_clicks_on_it_alone() -> Non
     assert result.missing_faces == []
     assert result.skin.new_game == NewGame("face")
     assert Tile.QUESTION not in result.missing_tiles
+    assert result.skin.extra["first_click"] == "opening"
 
 
 def test_a_dialog_over_a_lost_board_is_closed_before_the_board_is_read_or_clicked() -> None:
@@ -631,6 +635,7 @@ def test_a_dialog_over_a_lost_board_is_closed_before_the_board_is_read_or_clicke
     assert screen.losses > 0 and screen.dialogs_closed == screen.losses
     assert result.usable and result.skin.new_game == NewGame("face")
     assert_learned_truly(result, screen, result.skin.templates)
+    assert result.skin.extra.get("first_click") in (None, "safe")
 
 
 @dataclass
