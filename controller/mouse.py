@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from calibration.view import rest_point
+from calibration.view import PARK_DISTANCE, rest_point
 from controller.desktop.windows import GameWindows, NoGameWindows
 from controller.errors import ControllerError
 from vision.errors import CaptureError
@@ -169,6 +169,24 @@ class Mouse:
                 point = rest_point(frame, board)
                 if point is not None and point not in self._corners():
                     self._gui.moveTo(*point, _pause=False)
+                return
+
+    def step_off(self, area: Rect) -> None:
+        """Move the pointer, without clicking, just outside ``area`` across its nearest side
+        (never onto a screen corner): a game may light the tile under it before the board is
+        found, when no window to rest in is known yet."""
+        x, y = self.position()
+        width, height = self._gui.size()
+        ways = [
+            (x - area.left, (area.left - PARK_DISTANCE, y)),
+            (area.right - x, (area.right - 1 + PARK_DISTANCE, y)),
+            (y - area.top, (x, area.top - PARK_DISTANCE)),
+            (area.bottom - y, (x, area.bottom - 1 + PARK_DISTANCE)),
+        ]
+        for _, (to_x, to_y) in sorted(ways):
+            on_screen = 0 <= to_x < width and 0 <= to_y < height
+            if on_screen and (to_x, to_y) not in self._corners():
+                self._gui.moveTo(to_x, to_y, _pause=False)
                 return
 
     def position(self) -> tuple[int, int]:

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from contextlib import ExitStack
 from pathlib import Path
+from typing import Protocol
 
 from calibration.errors import CalibrationError
 from calibration.store import list_skins, load_skin, save_skin, skins_dir
@@ -22,10 +24,12 @@ from controller.table import ScreenTable
 from solver import LEVELS
 from vision.capture import ScreenGrabber
 from vision.errors import BoardNotFoundError, VisionError
-from vision.geometry import BoardGeometry
+from vision.geometry import BoardGeometry, Rect
 from vision.locate import locate_on_screen
 from vision.skin import Skin, SkinError
 
+REDRAW_AFTER_MOVE = 0.3
+"""Seconds a game is given to redraw a tile the pointer has left."""
 KNOWN_FIRST_CLICK = {"winemine": "safe"}
 """First-click rules of the games we know (Wine's winemine moves a mine from under the first
 click); other games are played assuming the first click may lose."""
@@ -57,10 +61,11 @@ def desktop_table(
             "learn one with 'autosweeper calibrate' first"
         )
     size = LEVELS.get(level or "")
-    skin, geometry = _locate_first(grabber, skins, shape=size[:2] if size else None)
+    mouse = Mouse()
+    skin, geometry = _locate_first(grabber, skins, mouse, shape=size[:2] if size else None)
     mines = mines or (size[2] if size else _standard_mines(geometry.rows, geometry.columns))
     game = str(skin.extra.get("game", skin.name))
-    return _screen_table(grabber, skin, geometry, mines, game)
+    return _screen_table(grabber, skin, geometry, mines, game, mouse)
 
 
 def check_x_authority(
@@ -107,19 +112,14 @@ def sandbox_table(
     except SandboxError as error:
         raise SetupError(f"cannot start {game} on a virtual display: {error}") from error
     grabber = stack.enter_context(ScreenGrabber(os.environ.get("DISPLAY")))
-    skin, geometry = _locate_first(grabber, skins, shape=(rows, columns))
-    return _screen_table(grabber, skin, geometry, mines, game, click_pause)
+    mouse = Mouse() if click_pause is None else Mouse(pause=click_pause)
+    skin, geometry = _locate_first(grabber, skins, mouse, shape=(rows, columns))
+    return _screen_table(grabber, skin, geometry, mines, game, mouse)
 
 
 def _screen_table(
-    grabber: ScreenGrabber,
-    skin: Skin,
-    geometry: BoardGeometry,
-    mines: int,
-    game: str,
-    click_pause: float | None = None,
+    grabber: ScreenGrabber, skin: Skin, geometry: BoardGeometry, mines: int, game: str, mouse: Mouse
 ) -> ScreenTable:
-    mouse = Mouse() if click_pause is None else Mouse(pause=click_pause)
     return ScreenTable(
         grabber,
         skin,
@@ -132,16 +132,41 @@ def _screen_table(
     )
 
 
+class MovablePointer(Protocol):
+    """Where the pointer is, and a way to move it off an area (a :class:`Mouse`)."""
+
+    def position(self) -> tuple[int, int]: ...
+
+    def step_off(self, area: Rect) -> None: ...
+
+
 def _locate_first(
-    grabber: ScreenGrabber, skins: Sequence[Skin], shape: tuple[int, int] | None = None
+    grabber: ScreenGrabber,
+    skins: Sequence[Skin],
+    pointer: MovablePointer,
+    shape: tuple[int, int] | None = None,
 ) -> tuple[Skin, BoardGeometry]:
-    """The first skin whose board is on the screen, with where; else say why each failed."""
-    problems = []
+    """The first skin whose board is on the screen, with where; else say why each failed.
+
+    Some games light up the tile under the pointer, and a lit tile is no tile of the skin: a
+    board found but for cells matching nothing, with the pointer over it, is looked for once
+    more with the pointer moved off it.
+    """
+    problems: list[str] = []
     for skin in skins:
         try:
             return skin, locate_on_screen(grabber, skin, shape=shape)
         except BoardNotFoundError as error:
-            problems.append(str(error))
+            under = [block for block in error.blocks if block.contains(*pointer.position())]
+            if not under:
+                problems.append(str(error))
+                continue
+            pointer.step_off(under[0])
+            time.sleep(REDRAW_AFTER_MOVE)
+            try:
+                return skin, locate_on_screen(grabber, skin, shape=shape)
+            except BoardNotFoundError as again:
+                problems.append(f"{again} (with the pointer moved off the tiles at {under[0]})")
     raise SetupError("no Minesweeper board on the screen:\n  " + "\n  ".join(problems))
 
 

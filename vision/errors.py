@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from solver import Cell
 from solver.errors import AutosweeperError
+
+if TYPE_CHECKING:  # vision.geometry raises these errors itself
+    from vision.geometry import Rect
 
 
 class VisionError(AutosweeperError):
@@ -17,7 +22,15 @@ class CaptureError(VisionError):
 
 
 class BoardNotFoundError(VisionError):
-    """No board of the skin was found where we looked."""
+    """No board of the skin was found where we looked.
+
+    ``blocks`` are the screen rectangles of blocks of tiles that would have been a board but for
+    a few cells that match no tile: a tile lit under the pointer, or something over the board.
+    """
+
+    def __init__(self, message: str, blocks: Sequence[Rect] = ()) -> None:
+        super().__init__(message)
+        self.blocks = list(blocks)
 
 
 class UnreadableCellError(VisionError):

@@ -99,19 +99,22 @@ def locate(
     uneven = skin.slack != (0, 0)
     best: tuple[_Candidate, tuple[int, int]] | None = None
     problems: list[str] = []
+    blocks: list[Rect] = []
     for phase in phases:
         hits, strong = _read_lattice(skin, bank, plain, screen, phase)
         # An uneven board is walked out to its edges from one distinctive cell.
         found = (
             _strong_cell(hits, strong)
             if uneven
-            else _boards(hits, strong, shape, problems, phase, skin.pitch)
+            else _boards(hits, strong, shape, problems, blocks, phase, skin.pitch)
         )
         for candidate in found:
             if best is None or candidate.strong > best[0].strong:
                 best = (candidate, phase)
     if best is None:
-        raise BoardNotFoundError(f"no board of {where}: " + "; ".join(problems))
+        raise BoardNotFoundError(
+            f"no board of {where}: " + "; ".join(problems), _on_screen(blocks, origin)
+        )
 
     candidate, (start_x, start_y) = best
     (pitch_x, pitch_y), (offset_x, offset_y) = skin.pitch, skin.tile_offset
@@ -125,11 +128,22 @@ def locate(
         columns=candidate.columns,
     )
     if uneven:
-        geometry = _walk_out(skin, bank, plain, screen, geometry, shape, where)
+        try:
+            geometry = _walk_out(skin, bank, plain, screen, geometry, shape, where)
+        except BoardNotFoundError as error:
+            raise BoardNotFoundError(str(error), _on_screen(error.blocks, origin)) from None
     geometry = replace(geometry, left=geometry.left + origin[0], top=geometry.top + origin[1])
     if not skin.faces:
         return geometry
     return replace(geometry, face=_find_face(skin, screen, origin, geometry))
+
+
+def _on_screen(blocks: list[Rect], origin: tuple[int, int]) -> list[Rect]:
+    """``blocks`` (areas of a capture) where they are on the screen (the capture's top-left
+    at ``origin``)."""
+    return [
+        replace(block, left=block.left + origin[0], top=block.top + origin[1]) for block in blocks
+    ]
 
 
 def _anchor_phases(skin: Skin, screen: Image, distinctive: list[Tile]) -> list[tuple[int, int]]:
@@ -192,10 +206,13 @@ def _boards(
     strong: Mask,
     shape: tuple[int, int] | None,
     problems: list[str],
+    blocks: list[Rect],
     start: tuple[int, int],
     pitch: tuple[int, int],
 ) -> list[_Candidate]:
-    """Board rectangles on one lattice; why others were rejected is appended to ``problems``."""
+    """Board rectangles on one lattice; why others were rejected is appended to ``problems``,
+    and blocks that are no rectangle only for cells matching nothing to ``blocks`` (as areas of
+    ``screen``)."""
     count, labels = cv2.connectedComponents(hits.astype(np.uint8), connectivity=4)
     found = []
     for label in range(1, count):
@@ -209,6 +226,14 @@ def _boards(
         missing = np.argwhere(~hits[top:bottom, left:right])
         if len(missing):
             row, column = missing[0]
+            blocks.append(
+                Rect(
+                    start[0] + left * pitch[0],
+                    start[1] + top * pitch[1],
+                    (right - left) * pitch[0],
+                    (bottom - top) * pitch[1],
+                )
+            )
             problems.append(
                 f"{at} form no rectangle: lattice cell (row {row}, column {column}) of the "
                 f"{bottom - top}x{right - left} block matches no template for sure"
@@ -374,9 +399,19 @@ def _walk_out(
             axis = 1 - axis
     rows, columns = _shape_of(edges)
     if shape is not None and (rows, columns) != shape:
+        # The walk stops at a cell that matches nothing: the block around what it found holds
+        # that cell (a tile lit under the pointer stops it there).
+        (pitch_x, pitch_y), (xs, ys) = skin.pitch, edges
+        around = Rect(
+            xs[0] - pitch_x,
+            ys[0] - pitch_y,
+            xs[-1] - xs[0] + 2 * pitch_x,
+            ys[-1] - ys[0] + 2 * pitch_y,
+        )
         raise BoardNotFoundError(
             f"no board of {where}: the cells at screen x {edges[0][0]}, y {edges[1][0]} form a "
-            f"{rows}x{columns} board, not {shape[0]}x{shape[1]}"
+            f"{rows}x{columns} board, not {shape[0]}x{shape[1]}",
+            [around],
         )
     return replace(
         found,

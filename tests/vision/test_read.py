@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from solver import Board, Tile
 from solver.board import PICTURED_TILES
 from vision.errors import BoardNotFoundError, UnreadableCellError, UnreadableFaceError
-from vision.geometry import BoardGeometry, GeometryError
+from vision.geometry import BoardGeometry, GeometryError, Rect
 from vision.locate import locate
 from vision.match import AMBIGUITY_RATIO, TemplateBank, tile_gather, tile_lattice
 from vision.read import BoardReader, Reading
@@ -414,3 +414,34 @@ def test_gathered_tiles_are_the_pixels_at_their_positions(seed: int, runs: bool)
         for column in range(columns):
             expected = image[ys[row]][:, xs[column]]
             assert np.array_equal(tile_gather(image, xs, ys)[row, column], expected)
+
+
+def lit(screen: np.ndarray, rect: Rect) -> np.ndarray:
+    """``screen`` with the tile in ``rect`` brightened, as a game lights the tile under the
+    pointer."""
+    shown = screen.copy()
+    part = shown[rect.top : rect.bottom, rect.left : rect.right].astype(np.int16) + 40
+    shown[rect.top : rect.bottom, rect.left : rect.right] = np.clip(part, 0, 255)
+    return shown
+
+
+@pytest.mark.parametrize("cell", [(4, 4), (0, 0), (8, 3), (2, 8)])
+@pytest.mark.parametrize("uneven", [False, True], ids=["even", "uneven"])
+def test_a_board_with_a_lit_tile_is_not_found_but_the_block_around_that_tile_is_named(
+    cell: tuple[int, int], uneven: bool
+) -> None:
+    skin = make_skin(16, seed=5)
+    edges = None
+    if uneven:
+        skin = replace(skin, slack=(1, 1))
+        edges = (
+            tuple(16 * i + min(i, 3) for i in range(10)),
+            tuple(16 * i + min(i, 2) for i in range(10)),
+        )
+    scene = draw(skin, np.full((9, 9), Tile.HIDDEN, dtype=np.uint8), (40, 50), edges=edges)
+    tile = scene.geometry.tile_rect(cell)
+    with pytest.raises(BoardNotFoundError) as raised:
+        locate(skin, lit(scene.screen, tile), origin=(100, 200), shape=(9, 9))
+    x, y = tile.centre
+    assert any(block.contains(x + 100, y + 200) for block in raised.value.blocks)
+    assert locate(skin, scene.screen, shape=(9, 9)) == scene.geometry
