@@ -171,10 +171,24 @@ class Mouse:
                     self._gui.moveTo(*point, _pause=False)
                 return
 
+    def hovers(self, area: Rect) -> bool:
+        """Whether the pointer is over the game window holding ``area`` (over ``area`` itself
+        where windows are not read): a game may light the tile under it."""
+        return self._window_of(area).contains(*self.position())
+
+    def leave(self, area: Rect) -> None:
+        """Move the pointer, without clicking, out of the game window holding ``area`` (off
+        ``area`` itself where windows are not read), before its board is found: no window to
+        rest in is known yet, and the part of a board found may not be all of it."""
+        self.step_off(self._window_of(area))
+
+    def _window_of(self, area: Rect) -> Rect:
+        self.windows.find([area])
+        return next((frame for _, frame in self.windows.found if frame.contains_rect(area)), area)
+
     def step_off(self, area: Rect) -> None:
         """Move the pointer, without clicking, just outside ``area`` across its nearest side
-        (never onto a screen corner): a game may light the tile under it before the board is
-        found, when no window to rest in is known yet."""
+        (never onto a screen corner, nor off the screen)."""
         x, y = self.position()
         width, height = self._gui.size()
         ways = [

@@ -133,11 +133,11 @@ def _screen_table(
 
 
 class MovablePointer(Protocol):
-    """Where the pointer is, and a way to move it off an area (a :class:`Mouse`)."""
+    """Whether the pointer is over a game window, and a way to move it out (a :class:`Mouse`)."""
 
-    def position(self) -> tuple[int, int]: ...
+    def hovers(self, area: Rect) -> bool: ...
 
-    def step_off(self, area: Rect) -> None: ...
+    def leave(self, area: Rect) -> None: ...
 
 
 def _locate_first(
@@ -148,25 +148,31 @@ def _locate_first(
 ) -> tuple[Skin, BoardGeometry]:
     """The first skin whose board is on the screen, with where; else say why each failed.
 
-    Some games light up the tile under the pointer, and a lit tile is no tile of the skin: a
-    board found but for cells matching nothing, with the pointer over it, is looked for once
-    more with the pointer moved off it.
+    Some games light up the tile under the pointer, and a lit tile is no tile of the skin: the
+    board is not found, or only the part of it on one side of that tile. So with the pointer
+    over the window of a board found, or of a block of tiles that failed to be one only for
+    cells matching nothing, the board is looked for once more with the pointer out of it.
     """
     problems: list[str] = []
     for skin in skins:
         try:
-            return skin, locate_on_screen(grabber, skin, shape=shape)
+            geometry = locate_on_screen(grabber, skin, shape=shape)
         except BoardNotFoundError as error:
-            under = [block for block in error.blocks if block.contains(*pointer.position())]
-            if not under:
+            hovered = [block for block in error.blocks if pointer.hovers(block)]
+            if not hovered:
                 problems.append(str(error))
                 continue
-            pointer.step_off(under[0])
-            time.sleep(REDRAW_AFTER_MOVE)
-            try:
-                return skin, locate_on_screen(grabber, skin, shape=shape)
-            except BoardNotFoundError as again:
-                problems.append(f"{again} (with the pointer moved off the tiles at {under[0]})")
+            area = hovered[0]
+        else:
+            if not pointer.hovers(geometry.rect):
+                return skin, geometry
+            area = geometry.rect
+        pointer.leave(area)
+        time.sleep(REDRAW_AFTER_MOVE)
+        try:
+            return skin, locate_on_screen(grabber, skin, shape=shape)
+        except BoardNotFoundError as again:
+            problems.append(f"{again} (with the pointer moved out of the window at {area})")
     raise SetupError("no Minesweeper board on the screen:\n  " + "\n  ".join(problems))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -19,13 +20,24 @@ SCREEN = Rect(0, 0, 400, 300)
 
 
 class LitScreen:
-    """A 9x9 fresh board whose tile under the pointer is drawn lit, and that pointer."""
+    """A 9x9 fresh board (cells a pixel wider in the first columns and rows with ``uneven``)
+    whose tile under the pointer is drawn lit, in a window; and that pointer."""
 
-    def __init__(self, pointer: tuple[int, int]) -> None:
-        self.scene = draw(SKIN, np.full((9, 9), Tile.HIDDEN, dtype=np.uint8), (40, 50))
+    def __init__(self, pointer: tuple[int, int], uneven: bool = False) -> None:
+        self.skin = SKIN
+        edges = None
+        if uneven:
+            self.skin = replace(SKIN, slack=(1, 1))
+            edges = (
+                tuple(16 * i + min(i, 3) for i in range(10)),
+                tuple(16 * i + min(i, 2) for i in range(10)),
+            )
+        tiles = np.full((9, 9), Tile.HIDDEN, dtype=np.uint8)
+        self.scene = draw(self.skin, tiles, (40, 50), edges=edges)
         self.screen = SCREEN
+        self.window = Rect(20, 30, 200, 200)
         self.pointer = pointer
-        self.steps_off: list[Rect] = []
+        self.left: list[Rect] = []
 
     def grab(self, region: Rect | None = None) -> Image:
         shown = self.scene.screen.copy()
@@ -36,12 +48,13 @@ class LitScreen:
         region = region or SCREEN
         return shown[region.top : region.bottom, region.left : region.right]
 
-    def position(self) -> tuple[int, int]:
-        return self.pointer
+    def hovers(self, area: Rect) -> bool:
+        assert self.window.contains_rect(area)
+        return self.window.contains(*self.pointer)
 
-    def step_off(self, area: Rect) -> None:
-        self.steps_off.append(area)
-        self.pointer = (area.left - 4, self.pointer[1])
+    def leave(self, area: Rect) -> None:
+        self.left.append(area)
+        self.pointer = (self.window.left - 4, self.pointer[1])
 
 
 @pytest.fixture(autouse=True)
@@ -49,12 +62,23 @@ def no_redraw_wait(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("controller.setup.REDRAW_AFTER_MOVE", 0.0)
 
 
-def test_a_board_lit_under_the_pointer_is_found_once_the_pointer_steps_off_it() -> None:
-    screen = LitScreen(pointer=(120, 130))
-    skin, geometry = _locate_first(screen, [SKIN], screen, shape=(9, 9))  # type: ignore[arg-type]
-    assert geometry == screen.scene.geometry and skin is SKIN
-    assert len(screen.steps_off) == 1 and screen.steps_off[0].contains_rect(geometry.rect)
-    assert geometry.cell_at(*screen.pointer) is None
+@pytest.mark.parametrize("shape", [(9, 9), None], ids=["shape-given", "any-shape"])
+@pytest.mark.parametrize("uneven", [False, True], ids=["even", "uneven"])
+def test_a_board_lit_under_the_pointer_is_found_whole_once_the_pointer_leaves_its_window(
+    uneven: bool, shape: tuple[int, int] | None
+) -> None:
+    # Lit at row 4, an uneven board is walked out to 4 rows only (or not found at all).
+    screen = LitScreen(pointer=(120, 130), uneven=uneven)
+    skin, geometry = _locate_first(screen, [screen.skin], screen, shape=shape)  # type: ignore[arg-type]
+    assert geometry == screen.scene.geometry and skin is screen.skin
+    assert len(screen.left) == 1 and not screen.window.contains(*screen.pointer)
+
+
+def test_a_pointer_outside_the_window_is_left_where_it_is() -> None:
+    screen = LitScreen(pointer=(5, 5))
+    _, geometry = _locate_first(screen, [SKIN], screen, shape=(9, 9))  # type: ignore[arg-type]
+    assert geometry == screen.scene.geometry
+    assert screen.left == [] and screen.pointer == (5, 5)
 
 
 def test_a_board_that_is_not_found_for_another_reason_leaves_the_pointer_alone() -> None:
@@ -62,7 +86,7 @@ def test_a_board_that_is_not_found_for_another_reason_leaves_the_pointer_alone()
     screen.scene.screen[100:120, 100:120] = (0, 0, 255)  # something over the board
     with pytest.raises(SetupError, match="no Minesweeper board"):
         _locate_first(screen, [SKIN], screen, shape=(9, 9))  # type: ignore[arg-type]
-    assert screen.steps_off == [] and screen.pointer == (5, 5)
+    assert screen.left == [] and screen.pointer == (5, 5)
 
 
 class FakeGui:
@@ -101,3 +125,24 @@ def test_stepping_off_never_lands_on_a_screen_corner_or_off_the_screen() -> None
     x, y = mouse.position()
     assert 0 <= x < 100 and 0 <= y < 100 and (x, y) not in {(0, 0), (99, 0), (0, 99), (99, 99)}
     assert not Rect(0, 0, 60, 60).contains(x, y)
+
+
+class FoundWindows:
+    """Stands in for the X windows: one game window, ``frame``."""
+
+    def __init__(self, frame: Rect) -> None:
+        self.frame = frame
+        self.found: list[tuple[int, Rect]] = []
+
+    def find(self, areas: list[Rect]) -> None:
+        self.found = [(1, self.frame)] if any(self.frame.contains_rect(a) for a in areas) else []
+
+
+def test_the_pointer_leaves_the_window_holding_an_area_across_its_nearest_side() -> None:
+    mouse = Mouse.__new__(Mouse)
+    mouse._gui = FakeGui((400, 300), (60, 200))
+    mouse.windows = FoundWindows(Rect(50, 20, 200, 250))  # type: ignore[assignment]
+    board = Rect(80, 60, 100, 100)
+    assert mouse.hovers(board)
+    mouse.leave(board)
+    assert mouse.position() == (46, 200) and not mouse.hovers(board)
