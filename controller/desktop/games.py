@@ -27,6 +27,7 @@ import platformdirs
 import psutil
 
 from controller.desktop.processes import (
+    ErrorTail,
     find_binary,
     kill_pid,
     start_alone,
@@ -214,8 +215,11 @@ def _window_pid(window_id: int) -> int | None:
     return int(output) if result.returncode == 0 and output.isdigit() else None
 
 
-def _wait_for_window(class_name: str, before: set[int], launcher: subprocess.Popen[bytes]) -> int:
-    """The id of the window of ``class_name`` that appeared after ``before`` was taken."""
+def _wait_for_window(
+    class_name: str, before: set[int], launcher: subprocess.Popen[bytes], errors: ErrorTail
+) -> int:
+    """The id of the window of ``class_name`` that appeared after ``before`` was taken; else
+    an error that ends with the last lines the game wrote to its error output."""
     deadline = time.monotonic() + WINDOW_TIMEOUT
     while time.monotonic() < deadline:
         new = visible_windows(class_name) - before
@@ -224,9 +228,17 @@ def _wait_for_window(class_name: str, before: set[int], launcher: subprocess.Pop
         if launcher.poll() not in (None, 0):
             raise SandboxError(
                 f"{class_name} exited with status {launcher.returncode} before opening a window"
+                + _said(errors)
             )
         time.sleep(0.05)
-    raise SandboxError(f"no {class_name} window appeared within {WINDOW_TIMEOUT:.0f} s")
+    raise SandboxError(
+        f"no {class_name} window appeared within {WINDOW_TIMEOUT:.0f} s" + _said(errors, wait=0)
+    )
+
+
+def _said(errors: ErrorTail, wait: float = 1.0) -> str:
+    text = errors.text(wait)
+    return f"; it said: {text}" if text else ""
 
 
 Size = tuple[int, int, int]
@@ -314,11 +326,13 @@ def _open_window(
 ) -> GameWindow:
     class_name = launcher_data.window_class
     before = visible_windows(class_name)
-    launcher = start_alone(command, env=env)
+    launcher = start_alone(command, env=env, stderr=subprocess.PIPE)
+    assert launcher.stderr is not None
+    errors = ErrorTail(launcher.stderr)
     pid: int | None = None
     helpers: list[tuple[int, float]] = []
     try:
-        window_id = _wait_for_window(class_name, before, launcher)
+        window_id = _wait_for_window(class_name, before, launcher, errors)
         pid = _window_pid(window_id) or launcher.pid
         this_run().remember_process(pid)
         if launcher_data.session_bus:

@@ -17,11 +17,15 @@ import socket
 import subprocess
 import threading
 import time
+from collections import deque
 from pathlib import Path
+from typing import IO
 
 import platformdirs
 import psutil
 
+ERROR_LINES = 5
+"""Lines of a game's error output kept, to say why it failed to open."""
 START_TIME_TOLERANCE = 1.0
 """Seconds two readings of one process's start time may differ by (the kernel's boot time, from
 which it is counted, moves with clock adjustments)."""
@@ -96,10 +100,14 @@ def kill_pid(pid: int, started: float | None, grace: float = 3.0) -> None:
 
 
 def start_alone(
-    command: list[str], env: dict[str, str] | None = None, pass_fds: tuple[int, ...] = ()
+    command: list[str],
+    env: dict[str, str] | None = None,
+    pass_fds: tuple[int, ...] = (),
+    stderr: int = subprocess.DEVNULL,
 ) -> subprocess.Popen[bytes]:
     """Start ``command`` in a session of its own (a Ctrl-C in our terminal does not reach it)
-    with no terminal input or output, and write it in this run's record."""
+    with no terminal input or output (``stderr``: subprocess.PIPE to read its errors, see
+    :class:`ErrorTail`), and write it in this run's record."""
     process = subprocess.Popen(
         command,
         env=env,
@@ -107,10 +115,32 @@ def start_alone(
         start_new_session=True,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=stderr,
     )
     this_run().remember_process(process.pid)
     return process
+
+
+class ErrorTail:
+    """The last lines a process wrote to its error pipe, read by a thread of its own until the
+    pipe closes, so that a chatty program (Wine) never blocks on a full pipe and memory stays
+    bounded."""
+
+    def __init__(self, stream: IO[bytes], lines: int = ERROR_LINES) -> None:
+        self._lines: deque[str] = deque(maxlen=lines)
+        self._thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self._thread.start()
+
+    def _read(self, stream: IO[bytes]) -> None:
+        with stream:
+            for line in stream:
+                self._lines.append(line.decode("utf-8", "replace").rstrip())
+
+    def text(self, wait: float = 1.0) -> str:
+        """The lines kept, on one line; waits up to ``wait`` seconds for a process that has
+        ended to have its last lines read."""
+        self._thread.join(wait)
+        return " | ".join(line for line in list(self._lines) if line)
 
 
 def runs_dir() -> Path:

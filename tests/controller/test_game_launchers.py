@@ -118,3 +118,17 @@ def test_gnome_mines_fits_a_level_to_the_size_of_its_mine_count(level: Size, fit
     launcher = LAUNCHERS["gnome-mines"]
     assert launcher.fitted(level) == fitted
     assert (launcher.refusal(fitted) is None) == (fitted[2] in (10, 99))
+
+
+def test_a_game_that_exits_before_its_window_opens_says_why_in_its_own_words(
+    virtual_display: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    script = "echo starting; echo 'fixme: ignored' >&2; echo 'cannot open board.cfg' >&2; exit 3"
+    failing = games.Launcher("sh", "dash", "no-such-window-class", lambda size: ["-c", script])
+    monkeypatch.setitem(LAUNCHERS, "failing", failing)
+    with pytest.raises(
+        SandboxError,
+        match=r"exited with status 3 before opening a window; it said: fixme: ignored \| "
+        r"cannot open board\.cfg$",
+    ):
+        launch_game("failing")
