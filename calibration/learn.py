@@ -105,6 +105,7 @@ def calibrate(
     seed: int | None = None,
     progress: bool | None = None,
     new_game: NewGame | None = None,
+    new_game_at: tuple[int, int] | None = None,
 ) -> Calibration:
     """Learn the skin of the game shown in ``windows`` (screen rectangles, each a fresh game).
 
@@ -114,14 +115,19 @@ def calibrate(
     play (over all windows) are spent. Where
     the window's number of mines is given (``mines``, one per window), the solver then plays to
     win, to see the won face. ``progress`` counts the games on a bar (None: only on a terminal).
-    ``new_game`` is how the game starts a new one, when the user knows (else it is found).
+    ``new_game`` is how the game starts a new one, when the user knows (else it is found);
+    ``new_game_at``, the screen point of a "New game" button beside the board of the one window.
     """
+    if new_game_at is not None and len(windows) != 1:
+        raise CalibrationError("a new-game point is for calibrating one window")
     with progress_bar(desc=f"calibrating {name}", unit="game", show=progress) as bar:
         learner = _Learner(bar.update, time.monotonic() + budget, new_game=new_game)
         player: CalibrationPlayer | None = None
         for index, window in enumerate(windows):
             learner.mines = mines[index] if index < len(mines) else None
             player = learner.start(pointer, grabber, window, None if seed is None else seed + index)
+            if new_game_at is not None:
+                learner.new_game = player.new_game_method = player.point_method(new_game_at)
             # Boards chosen to show every tile (no budget) are played on to the last one's end.
             patient = index == len(windows) - 1 and math.isinf(budget)
             learner.play_at_random(player, max_games, stop_when_stale=not patient)

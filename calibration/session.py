@@ -408,7 +408,10 @@ class CalibrationPlayer:
         ended = self._ended_board()
         tried = []
         for method in self._new_game_methods():
-            what = "a click on the face" if method.kind == "face" else f"the {method.key} key"
+            what = {
+                "face": "a click on the face",
+                "point": f"a click at {method.at} from the board's corner",
+            }.get(method.kind, f"the {method.key} key")
             frame = self._try_new_game(method, ended)
             if self._is_new_game(frame, ended):
                 log.debug("%s started a new game", what)
@@ -427,6 +430,18 @@ class CalibrationPlayer:
             "change the finished board into a new one (did the window move? else say how with "
             "--new-game)"
         )
+
+    def point_method(self, point: tuple[int, int]) -> NewGame:
+        """The new-game method that clicks screen ``point`` (a "New game" button the user
+        named), kept relative to the board; raises unless it is in the window, off the board."""
+        view = self.view
+        board, (x, y) = view.board_rect, point
+        if not view.window.contains(x, y) or board.contains(x, y):
+            raise CalibrationError(
+                f"the new-game point ({x}, {y}) is not in window {view.window} beside the board "
+                f"at {board}"
+            )
+        return NewGame("point", at=(x - board.left, y - board.top))
 
     def _ended_board(self) -> Image:
         """The finished board, held still: the lost board as last read when nothing changed
@@ -459,6 +474,9 @@ class CalibrationPlayer:
         if method.kind == "face" and self.face is not None:
             self._click_and_park(*self.face.point(), "left")
             return settled(view.grabber, rect, ended)
+        if method.at is not None:
+            self._click_and_park(rect.left + method.at[0], rect.top + method.at[1], "left")
+            return settled(view.grabber, rect, ended, KEY_TIMEOUT)
         assert method.key is not None
         # A key goes to the window under the pointer: press it there, but off the board.
         x, y = view.park_point() or rect.centre

@@ -81,9 +81,11 @@ def calibrate_windows(
     seed: int | None,
     budget: float = BUDGET,
     new_game: NewGame | None = None,
+    new_game_at: tuple[int, int] | None = None,
 ) -> Calibration:
     """Learn skin ``name`` from fresh games in ``windows``, with a mouse allowed only there;
-    ``new_game`` is how the game starts a new one, if the user said (else it is found)."""
+    ``new_game`` is how the game starts a new one, or ``new_game_at`` the screen point of its
+    "New game" button, if the user said (else it is found)."""
     mouse = Mouse(windows)
     with ScreenGrabber() as grabber:
         return calibrate(
@@ -96,4 +98,5 @@ def calibrate_windows(
             budget=budget,
             seed=seed,
             new_game=new_game,
+            new_game_at=new_game_at,
         )

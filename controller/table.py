@@ -161,6 +161,8 @@ class ScreenTable:
         rows, columns = geometry.shape
         self._corners = ((0, 0), (rows - 1, columns - 1))
         areas = [geometry.rect] + ([geometry.face] if geometry.face is not None else [])
+        if self._skin.new_game.at is not None:  # the user's "New game" button
+            areas.append(Rect(*self._new_game_point(), 1, 1))
         self._mouse.allow(*areas)
 
     def look(self, changed: bool = False) -> Reading:
@@ -258,8 +260,8 @@ class ScreenTable:
             raise NoNewGameAction(
                 f"skin {self._skin.name!r} has no usable new-game action ({self._skin.new_game})"
             )
-        face = self.geometry.face
-        if ways[attempt % len(ways)] == "face" and face is not None:
+        face, way = self.geometry.face, ways[attempt % len(ways)]
+        if way == "face" and face is not None:
 
             def face_as_read(grab: Grab) -> bool:
                 self._cells_now(grab, self._corners)
@@ -267,6 +269,13 @@ class ScreenTable:
                 return True
 
             self._click(*face.centre, "left", face_as_read)
+        elif way == "point":
+
+            def corners_as_read(grab: Grab) -> bool:
+                self._cells_now(grab, self._corners)
+                return True
+
+            self._click(*self._new_game_point(), "left", corners_as_read)
         elif self._skin.new_game.key:
             x, y = self.geometry.rect.centre
             under = self.geometry.cell_at(x, y)
@@ -319,10 +328,18 @@ class ScreenTable:
             )
 
     def _new_game_ways(self) -> list[str]:
-        """``key`` and/or ``face``, the skin's own way first."""
-        key = ["key"] if self._skin.new_game.key else []
+        """``point``, ``key`` and/or ``face``, the skin's own way first."""
+        how = self._skin.new_game
+        point = ["point"] if how.at is not None else []
+        key = ["key"] if how.key else []
         face = ["face"] if self.geometry.face is not None else []
-        return key + face if self._skin.new_game.kind == "key" else face + key
+        return point + key + face if how.kind != "face" else face + key
+
+    def _new_game_point(self) -> tuple[int, int]:
+        """Where the skin's new-game point is on the screen, by the board as found now."""
+        at = self._skin.new_game.at
+        assert at is not None
+        return self.geometry.left + at[0], self.geometry.top + at[1]
 
     def relocate(self) -> bool:
         shape = (self.geometry.rows, self.geometry.columns)

@@ -51,6 +51,13 @@ def bounding(rects: list[Rect]) -> Rect:
     return Rect(left, top, right - left, bottom - top)
 
 
+def pointer_over(window: GameWindow) -> None:
+    """Rest the pointer on the middle of the window, over its board, as a user may leave it."""
+    x, y, width, height = window.geometry
+    subprocess.run(["xdotool", "mousemove", str(x + width // 2), str(y + height // 2)], check=True)
+    time.sleep(0.3)
+
+
 def pointer_off(window: GameWindow) -> None:
     """Park the pointer beside the window (gnome-mines lights the tile under it), away from
     the screen's corners."""

@@ -37,9 +37,12 @@ SKIN_FORMAT = 1
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 """A skin's name, which is also its folder's name in the skins folder."""
 
-NEW_GAME_KINDS = ("key", "face")
-"""Press the skin's key, or click the face button (which is located on the screen, above the
-board, so the click is on the game window)."""
+NEW_GAME_KINDS = ("key", "face", "point")
+"""Press the skin's key, click the face button (which is located on the screen, above the
+board, so the click is on the game window), or click a point the user named beside the board
+(a "New game" button)."""
+MAX_POINT_OFFSET = 10_000
+"""How far from the board's corner a new-game point may be, in pixels (a sanity bound)."""
 NEW_GAME_KEYS = ("f2", "n", "ctrl+r", "ctrl+n")
 """pyautogui names of the keys that start a new game in real games, in the order they are tried:
 F2 (Windows Minesweeper, winemine, Arbiter), N or Ctrl+N (Simon Tatham's Mines), Ctrl+R
@@ -78,11 +81,14 @@ class SkinError(VisionError, ValueError):
 
 @dataclass
 class NewGame:
-    """How to start a new game: press ``key`` (one of :data:`NEW_GAME_KEYS`) or click the face
-    (``"face"``, where ``key`` may name a key to try when the click does nothing)."""
+    """How to start a new game: press ``key`` (one of :data:`NEW_GAME_KEYS`), click the face
+    (``"face"``), or click the point ``at`` (``"point"``: pixels right of and below the board's
+    top-left corner, so that it follows a moved window); with a click, ``key`` may name a key to
+    try when the click does nothing."""
 
     kind: str
     key: str | None = None
+    at: tuple[int, int] | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in NEW_GAME_KINDS:
@@ -96,9 +102,23 @@ class NewGame:
                 f"new_game key {shown(self.key)} is not a new-game key "
                 f"(allowed: {', '.join(NEW_GAME_KEYS)})"
             )
+        if self.at is None and self.kind == "point":
+            raise SkinError("new_game kind 'point' names no point")
+        if self.at is not None and self.kind != "point":
+            raise SkinError(f"new_game kind {shown(self.kind)} takes no point")
+        if self.at is not None and not (
+            isinstance(self.at, tuple)
+            and len(self.at) == 2
+            and all(type(v) is int and abs(v) <= MAX_POINT_OFFSET for v in self.at)
+        ):
+            raise SkinError(
+                f"new_game point {shown(self.at)} is not [x, y], two whole numbers within "
+                f"{MAX_POINT_OFFSET} pixels of the board"
+            )
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "key": self.key}
+        shown_at = {} if self.at is None else {"at": list(self.at)}
+        return {"kind": self.kind, "key": self.key, **shown_at}
 
 
 SIZE_CLASSES = 4
@@ -331,10 +351,15 @@ class Skin:
         if type(version) is not int or version != SKIN_FORMAT:
             raise meta.error(f"format {shown(version)} is not {SKIN_FORMAT}")
         new_game = meta.get("new_game", dict)
-        if set(new_game) - {"kind", "key"}:
-            raise meta.error(f"new_game has fields other than kind and key: {shown(new_game)}")
+        if set(new_game) - {"kind", "key", "at"}:
+            raise meta.error(f"new_game has fields other than kind, key and at: {shown(new_game)}")
+        at = new_game.get("at")
         try:
-            how = NewGame(new_game.get("kind"), new_game.get("key"))
+            how = NewGame(
+                new_game.get("kind"),
+                new_game.get("key"),
+                tuple(at) if isinstance(at, list) else at,
+            )
         except SkinError as error:
             raise meta.error(str(error)) from error
         tiles = meta.names("tiles", [tile.name for tile in PICTURED_TILES])

@@ -52,9 +52,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     )
     parser.add_argument(
         "--new-game",
-        choices=(*NEW_GAME_KEYS, "face"),
-        help="how the game starts a new one: a key, or a click on its face (default: found by "
-        "trying the face and then each of these keys until a fresh board appears)",
+        type=new_game_way,
+        metavar="{" + ",".join((*NEW_GAME_KEYS, "face")) + ",X,Y}",
+        help="how the game starts a new one: a key, a click on its face, or a click at screen "
+        "point X,Y beside the board (a 'New game' button); default: found by trying the face and "
+        "then each of these keys until a fresh board appears",
     )
     parser.add_argument(
         "--max-games", type=positive_int, default=150, help="games per window at most"
@@ -85,12 +87,16 @@ def run(args: argparse.Namespace) -> int:
     else:
         window = desktop_window(args.region, args.window_class, args.window_title)
         mines = [args.mines] if args.mines else []
-        new_game = None
-        if args.new_game:
-            kind = "face" if args.new_game == "face" else "key"
-            new_game = NewGame(kind, None if kind == "face" else args.new_game)
+        new_game = args.new_game if isinstance(args.new_game, NewGame) else None
+        new_game_at = args.new_game if isinstance(args.new_game, tuple) else None
         result = calibrate_windows(
-            name, [window], mines, args.max_games, args.seed, new_game=new_game
+            name,
+            [window],
+            mines,
+            args.max_games,
+            args.seed,
+            new_game=new_game,
+            new_game_at=new_game_at,
         )
     print(
         f"{result.games} games in {time.monotonic() - started:.0f} s: pitch {result.skin.pitch}, "
@@ -107,6 +113,21 @@ def run(args: argparse.Namespace) -> int:
         print(f"not seen yet: {result.describe_missing()} (learned during play when they show)")
     print(f"saved skin {result.skin.name!r} in {save_skin(result.skin)}")
     return 0
+
+
+def new_game_way(text: str) -> NewGame | tuple[int, int]:
+    """``--new-game``: a new-game key, ``face``, or ``X,Y``, a screen point."""
+    if text == "face":
+        return NewGame("face")
+    if text in NEW_GAME_KEYS:
+        return NewGame("key", text)
+    parts = text.split(",")
+    if len(parts) == 2 and all(part.strip().lstrip("-").isdigit() for part in parts):
+        x, y = (int(part) for part in parts)
+        return (x, y)
+    raise argparse.ArgumentTypeError(
+        f"{text!r} is none of {', '.join(NEW_GAME_KEYS)}, face, or a screen point X,Y"
+    )
 
 
 def desktop_window(

@@ -36,6 +36,8 @@ from calibration.session import CalibrationPlayer
 from calibration.store import export_skin, import_skin, list_skins, load_skin, save_skin
 from calibration.view import BoardView, rest_point
 from controller.cli import main
+from controller.mouse import Check, ClickOutsideError
+from controller.table import ScreenTable
 from solver import Board, Game, GameState, Tile
 from solver.board import PICTURED_TILES
 from solver.engine import neighbour_counts
@@ -505,6 +507,7 @@ class DrawnGame:
         slow_repaints: frozenset[int] = frozenset(),
         repaint_pause: float = REPAINT_PAUSE,
         rule: str = "safe",
+        button: Rect | None = None,
     ) -> None:
         self.skin = make_skin(16, seed=5, name="truth")
         self.edges = None
@@ -519,6 +522,9 @@ class DrawnGame:
         self.seed = seed
         self.rule = rule
         """Its first-click rule (see :class:`solver.engine.FirstClick`)."""
+        self.button = button
+        """A "New game" button beside the board, drawn and clicked as the face is."""
+        self.new_games = {"face": 0, "button": 0}
         self.game = Game(9, 9, 10, rule=self.rule, seed=seed)
         self.clicks = 0
         self.dialog_on_loss = dialog_on_loss
@@ -545,6 +551,10 @@ class DrawnGame:
         scene = synthetic.draw(
             self.skin, tiles, DRAWN_BOARD_AT, DRAWN_SCREEN, face=face, edges=self.edges
         )
+        if self.button is not None:
+            box = self.button
+            scene.screen[box.top : box.bottom, box.left : box.right] = (60, 60, 60)
+            scene.screen[box.top + 2 : box.bottom - 2, box.left + 2 : box.right - 2] = 210
         if self.dialog_open or time.monotonic() < self.lost_at + self.message_on_loss:
             box = DRAWN_DIALOG
             scene.screen[box.top : box.bottom, box.left : box.right] = (200, 190, 180)
@@ -562,7 +572,10 @@ class DrawnGame:
         geometry = self.scene().geometry
         cell = geometry.cell_at(x, y)
         if cell is None:
-            assert geometry.face is not None and geometry.face.contains(x, y), (x, y)
+            on_button = self.button is not None and self.button.contains(x, y)
+            on_face = geometry.face is not None and geometry.face.contains(x, y)
+            assert on_button or on_face, (x, y)
+            self.new_games["button" if on_button else "face"] += 1
             self.seed += 1
             self.game = Game(9, 9, 10, rule=self.rule, seed=self.seed)
             self.lost_at = -math.inf
@@ -596,11 +609,21 @@ class DrawnGame:
         return int(was_open)
 
 
-def calibrated(screen: DrawnGame, max_games: int) -> Calibration:
+def calibrated(
+    screen: DrawnGame, max_games: int, new_game_at: tuple[int, int] | None = None
+) -> Calibration:
     """Calibrate the drawn game from its 240x240 window, as the user would."""
     window = Rect(60, 60, 240, 240)
     return calibrate(
-        "drawn", screen, screen, [window], mines=[10], max_games=max_games, seed=1, progress=False
+        "drawn",
+        screen,
+        screen,
+        [window],
+        mines=[10],
+        max_games=max_games,
+        seed=1,
+        progress=False,
+        new_game_at=new_game_at,
     )
 
 
@@ -627,6 +650,63 @@ def test_a_drawn_game_teaches_its_tiles_faces_and_first_click_rule_by_clicks_alo
     assert result.skin.new_game == NewGame("face")
     assert Tile.QUESTION not in result.missing_tiles
     assert result.skin.extra["first_click"] == "opening"
+
+
+class GuardedMouse:
+    """The play loop's mouse on a drawn game: refuses a click outside the areas allowed (as
+    :class:`controller.mouse.Mouse` does) or one its check refuses."""
+
+    def __init__(self, screen: DrawnGame) -> None:
+        self.screen = screen
+        self.allowed: list[Rect] = []
+
+    def allow(self, *areas: Rect) -> None:
+        self.allowed = list(areas)
+
+    def click(self, x: int, y: int, button: str = "left", check: Check | None = None) -> None:
+        if not any(area.contains(x, y) for area in self.allowed):
+            raise ClickOutsideError(f"refused a click at ({x}, {y})")
+        if check is None or check(self.screen.grab):
+            self.screen.click(x, y, button)
+
+    def press(self, key: str, x: int, y: int, check: Check | None = None) -> None:
+        raise AssertionError(f"pressed {key} at ({x}, {y}): a drawn game takes no keys")
+
+    def close_dialogs(self) -> int:
+        return self.screen.close_dialogs()
+
+    def park(self, board: Rect) -> None:
+        """Nowhere to rest: a drawn game lights no tile."""
+
+
+DRAWN_BUTTON = Rect(250, 270, 30, 20)
+"""A drawn game's "New game" button: in its window, right of and below the board."""
+
+
+def test_a_new_game_button_the_user_names_is_the_skins_way_and_play_clicks_it_there() -> None:
+    screen = DrawnGame(seed=2, button=DRAWN_BUTTON)
+    result = calibrated(screen, max_games=4, new_game_at=DRAWN_BUTTON.centre)
+    assert screen.new_games == {"face": 0, "button": screen.new_games["button"]}
+    assert screen.new_games["button"] >= 4
+    board = screen.scene().geometry
+    at = (DRAWN_BUTTON.centre[0] - board.left, DRAWN_BUTTON.centre[1] - board.top)
+    assert result.skin.new_game == NewGame("point", at=at)
+    # Play, from the board it finds, clicks the button where it is and nowhere else off the board.
+    mouse = GuardedMouse(screen)
+    geometry = locate(result.skin, screen.grab(), shape=(9, 9))
+    table = ScreenTable(screen, result.skin, geometry, mouse, 10, game="drawn", first_click="safe")
+    table.look()
+    table.new_game()
+    assert screen.new_games["button"] >= 5 and screen.new_games["face"] == 0
+
+
+def test_a_new_game_point_not_beside_the_board_in_its_window_is_refused() -> None:
+    for point in [(150, 150), (350, 150)]:
+        screen = DrawnGame(seed=2, button=DRAWN_BUTTON)
+        with pytest.raises(CalibrationError, match=rf"new-game point \({point[0]}, {point[1]}\)"):
+            calibrated(screen, max_games=2, new_game_at=point)
+        assert screen.clicks <= session.HIDDEN_CANDIDATES  # only those that found the board
+        assert screen.new_games == {"face": 0, "button": 0}
 
 
 def test_a_dialog_over_a_lost_board_is_closed_before_the_board_is_read_or_clicked() -> None:

@@ -156,6 +156,37 @@ def test_the_keys_real_games_use_are_accepted(tmp_path: Path, key: str) -> None:
     assert Skin.load(folder).new_game == NewGame("key", key)
 
 
+def test_a_new_game_point_beside_the_board_is_saved_and_loaded(tmp_path: Path) -> None:
+    folder = saved(tmp_path)
+    edit_json(folder, new_game={"kind": "point", "key": None, "at": [-30, 12]})
+    loaded = Skin.load(folder).new_game
+    assert loaded == NewGame("point", at=(-30, 12))
+    assert loaded.to_json() == {"kind": "point", "key": None, "at": [-30, 12]}
+
+
+@pytest.mark.parametrize(
+    ("new_game", "named"),
+    [
+        ({"kind": "point", "key": None}, "names no point"),
+        ({"kind": "face", "key": None, "at": [1, 2]}, "takes no point"),
+        ({"kind": "point", "at": [1, "2"]}, "new_game point"),
+        ({"kind": "point", "at": [1]}, "new_game point"),
+        ({"kind": "point", "at": [1, 2, 3]}, "new_game point"),
+        ({"kind": "point", "at": 5}, "new_game point"),
+        ({"kind": "point", "at": [99_999, 0]}, "new_game point"),
+        ({"kind": "point", "at": [1.5, 0]}, "new_game point"),
+    ],
+)
+def test_load_refuses_a_new_game_point_that_is_missing_or_malformed(
+    tmp_path: Path, new_game: dict[str, object], named: str
+) -> None:
+    folder = saved(tmp_path)
+    edit_json(folder, new_game=new_game)
+    with pytest.raises(SkinError) as raised:
+        Skin.load(folder)
+    one_line_naming(raised, str(folder / "skin.json"), named)
+
+
 def test_a_new_game_of_no_known_kind_cannot_be_made() -> None:
     with pytest.raises(SkinError, match="not a new-game key"):
         NewGame("key", "win")
@@ -489,8 +520,9 @@ NEAR_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "new_game": st.fixed_dictionaries(
         {},
         optional={
-            "kind": st.sampled_from(["key", "face", "click", ""]) | JSON,
+            "kind": st.sampled_from(["key", "face", "point", "click", ""]) | JSON,
             "key": st.sampled_from([*NEW_GAME_KEYS, "win", "alt+f4", None]) | JSON,
+            "at": st.lists(NUMBERS, max_size=3) | JSON,
         },
     ),
     "tiles": st.lists(NAMES, max_size=16),

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from controller.cli import main
+from controller.commands.calibrate import new_game_way
 from controller.desktop.display import VirtualDisplay
+from vision.skin import NewGame
 
 
 @pytest.mark.parametrize(
@@ -57,7 +59,14 @@ def test_a_missing_window_is_one_line_naming_the_search(
 
 
 @pytest.mark.parametrize(
-    ("option", "value"), [("--mines", "-3"), ("--mines", "0"), ("--new-game", "escape")]
+    ("option", "value"),
+    [
+        ("--mines", "-3"),
+        ("--mines", "0"),
+        ("--new-game", "escape"),
+        ("--new-game", "10,x"),
+        ("--new-game", "1,2,3"),
+    ],
 )
 def test_a_bad_mine_count_or_new_game_way_is_a_usage_error(
     option: str, value: str, capsys: pytest.CaptureFixture[str]
@@ -66,3 +75,18 @@ def test_a_bad_mine_count_or_new_game_way_is_a_usage_error(
         main(["calibrate", "--region", "0,0,10,10", option, value])
     assert done.value.code == 2
     assert option in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("value", "way"),
+    [
+        ("f2", NewGame("key", "f2")),
+        ("face", NewGame("face")),
+        ("310,-4", (310, -4)),
+        (" 12, 40", (12, 40)),
+    ],
+)
+def test_the_new_game_way_is_a_key_the_face_or_a_screen_point(
+    value: str, way: NewGame | tuple[int, int]
+) -> None:
+    assert new_game_way(value) == way
