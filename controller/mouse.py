@@ -164,12 +164,12 @@ class Mouse:
         :func:`calibration.view.rest_point`): some games light up the tile under the pointer,
         which would read as another tile. Nowhere when no game window around the board is known
         or the board fills it."""
-        for _, frame in self.windows.found:
-            if frame.contains_rect(board):
-                point = rest_point(frame, board)
-                if point is not None and point not in self._corners():
-                    self._gui.moveTo(*point, _pause=False)
-                return
+        frame = self._found_window(board)
+        if frame is None:
+            return
+        point = rest_point(frame, board)
+        if point is not None and point not in self._corners():
+            self._gui.moveTo(*point, _pause=False)
 
     def hovers(self, area: Rect) -> bool:
         """Whether the pointer is over the game window holding ``area`` (over ``area`` itself
@@ -183,8 +183,13 @@ class Mouse:
         self.step_off(self._window_of(area))
 
     def _window_of(self, area: Rect) -> Rect:
+        """The frame of the game window holding ``area``, looked up now (``area`` if none)."""
         self.windows.find([area])
-        return next((frame for _, frame in self.windows.found if frame.contains_rect(area)), area)
+        return self._found_window(area) or area
+
+    def _found_window(self, area: Rect) -> Rect | None:
+        """The frame of the game window found (:meth:`allow`) that holds ``area``, if any."""
+        return next((frame for _, frame in self.windows.found if frame.contains_rect(area)), None)
 
     def step_off(self, area: Rect) -> None:
         """Move the pointer, without clicking, just outside ``area`` across its nearest side

@@ -262,20 +262,9 @@ class ScreenTable:
             )
         face, way = self.geometry.face, ways[attempt % len(ways)]
         if way == "face" and face is not None:
-
-            def face_as_read(grab: Grab) -> bool:
-                self._cells_now(grab, self._corners)
-                self._face_now(grab, face)
-                return True
-
-            self._click(*face.centre, "left", face_as_read)
+            self._click(*face.centre, "left", self._still_as_read(self._corners, face))
         elif way == "point":
-
-            def corners_as_read(grab: Grab) -> bool:
-                self._cells_now(grab, self._corners)
-                return True
-
-            self._click(*self._new_game_point(), "left", corners_as_read)
+            self._click(*self._new_game_point(), "left", self._still_as_read(self._corners))
         elif self._skin.new_game.key:
             x, y = self.geometry.rect.centre
             under = self.geometry.cell_at(x, y)
@@ -285,14 +274,21 @@ class ScreenTable:
                     self._parked = True
                 self._cells_now(self._timed_grabber.grab, {under})
             corners = set(self._corners) - {under}
-
-            def board_as_read(grab: Grab) -> bool:
-                self._cells_now(grab, corners)
-                return True
-
             with failsafe_as_stop():
                 self._parked = False  # the key is pressed with the pointer over the board
-                self._mouse.press(self._skin.new_game.key, x, y, board_as_read)
+                self._mouse.press(self._skin.new_game.key, x, y, self._still_as_read(corners))
+
+    def _still_as_read(self, cells: Iterable[Cell], face: Rect | None = None) -> Check:
+        """The check before a new-game action: ``cells`` (and the face) show what the last read
+        did, else :class:`NotAsRead` is raised and nothing is sent."""
+
+        def check(grab: Grab) -> bool:
+            self._cells_now(grab, cells)
+            if face is not None:
+                self._face_now(grab, face)
+            return True
+
+        return check
 
     def _as_read(self) -> Reading:
         if self._reading is None:
