@@ -35,8 +35,9 @@ Floats = npt.NDArray[np.float32]
 AMBIGUITY_RATIO = 0.5
 """Accept a best match only if its distance is at most this fraction of the runner-up's."""
 
-BACKGROUND_NEAR = 1
-"""Levels (in the channel that differs most) within which a template's background is flat."""
+BACKGROUND_NEAR = 3
+"""Levels (in the channel that differs most) within which a template's background is flat: a
+ground a gradient shows through fades by a few levels across one cell (kmines)."""
 BACKGROUND_LEAST = 0.2
 """The least share of a template's pixels its flat background covers: kmines' digits, mines and
 crossed flags stand on at least a quarter of flat ground, its raised tiles' shading has no flat
@@ -45,6 +46,10 @@ BACKGROUND_RANGE = 60
 """Levels from the background colour at which a pixel beside the background counts as opaque."""
 BACKGROUND_CANDIDATES = 64
 """Colours of a template tried as its background colour (evenly spaced pixels)."""
+
+MID_LEVEL = 128.0
+"""Subtracted from every pixel value before the products: a distance is a small difference of
+large float32 sums, and a flat tile of level 180 was 0.001 from itself uncentred."""
 
 SINGLE_THREAD_PRODUCT = 262_144
 """Largest rows x columns x depth of one matrix product (OpenBLAS's threshold for threading).
@@ -86,6 +91,7 @@ class TemplateBank(Generic[Label]):
         self.labels = list(labels)
         self.shape: tuple[int, ...] = shape
         self._matrix = np.stack([image.reshape(-1) for image in images]).astype(np.float32)
+        self._matrix -= MID_LEVEL
         self._squared_norms = np.einsum("ij,ij->i", self._matrix, self._matrix)
         self._size = self._matrix.shape[1]
         self.level_weight = level_weight
@@ -110,13 +116,15 @@ class TemplateBank(Generic[Label]):
         patch_shape = patches.shape[len(leading) :]
         if patch_shape != self.shape:
             raise ValueError(f"patches of shape {patch_shape} against templates of {self.shape}")
+        channels = self.shape[-1]
+        pixels = self._size // channels
         if self._lenient:
-            channels = self.shape[-1]
-            pixels = self._size // channels
-            by_channel = patches.reshape(-1, pixels, channels).transpose(0, 2, 1)
-            flat = by_channel.astype(np.float32, order="C").reshape(-1, self._size)
+            source = patches.reshape(-1, pixels, channels).transpose(0, 2, 1)
         else:
-            flat = patches.astype(np.float32, order="C").reshape(-1, self._size)
+            source = patches.reshape(-1, self._size)
+        flat = np.empty(source.shape, dtype=np.float32)  # centred in the one pass that converts
+        np.subtract(source, np.float32(MID_LEVEL), out=flat, dtype=np.float32)
+        flat = flat.reshape(-1, self._size)
         squared = _product(flat, self._transposed)
         squared *= -2.0
         squared += np.einsum("ij,ij->i", flat, flat)[:, None]
