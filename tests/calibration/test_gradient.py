@@ -120,6 +120,28 @@ def test_kmines_beginner_numbers_and_opened_cells_are_apart() -> None:
     assert len(catalogue.images) == 4
 
 
+def read_cell(name: str) -> npt.NDArray[np.uint8]:
+    read = cv2.imread(str(DATA / name))
+    assert read is not None, name
+    return np.asarray(read, dtype=np.uint8)
+
+
+@pytest.mark.parametrize("order", [(0, 1), (1, 0)])
+def test_a_kmines_mine_over_a_lighter_and_a_darker_ground_is_one_appearance(
+    order: tuple[int, int],
+) -> None:
+    """Two mines one loss showed (kmines Beginner, a 640x480 window on a 1600x1200 screen, 36 px
+    cells, 2026-11-26): the lighter one sits on a ground that fades by 3 levels across the
+    cell, the darker on a flat one. The level offset is fitted over the template's ground: taken
+    as the pixels within 1 level of one colour, too little of the lighter mine's ground, and the
+    darker mine was 0.031 from it, a second MINE appearance that stopped calibration."""
+    mines = [read_cell(f"beginner36-mine-{shade}.png") for shade in ("light", "dark")]
+    catalogue = Catalogue(read_cell("beginner36-hidden.png"))
+    catalogue.box, catalogue.level_weight = (2, 2, 32, 32), 0.294  # as calibration learned
+    first, second = (catalogue.add(mines[index]) for index in order)
+    assert first == second != HIDDEN_ID
+
+
 def test_a_board_of_flat_tiles_that_differ_only_in_level_keeps_them_apart() -> None:
     """A game with no gradient whose hidden and opened tiles are plain squares of two greys: the
     fresh board does not vary, so the level counts in full."""
