@@ -292,7 +292,8 @@ class CalibrationPlayer:
         """The game's state after its last step, probing with more clicks when unsure.
 
         The face tells once it is known; before that a click that changed several cells into an
-        appearance never seen on a safe cell is followed by a probe click elsewhere.
+        appearance never seen on a safe cell is followed by a probe click elsewhere: the game
+        goes on if the cell probed changes.
         """
         while True:
             step = game.steps[-1]
@@ -325,7 +326,7 @@ class CalibrationPlayer:
                 timeout=PROBE_TIMEOUT,
                 retry=False,
             )
-            if not probe.changed.any():
+            if not probe.changed[probe.cell]:  # other cells may change: a message drawn
                 return GameState.LOST
             self.evidence.opened_safely(step)
             game.steps.append(probe)

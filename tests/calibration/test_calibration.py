@@ -502,6 +502,7 @@ class DrawnGame:
         seed: int,
         dialog_on_loss: bool = False,
         message_on_loss: float = 0.0,
+        message_on_finished_click: bool = False,
         question_like_flag: bool = False,
         numbers_per_size: bool = False,
         slow_repaints: frozenset[int] = frozenset(),
@@ -534,6 +535,9 @@ class DrawnGame:
         self.message_on_loss = message_on_loss
         """Seconds a message drawn over the board stays after a loss (no window: kmines)."""
         self.lost_at = -math.inf
+        self.message_on_finished_click = message_on_finished_click
+        """The message is drawn not on the loss but on a click on the board of the lost game
+        (for ``message_on_loss`` seconds), which changes no cell."""
         self.slow_repaints = slow_repaints
         """The losses (counted from 1) whose repaint pauses for ``repaint_pause`` seconds with
         every cell but the mine hit blank (Wine on a busy machine), or until the next game."""
@@ -580,11 +584,13 @@ class DrawnGame:
             self.game = Game(9, 9, 10, rule=self.rule, seed=self.seed)
             self.lost_at = -math.inf
             self.questions = None if self.questions is None else set()
+        elif self.message_on_finished_click and self.game.state is GameState.LOST:
+            self.lost_at = time.monotonic()
         elif button == "left":
             self.game.open(cell)
             lost = self.game.state is GameState.LOST
             self.losses += lost
-            if lost:
+            if lost and not self.message_on_finished_click:
                 self.lost_at = time.monotonic()
             self.dialog_open = self.dialog_on_loss and lost
         elif self.questions is None:
@@ -761,6 +767,16 @@ def test_a_game_that_draws_a_message_over_its_loss_is_watched_at_every_loss(
     result = calibrated(screen, max_games=10)
     assert result.usable and seen.losses > session.MESSAGE_CHECKS + 2
     assert seen.watches == seen.losses
+    assert_learned_truly(result, screen, result.skin.templates)
+
+
+def test_a_click_on_a_lost_board_that_draws_only_a_message_tells_the_game_is_over() -> None:
+    """Before the face is known, a loss is told by a probe click elsewhere: one that changes
+    other cells but not the cell probed (a message drawn over the board, as kmines' after its
+    "Game Over" dialog closes) is no sign the game goes on."""
+    screen = DrawnGame(seed=2, message_on_loss=MESSAGE_SHOWN, message_on_finished_click=True)
+    result = calibrated(screen, max_games=6)
+    assert result.usable and screen.losses > 2
     assert_learned_truly(result, screen, result.skin.templates)
 
 
