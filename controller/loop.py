@@ -75,6 +75,9 @@ ANIMATION_REREADS = 50
 """Re-reads, :data:`_CLICK_CONFIRM_PAUSE` apart, of a board with an unreadable cell before it
 counts as moved or misread: a game's end-of-game flash lasts about 0.4 s (sgt-mines), and a
 message drawn over the board at a game's end may stay for 4 s (kmines' "You have lost.")."""
+IMPOSSIBLE_REREADS = 5
+"""Re-reads, :data:`_CLICK_CONFIRM_PAUSE` apart, of a board the solver finds impossible before
+the game counts as misread (a kmines Expert board was once read with a 0 beside closed cells)."""
 _REFUSED_BURSTS = 3
 """Bursts in a row whose first click is refused with the board read fine in between: the game
 keeps changing under the bot (an animation, something drawn over it), so the game is stopped."""
@@ -244,9 +247,10 @@ class GamePlayer:
         outcome = GameState.PLAYING
         refusals = 0
         while outcome == GameState.PLAYING:
+            moves, outcome = self._moves(rule)
+            if outcome != GameState.PLAYING:
+                continue
             board = self._board
-            with self.stopwatch.stage("solver"):
-                moves = _solver_moves(board, rule, self.flags)
             if not moves:
                 self._board, outcome = self._end_shown(board)
                 continue
@@ -274,6 +278,28 @@ class GamePlayer:
             if self._reads is not None:
                 self._reads.append(reading)
         return Result.WON if outcome == GameState.WON else Result.LOST
+
+    def _moves(self, rule: str) -> tuple[list[Move], GameState]:
+        """The solver's moves on the last board read, and the game's state. A board no mine
+        layout fits may be a frame caught while the game still drew a click: it is read again,
+        :data:`IMPOSSIBLE_REREADS` times at most, before the game counts as misread."""
+        rereads = 0
+        while True:
+            try:
+                with self.stopwatch.stage("solver"):
+                    return _solver_moves(self._board, rule, self.flags), GameState.PLAYING
+            except GameAborted:
+                if rereads == IMPOSSIBLE_REREADS:
+                    raise
+            rereads += 1
+            self.stopwatch.counts["impossible boards read again"] += 1
+            time.sleep(_CLICK_CONFIRM_PAUSE)
+            reading = self._look()
+            self._board = reading.board
+            if self._reads:
+                self._reads[-1] = reading  # the frame caught mid-drawing is no read of the game
+            if reading.outcome != GameState.PLAYING:
+                return [], reading.outcome
 
     def _click(
         self, moves: Sequence[Move], clicked_one: Callable[[Move], None] = lambda move: None

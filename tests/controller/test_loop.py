@@ -12,6 +12,7 @@ import pytest
 import controller.loop
 from controller.loop import (
     ANIMATION_REREADS,
+    IMPOSSIBLE_REREADS,
     GamePlayer,
     GameReport,
     NoFreshGame,
@@ -22,6 +23,7 @@ from controller.outcomes import GameSetup, OutcomeLog, Result
 from controller.stopping import StopKey, StopKeyError, StopRequested
 from controller.table import NotAsRead
 from solver import Board, BoardError, Game, Tile
+from solver.engine import neighbour_counts
 from solver.strategy import Action, Move, next_moves
 from vision.errors import (
     BoardNotFoundError,
@@ -698,6 +700,47 @@ def test_a_board_the_solver_finds_impossible_ends_the_game_as_misread(tmp_path: 
     assert "the solver finds the board impossible" in (record.reason or "")
     assert "unflagged mines" in (record.reason or "")  # the solver's own reason is kept
     assert record.clicks == len(table.clicks) >= 1
+
+
+class DrawsImpossibleFrames(SimulatedTable):
+    """Mid-game, ``frames`` looks in a row show a board no mine layout fits (an opened 0 with
+    no closed neighbour read as a 1), as a frame caught while the game still draws a click."""
+
+    def __init__(self, seed: int, frames: int) -> None:
+        super().__init__(seed, size=(16, 16, 40))
+        self.frames_left = frames
+        self.shown = 0
+
+    def look(self, changed: bool = False) -> Reading:
+        reading = super().look(changed)
+        board = reading.board
+        inner_zeros = (board.tiles == Tile.ZERO) & (neighbour_counts(board.closed) == 0)
+        if not self.frames_left or not inner_zeros.any() or board.is_lost:
+            return reading  # once shown, on every look until none is left: the board only grows
+        self.frames_left -= 1
+        self.shown += 1
+        tiles = board.tiles.copy()
+        tiles[tuple(np.argwhere(inner_zeros)[0])] = Tile.ONE
+        impossible = Board(board.rows, board.columns, board.mines, tiles)
+        return Reading(impossible, reading.scores, reading.face, reading.pictures)
+
+
+def test_a_board_read_impossible_for_a_moment_is_read_again_and_play_goes_on(
+    tmp_path: Path,
+) -> None:
+    table = DrawsImpossibleFrames(seed=3, frames=3)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        (report,) = play_all(quick_player(table, log), 1)
+    assert table.shown == 3
+    assert report.record.result in (Result.WON, Result.LOST), report.reason
+
+
+def test_a_board_read_impossible_on_every_re_read_is_misread(tmp_path: Path) -> None:
+    table = DrawsImpossibleFrames(seed=3, frames=IMPOSSIBLE_REREADS + 1)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        (report,) = play_all(quick_player(table, log), 1)
+    assert report.record.result == Result.MISREAD
+    assert "the solver finds the board impossible" in (report.reason or "")
 
 
 class RefusingTable(SimulatedTable):
