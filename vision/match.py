@@ -118,13 +118,14 @@ class TemplateBank(Generic[Label]):
             raise ValueError(f"patches of shape {patch_shape} against templates of {self.shape}")
         channels = self.shape[-1]
         pixels = self._size // channels
-        if self._lenient:
-            source = patches.reshape(-1, pixels, channels).transpose(0, 2, 1)
-        else:
-            source = patches.reshape(-1, self._size)
-        flat = np.empty(source.shape, dtype=np.float32)  # centred in the one pass that converts
-        np.subtract(source, np.float32(MID_LEVEL), out=flat, dtype=np.float32)
-        flat = flat.reshape(-1, self._size)
+        source: npt.NDArray[np.uint8] = (
+            patches.reshape(-1, pixels, channels).transpose(0, 2, 1)
+            if self._lenient
+            else patches.reshape(-1, self._size)
+        )
+        centred = np.empty(source.shape, dtype=np.float32)  # in the one pass that converts
+        np.subtract(source, np.float32(MID_LEVEL), out=centred, dtype=np.float32)
+        flat = centred.reshape(-1, self._size)
         squared = _product(flat, self._transposed)
         squared *= -2.0
         squared += np.einsum("ij,ij->i", flat, flat)[:, None]
