@@ -50,6 +50,10 @@ SPREAD_MARGIN = 2.5
 BACKGROUND_LINE = 2.0
 """Levels by which an edge row or column of the fresh board's hidden pictures must vary more
 than the picture as a whole (median per-pixel spread) to count as background between tiles."""
+OFFSET_ALLOWANCE = 4
+"""A level offset this many times the background's spread between the fresh board's tiles counts
+as the tolerance: half-transparent opened tiles vary more than the lines between hidden ones
+(kmines Expert in a 1280x1024 screen: 20 levels against 13)."""
 MIN_LEVEL_WEIGHT = 0.1
 """The least weight a background offset keeps (see :class:`vision.match.TemplateBank`): a flat
 hidden tile and a flat opened one may differ only in level."""
@@ -97,7 +101,8 @@ class Catalogue:
         spread = (variants.max(axis=0).astype(np.int16) - variants.min(axis=0)).max(axis=2)
         self.box, background = _inner_box(spread)
         self.level_weight = max(
-            MIN_LEVEL_WEIGHT, min(1.0, GROUPING_TOLERANCE * 255 / (2 * background or 1))
+            MIN_LEVEL_WEIGHT,
+            min(1.0, GROUPING_TOLERANCE * 255 / (OFFSET_ALLOWANCE * background or 1)),
         )
         self._bank = None
         widest = float(self._distances(variants)[:, HIDDEN_ID].max())

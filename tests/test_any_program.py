@@ -109,6 +109,10 @@ PROGRAMS = {
     # number a little differently in wider cells. Its first click and the 8 cells around it
     # are never mines (minefield.vala, place_mines).
     "gnome-mines": Program("gnome-mines", "gnome-mines", "opening"),
+    # Its board lies over a gradient that shows through half-transparent opened cells, so one
+    # tile is lighter or darker from cell to cell; a loss opens a "Game Over" dialog over the
+    # board, and a message is drawn over it; its first click opens an area.
+    "kmines": Program("kmines", "kmines", "opening"),
 }
 SIMULATED_GAMES = {"beginner": 1000, "expert": 300}
 SIGNIFICANCE = 0.001
@@ -116,9 +120,10 @@ SIGNIFICANCE = 0.001
 simulated rate, at this level, says they disagree."""
 
 
-IN_DEFAULT_RUN = {("gnome-mines", "beginner")}
-"""The one program and size the default test run plays (cells of two sizes, a tile lit under the
-pointer, the first-click rule learned); the others are ``slow``."""
+IN_DEFAULT_RUN = {("gnome-mines", "beginner"), ("kmines", "beginner")}
+"""The programs and size the default test run plays (cells of two sizes, a tile lit under the
+pointer, the first-click rule learned; tiles over a gradient, a dialog on every loss); the others
+are ``slow``."""
 
 
 @pytest.mark.parametrize(

@@ -28,7 +28,7 @@ from vision.read import BoardReader
 from vision.synthetic import draw, make_skin
 
 DATA = Path(__file__).parent.parent / "data" / "kmines"
-LEVELS = {"beginner": (31, (9, 9)), "expert": (19, (16, 30))}
+LEVELS = {"beginner": (31, (9, 9)), "expert": (19, (16, 30)), "expert16": (16, (16, 30))}
 
 EXPERT_PLAYED = {
     "hidden": [(0, 0), (15, 29), (2, 7)],
@@ -140,6 +140,23 @@ def test_a_kmines_mine_over_a_lighter_and_a_darker_ground_is_one_appearance(
     catalogue.box, catalogue.level_weight = (2, 2, 32, 32), 0.294  # as calibration learned
     first, second = (catalogue.add(mines[index]) for index in order)
     assert first == second != HIDDEN_ID
+
+
+def test_a_light_kmines_opened_cell_reads_as_opened_not_ambiguous_with_hidden() -> None:
+    """kmines Expert in a 1280x1024 screen (16 px cells; the fresh board and the tiles from two
+    windows of that size, 2026-11-26): the lines between the fresh board's tiles vary by 13
+    levels, its opened cells by 20. An opened cell 20 levels lighter than the ZERO template
+    was 0.023 from it and 0.037 from HIDDEN, too close to choose (ratio 0.62): play stopped on
+    a misread in its first game."""
+    fresh = cells("expert16-fresh.png", "expert16")
+    catalogue = Catalogue(fresh[0, 0])
+    catalogue.learn_spread(fresh)
+    templates = [read_cell(f"expert16-{tile}.png") for tile in ("hidden", "zero")]
+    bank = TemplateBank([Tile.HIDDEN, Tile.ZERO], templates, catalogue.level_weight)
+    light = read_cell("expert16-zero-light.png")
+    verdict = bank.judge(bank.distances(light[None]), catalogue.tolerance)
+    assert verdict.accepted[0] and bank.labels[int(verdict.best[0])] == Tile.ZERO
+    assert bank.distances(templates[0][None])[0, 1] > catalogue.tolerance  # still apart
 
 
 def test_a_board_of_flat_tiles_that_differ_only_in_level_keeps_them_apart() -> None:
