@@ -71,10 +71,12 @@ loaded machine can hold still between two of them, and take a few tenths of a se
 _CLICK_CONFIRM_PAUSE = 0.1
 """Seconds between re-reads while a click is not visible yet (a slow game may lag a frame)."""
 _FACE_REREADS = 3
-ANIMATION_REREADS = 50
+ANIMATION_REREADS = 80
 """Re-reads, :data:`_CLICK_CONFIRM_PAUSE` apart, of a board with an unreadable cell before it
 counts as moved or misread: a game's end-of-game flash lasts about 0.4 s (sgt-mines), and a
-message drawn over the board at a game's end may stay for 4 s (kmines' "You have lost.")."""
+message drawn over the board at a game's end may stay for 4 s and then fade (kmines' "You have
+lost." and "Congratulations! You have won!", scene.cpp: a 4000 ms popup; at 50 re-reads a won
+game's last read still found it)."""
 IMPOSSIBLE_REREADS = 5
 """Re-reads, :data:`_CLICK_CONFIRM_PAUSE` apart, of a board the solver finds impossible before
 the game counts as misread (a kmines Expert board was once read with a 0 beside closed cells)."""

@@ -290,6 +290,15 @@ def test_a_cell_unreadable_for_a_moment_is_read_again(tmp_path: Path) -> None:
     assert report.record.result in (Result.WON, Result.LOST)
 
 
+def test_a_message_over_the_board_for_six_seconds_is_waited_out(tmp_path: Path) -> None:
+    # kmines draws "Congratulations! You have won!" over the board for 4 s, then fades it.
+    covered = UnreadableCellError("cell (row 4, column 4) matches no template", (4, 4), None)
+    table = SimulatedTable(seed=2, faults={3 + n: covered for n in range(60)}, relocation="gone")
+    with OutcomeLog(tmp_path / "log.db") as log:
+        (report,) = play_all(quick_player(table, log), 1)
+    assert report.record.result in (Result.WON, Result.LOST), report.reason
+
+
 def test_an_unreadable_cell_ends_the_game_as_misread_and_the_run(tmp_path: Path) -> None:
     unreadable = UnreadableCellError(
         "cell (row 2, column 3) matches no template", (2, 3), tmp_path / "c.png"
