@@ -397,7 +397,9 @@ class GamePlayer:
 
     def _read(self, changed: bool) -> Reading:
         """One read. A cell that is unreadable may be caught in an animation (sgt-mines flashes
-        the whole board when a game ends): the board is read again for a while. Still
+        the whole board when a game ends) or under a message: the dialogs are closed, the
+        pointer leaves the window (a message may stay while hovered), and the board is read
+        again for a while. Still
         unreadable, the board may have moved: it is looked for once. Found nowhere, the board is
         misread: a tile the skin lacks, or a window closed or covered, look the same from here."""
         try:
@@ -405,6 +407,7 @@ class GamePlayer:
         except UnreadableCellError as first:
             unreadable = first
         self._close_dialogs()  # one may cover the board (kmines' "Game Over")
+        self.table.step_away()  # a message may stay while the pointer rests on it
         for _ in range(ANIMATION_REREADS):
             time.sleep(_CLICK_CONFIRM_PAUSE)
             try:

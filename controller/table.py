@@ -56,6 +56,10 @@ class Table(Protocol):
         """Close the dialogs the game has open (a score table, a "Game Over" over the board),
         on those dialogs only; how many there were."""
 
+    def step_away(self) -> None:
+        """Move the pointer out of the game's window: a game may keep a message over its board
+        while the pointer rests on the message (kmines' popups do not hide while hovered)."""
+
     def known_numbers(self) -> dict[int, set[Tile]]:
         """Per size class of the board's cells (0 only, on an evenly spaced board), the numbers
         the skin has seen drawn on that class's cells."""
@@ -103,6 +107,8 @@ class GuardedPointer(Protocol):
     def close_dialogs(self) -> int: ...
 
     def park(self, board: Rect) -> None: ...
+
+    def leave(self, area: Rect) -> None: ...
 
 
 class ScreenTable:
@@ -347,6 +353,10 @@ class ScreenTable:
 
     def close_dialogs(self) -> int:
         return self._mouse.close_dialogs()
+
+    def step_away(self) -> None:
+        self._mouse.leave(self.geometry.rect)
+        self._parked = True  # off the board too: no tile under the pointer is lit
 
     def _click(self, x: int, y: int, button: str, check: Check) -> None:
         with failsafe_as_stop(), self.stopwatch.stage("click"):

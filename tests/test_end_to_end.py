@@ -70,6 +70,9 @@ class AuditedMouse:
     def park(self, board: Rect) -> None:
         self.mouse.park(board)
 
+    def leave(self, area: Rect) -> None:
+        self.mouse.leave(area)
+
 
 def simulated_win_rate(game: str, seed: int = 0) -> float:
     """The solver's win rate on :data:`SIMULATED_GAMES` simulated games of ``game``'s board,

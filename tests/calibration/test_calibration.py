@@ -684,6 +684,9 @@ class GuardedMouse:
     def park(self, board: Rect) -> None:
         """Nowhere to rest: a drawn game lights no tile."""
 
+    def leave(self, area: Rect) -> None:
+        """Nothing is drawn under the pointer on a drawn game."""
+
 
 DRAWN_BUTTON = Rect(250, 270, 30, 20)
 """A drawn game's "New game" button: in its window, right of and below the board."""

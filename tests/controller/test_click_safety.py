@@ -351,6 +351,9 @@ class TriggeringMouse:
     def park(self, board: Rect) -> None:
         self.mouse.park(board)
 
+    def leave(self, area: Rect) -> None:
+        self.mouse.leave(area)
+
     def _fire(self) -> None:
         time.sleep(self.delay)
         self.sent_when_started, self.started_at = self.sent, time.monotonic()

@@ -95,6 +95,7 @@ class SimulatedTable:
         """Like kmines: a loss opens a dialog over the board, which only close_dialogs closes."""
         self.dialog_open = False
         self.dialogs_closed = 0
+        self.stepped_away = 0
         self.current = self._started(seed)
 
     def _started(self, seed: int) -> Game:
@@ -188,6 +189,9 @@ class SimulatedTable:
         was_open, self.dialog_open = self.dialog_open, False
         self.dialogs_closed += was_open
         return int(was_open)
+
+    def step_away(self) -> None:
+        self.stepped_away += 1
 
     def relocate(self) -> bool:
         if self.relocation == "gone":
@@ -297,6 +301,28 @@ def test_a_message_over_the_board_for_six_seconds_is_waited_out(tmp_path: Path) 
     with OutcomeLog(tmp_path / "log.db") as log:
         (report,) = play_all(quick_player(table, log), 1)
     assert report.record.result in (Result.WON, Result.LOST), report.reason
+
+
+class HoveredMessage(SimulatedTable):
+    """Once the game is won, a message covers the board for as long as the pointer rests on
+    it: kmines' popups do not hide while hovered."""
+
+    def look(self, changed: bool = False) -> Reading:
+        reading = super().look(changed)
+        if reading.board.is_won and not self.stepped_away:
+            raise UnreadableCellError("a message over the board", (4, 4), None)
+        return reading
+
+
+def test_a_message_kept_while_the_pointer_rests_on_it_goes_once_the_pointer_steps_away(
+    tmp_path: Path,
+) -> None:
+    table = HoveredMessage(seed=2)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        reports = play_all(quick_player(table, log), 4)
+    assert any(report.record.result == Result.WON for report in reports)
+    assert all(report.record.result in (Result.WON, Result.LOST) for report in reports)
+    assert table.stepped_away >= 1
 
 
 def test_an_unreadable_cell_ends_the_game_as_misread_and_the_run(tmp_path: Path) -> None:

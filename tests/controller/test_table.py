@@ -111,6 +111,9 @@ class RecordingMouse:
     def park(self, board: Rect) -> None:
         self.screen.pointer = (board.left - 4, board.bottom + 4)
 
+    def leave(self, area: Rect) -> None:
+        self.screen.pointer = (area.right + 4, area.bottom + 4)
+
     def click(self, x: int, y: int, button: str = "left", check: Check | None = None) -> None:
         if not any(area.contains(x, y) for area in self.allowed):
             raise ClickOutsideError(f"refused a click at ({x}, {y})")
