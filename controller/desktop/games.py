@@ -226,7 +226,7 @@ def _wait_for_window(
         if new:
             return min(new)
         if launcher.poll() not in (None, 0):
-            raise SandboxError(
+            raise ExitedEarlyError(
                 f"{class_name} exited with status {launcher.returncode} before opening a window"
                 + _said(errors)
             )
@@ -280,12 +280,12 @@ def launch_game(name: str, level: str | Size = "beginner") -> GameWindow:
         command = [bus, "--", *command]
     if launcher.config_files is None:
         with launcher.prepare(size) as env:
-            return _open_window(name, launcher, command, env)
+            return _open_window_retrying(name, launcher, command, env)
     folder = Path(tempfile.mkdtemp(prefix=f"autosweeper-{name}-"))
     this_run().remember_file(folder)
     try:
         env = _private_environment(folder, launcher.config_files(size))
-        window = _open_window(name, launcher, command, {**env, **launcher.environment})
+        window = _open_window_retrying(name, launcher, command, {**env, **launcher.environment})
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
         this_run().forget_file(folder)
@@ -319,6 +319,27 @@ def _private_environment(folder: Path, config_files: Mapping[str, str]) -> dict[
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     return env
+
+
+class ExitedEarlyError(SandboxError):
+    """The game's process ended before it opened a window."""
+
+
+RELAUNCH_PAUSE = 1.0
+"""Seconds before a game that exited before opening its window is started once more."""
+
+
+def _open_window_retrying(
+    name: str, launcher_data: Launcher, command: list[str], env: dict[str, str] | None
+) -> GameWindow:
+    """:func:`_open_window`, once more if the game exits before opening its window: Wine's
+    winemine, started just after the last one closed, now and then exits with status 1 and
+    nothing said (a CI run failed on it)."""
+    try:
+        return _open_window(name, launcher_data, command, env)
+    except ExitedEarlyError:
+        time.sleep(RELAUNCH_PAUSE)
+        return _open_window(name, launcher_data, command, env)
 
 
 def _open_window(

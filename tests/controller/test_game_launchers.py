@@ -4,6 +4,8 @@ each opens at the asked size with its whole board on the screen, and closing it 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import mss
 import psutil
 import pytest
@@ -132,3 +134,16 @@ def test_a_game_that_exits_before_its_window_opens_says_why_in_its_own_words(
         r"cannot open board\.cfg$",
     ):
         launch_game("failing")
+
+
+def test_a_game_that_exits_before_its_window_opens_is_started_once_more(
+    virtual_display: object, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Wine's winemine, started just after the last one closed, now and then exits with status 1.
+    tried = tmp_path / "tried"
+    script = f"if [ -e {tried} ]; then exec /usr/games/xdemineur; fi; touch {tried}; exit 1"
+    flaky = games.Launcher("sh", "dash", "xdemineur", lambda size: ["-c", script])
+    monkeypatch.setitem(LAUNCHERS, "flaky", flaky)
+    with launch_game("flaky") as window:
+        assert window.geometry.width > 0
+    assert tried.exists()
