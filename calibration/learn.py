@@ -269,6 +269,8 @@ class _Learner:
             log.info("no fresh game left on the window: %s", error)
         else:
             skin = replace(skin, new_game=self.new_game)
+        if skin.new_game.at is not None:
+            skin = replace(skin, button=player.new_game_button)
         missing_faces = sorted(set(FACE_STATES) - set(faces)) if faces else []
         rule = first_click_rule(first_opens(player.evidence.games, meanings))
         if rule is not None:

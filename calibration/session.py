@@ -36,7 +36,7 @@ from calibration.view import PROBE_TIMEOUT, SETTLE_TIMEOUT, BoardView, FaceButto
 from solver import Cell, GameState, Tile
 from solver.strategy import next_moves
 from vision.geometry import Rect
-from vision.skin import NEW_GAME_KEYS, Image, NewGame
+from vision.skin import MIN_SIDE, NEW_GAME_KEYS, Image, NewGame
 from vision.stable import Grabber
 
 DOUBLE_CLICK_GAP = 0.6
@@ -56,6 +56,8 @@ MESSAGE_CHECKS = 2
 """Losses watched for a message before a game that never showed one is taken to draw none."""
 HIDDEN_CANDIDATES = 3
 """How many of a fresh board's most common tiles are clicked to find the hidden one."""
+BUTTON_SIDE = 17
+"""Pixels a side of the picture kept of a new-game button, centred on its point."""
 KEY_TIMEOUT = 1.5
 """Seconds a new-game key (or a click on a tile that may be no hidden one) is given to act."""
 MAX_STEPS = 400
@@ -79,6 +81,9 @@ class CalibrationPlayer:
         self.face: FaceButton | None = None
         """The face button, once a loss has shown where it is."""
         self.new_game_method: NewGame | None = None
+        self.new_game_button: Image | None = None
+        """The screen around the new-game point before the first click there that started a
+        new game (see :attr:`vision.skin.Skin.button`)."""
         self._question_tested = False
         self._game: PlayedGame | None = None
         self._end_frame: Image | None = None
@@ -413,10 +418,13 @@ class CalibrationPlayer:
                 "face": "a click on the face",
                 "point": f"a click at {method.at} from the board's corner",
             }.get(method.kind, f"the {method.key} key")
+            button = self._button_picture(method)
             frame = self._try_new_game(method, ended)
             if self._is_new_game(frame, ended):
                 log.debug("%s started a new game", what)
                 self.new_game_method = method
+                if self.new_game_button is None:
+                    self.new_game_button = button
                 view.check_no_hidden_cells_outside()
                 return method
             if not np.array_equal(frame, ended):
@@ -443,6 +451,28 @@ class CalibrationPlayer:
                 f"at {board}"
             )
         return NewGame("point", at=(x - board.left, y - board.top))
+
+    def _button_picture(self, method: NewGame) -> Image | None:
+        """What the screen shows around ``method``'s point (None: it clicks no point): a square
+        of up to :data:`BUTTON_SIDE` pixels centred on it, inside the window, off the board."""
+        if method.at is None:
+            return None
+        window, board = self.view.window, self.view.board_rect
+        x, y = board.left + method.at[0], board.top + method.at[1]
+        off_board = max(
+            board.left - 1 - x if x < board.left else x - board.right,
+            board.top - 1 - y if y < board.top else y - board.bottom,
+        )
+        in_window = min(
+            x - window.left, window.right - 1 - x, y - window.top, window.bottom - 1 - y
+        )
+        half = min(BUTTON_SIDE // 2, off_board, in_window)
+        if half < MIN_SIDE // 2:
+            raise CalibrationError(
+                f"the new-game point ({x}, {y}) is too near the edge of window {window} or the "
+                f"board at {board} to see the button there"
+            )
+        return self.view.grabber.grab(Rect.around(x, y, 2 * half + 1, 2 * half + 1))
 
     def _ended_board(self) -> Image:
         """The finished board, held still: the lost board as last read when nothing changed

@@ -270,7 +270,7 @@ class ScreenTable:
         if way == "face" and face is not None:
             self._click(*face.centre, "left", self._still_as_read(self._corners, face))
         elif way == "point":
-            self._click(*self._new_game_point(), "left", self._still_as_read(self._corners))
+            self._click(*self._new_game_point(), "left", self._point_as_saved())
         elif self._skin.new_game.key:
             x, y = self.geometry.rect.centre
             under = self.geometry.cell_at(x, y)
@@ -292,6 +292,29 @@ class ScreenTable:
             self._cells_now(grab, cells)
             if face is not None:
                 self._face_now(grab, face)
+            return True
+
+        return check
+
+    def _point_as_saved(self) -> Check:
+        """The check before a click on the new-game point: the corners as last read, and the
+        point showing the button the skin saw there, else :class:`NotAsRead` is raised."""
+        corners = self._still_as_read(self._corners)
+        button = self._skin.button
+
+        def check(grab: Grab) -> bool:
+            corners(grab)
+            if button is None:  # a skin saved before buttons were kept
+                return True
+            x, y = self._new_game_point()
+            area = Rect.around(x, y, button.shape[1], button.shape[0])
+            distance = float(TemplateBank(["button"], [button]).distances(grab(area)[None])[0, 0])
+            if distance > self._skin.threshold:
+                raise NotAsRead(
+                    f"just before a click, the new-game button at screen ({x}, {y}) differs from "
+                    f"the one calibration saw there (distance {distance:.3f}): the game window "
+                    "closed, moved or changed"
+                )
             return True
 
         return check

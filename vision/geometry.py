@@ -149,6 +149,11 @@ class Rect:
         """The middle pixel (rounded towards the top left)."""
         return (self.left + self.width // 2, self.top + self.height // 2)
 
+    @classmethod
+    def around(cls, x: int, y: int, width: int, height: int) -> Rect:
+        """The ``width`` x ``height`` rectangle whose :attr:`centre` is (``x``, ``y``)."""
+        return cls(x - width // 2, y - height // 2, width, height)
+
     def contains(self, x: int, y: int) -> bool:
         return self.left <= x < self.right and self.top <= y < self.bottom
 

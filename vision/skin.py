@@ -1,8 +1,9 @@
 """A skin: how one Minesweeper program draws its board, learned by calibration.
 
-A skin is stored as a folder: ``skin.json`` plus one PNG per tile (``tiles/<TILE_NAME>.png``)
-and, where the game has a face button, one PNG per face (``faces/<state>.png``). Calibration
-writes skins; vision only reads them.
+A skin is stored as a folder: ``skin.json`` plus one PNG per tile (``tiles/<TILE_NAME>.png``),
+where the game has a face button one PNG per face (``faces/<state>.png``), and where a new game
+is a click on a point beside the board the button there (``button.png``). Calibration writes
+skins; vision only reads them.
 
 Skins travel between machines as archives, so a skin folder is untrusted data: every field is
 checked before use, file names come only from the known tiles and face states, the only keys the
@@ -161,6 +162,10 @@ class Skin:
     every class (an even board's one class). A class reads a tile it never showed with another
     class's picture, which may be far from how it draws that tile: a picture met there in play
     may still be that number (see :meth:`known_in`)."""
+    button: Image | None = None
+    """What the screen showed around the new-game point (centred on it) just before a click
+    there started a new game: play clicks the point only while it shows this, so that a window
+    laid out anew never gets a click on whatever button took its place."""
 
     def __post_init__(self) -> None:
         self.check()
@@ -256,6 +261,14 @@ class Skin:
             return (
                 f"faces: the pictures differ in size ({', '.join(sorted(_size(s) for s in sizes))})"
             )
+        if self.button is not None:
+            if self.new_game.at is None:
+                return "button: a picture of a new-game button, but new_game names no point"
+            if not _is_picture(self.button) or not _is_pair(_picture_size(self.button), MIN_SIDE):
+                return (
+                    f"button (button.png) is {_describe(self.button)}, "
+                    f"not {MIN_SIDE} to {MAX_SIDE} pixels a side"
+                )
         return None
 
     def _extra_problem(self) -> str | None:
@@ -320,6 +333,7 @@ class Skin:
                 for size_class, tiles in sorted(self.seen.items())
             },
             "faces": sorted(self.faces),
+            "button": self.button is not None,
             "extra": self.extra,
         }
         try:
@@ -336,6 +350,8 @@ class Skin:
             (folder / "faces").mkdir(exist_ok=True)
             for state, image in self.faces.items():
                 _write_png(folder / "faces" / f"{state}.png", image)
+        if self.button is not None:
+            _write_png(folder / "button.png", self.button)
         (folder / "skin.json").write_text(text)
         return folder
 
@@ -399,6 +415,8 @@ class Skin:
                 )
             seen[int(key)] = {Tile[tile] for tile in names}
         pictures = {state: _read_png(folder / "faces" / f"{state}.png") for state in faces}
+        has_button = meta.get("button", bool) if "button" in meta.data else False
+        button = _read_png(folder / "button.png") if has_button else None
         try:
             return cls(
                 name,
@@ -414,6 +432,7 @@ class Skin:
                 level_weight,
                 variants,
                 seen,
+                button,
             )
         except SkinError as error:
             raise meta.error(str(error)) from error

@@ -37,7 +37,7 @@ from calibration.store import export_skin, import_skin, list_skins, load_skin, s
 from calibration.view import BoardView, rest_point
 from controller.cli import main
 from controller.mouse import Check, ClickOutsideError
-from controller.table import ScreenTable
+from controller.table import NotAsRead, ScreenTable
 from solver import Board, Game, GameState, Tile
 from solver.board import PICTURED_TILES
 from solver.engine import neighbour_counts
@@ -525,6 +525,8 @@ class DrawnGame:
         """Its first-click rule (see :class:`solver.engine.FirstClick`)."""
         self.button = button
         """A "New game" button beside the board, drawn and clicked as the face is."""
+        self.button_grey = 210
+        """The grey inside the button (another value: another button has taken its place)."""
         self.new_games = {"face": 0, "button": 0}
         self.game = Game(9, 9, 10, rule=self.rule, seed=seed)
         self.clicks = 0
@@ -558,7 +560,9 @@ class DrawnGame:
         if self.button is not None:
             box = self.button
             scene.screen[box.top : box.bottom, box.left : box.right] = (60, 60, 60)
-            scene.screen[box.top + 2 : box.bottom - 2, box.left + 2 : box.right - 2] = 210
+            scene.screen[box.top + 2 : box.bottom - 2, box.left + 2 : box.right - 2] = (
+                self.button_grey
+            )
         if self.dialog_open or time.monotonic() < self.lost_at + self.message_on_loss:
             box = DRAWN_DIALOG
             scene.screen[box.top : box.bottom, box.left : box.right] = (200, 190, 180)
@@ -707,6 +711,21 @@ def test_a_new_game_button_the_user_names_is_the_skins_way_and_play_clicks_it_th
     table.look()
     table.new_game()
     assert screen.new_games["button"] >= 5 and screen.new_games["face"] == 0
+
+
+def test_play_clicks_a_new_game_point_only_while_it_shows_the_button_calibration_saw() -> None:
+    screen = DrawnGame(seed=2, button=DRAWN_BUTTON)
+    result = calibrated(screen, max_games=4, new_game_at=DRAWN_BUTTON.centre)
+    assert result.skin.button is not None
+    mouse = GuardedMouse(screen)
+    geometry = locate(result.skin, screen.grab(), shape=(9, 9))
+    table = ScreenTable(screen, result.skin, geometry, mouse, 10, game="drawn", first_click="safe")
+    table.look()
+    clicked = screen.new_games["button"]
+    screen.button_grey = 90  # the window now shows another button there (say, "Quit")
+    with pytest.raises(NotAsRead, match=r"new-game button at screen \(265, 280\) differs"):
+        table.new_game()
+    assert screen.new_games["button"] == clicked
 
 
 def test_a_new_game_point_not_beside_the_board_in_its_window_is_refused() -> None:

@@ -73,6 +73,8 @@ def same(a: Skin, b: Skin) -> bool:
         and a.faces.keys() == b.faces.keys()
         and all(np.array_equal(a.templates[tile], b.templates[tile]) for tile in a.templates)
         and all(np.array_equal(a.faces[state], b.faces[state]) for state in a.faces)
+        and (a.button is None) == (b.button is None)
+        and (a.button is None or np.array_equal(a.button, b.button))
     )
 
 
@@ -162,6 +164,28 @@ def test_a_new_game_point_beside_the_board_is_saved_and_loaded(tmp_path: Path) -
     loaded = Skin.load(folder).new_game
     assert loaded == NewGame("point", at=(-30, 12))
     assert loaded.to_json() == {"kind": "point", "key": None, "at": [-30, 12]}
+
+
+def test_the_picture_of_a_new_game_button_is_saved_and_loaded(tmp_path: Path) -> None:
+    button = np.zeros((17, 17, 3), dtype=np.uint8)
+    button[4:13, 4:13] = (40, 200, 90)
+    skin = replace(make_skin(16, name="b"), new_game=NewGame("point", at=(-30, 12)), button=button)
+    loaded = Skin.load(save_skin(skin, tmp_path))
+    assert loaded.button is not None and np.array_equal(loaded.button, button)
+    assert loaded.new_game == NewGame("point", at=(-30, 12))
+
+
+def test_a_button_picture_needs_a_new_game_point() -> None:
+    with pytest.raises(SkinError, match="button: a picture of a new-game button, but new_game"):
+        replace(make_skin(16), button=np.zeros((17, 17, 3), dtype=np.uint8))
+
+
+def test_load_refuses_a_button_picture_that_is_missing(tmp_path: Path) -> None:
+    folder = saved(tmp_path)
+    edit_json(folder, new_game={"kind": "point", "key": None, "at": [-30, 12]}, button=True)
+    with pytest.raises(SkinError) as raised:
+        Skin.load(folder)
+    one_line_naming(raised, str(folder / "button.png"), "missing")
 
 
 @pytest.mark.parametrize(
@@ -305,6 +329,15 @@ def test_a_skin_survives_its_own_export_and_import(tmp_path: Path) -> None:
     assert same(imported, GOOD) and same(load_skin("good", tmp_path / "other"), GOOD)
     with zipfile.ZipFile(archive) as zipped:
         assert "notes.txt" not in zipped.namelist()
+
+
+def test_a_skin_with_a_new_game_button_survives_export_and_import(tmp_path: Path) -> None:
+    button = np.full((9, 15, 3), 200, dtype=np.uint8)
+    button[3:6, 2:13] = 30
+    skin = replace(make_skin(16, name="b"), new_game=NewGame("point", at=(5, -20)), button=button)
+    save_skin(skin, tmp_path / "home")
+    imported = import_skin(export_skin("b", tmp_path / "b.zip", tmp_path / "home"), tmp_path)
+    assert same(imported, skin)
 
 
 # --- 4. a failed save keeps the skin saved before ----------------------------------------------
