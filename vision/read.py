@@ -9,9 +9,9 @@ with its crop saved as a PNG.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 
 import cv2
@@ -90,6 +90,10 @@ def _by_class(
         banks.append(_ClassBank(rows, columns, np.r_[templates, len(labels)], bank))
     xs, ys = geometry.tile_positions(at)
     return _ByClass(xs[order_x], ys[order_y], np.argsort(order_y), np.argsort(order_x), banks)
+
+
+MAX_SAVED_CROPS = 500
+"""Pictures of unreadable cells and faces kept in the crops folder (the newest; a few MB)."""
 
 
 def default_crops_dir() -> Path:
@@ -331,12 +335,31 @@ class BoardReader:
         )
 
     def _save_crop(self, image: npt.NDArray[np.uint8], what: str) -> Path:
+        """Save ``image`` (of ``what``) as a PNG named by its content: a picture read again and
+        again (the play loop re-reads an unreadable board for seconds) is one file. The folder
+        keeps the newest :data:`MAX_SAVED_CROPS`, so a bot left running fills no disk."""
         self.crops_dir.mkdir(parents=True, exist_ok=True)
-        stamp = datetime.now().strftime("%Y%m%d-%H%M%S-%f")
-        path = self.crops_dir / f"{self.skin.name}-{what}-{stamp}.png"
-        if not cv2.imwrite(str(path), np.ascontiguousarray(image)):
+        picture = np.ascontiguousarray(image)
+        digest = hashlib.sha256(repr(picture.shape).encode() + picture.tobytes()).hexdigest()
+        path = self.crops_dir / f"{self.skin.name}-{what}-{digest[:16]}.png"
+        if path.exists():
+            path.touch()
+        elif not cv2.imwrite(str(path), picture):
             raise VisionError(f"could not write the crop {path}")
+        _keep_newest(self.crops_dir, MAX_SAVED_CROPS)
         return path
+
+
+def _keep_newest(folder: Path, count: int) -> None:
+    """Remove all but the ``count`` newest PNG files of ``folder``."""
+    ages = []
+    for path in folder.glob("*.png"):
+        try:
+            ages.append((path.stat().st_mtime_ns, path))
+        except FileNotFoundError:  # removed meanwhile by another reader
+            continue
+    for _, path in sorted(ages, reverse=True)[count:]:
+        path.unlink(missing_ok=True)
 
 
 def _face_bank(skin: Skin) -> TemplateBank[str] | None:
