@@ -105,6 +105,7 @@ class TemplateBank(Generic[Label]):
             self._transposed = np.ascontiguousarray(by_channel.reshape(len(images), -1).T)
             self._averaging, self._background_means, counts = _backgrounds(self._matrix, shape)
             self._background_counts = counts.astype(np.float32)
+            self._shares = self._averaging[:, :-1].T * self._background_counts[:, None]
             self._means = by_channel.mean(axis=2).T
 
     def distances(self, patches: npt.NDArray[np.uint8]) -> Floats:
@@ -144,6 +145,34 @@ class TemplateBank(Generic[Label]):
         np.maximum(squared, 0.0, out=squared)
         squared /= self._size * 255.0**2
         return np.sqrt(squared, out=squared).reshape(*leading, len(self.labels))
+
+    def distances_over_ground(
+        self, patches: npt.NDArray[np.uint8], grounds: npt.NDArray[np.float64]
+    ) -> Floats:
+        """Like :meth:`distances` for a few ``patches`` (n, then the template shape), where
+        each may also differ from a template by ``level_weight`` times a multiple of its own
+        ``grounds`` picture (same shape): how the ground under that cell varies inside it (a
+        sharp edge of the gradient a half-transparent tile shows, see :mod:`vision.ground`).
+        Per channel, the offset is then a level plus a multiple of the ground, over the
+        template's background or over the whole picture, whichever explains more."""
+        if not self._lenient:
+            return self.distances(patches)
+        channels = self.shape[-1]
+        pixels = self._size // channels
+        templates = self._matrix.reshape(len(self.labels), channels, pixels).astype(np.float64)
+        result = np.empty((len(patches), len(self.labels)), dtype=np.float32)
+        for index, (patch, ground) in enumerate(zip(patches, grounds, strict=True)):
+            by_channel = patch.reshape(pixels, channels).T.astype(np.float64) - MID_LEVEL
+            differences = by_channel[None] - templates  # (templates, channels, pixels)
+            shape = ground.reshape(pixels, channels).T
+            for template, difference in enumerate(differences):
+                explained = max(
+                    _explained(difference, share, shape)
+                    for share in (self._shares[template], np.ones(pixels))
+                )
+                squared = float((difference**2).sum()) - (1 - self.level_weight**2) * explained
+                result[index, template] = np.sqrt(max(squared, 0.0) / (self._size * 255.0**2))
+        return result
 
     def judge(self, distances: Floats, threshold: float) -> Verdict:
         """Pick the best template per patch and say whether the pick is safe (see module doc)."""
@@ -211,6 +240,22 @@ def _backgrounds(
     averaging = np.ascontiguousarray(averaging, dtype=np.float32)
     means = np.einsum("tpc,tp->ct", pictures, shares) / weights
     return averaging, means.astype(np.float32), weights
+
+
+def _explained(
+    difference: npt.NDArray[np.float64],
+    share: npt.NDArray[np.float64],
+    ground: npt.NDArray[np.float64],
+) -> float:
+    """The squared length of ``difference`` (channels, pixels) that a level and a multiple of
+    ``ground`` (channels, pixels), per channel, weighted per pixel by ``share``, account for."""
+    explained = 0.0
+    for channel, shape in zip(difference, ground, strict=True):
+        basis, triangle = np.linalg.qr(np.stack([share, share * shape], axis=1))
+        kept = np.abs(np.diag(triangle)) > 1e-6 * max(1.0, float(np.abs(triangle).max()))
+        coordinates = basis[:, kept].T @ channel
+        explained += float(coordinates @ coordinates)
+    return explained
 
 
 def nearest_per_label(

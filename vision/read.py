@@ -4,14 +4,16 @@ The hot path builds a strided (rows, columns, height, width, 3) view of the capt
 tile image per cell (a gathered copy when the cells are not all one size), and compares all of
 them with all templates in a single matrix product (:class:`vision.match.TemplateBank`).
 No cell is guessed: one that matches nothing, or two templates about equally, stops the read
-with its crop saved as a PNG.
+with its crop saved as a PNG. On a board over a gradient, a cell refused is first judged once
+more over the ground the pixels around its tile show (:mod:`vision.ground`): a sharp edge of
+the game's background seen through a half-transparent tile.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -22,6 +24,7 @@ import platformdirs
 from solver import Board, Cell, GameState, Tile
 from vision.errors import UnreadableCellError, UnreadableFaceError, VisionError
 from vision.geometry import BoardGeometry, join
+from vision.ground import ground_shapes
 from vision.match import TemplateBank, Verdict, nearest_per_label, tile_gather
 from vision.skin import FACE_STATES, SIZE_CLASSES, Image, Skin
 
@@ -92,6 +95,14 @@ def _by_class(
     return _ByClass(xs[order_x], ys[order_y], np.argsort(order_y), np.argsort(order_x), banks)
 
 
+GROUND_EXPLAINS = 0.5
+"""A refused cell is read over its ground only if that leaves at most this share of its distance
+to the nearest template: the edge its ring shows explains most of what set it apart. A cell
+blended of two tiles (a frame caught mid-redraw) keeps over 0.59 of it whatever ring is drawn
+around it; kmines' opened 0s over its background's edge kept 0.30 and 0.40."""
+MAX_GROUND_LOOKS = 16
+"""At most this many refused cells are judged again over their ground: more are a board that is
+covered or moved, not a gradient's edge."""
 MAX_SAVED_CROPS = 500
 """Pictures of unreadable cells and faces kept in the crops folder (the newest; a few MB)."""
 
@@ -185,6 +196,19 @@ class BoardReader:
         """On an uneven board, each size class's cells read against its own templates only (a
         tile drawn apart for wider cells is read against that class's picture, a picture first
         met in play only where it was met)."""
+        self._ringed = (
+            skin.level_weight < 1
+            and self._by_class is None
+            and all(
+                offset >= 1 and offset + size <= pitch - 1
+                for offset, size, pitch in zip(
+                    skin.tile_offset, skin.tile_size, skin.pitch, strict=True
+                )
+            )
+        )
+        """Whether a refused cell may be judged again over the ground its ring shows (see
+        :meth:`_over_their_ground`): a board on a gradient, evenly spaced, its tiles inside
+        their cells with a pixel to spare on every side."""
         self._faces = _face_bank(skin)
         missing = skin.missing_tiles()
         self._lacking = (
@@ -217,6 +241,8 @@ class BoardReader:
         face of :data:`vision.skin.FACE_STATES`.
         """
         verdict = self._judge(frame)
+        if not verdict.accepted.all():
+            verdict = self._over_their_ground(frame, verdict)
         if not verdict.accepted.all():
             tiles = self.tile_images(frame)
             unreadable = tuple(
@@ -275,6 +301,50 @@ class BoardReader:
             whole[by_class.rows][:, by_class.columns] for whole in parts
         )
         return Verdict(best, second, best_distance, second_distance, within, unambiguous)
+
+    def _over_their_ground(self, frame: Image, verdict: Verdict) -> Verdict:
+        """``verdict`` with its refused cells judged again, each allowed to differ from a
+        template by the ground its own ring shows (see :mod:`vision.ground`), on a board over a
+        gradient (a skin with a level weight below 1) whose tiles have a ring inside their cell.
+        A cell is then accepted only as the tile it was already nearest to, and only where
+        the ground explains most of its distance (:data:`GROUND_EXPLAINS`): the ground breaks
+        a near tie, it never changes what a cell reads."""
+        refused = np.argwhere(~verdict.accepted)
+        if not self._ringed or len(refused) > MAX_GROUND_LOOKS:
+            return verdict
+        (width, height), (left, top) = self.skin.tile_size, (self.region.left, self.region.top)
+        ringed = []
+        for row, column in refused.tolist():
+            tile = self.geometry.tile_rect((row, column))
+            x, y = tile.left - left - 1, tile.top - top - 1
+            ringed.append(frame[y : y + height + 2, x : x + width + 2])
+        pictures = np.stack(ringed)
+        distances = self._bank.distances_over_ground(
+            pictures[:, 1:-1, 1:-1], ground_shapes(pictures)
+        )
+        again = self._bank.judge(distances, self.skin.threshold)
+        rows, columns = refused.T
+        confirmed = (
+            again.accepted
+            & (again.best == verdict.best[rows, columns])
+            & (again.best_distance <= GROUND_EXPLAINS * verdict.best_distance[rows, columns])
+        )
+        rows, columns = rows[confirmed], columns[confirmed]
+        best_distance, second_distance = (
+            verdict.best_distance.copy(),
+            verdict.second_distance.copy(),
+        )
+        within, unambiguous = verdict.within_threshold.copy(), verdict.unambiguous.copy()
+        best_distance[rows, columns] = again.best_distance[confirmed]
+        second_distance[rows, columns] = again.second_distance[confirmed]
+        within[rows, columns] = unambiguous[rows, columns] = True
+        return replace(
+            verdict,
+            best_distance=best_distance,
+            second_distance=second_distance,
+            within_threshold=within,
+            unambiguous=unambiguous,
+        )
 
     def read_tile(self, image: Image) -> Tile | None:
         """What one tile image (a capture of a cell's :meth:`BoardGeometry.tile_rect`) shows, or

@@ -1,0 +1,106 @@
+"""Cells over a sharp edge of a game's background, read with the ground their ring shows.
+
+The fixture is a kmines Expert board (Debian's kmines 22.12 in a 1280x1024 Xvfb screen,
+2026-11-26) with the skin calibration learned from that window. Cells (4, 24) and (4, 25),
+opened 0s, show an edge of kmines' background across their lower part (12 levels; the pixel
+ring around each tile shows the same edge), and read 0.019-0.022 from ZERO and 0.033-0.035 from
+HIDDEN: refused as ambiguous, play stopped on a misread.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import vision.read as read_module
+from solver import Tile
+from vision.errors import UnreadableCellError
+from vision.geometry import BoardGeometry
+from vision.ground import ground_shapes
+from vision.read import BoardReader
+from vision.skin import Skin
+
+DATA = Path(__file__).parent.parent / "data" / "kmines"
+SKIN = Skin.load(DATA / "expert16-skin")
+EDGE_CELLS = ((4, 24), (4, 25))
+
+
+def edge_board() -> np.ndarray:
+    board = cv2.imread(str(DATA / "expert16-edge-board.png"))
+    assert board is not None
+    return np.asarray(board)
+
+
+def reader(crops: Path) -> BoardReader:
+    geometry = BoardGeometry(0, 0, SKIN.pitch, SKIN.tile_size, SKIN.tile_offset, 16, 30)
+    return BoardReader(SKIN, geometry, crops_dir=crops)
+
+
+def test_cells_over_an_edge_of_the_background_are_ambiguous_without_their_ground(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(read_module, "MAX_GROUND_LOOKS", 0)
+    with pytest.raises(
+        UnreadableCellError, match="ZERO at distance 0.019 and HIDDEN at 0.033"
+    ) as refused:
+        reader(tmp_path).read(edge_board(), 99)
+    assert refused.value.cells == EDGE_CELLS
+
+
+def test_cells_over_an_edge_of_the_background_read_by_the_ground_their_ring_shows(
+    tmp_path: Path,
+) -> None:
+    read = reader(tmp_path)
+    board = read.read(edge_board(), 99).board
+    assert all(board.tiles[cell] == Tile.ZERO for cell in EDGE_CELLS)
+    # Every other cell reads as it does with those two drawn as the template itself.
+    frame = edge_board()
+    for cell in EDGE_CELLS:
+        rect = read.geometry.tile_rect(cell)
+        frame[rect.top : rect.bottom, rect.left : rect.right] = SKIN.templates[Tile.ZERO]
+    assert np.array_equal(read.read(frame, 99).board.tiles, board.tiles)
+
+
+TILES = sorted(SKIN.templates)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(TILES),
+    st.sampled_from(TILES),
+    st.floats(0.36, 0.64),
+    st.integers(0, 2**32 - 1),
+)
+def test_a_cell_between_two_tiles_stays_refused_whatever_ring_surrounds_it(
+    tmp_path_factory: pytest.TempPathFactory, first: Tile, second: Tile, share: float, seed: int
+) -> None:
+    """A cell blended of two tiles, too near both to read as either (a frame caught mid-redraw),
+    is not read as either whatever the ring around it shows: a ground may break a near tie only
+    where it explains most of what sets the cell apart."""
+    if first == second:
+        return
+    frame = edge_board()
+    rng = np.random.default_rng(seed)
+    read = reader(tmp_path_factory.mktemp("crops"))
+    rect = read.geometry.tile_rect(EDGE_CELLS[0])
+    ring = frame[rect.top - 1 : rect.bottom + 1, rect.left - 1 : rect.right + 1]
+    ring[:] = np.clip(ring.astype(int) + rng.integers(-20, 21), 0, 255)  # any level...
+    ring[: rng.integers(2, 15)] = rng.integers(150, 230)  # ...and an edge anywhere across it
+    blend = share * SKIN.templates[first] + (1 - share) * SKIN.templates[second]
+    frame[rect.top : rect.bottom, rect.left : rect.right] = blend.round().astype(np.uint8)
+    with pytest.raises(UnreadableCellError, match=r"\(row 4, column 24\)"):
+        read.read(frame, 99)
+
+
+def test_the_ground_inside_a_flat_ring_is_flat_and_an_edge_goes_across() -> None:
+    flat = np.full((1, 16, 16, 3), 90, dtype=np.uint8)
+    assert np.abs(ground_shapes(flat)).max() < 1e-9
+    edged = flat.copy()
+    edged[:, 10:] = 60  # the ring's sides step down at row 10, as a level edge across does
+    shape = ground_shapes(edged)[0, :, :, 0]
+    assert np.allclose(shape[:8], shape[0, 0]) and shape[-1].max() < shape[0].min() - 20
