@@ -30,6 +30,7 @@ from calibration.session import CalibrationPlayer
 from solver import Board, GameState, Tile
 from solver.bench.progress import progress_bar
 from vision.geometry import Rect
+from vision.ground import flattened
 from vision.locate import locate
 from vision.match import TemplateBank, flatness
 from vision.read import BoardReader
@@ -316,8 +317,21 @@ def build_skin(
     pictures = [catalogue.images[i] for i in meanings.tiles]
     (offset_x, offset_y), (width, height) = _tile_box(pictures, catalogue.box)
 
+    ringed = (
+        catalogue.level_weight < 1
+        and min(offset_x, offset_y) >= 1
+        and offset_x + width < catalogue.images[0].shape[1]
+        and offset_y + height < catalogue.images[0].shape[0]
+    )
+
     def crop(i: int) -> Image:
+        """Appearance ``i``'s tile; on a board over a gradient, with the ground its ring shows
+        taken away where the picture was cut from a cell over an edge of the background."""
         block = catalogue.images[i]
+        if ringed:
+            return flattened(
+                block[offset_y - 1 : offset_y + height + 1, offset_x - 1 : offset_x + width + 1]
+            )
         return np.ascontiguousarray(
             block[offset_y : offset_y + height, offset_x : offset_x + width]
         )

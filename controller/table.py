@@ -330,7 +330,7 @@ class ScreenTable:
         board = self._as_read().board
         now = {}
         for cell in cells:
-            tile = self._reader.read_tile(grab(self.geometry.tile_rect(cell)))
+            tile = self._reader.read_tile(grab(self._reader.check_rect(cell)))
             if tile is None or not _could_follow(Tile(board[cell]), tile):
                 shown = "matches no tile of the skin" if tile is None else f"shows {tile.name}"
                 raise NotAsRead(

@@ -6,7 +6,8 @@ template as from the hidden tile. The one-pixel ring around the tile shows the s
 (lines between tiles, or the cell's own border), so the ground inside is estimated from the
 ring alone: a Coons patch, the blend of the ring's rows interpolated down and its columns
 interpolated across, less the blend of its corners. Its mean is taken away per channel: the
-level is the match's business, the shape inside the cell is this one's.
+level is the match's business, the shape inside the cell is this one's. Calibration takes it
+away from a template cut from a cell over such an edge.
 """
 
 from __future__ import annotations
@@ -14,7 +15,13 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from vision.match import BACKGROUND_NEAR, flat_background
+
 Floats = npt.NDArray[np.float64]
+
+FLATTER = 0.1
+"""The share of a tile's pixels that must join its flat ground for the ground its ring shows to
+be taken away from it."""
 
 
 def ground_shapes(ringed: npt.NDArray[np.uint8]) -> Floats:
@@ -34,3 +41,19 @@ def ground_shapes(ringed: npt.NDArray[np.uint8]) -> Floats:
     corners = upper * (1 - down) + lower * down
     ground = rows + columns - corners
     return ground - ground.mean(axis=(1, 2), keepdims=True)
+
+
+def flattened(ringed: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """The tile inside ``ringed`` (a picture of it with its pixel ring) with the ground its ring
+    shows taken away, where that leaves more of it flat (a half-transparent tile cut from a
+    cell over an edge of the background: a template to compare others with); else the tile as
+    it is (an opaque tile, whose ring only shows lines between tiles)."""
+    tile = ringed[1:-1, 1:-1]
+    flat = np.clip(tile - ground_shapes(ringed[None])[0], 0, 255).round().astype(np.uint8)
+    pixels, channels = tile.shape[0] * tile.shape[1], tile.shape[2]
+
+    def flat_share(picture: npt.NDArray[np.uint8]) -> float:
+        away = flat_background(picture.reshape(pixels, channels).astype(np.float32))
+        return float(np.mean(away <= BACKGROUND_NEAR))
+
+    return flat if flat_share(flat) > flat_share(tile) + FLATTER else np.array(tile)

@@ -159,7 +159,7 @@ class TemplateBank(Generic[Label]):
             return self.distances(patches)
         channels = self.shape[-1]
         pixels = self._size // channels
-        templates = self._matrix.reshape(len(self.labels), channels, pixels).astype(np.float64)
+        templates = self._matrix.reshape(len(self.labels), pixels, channels).transpose(0, 2, 1)
         result = np.empty((len(patches), len(self.labels)), dtype=np.float32)
         for index, (patch, ground) in enumerate(zip(patches, grounds, strict=True)):
             by_channel = patch.reshape(pixels, channels).T.astype(np.float64) - MID_LEVEL
@@ -218,11 +218,8 @@ def _backgrounds(
     pictures = matrix.reshape(templates, height * width, channels)
     shares = np.ones((templates, height * width))
     for index, picture in enumerate(pictures):
-        candidates = picture[:: max(1, len(picture) // BACKGROUND_CANDIDATES)]
-        away = np.abs(picture[None, :, :] - candidates[:, None, :]).max(axis=2)
-        near = away <= BACKGROUND_NEAR
-        best = int(np.argmax(near.sum(axis=1)))
-        core = near[best].reshape(height, width)
+        away = flat_background(picture)
+        core = (away <= BACKGROUND_NEAR).reshape(height, width)
         if core.mean() < BACKGROUND_LEAST:
             continue
         padded = np.pad(core, 1)
@@ -230,9 +227,7 @@ def _backgrounds(
         for dy in range(3):
             for dx in range(3):
                 ring |= padded[dy : dy + height, dx : dx + width]
-        partial = np.clip(
-            (BACKGROUND_RANGE - away[best]) / (BACKGROUND_RANGE - BACKGROUND_NEAR), 0, 1
-        )
+        partial = np.clip((BACKGROUND_RANGE - away) / (BACKGROUND_RANGE - BACKGROUND_NEAR), 0, 1)
         shares[index] = np.where(core.reshape(-1), 1.0, np.where(ring.reshape(-1), partial, 0.0))
     weights = np.einsum("tp,tp->t", shares, shares)
     whole = np.ones((1, shares.shape[1]))
@@ -256,6 +251,15 @@ def _explained(
         coordinates = basis[:, kept].T @ channel
         explained += float(coordinates @ coordinates)
     return explained
+
+
+def flat_background(picture: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """Per pixel of ``picture`` (pixels, channels), its levels (in the channel that differs
+    most) from the flat colour most pixels are within :data:`BACKGROUND_NEAR` levels of."""
+    candidates = picture[:: max(1, len(picture) // BACKGROUND_CANDIDATES)]
+    away = np.abs(picture[None, :, :] - candidates[:, None, :]).max(axis=2)
+    best = int(np.argmax((away <= BACKGROUND_NEAR).sum(axis=1)))
+    return away[best]
 
 
 def nearest_per_label(

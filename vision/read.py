@@ -23,7 +23,7 @@ import platformdirs
 
 from solver import Board, Cell, GameState, Tile
 from vision.errors import UnreadableCellError, UnreadableFaceError, VisionError
-from vision.geometry import BoardGeometry, join
+from vision.geometry import BoardGeometry, Rect, join
 from vision.ground import ground_shapes
 from vision.match import TemplateBank, Verdict, nearest_per_label, tile_gather
 from vision.skin import FACE_STATES, SIZE_CLASSES, Image, Skin
@@ -303,31 +303,19 @@ class BoardReader:
         return Verdict(best, second, best_distance, second_distance, within, unambiguous)
 
     def _over_their_ground(self, frame: Image, verdict: Verdict) -> Verdict:
-        """``verdict`` with its refused cells judged again, each allowed to differ from a
-        template by the ground its own ring shows (see :mod:`vision.ground`), on a board over a
-        gradient (a skin with a level weight below 1) whose tiles have a ring inside their cell.
-        A cell is then accepted only as the tile it was already nearest to, and only where
-        the ground explains most of its distance (:data:`GROUND_EXPLAINS`): the ground breaks
-        a near tie, it never changes what a cell reads."""
+        """``verdict`` with its refused cells judged again over the ground their ring shows
+        (see :meth:`_confirmed_over_ground`), at most :data:`MAX_GROUND_LOOKS` of them."""
         refused = np.argwhere(~verdict.accepted)
         if not self._ringed or len(refused) > MAX_GROUND_LOOKS:
             return verdict
-        (width, height), (left, top) = self.skin.tile_size, (self.region.left, self.region.top)
-        ringed = []
+        (left, top), ringed = (self.region.left, self.region.top), []
         for row, column in refused.tolist():
-            tile = self.geometry.tile_rect((row, column))
-            x, y = tile.left - left - 1, tile.top - top - 1
-            ringed.append(frame[y : y + height + 2, x : x + width + 2])
-        pictures = np.stack(ringed)
-        distances = self._bank.distances_over_ground(
-            pictures[:, 1:-1, 1:-1], ground_shapes(pictures)
-        )
-        again = self._bank.judge(distances, self.skin.threshold)
+            rect = self.check_rect((row, column))
+            x, y = rect.left - left, rect.top - top
+            ringed.append(frame[y : y + rect.height, x : x + rect.width])
         rows, columns = refused.T
-        confirmed = (
-            again.accepted
-            & (again.best == verdict.best[rows, columns])
-            & (again.best_distance <= GROUND_EXPLAINS * verdict.best_distance[rows, columns])
+        confirmed, again = self._confirmed_over_ground(
+            np.stack(ringed), verdict.best[rows, columns], verdict.best_distance[rows, columns]
         )
         rows, columns = rows[confirmed], columns[confirmed]
         best_distance, second_distance = (
@@ -346,16 +334,53 @@ class BoardReader:
             unambiguous=unambiguous,
         )
 
+    def _confirmed_over_ground(
+        self,
+        ringed: npt.NDArray[np.uint8],
+        nearest: npt.NDArray[np.intp],
+        distance: npt.NDArray[np.float32],
+    ) -> tuple[npt.NDArray[np.bool_], Verdict]:
+        """Which refused tiles (``ringed``: each with its pixel ring; ``nearest``: the template
+        each was nearest to, at ``distance``) read over the ground their ring shows (see
+        :mod:`vision.ground`), and the verdict over it. A tile is accepted only as the one it
+        was nearest to anyway, and only where the ground explains most of its distance
+        (:data:`GROUND_EXPLAINS`): the ground breaks a near tie, it never changes what a cell
+        reads."""
+        distances = self._bank.distances_over_ground(ringed[:, 1:-1, 1:-1], ground_shapes(ringed))
+        again = self._bank.judge(distances, self.skin.threshold)
+        confirmed = (
+            again.accepted
+            & (again.best == nearest)
+            & (again.best_distance <= GROUND_EXPLAINS * distance)
+        )
+        return confirmed, again
+
+    def check_rect(self, cell: Cell) -> Rect:
+        """The screen rectangle :meth:`read_tile` reads ``cell`` from: its tile, and the pixel
+        ring around it where refused tiles are judged over their ground."""
+        tile = self.geometry.tile_rect(cell)
+        if not self._ringed:
+            return tile
+        return Rect(tile.left - 1, tile.top - 1, tile.width + 2, tile.height + 2)
+
     def read_tile(self, image: Image) -> Tile | None:
-        """What one tile image (a capture of a cell's :meth:`BoardGeometry.tile_rect`) shows, or
+        """What one tile image (a capture of a cell's :meth:`check_rect`) shows, or
         None unless it matches one template for sure. Nothing is saved: this checks a cell
         between reads (about a tenth of a millisecond), it does not read the board."""
         width, height = self.skin.tile_size
+        ringed = image if self._ringed else None  # a capture of check_rect
+        if ringed is not None:
+            image = ringed[1:-1, 1:-1]
         if image.shape[:2] != (height, width):  # a wide cell of an uneven board
             image = join(image, self.skin.tile_size, self.geometry.tile_split())
         distances = self._bank.distances(image[None])
         if self._by_class is None:
             verdict = self._bank.judge(distances, self.skin.threshold)
+            if not verdict.accepted[0] and ringed is not None:
+                confirmed, _ = self._confirmed_over_ground(
+                    ringed[None], verdict.best, verdict.best_distance
+                )
+                verdict = replace(verdict, unambiguous=confirmed, within_threshold=confirmed)
             return Tile(int(self._tiles[verdict.best[0]])) if verdict.accepted[0] else None
         # A cell of unknown size class: a tile's pictures for each class count as one.
         folded = nearest_per_label(distances, self._tiles, max(Tile) + 1)

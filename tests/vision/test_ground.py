@@ -21,7 +21,7 @@ import vision.read as read_module
 from solver import Tile
 from vision.errors import UnreadableCellError
 from vision.geometry import BoardGeometry
-from vision.ground import ground_shapes
+from vision.ground import flattened, ground_shapes
 from vision.read import BoardReader
 from vision.skin import Skin
 
@@ -66,6 +66,22 @@ def test_cells_over_an_edge_of_the_background_read_by_the_ground_their_ring_show
     assert np.array_equal(read.read(frame, 99).board.tiles, board.tiles)
 
 
+def test_the_check_before_a_click_reads_a_cell_over_the_edge_too(tmp_path: Path) -> None:
+    """Just before a click, play checks single cells (the clicked one and two corners) from a
+    capture of :meth:`BoardReader.check_rect`: the tile and its ring."""
+    read, frame = reader(tmp_path), edge_board()
+    for cell in EDGE_CELLS:
+        rect = read.check_rect(cell)
+        assert rect == read.geometry.tile_rect(cell).union(rect)  # the tile and a pixel around
+        ringed = frame[rect.top : rect.bottom, rect.left : rect.right]
+        assert read.read_tile(ringed) == Tile.ZERO
+    board = read.read(frame, 99).board
+    for cell in [(0, 0), (15, 29), (2, 9)]:  # clear cells read by themselves as on the board
+        rect = read.check_rect(cell)
+        shown = read.read_tile(frame[rect.top : rect.bottom, rect.left : rect.right])
+        assert shown == Tile(int(board.tiles[cell]))
+
+
 TILES = sorted(SKIN.templates)
 
 
@@ -104,3 +120,26 @@ def test_the_ground_inside_a_flat_ring_is_flat_and_an_edge_goes_across() -> None
     edged[:, 10:] = 60  # the ring's sides step down at row 10, as a level edge across does
     shape = ground_shapes(edged)[0, :, :, 0]
     assert np.allclose(shape[:8], shape[0, 0]) and shape[-1].max() < shape[0].min() - 20
+
+
+def ringed_block(cell: tuple[int, int]) -> np.ndarray:
+    """Cell ``cell`` of the fixture board, its tile with the pixel ring around it."""
+    row, column = cell
+    return edge_board()[row * 16 : row * 16 + 16, column * 16 : column * 16 + 16]
+
+
+def test_a_template_cut_over_an_edge_is_flattened_and_an_opaque_tile_is_kept() -> None:
+    """Calibration cuts a template from whichever cell first showed the tile: one over the
+    background's edge is flattened by the ground its ring shows, so that it reads cells over
+    either side of the edge alike; the opaque hidden tile, whose ring shows the lines between
+    tiles, is kept as it is."""
+    over_edge = ringed_block(EDGE_CELLS[0])
+
+    def flat_share(tile: np.ndarray) -> float:
+        levels = tile[..., 1].astype(int)
+        return float(np.mean(np.abs(levels - np.median(levels)) <= 3))
+
+    assert flat_share(over_edge[1:-1, 1:-1]) < 0.8 < 0.9 < flat_share(flattened(over_edge))
+    for hidden in [(0, 2), (0, 24)]:  # hidden tiles (read off the board)
+        block = ringed_block(hidden)
+        assert np.array_equal(flattened(block), block[1:-1, 1:-1])
