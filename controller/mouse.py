@@ -177,15 +177,18 @@ class Mouse:
         return self._window_of(area).contains(*self.position())
 
     def leave(self, area: Rect) -> None:
-        """Move the pointer, without clicking, out of the game window holding ``area`` (off
-        ``area`` itself where windows are not read), before its board is found: no window to
-        rest in is known yet, and the part of a board found may not be all of it."""
-        self.step_off(self._window_of(area))
+        """Move the pointer, without clicking, out of the game window holding ``area`` and off
+        ``area`` (which may reach past the window: a block of tiles found around a lit one),
+        before its board is found: no window to rest in is known yet, and the part of a board
+        found may not be all of it."""
+        self.step_off(self._window_of(area).union(area))
 
     def _window_of(self, area: Rect) -> Rect:
-        """The frame of the game window holding ``area``, looked up now (``area`` if none)."""
+        """The frame of the game window under the middle of ``area``, looked up now (``area``
+        if none)."""
         self.windows.find([area])
-        return self._found_window(area) or area
+        under = (frame for _, frame in self.windows.found if frame.contains(*area.centre))
+        return next(under, area)
 
     def _found_window(self, area: Rect) -> Rect | None:
         """The frame of the game window found (:meth:`allow`) that holds ``area``, if any."""

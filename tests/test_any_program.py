@@ -126,16 +126,7 @@ pointer, the first-click rule learned); the others are ``slow`` (kmines Beginner
 brought the default run to 25 minutes)."""
 
 
-KNOWN_FAILURES = {
-    ("kmines", "expert"): (
-        pytest.mark.xfail(
-            reason="where kmines' background has a sharp edge under an opened cell (an Expert "
-            "board in a 1280x1024 screen), the cell reads between the opened and the hidden tile "
-            "and is refused (BENCHMARKS.md, session 11)",
-            strict=False,
-        ),
-    ),
-}
+KNOWN_FAILURES: dict[tuple[str, str], tuple[pytest.MarkDecorator, ...]] = {}
 """Program sizes known not to pass yet, each with why."""
 
 

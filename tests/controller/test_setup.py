@@ -135,7 +135,8 @@ class FoundWindows:
         self.found: list[tuple[int, Rect]] = []
 
     def find(self, areas: list[Rect]) -> None:
-        self.found = [(1, self.frame)] if any(self.frame.contains_rect(a) for a in areas) else []
+        """As X does: the window under the middle of an area."""
+        self.found = [(1, self.frame)] if any(self.frame.contains(*a.centre) for a in areas) else []
 
 
 def test_the_pointer_leaves_the_window_holding_an_area_across_its_nearest_side() -> None:
@@ -146,3 +147,16 @@ def test_the_pointer_leaves_the_window_holding_an_area_across_its_nearest_side()
     assert mouse.hovers(board)
     mouse.leave(board)
     assert mouse.position() == (46, 200) and not mouse.hovers(board)
+
+
+def test_the_pointer_leaves_the_window_of_a_block_found_partly_outside_it() -> None:
+    """gnome-mines Expert with the pointer over its board (a lit tile): the block of tiles
+    found reached 3 px past the window's left edge, so no window held it, and the pointer only
+    stepped off the block onto the board's last row, lighting another tile."""
+    mouse = Mouse.__new__(Mouse)
+    mouse._gui = FakeGui((1280, 1024), (640, 512))
+    mouse.windows = FoundWindows(Rect(0, 0, 842, 600))  # type: ignore[assignment]
+    block = Rect(-3, 115, 842, 420)
+    mouse.leave(block)
+    assert not Rect(0, 0, 842, 600).contains(*mouse.position())
+    assert not block.contains(*mouse.position())
