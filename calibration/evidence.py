@@ -402,9 +402,12 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
     """EXPLODED, MINE and WRONG_FLAG from the last, losing step of ``game``, and what the loss
     proves about the numbers around (``safe``: the appearances seen on cells opened safely).
 
-    A closed cell that changes on the loss shows a MINE, unless its new picture is a number
-    (a game that shows everything on a loss). A game that showed the mines shows all of them, so
-    every number's count is exact; one that shows only the mine hit bounds its neighbours.
+    A hidden cell that changes on the loss shows a MINE, unless its new picture is a number
+    (a game that shows everything on a loss). A question-marked one teaches nothing: some games
+    show the mine under it, others keep the mark, redrawn on the finished board (gnome-mines),
+    mine or not. A game that showed the mines shows all of them but perhaps those under question
+    marks, so a number counts the mines shown plus at most its question-marked neighbours; one
+    that shows only the mine hit bounds its neighbours.
     """
     if game.state is not GameState.LOST or not game.steps:
         return
@@ -418,7 +421,7 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
         cell = (int(row), int(column))
         was, now = int(before[cell]), int(after[cell])
         was_tile = meanings.tiles.get(was)
-        if now in safe:
+        if now in safe or was_tile == Tile.QUESTION:
             continue
         if was_tile is not None and was_tile.is_closed:
             meanings.give(now, Tile.MINE, f"{where}, cell {cell} uncovered")
@@ -442,10 +445,11 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
     flags_kept = showing(Tile.FLAG) & (before == after)
     mines = showing(Tile.MINE, Tile.EXPLODED) | (flags_kept if mines_shown else False)
     counts = neighbour_counts(mines)
+    marked = neighbour_counts(np.isin(before, meanings.ids_of(Tile.QUESTION)))
     for row, column in zip(*np.nonzero(np.isin(after, list(safe))), strict=True):
         cell = (int(row), int(column))
         number = int(counts[cell])
-        high = number if mines_shown else HIGHEST
+        high = number + int(marked[cell]) if mines_shown else HIGHEST
         meanings.numbers.narrow(
             int(after[cell]), number, high, f"{where}, cell {cell} next to {number} mines shown"
         )

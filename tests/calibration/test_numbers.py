@@ -9,8 +9,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from calibration.errors import CalibrationError
+from calibration.evidence import (
+    ClickKind,
+    PlayedGame,
+    Step,
+    check_counting,
+    learn_from_loss,
+    new_meanings,
+)
 from calibration.numbers import NumberBounds, label_from_play
-from solver import Board, Tile
+from solver import Board, GameState, Tile
 from solver.engine import neighbour_counts
 
 
@@ -118,3 +126,36 @@ def test_pictures_of_two_size_classes_may_be_one_number() -> None:
     }
     with pytest.raises(CalibrationError, match="cannot show distinct numbers"):
         label_from_play(boards, {0: [0]})
+
+
+def test_a_question_mark_redrawn_on_a_lost_board_is_no_mine_picture_and_may_hide_one() -> None:
+    """gnome-mines keeps a question mark on a lost board, redrawn on the darkened field, whether
+    or not a mine is under it: its new picture is not the mine's (calibration once stopped on
+    "MINE has two appearances"), and a number beside it counts the mines shown plus perhaps it."""
+    hidden, flag, question, exploded, mine, number, redrawn = 0, 1, 2, 3, 4, 5, 6
+    meanings = new_meanings()
+    meanings.give(flag, Tile.FLAG, "a right-click")
+    meanings.give(question, Tile.QUESTION, "a right-click on a flag")
+    before = np.array(
+        [[question, hidden, hidden], [hidden, number, hidden], [hidden, hidden, hidden]]
+    )
+    after = np.array(
+        [[redrawn, hidden, hidden], [hidden, number, hidden], [mine, hidden, exploded]]
+    )
+    game = PlayedGame([Step(ClickKind.OPEN, (2, 2), before, after)], GameState.LOST)
+    learn_from_loss(meanings, game, safe={number})
+    assert meanings.tiles == {
+        hidden: Tile.HIDDEN,
+        flag: Tile.FLAG,
+        question: Tile.QUESTION,
+        exploded: Tile.EXPLODED,
+        mine: Tile.MINE,
+    }
+    assert meanings.numbers.interval(number) == (2, 3)  # the mine, the exploded one, the "?"
+
+
+def test_a_lost_board_with_a_question_mark_left_on_a_mine_obeys_the_counting_rules() -> None:
+    lost = Board.from_rows(["?1", "3X", "@2"], mines=3)
+    check_counting(lost, "a lost board")  # the 3 counts the mine shown, the hit one, the "?"
+    with pytest.raises(CalibrationError, match=r"cell \(1, 0\) reads 3"):
+        check_counting(Board.from_rows(["U1", "3X", "@2"], mines=3), "a lost board")
