@@ -22,6 +22,7 @@ from solver import Tile
 from vision.errors import UnreadableCellError
 from vision.geometry import BoardGeometry
 from vision.ground import flattened, ground_shapes
+from vision.match import TemplateBank, tile_lattice
 from vision.read import BoardReader
 from vision.skin import Skin
 
@@ -143,3 +144,19 @@ def test_a_template_cut_over_an_edge_is_flattened_and_an_opaque_tile_is_kept() -
     for hidden in [(0, 2), (0, 24)]:  # hidden tiles (read off the board)
         block = ringed_block(hidden)
         assert np.array_equal(flattened(block), block[1:-1, 1:-1])
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_over_a_flat_ground_the_distances_are_the_plain_ones(seed: int) -> None:
+    """With no ground to take away, the second look measures what the first did: every cell
+    of the fixture board (digits too, whose channels differ) against every template."""
+    rng = np.random.default_rng(seed)
+    pictures = SKIN.pictures()
+    bank = TemplateBank([tile for tile, _ in pictures], [p for _, p in pictures], SKIN.level_weight)
+    width, height = SKIN.tile_size
+    tiles = tile_lattice(edge_board(), SKIN.tile_offset, SKIN.pitch, SKIN.tile_size, (16, 30))
+    patches = tiles.reshape(-1, height, width, 3)[rng.choice(16 * 30, 8, replace=False)]
+    flat = np.zeros(patches.shape, dtype=np.float64)
+    plain = bank.distances(patches)
+    assert np.allclose(bank.distances_over_ground(patches, flat), plain, atol=2e-4)
