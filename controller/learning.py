@@ -32,13 +32,18 @@ def calibrate_game(
     game: str,
     name: str | None = None,
     *,
+    size: Size | None = None,
     origin: tuple[int, int] = (WINDOW_GAP, 2 * WINDOW_GAP),
     max_games: int = 150,
     seed: int | None = None,
 ) -> Calibration:
     """Start ``game`` on the current (virtual) display at its calibration sizes, side by side
-    from screen point ``origin``, and learn its skin. The windows are closed afterwards."""
-    boards = CALIBRATION_BOARDS.get(game)
+    from screen point ``origin``, and learn its skin. The windows are closed afterwards. A game
+    with no calibration boards is learned from one window of ``size`` (the board about to be
+    played), as a window a user opened is: for the usual budget of play."""
+    boards, budget = CALIBRATION_BOARDS.get(game), math.inf
+    if boards is None and size is not None:
+        boards, budget = (size,), BUDGET
     if boards is None:
         raise SandboxError(
             f"no calibration boards for {game} yet; known: {', '.join(CALIBRATION_BOARDS)}"
@@ -66,8 +71,8 @@ def calibrate_game(
         time.sleep(REDRAW_WAIT)
         rects = [Rect(*window.geometry) for window in windows]
         mines = [size[2] for size in boards]
-        # The boards are chosen to show every tile: no time limit, every tile learned.
-        return calibrate_windows(name or game, rects, mines, max_games, seed, budget=math.inf)
+        # Boards chosen to show every tile have no time limit: every tile is learned.
+        return calibrate_windows(name or game, rects, mines, max_games, seed, budget=budget)
     finally:
         for window in windows:
             window.close()

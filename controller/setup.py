@@ -16,7 +16,7 @@ from typing import Protocol
 from calibration.errors import CalibrationError
 from calibration.store import list_skins, load_skin, save_skin, skins_dir
 from controller.desktop.display import VirtualDisplay
-from controller.desktop.games import LAUNCHERS, launch_game
+from controller.desktop.games import LAUNCHERS, Size, launch_game
 from controller.errors import ControllerError, SandboxError
 from controller.learning import calibrate_game
 from controller.mouse import Mouse
@@ -107,7 +107,7 @@ def sandbox_table(
         if skin_name or game in list_skins():
             skins = _stored_skins(skin_name or game)
         else:
-            skins = [_learn_skin(game)]
+            skins = [_learn_skin(game, (rows, columns, mines))]
         stack.enter_context(launch_game(game, (rows, columns, mines)))
     except SandboxError as error:
         raise SetupError(f"cannot start {game} on a virtual display: {error}") from error
@@ -206,19 +206,21 @@ def _stored_skins(name: str | None) -> list[Skin]:
     return skins
 
 
-def _learn_skin(game: str) -> Skin:
-    """Calibrate ``game`` on boards of its own (closed afterwards) and store the skin if it is
-    complete; an incomplete one is used for this run only, and what it lacks is said."""
+def _learn_skin(game: str, size: Size) -> Skin:
+    """Calibrate ``game`` on boards of its own, or one of ``size`` (closed afterwards), and store
+    the skin, as ``autosweeper calibrate`` does, once it can play: tiles it never saw are learned
+    during play when they show."""
     print(f"no stored skin for {game}: learning it (this plays some throwaway games)")
     try:
-        learned = calibrate_game(game)
+        learned = calibrate_game(game, size=size)
     except (CalibrationError, VisionError) as error:
         raise SetupError(f"could not learn the skin of {game}: {error}") from error
-    if learned.complete:
-        print(f"learned skin {game!r} in {learned.games} games, saved in {save_skin(learned.skin)}")
-    else:
-        print(
-            f"learned skin {game!r} in {learned.games} games but never saw "
-            f"{learned.describe_missing()}: not saved, used for this run only"
+    if not learned.usable:
+        raise SetupError(
+            f"could not learn the skin of {game}: {learned.games} games never showed "
+            f"{learned.describe_missing()}"
         )
+    if not learned.complete:
+        print(f"not seen yet: {learned.describe_missing()} (learned during play when they show)")
+    print(f"learned skin {game!r} in {learned.games} games, saved in {save_skin(learned.skin)}")
     return learned.skin
