@@ -405,8 +405,8 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
     A hidden cell that changes on the loss shows a MINE, unless its new picture is a number
     (a game that shows everything on a loss). A question-marked one teaches nothing: some games
     show the mine under it, others keep the mark, redrawn on the finished board (gnome-mines),
-    mine or not. A game that showed the mines shows all of them but perhaps those under question
-    marks, so a number counts the mines shown plus at most its question-marked neighbours; one
+    mine or not. A game that showed the mines shows all of them but perhaps those under marks
+    redrawn so, so a number counts the mines shown plus at most its neighbours of that kind; one
     that shows only the mine hit bounds its neighbours.
     """
     if game.state is not GameState.LOST or not game.steps:
@@ -445,7 +445,12 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
     flags_kept = showing(Tile.FLAG) & (before == after)
     mines = showing(Tile.MINE, Tile.EXPLODED) | (flags_kept if mines_shown else False)
     counts = neighbour_counts(mines)
-    marked = neighbour_counts(np.isin(before, meanings.ids_of(Tile.QUESTION)))
+    # A question mark whose cell shows a known tile after the loss (the mine under it, or the
+    # mark unchanged on a cell with none, as in Windows Minesweeper) is counted as what it shows.
+    redrawn = np.isin(before, meanings.ids_of(Tile.QUESTION)) & ~np.isin(
+        after, list(meanings.tiles)
+    )
+    marked = neighbour_counts(redrawn)
     for row, column in zip(*np.nonzero(np.isin(after, list(safe))), strict=True):
         cell = (int(row), int(column))
         number = int(counts[cell])

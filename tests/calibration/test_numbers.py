@@ -159,3 +159,21 @@ def test_a_lost_board_with_a_question_mark_left_on_a_mine_obeys_the_counting_rul
     check_counting(lost, "a lost board")  # the 3 counts the mine shown, the hit one, the "?"
     with pytest.raises(CalibrationError, match=r"cell \(1, 0\) reads 3"):
         check_counting(Board.from_rows(["U1", "3X", "@2"], mines=3), "a lost board")
+
+
+def test_a_question_mark_left_as_it_was_on_a_lost_board_is_no_mine() -> None:
+    """Windows Minesweeper (winemine) shows the mine under a question mark on a loss and leaves
+    the others as they were: a number beside an unchanged mark counts only the mines shown."""
+    hidden, flag, question, exploded, mine, number = 0, 1, 2, 3, 4, 5
+    meanings = new_meanings()
+    meanings.give(flag, Tile.FLAG, "a right-click")
+    meanings.give(question, Tile.QUESTION, "a right-click on a flag")
+    before = np.array(
+        [[question, hidden, hidden], [hidden, number, hidden], [hidden, hidden, hidden]]
+    )
+    after = np.array(
+        [[question, hidden, hidden], [hidden, number, hidden], [mine, hidden, exploded]]
+    )
+    game = PlayedGame([Step(ClickKind.OPEN, (2, 2), before, after)], GameState.LOST)
+    learn_from_loss(meanings, game, safe={number})
+    assert meanings.numbers.interval(number) == (2, 2)
