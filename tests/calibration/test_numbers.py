@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from calibration.errors import CalibrationError
 from calibration.evidence import (
     ClickKind,
+    Meanings,
     PlayedGame,
     Step,
     check_counting,
@@ -128,30 +129,42 @@ def test_pictures_of_two_size_classes_may_be_one_number() -> None:
         label_from_play(boards, {0: [0]})
 
 
+HIDDEN, FLAG, QUESTION, EXPLODED, MINE, NUMBER, REDRAWN = 0, 1, 2, 3, 4, 5, 6
+"""Appearance ids of a lost game with a question mark at (0, 0), a number at (1, 1) and the mine
+hit at (2, 2), another mine shown at (2, 0)."""
+
+
+def lost_beside_a_question_mark(mark_after: int) -> Meanings:
+    """What the loss teaches where the question-marked cell shows ``mark_after`` after it."""
+    meanings = new_meanings()
+    meanings.give(FLAG, Tile.FLAG, "a right-click")
+    meanings.give(QUESTION, Tile.QUESTION, "a right-click on a flag")
+    before = np.array([[QUESTION, 0, 0], [0, NUMBER, 0], [0, 0, 0]])
+    after = np.array([[mark_after, 0, 0], [0, NUMBER, 0], [MINE, 0, EXPLODED]])
+    game = PlayedGame([Step(ClickKind.OPEN, (2, 2), before, after)], GameState.LOST)
+    learn_from_loss(meanings, game, safe={NUMBER})
+    return meanings
+
+
 def test_a_question_mark_redrawn_on_a_lost_board_is_no_mine_picture_and_may_hide_one() -> None:
     """gnome-mines keeps a question mark on a lost board, redrawn on the darkened field, whether
     or not a mine is under it: its new picture is not the mine's (calibration once stopped on
     "MINE has two appearances"), and a number beside it counts the mines shown plus perhaps it."""
-    hidden, flag, question, exploded, mine, number, redrawn = 0, 1, 2, 3, 4, 5, 6
-    meanings = new_meanings()
-    meanings.give(flag, Tile.FLAG, "a right-click")
-    meanings.give(question, Tile.QUESTION, "a right-click on a flag")
-    before = np.array(
-        [[question, hidden, hidden], [hidden, number, hidden], [hidden, hidden, hidden]]
-    )
-    after = np.array(
-        [[redrawn, hidden, hidden], [hidden, number, hidden], [mine, hidden, exploded]]
-    )
-    game = PlayedGame([Step(ClickKind.OPEN, (2, 2), before, after)], GameState.LOST)
-    learn_from_loss(meanings, game, safe={number})
+    meanings = lost_beside_a_question_mark(REDRAWN)
     assert meanings.tiles == {
-        hidden: Tile.HIDDEN,
-        flag: Tile.FLAG,
-        question: Tile.QUESTION,
-        exploded: Tile.EXPLODED,
-        mine: Tile.MINE,
+        HIDDEN: Tile.HIDDEN,
+        FLAG: Tile.FLAG,
+        QUESTION: Tile.QUESTION,
+        EXPLODED: Tile.EXPLODED,
+        MINE: Tile.MINE,
     }
-    assert meanings.numbers.interval(number) == (2, 3)  # the mine, the exploded one, the "?"
+    assert meanings.numbers.interval(NUMBER) == (2, 3)  # the mine, the exploded one, the "?"
+
+
+def test_a_question_mark_left_as_it_was_on_a_lost_board_is_no_mine() -> None:
+    """Windows Minesweeper (winemine) shows the mine under a question mark on a loss and leaves
+    the others as they were: a number beside an unchanged mark counts only the mines shown."""
+    assert lost_beside_a_question_mark(QUESTION).numbers.interval(NUMBER) == (2, 2)
 
 
 def test_a_lost_board_with_a_question_mark_left_on_a_mine_obeys_the_counting_rules() -> None:
@@ -159,21 +172,3 @@ def test_a_lost_board_with_a_question_mark_left_on_a_mine_obeys_the_counting_rul
     check_counting(lost, "a lost board")  # the 3 counts the mine shown, the hit one, the "?"
     with pytest.raises(CalibrationError, match=r"cell \(1, 0\) reads 3"):
         check_counting(Board.from_rows(["U1", "3X", "@2"], mines=3), "a lost board")
-
-
-def test_a_question_mark_left_as_it_was_on_a_lost_board_is_no_mine() -> None:
-    """Windows Minesweeper (winemine) shows the mine under a question mark on a loss and leaves
-    the others as they were: a number beside an unchanged mark counts only the mines shown."""
-    hidden, flag, question, exploded, mine, number = 0, 1, 2, 3, 4, 5
-    meanings = new_meanings()
-    meanings.give(flag, Tile.FLAG, "a right-click")
-    meanings.give(question, Tile.QUESTION, "a right-click on a flag")
-    before = np.array(
-        [[question, hidden, hidden], [hidden, number, hidden], [hidden, hidden, hidden]]
-    )
-    after = np.array(
-        [[question, hidden, hidden], [hidden, number, hidden], [mine, hidden, exploded]]
-    )
-    game = PlayedGame([Step(ClickKind.OPEN, (2, 2), before, after)], GameState.LOST)
-    learn_from_loss(meanings, game, safe={number})
-    assert meanings.numbers.interval(number) == (2, 2)
