@@ -499,7 +499,17 @@ def _is_new_game(before: Board, after: Reading) -> bool:
 
 def _solver_moves(board: Board, rule: str, flags: bool) -> list[Move]:
     """The solver's next moves. A board no mine layout satisfies was misread (or the mine count
-    is wrong): the game ends as ``misread``, with the solver's reason and the board read."""
+    is wrong): the game ends as ``misread``, with the solver's reason and the board read. So does
+    a 0 beside a hidden cell, which every game opens by itself: a number not drawn yet (kmines
+    once showed an opened cell blank between two 4s), whose neighbours the solver would open."""
+    beside_hidden = (board.tiles == Tile.ZERO) & (neighbour_counts(board.tiles == Tile.HIDDEN) > 0)
+    if beside_hidden.any():
+        row, column = (int(value) for value in np.argwhere(beside_hidden)[0])
+        raise GameAborted(
+            Result.MISREAD,
+            f"cell ({row}, {column}) reads 0 beside a hidden cell, which the game would have "
+            f"opened: a number not drawn yet? It was read as\n{board}",
+        )
     try:
         return next_moves(board, rule, flags=flags) or _flags_to_finish(board)
     except BoardError as impossible:

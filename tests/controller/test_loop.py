@@ -778,6 +778,72 @@ def test_a_board_read_impossible_on_every_re_read_is_misread(tmp_path: Path) -> 
     assert "the solver finds the board impossible" in (report.reason or "")
 
 
+class DrawsNumbersLate(SimulatedTable):
+    """For ``frames`` looks, a number beside closed cells shows blank, as a 0 (kmines once showed
+    an opened cell without its number; a 0 beside a hidden cell is no board a game draws)."""
+
+    def __init__(self, seed: int, frames: int) -> None:
+        super().__init__(seed, size=(16, 16, 40))
+        self.frames_left = frames
+        self.shown = 0
+        self.after_blank: list[tuple[int, int]] = []
+        """Cells clicked while the last look showed a blank number beside them."""
+        self._beside: set[tuple[int, int]] = set()
+
+    def look(self, changed: bool = False) -> Reading:
+        reading = super().look(changed)
+        board = reading.board
+        self._beside = set()
+        numbers = (board.tiles >= Tile.ONE) & (board.tiles <= Tile.EIGHT)
+        if not self.frames_left or not numbers.any() or board.is_lost:
+            return reading
+        for row, column in np.argwhere(numbers).tolist():
+            tiles = board.tiles.copy()
+            tiles[row, column] = Tile.ZERO
+            try:  # a blank the solver alone would take at its word: it opens the cells beside
+                next_moves(Board(board.rows, board.columns, board.mines, tiles), "safe")
+            except BoardError:
+                continue
+            break
+        else:
+            return reading
+        self.frames_left -= 1
+        self.shown += 1
+        self._beside = {
+            (r, c)
+            for r in range(row - 1, row + 2)
+            for c in range(column - 1, column + 2)
+            if 0 <= r < board.rows and 0 <= c < board.columns and board.closed[r, c]
+        }
+        blank = Board(board.rows, board.columns, board.mines, tiles)
+        return Reading(blank, reading.scores, reading.face, reading.pictures)
+
+    def play(self, move: Move) -> bool:
+        if move.cell in self._beside:
+            self.after_blank.append(move.cell)
+        return super().play(move)
+
+
+def test_a_number_drawn_late_is_read_again_and_no_cell_is_clicked_for_it(
+    tmp_path: Path,
+) -> None:
+    table = DrawsNumbersLate(seed=3, frames=3)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        (report,) = play_all(quick_player(table, log), 1)
+    assert table.shown == 3
+    assert table.after_blank == []
+    assert report.record.result in (Result.WON, Result.LOST), report.reason
+
+
+def test_a_number_never_drawn_is_misread_with_no_click_for_it(tmp_path: Path) -> None:
+    table = DrawsNumbersLate(seed=3, frames=IMPOSSIBLE_REREADS + 1)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        (report,) = play_all(quick_player(table, log), 1)
+    assert report.record.result == Result.MISREAD
+    assert "reads 0 beside a hidden cell" in (report.reason or "")
+    assert table.after_blank == []
+
+
 class RefusingTable(SimulatedTable):
     """Refuses the clicks numbered in ``refused`` (counted from 1 over every click asked for) as
     a window that closed or moved would, and says the cells in ``done`` need no click."""
