@@ -737,6 +737,13 @@ def test_a_board_the_solver_finds_impossible_ends_the_game_as_misread(tmp_path: 
     assert record.clicks == len(table.clicks) >= 1
 
 
+def one_game(table: SimulatedTable, tmp_path: Path) -> GameReport:
+    """The report of one game played on ``table``, logged in a new log."""
+    with OutcomeLog(tmp_path / "log.db") as log:
+        (report,) = play_all(quick_player(table, log), 1)
+    return report
+
+
 class DrawsImpossibleFrames(SimulatedTable):
     """Mid-game, ``frames`` looks in a row show a board no mine layout fits (an opened 0 with
     no closed neighbour read as a 1), as a frame caught while the game still draws a click."""
@@ -764,16 +771,13 @@ def test_a_board_read_impossible_for_a_moment_is_read_again_and_play_goes_on(
     tmp_path: Path,
 ) -> None:
     table = DrawsImpossibleFrames(seed=3, frames=3)
-    with OutcomeLog(tmp_path / "log.db") as log:
-        (report,) = play_all(quick_player(table, log), 1)
+    report = one_game(table, tmp_path)
     assert table.shown == 3
     assert report.record.result in (Result.WON, Result.LOST), report.reason
 
 
 def test_a_board_read_impossible_on_every_re_read_is_misread(tmp_path: Path) -> None:
-    table = DrawsImpossibleFrames(seed=3, frames=IMPOSSIBLE_REREADS + 1)
-    with OutcomeLog(tmp_path / "log.db") as log:
-        (report,) = play_all(quick_player(table, log), 1)
+    report = one_game(DrawsImpossibleFrames(seed=3, frames=IMPOSSIBLE_REREADS + 1), tmp_path)
     assert report.record.result == Result.MISREAD
     assert "the solver finds the board impossible" in (report.reason or "")
 
@@ -828,8 +832,7 @@ def test_a_number_drawn_late_is_read_again_and_no_cell_is_clicked_for_it(
     tmp_path: Path,
 ) -> None:
     table = DrawsNumbersLate(seed=3, frames=3)
-    with OutcomeLog(tmp_path / "log.db") as log:
-        (report,) = play_all(quick_player(table, log), 1)
+    report = one_game(table, tmp_path)
     assert table.shown == 3
     assert table.after_blank == []
     assert report.record.result in (Result.WON, Result.LOST), report.reason
@@ -837,8 +840,7 @@ def test_a_number_drawn_late_is_read_again_and_no_cell_is_clicked_for_it(
 
 def test_a_number_never_drawn_is_misread_with_no_click_for_it(tmp_path: Path) -> None:
     table = DrawsNumbersLate(seed=3, frames=IMPOSSIBLE_REREADS + 1)
-    with OutcomeLog(tmp_path / "log.db") as log:
-        (report,) = play_all(quick_player(table, log), 1)
+    report = one_game(table, tmp_path)
     assert report.record.result == Result.MISREAD
     assert "reads 0 beside a hidden cell" in (report.reason or "")
     assert table.after_blank == []
