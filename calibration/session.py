@@ -418,7 +418,7 @@ class CalibrationPlayer:
                 "face": "a click on the face",
                 "point": f"a click at {method.at} from the board's corner",
             }.get(method.kind, f"the {method.key} key")
-            button = self._button_picture(method)
+            button = self._button_picture(method) if self.new_game_button is None else None
             frame = self._try_new_game(method, ended)
             if self._is_new_game(frame, ended):
                 log.debug("%s started a new game", what)

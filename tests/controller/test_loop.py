@@ -744,73 +744,30 @@ def one_game(table: SimulatedTable, tmp_path: Path) -> GameReport:
     return report
 
 
-class DrawsImpossibleFrames(SimulatedTable):
-    """Mid-game, ``frames`` looks in a row show a board no mine layout fits (an opened 0 with
-    no closed neighbour read as a 1), as a frame caught while the game still draws a click."""
+class DrawsWrongFrames(SimulatedTable):
+    """Mid-game, ``frames`` looks in a row show one cell as a tile a game never draws there, as
+    a frame caught while the game still draws a click; records the clicks on the closed cells
+    beside that cell while it shows so."""
 
     def __init__(self, seed: int, frames: int) -> None:
         super().__init__(seed, size=(16, 16, 40))
         self.frames_left = frames
         self.shown = 0
-
-    def look(self, changed: bool = False) -> Reading:
-        reading = super().look(changed)
-        board = reading.board
-        inner_zeros = (board.tiles == Tile.ZERO) & (neighbour_counts(board.closed) == 0)
-        if not self.frames_left or not inner_zeros.any() or board.is_lost:
-            return reading  # once shown, on every look until none is left: the board only grows
-        self.frames_left -= 1
-        self.shown += 1
-        tiles = board.tiles.copy()
-        tiles[tuple(np.argwhere(inner_zeros)[0])] = Tile.ONE
-        impossible = Board(board.rows, board.columns, board.mines, tiles)
-        return Reading(impossible, reading.scores, reading.face, reading.pictures)
-
-
-def test_a_board_read_impossible_for_a_moment_is_read_again_and_play_goes_on(
-    tmp_path: Path,
-) -> None:
-    table = DrawsImpossibleFrames(seed=3, frames=3)
-    report = one_game(table, tmp_path)
-    assert table.shown == 3
-    assert report.record.result in (Result.WON, Result.LOST), report.reason
-
-
-def test_a_board_read_impossible_on_every_re_read_is_misread(tmp_path: Path) -> None:
-    report = one_game(DrawsImpossibleFrames(seed=3, frames=IMPOSSIBLE_REREADS + 1), tmp_path)
-    assert report.record.result == Result.MISREAD
-    assert "the solver finds the board impossible" in (report.reason or "")
-
-
-class DrawsNumbersLate(SimulatedTable):
-    """For ``frames`` looks, a number beside closed cells shows blank, as a 0 (kmines once showed
-    an opened cell without its number; a 0 beside a hidden cell is no board a game draws)."""
-
-    def __init__(self, seed: int, frames: int) -> None:
-        super().__init__(seed, size=(16, 16, 40))
-        self.frames_left = frames
-        self.shown = 0
-        self.after_blank: list[tuple[int, int]] = []
-        """Cells clicked while the last look showed a blank number beside them."""
+        self.beside_wrong: list[tuple[int, int]] = []
         self._beside: set[tuple[int, int]] = set()
+
+    def wrong(self, board: Board) -> tuple[tuple[int, int], Tile] | None:
+        """The cell to show wrong on ``board``, and as what (None: none)."""
+        raise NotImplementedError
 
     def look(self, changed: bool = False) -> Reading:
         reading = super().look(changed)
         board = reading.board
         self._beside = set()
-        numbers = (board.tiles >= Tile.ONE) & (board.tiles <= Tile.EIGHT)
-        if not self.frames_left or not numbers.any() or board.is_lost:
-            return reading
-        for row, column in np.argwhere(numbers).tolist():
-            tiles = board.tiles.copy()
-            tiles[row, column] = Tile.ZERO
-            try:  # a blank the solver alone would take at its word: it opens the cells beside
-                next_moves(Board(board.rows, board.columns, board.mines, tiles), "safe")
-            except BoardError:
-                continue
-            break
-        else:
-            return reading
+        shown = None if not self.frames_left or board.is_lost else self.wrong(board)
+        if shown is None:
+            return reading  # once shown, on every look until none is left: the board only grows
+        (row, column), tile = shown
         self.frames_left -= 1
         self.shown += 1
         self._beside = {
@@ -819,31 +776,75 @@ class DrawsNumbersLate(SimulatedTable):
             for c in range(column - 1, column + 2)
             if 0 <= r < board.rows and 0 <= c < board.columns and board.closed[r, c]
         }
-        blank = Board(board.rows, board.columns, board.mines, tiles)
-        return Reading(blank, reading.scores, reading.face, reading.pictures)
+        tiles = board.tiles.copy()
+        tiles[row, column] = tile
+        wrong = Board(board.rows, board.columns, board.mines, tiles)
+        return Reading(wrong, reading.scores, reading.face, reading.pictures)
 
     def play(self, move: Move) -> bool:
         if move.cell in self._beside:
-            self.after_blank.append(move.cell)
+            self.beside_wrong.append(move.cell)
         return super().play(move)
 
 
-def test_a_number_drawn_late_is_read_again_and_no_cell_is_clicked_for_it(
-    tmp_path: Path,
+class DrawsImpossibleFrames(DrawsWrongFrames):
+    """An opened 0 with no closed neighbour read as a 1: a board no mine layout fits."""
+
+    def wrong(self, board: Board) -> tuple[tuple[int, int], Tile] | None:
+        inner_zeros = np.argwhere(
+            (board.tiles == Tile.ZERO) & (neighbour_counts(board.closed) == 0)
+        )
+        return (
+            None
+            if not len(inner_zeros)
+            else ((int(inner_zeros[0][0]), int(inner_zeros[0][1])), Tile.ONE)
+        )
+
+
+class DrawsNumbersLate(DrawsWrongFrames):
+    """A number beside closed cells shown blank, as a 0, where the solver alone would take the
+    blank at its word and open the cells beside it (kmines once showed an opened cell without
+    its number; a 0 beside a hidden cell is no board a game draws)."""
+
+    def wrong(self, board: Board) -> tuple[tuple[int, int], Tile] | None:
+        numbers = (board.tiles >= Tile.ONE) & (board.tiles <= Tile.EIGHT)
+        for row, column in np.argwhere(numbers).tolist():
+            tiles = board.tiles.copy()
+            tiles[row, column] = Tile.ZERO
+            try:
+                next_moves(Board(board.rows, board.columns, board.mines, tiles), "safe")
+            except BoardError:
+                continue
+            return (row, column), Tile.ZERO
+        return None
+
+
+@pytest.mark.parametrize("drawn", [DrawsImpossibleFrames, DrawsNumbersLate])
+def test_a_board_drawn_wrong_for_a_moment_is_read_again_and_play_goes_on(
+    tmp_path: Path, drawn: type[DrawsWrongFrames]
 ) -> None:
-    table = DrawsNumbersLate(seed=3, frames=3)
+    table = drawn(seed=3, frames=3)
     report = one_game(table, tmp_path)
     assert table.shown == 3
-    assert table.after_blank == []
+    assert table.beside_wrong == []
     assert report.record.result in (Result.WON, Result.LOST), report.reason
 
 
-def test_a_number_never_drawn_is_misread_with_no_click_for_it(tmp_path: Path) -> None:
-    table = DrawsNumbersLate(seed=3, frames=IMPOSSIBLE_REREADS + 1)
+@pytest.mark.parametrize(
+    ("drawn", "reason"),
+    [
+        (DrawsImpossibleFrames, "the solver finds the board impossible"),
+        (DrawsNumbersLate, "reads 0 beside a hidden cell"),
+    ],
+)
+def test_a_board_drawn_wrong_on_every_re_read_is_misread_with_no_click_for_it(
+    tmp_path: Path, drawn: type[DrawsWrongFrames], reason: str
+) -> None:
+    table = drawn(seed=3, frames=IMPOSSIBLE_REREADS + 1)
     report = one_game(table, tmp_path)
     assert report.record.result == Result.MISREAD
-    assert "reads 0 beside a hidden cell" in (report.reason or "")
-    assert table.after_blank == []
+    assert reason in (report.reason or "")
+    assert table.beside_wrong == []
 
 
 class RefusingTable(SimulatedTable):
