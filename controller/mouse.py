@@ -311,7 +311,8 @@ class _X11Sender:
                 region.left, region.top, region.width, region.height, X.ZPixmap, 0xFFFFFFFF
             )
             replied = True
-            pixels = np.frombuffer(image.data, dtype=np.uint8)
+            data = image.data  # text when the bytes happen to be valid UTF-8 (a dark picture)
+            pixels = np.frombuffer(data.encode() if isinstance(data, str) else data, np.uint8)
             return pixels.reshape(region.height, region.width, 4)[:, :, :3]
 
         self._display.grab_server()

@@ -160,7 +160,7 @@ def _matches(window: DesktopWindow, title: str | None, class_name: str | None) -
 
 
 class X11Windows:
-    """The client windows (those with a WM_CLASS, as ICCCM has it) of an X display's window tree,
+    """The client windows (see :func:`_client_windows`) of an X display's window tree,
     with or without a window manager. Only viewable windows count: mapped, with every ancestor
     mapped."""
 
@@ -182,8 +182,9 @@ class X11Windows:
 def _client_windows(
     root: Any, parent: Any, names: _TextProperties
 ) -> Iterator[tuple[Any, tuple[str, ...], Rect]]:
-    """The viewable client windows (those with a WM_CLASS) below ``parent``, each with its class
-    names and frame on the screen; a window manager's frames are looked into."""
+    """The viewable client windows below ``parent``, each with its class names and frame on the
+    screen: those with a WM_CLASS, as ICCCM has it, and those with a title alone that hold no
+    such window (some games set no WM_CLASS); a window manager's frames are looked into."""
     from Xlib import X
     from Xlib.error import BadDrawable, BadWindow
 
@@ -193,8 +194,10 @@ def _client_windows(
                 continue  # nor is anything inside it
             classes = names.classes(child)
             if not classes:  # a window manager's frame or a plain container: look inside
-                yield from _client_windows(root, child, names)
-                continue
+                inside = list(_client_windows(root, child, names))
+                yield from inside
+                if inside or not names.title(child):
+                    continue
             size = child.get_geometry()
             corner = root.translate_coords(child, 0, 0)
             yield child, classes, Rect(corner.x, corner.y, size.width, size.height)

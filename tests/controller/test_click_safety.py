@@ -138,12 +138,12 @@ VICTIM = """
 import sys
 from Xlib import X, display
 
-left, top, width, height = map(int, sys.argv[1:5])
+left, top, width, height, colour = map(int, sys.argv[1:6])
 connection = display.Display()
 screen = connection.screen()
 window = screen.root.create_window(
     left, top, width, height, 0, screen.root_depth, X.InputOutput, X.CopyFromParent,
-    background_pixel=0x00FF00, override_redirect=True, event_mask=X.ButtonPressMask,
+    background_pixel=colour, override_redirect=True, event_mask=X.ButtonPressMask,
 )
 window.map()
 connection.sync()
@@ -151,20 +151,20 @@ print("ready", flush=True)
 while True:
     connection.next_event()
 """
-"""A stand-in for a game: a green window mapped over the recorder until it is killed."""
+"""A stand-in for a game: a window (green unless told) mapped over the recorder until killed."""
 GREEN_BGR = (0, 255, 0)
 
 
 class Victim:
     """A window of another process, mapped above everything mapped before it."""
 
-    def __init__(self, area: Rect) -> None:
+    def __init__(self, area: Rect, colour: int = 0x00FF00) -> None:
         self.process = subprocess.Popen(
             [
                 sys.executable,
                 "-c",
                 VICTIM,
-                *map(str, (area.left, area.top, area.width, area.height)),
+                *map(str, (area.left, area.top, area.width, area.height, colour)),
             ],
             stdout=subprocess.PIPE,
             text=True,
@@ -195,6 +195,26 @@ def test_a_window_killed_between_the_check_and_the_press_gets_no_click_nor_does_
     with pytest.raises(WindowClosedError, match="closed as the press was sent"):
         mouse.click(320, 230, "left", look_then_kill)
     assert recorder.presses() == []
+
+
+def test_a_dark_window_is_seen_as_pixels(recorder: Recorder, mouse: Mouse) -> None:
+    """python-xlib hands back an image's bytes as text when they happen to be valid UTF-8, as
+    a dark picture's are (every byte under 0x80): the check must see pixels all the same."""
+    area = Rect(300, 200, 100, 100)
+    mouse.allow(area)
+    victim = Victim(area, colour=0x102030)
+    seen: list[np.ndarray] = []
+
+    def look(grab: Grab) -> bool:
+        seen.append(grab(Rect(310, 210, 3, 2)))
+        return True
+
+    try:
+        mouse.click(320, 230, "left", look)
+    finally:
+        victim.kill()
+    assert (seen[0] == (0x30, 0x20, 0x10)).all()
+    assert len(recorder.presses()) == 0  # the victim, over the recorder, took the click
 
 
 def test_a_press_where_no_window_is_is_refused(mouse: Mouse) -> None:

@@ -331,6 +331,17 @@ def test_an_unmapped_window_does_not_count(launch: LaunchGame) -> None:
 
 
 @pytest.mark.realgame
+def test_a_window_with_a_title_and_no_class_is_found_by_its_title(launch: LaunchGame) -> None:
+    """Some games set no WM_CLASS (ace-minesweeper, of the Ace of Penguins, names only its
+    title); such a window, holding no client of its own, is a client by its title."""
+    window = launch("xdemineur", (9, 12, 10))
+    subprocess.run(["xprop", "-id", str(window.window_id), "-remove", "WM_CLASS"], check=True)
+    found = find_window(desktop_windows(), title="xdémineur")
+    assert found.classes == ()
+    assert found.frame == xwininfo_frame(window.window_id)
+
+
+@pytest.mark.realgame
 def test_two_matching_windows_are_listed_with_their_frames(launch: LaunchGame) -> None:
     first = launch("xdemineur", (9, 12, 10))
     second = launch("xdemineur", (9, 12, 10))
