@@ -45,10 +45,24 @@ board, so the click is on the game window), or click a point the user named besi
 MAX_POINT_OFFSET = 10_000
 """How far from the board's corner a new-game point may be, in pixels (a sanity bound)."""
 NEW_GAME_KEYS = ("f2", "n", "ctrl+r", "ctrl+n")
-"""pyautogui names of the keys that start a new game in real games, in the order they are tried:
-F2 (Windows Minesweeper, winemine, Arbiter), N or Ctrl+N (Simon Tatham's Mines), Ctrl+R
-(gnome-mines' "replay size", where Ctrl+N opens a size picker), Ctrl+N (kmines). No other key is
-ever pressed for a skin, whatever its file says."""
+"""pyautogui names of the keys that start a new game in real games, in the order calibration
+tries them: F2 (Windows Minesweeper, winemine, Arbiter), N or Ctrl+N (Simon Tatham's Mines),
+Ctrl+R (gnome-mines' "replay size", where Ctrl+N opens a size picker), Ctrl+N (kmines). A user
+may name another key (:func:`is_new_game_key`)."""
+PLAIN_KEY = re.compile(r"(ctrl\+)?([a-z0-9]|f[1-9]|f1[0-2])")
+"""The keys a skin may name: a letter, a digit or F1 to F12, alone or with Ctrl (xbomb's S,
+ace-minesweeper's R); never Alt, Shift, Escape, Delete or a system key."""
+QUITTING_KEYS = ("q", "ctrl+q", "ctrl+w", "ctrl+c")
+"""Plain keys that quit or close common games: Q (xbomb, ace-minesweeper, xdemineur), Ctrl+Q
+(gnome-mines, kmines, sgt-mines), Ctrl+W (a GTK or KDE window), Ctrl+C (ace-minesweeper)."""
+
+
+def is_new_game_key(key: object) -> bool:
+    """Whether a skin may press ``key`` (a pyautogui name) to start a new game."""
+    return (
+        isinstance(key, str) and PLAIN_KEY.fullmatch(key) is not None and key not in QUITTING_KEYS
+    )
+
 
 MIN_SIDE, MAX_SIDE = 4, 256
 """Bounds in pixels of a cell's pitch, a tile's and a face's width and height."""
@@ -82,7 +96,7 @@ class SkinError(VisionError, ValueError):
 
 @dataclass
 class NewGame:
-    """How to start a new game: press ``key`` (one of :data:`NEW_GAME_KEYS`), click the face
+    """How to start a new game: press ``key`` (see :func:`is_new_game_key`), click the face
     (``"face"``), or click the point ``at`` (``"point"``: pixels right of and below the board's
     top-left corner, so that it follows a moved window); with a click, ``key`` may name a key to
     try when the click does nothing."""
@@ -98,10 +112,10 @@ class NewGame:
             )
         if self.key is None and self.kind == "key":
             raise SkinError("new_game kind 'key' names no key")
-        if self.key is not None and self.key not in NEW_GAME_KEYS:
+        if self.key is not None and not is_new_game_key(self.key):
             raise SkinError(
-                f"new_game key {shown(self.key)} is not a new-game key "
-                f"(allowed: {', '.join(NEW_GAME_KEYS)})"
+                f"new_game key {shown(self.key)} is not a new-game key (allowed: a letter, a "
+                f"digit or f1 to f12, alone or after ctrl+; not {', '.join(QUITTING_KEYS)})"
             )
         if self.at is None and self.kind == "point":
             raise SkinError("new_game kind 'point' names no point")

@@ -22,7 +22,7 @@ from controller.desktop.windows import declare_dpi_aware, desktop_windows, find_
 from controller.errors import CommandError, SandboxError
 from controller.learning import calibrate_game, calibrate_windows
 from vision.geometry import Rect
-from vision.skin import NEW_GAME_KEYS, NewGame
+from vision.skin import NEW_GAME_KEYS, QUITTING_KEYS, NewGame, is_new_game_key
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -53,10 +53,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument(
         "--new-game",
         type=new_game_way,
-        metavar="{" + ",".join((*NEW_GAME_KEYS, "face")) + ",X,Y}",
-        help="how the game starts a new one: a key, a click on its face, or a click at screen "
-        "point X,Y beside the board (a 'New game' button); default: found by trying the face and "
-        "then each of these keys until a fresh board appears",
+        metavar="{KEY,face,X,Y}",
+        help="how the game starts a new one: a key (a letter, a digit or f1 to f12, alone or "
+        "after ctrl+), a click on its face, or a click at screen point X,Y beside the board (a "
+        "'New game' button); default: found by trying the face and then "
+        f"{', '.join(NEW_GAME_KEYS)} until a fresh board appears",
     )
     parser.add_argument(
         "--max-games", type=positive_int, default=150, help="games per window at most"
@@ -119,14 +120,15 @@ def new_game_way(text: str) -> NewGame | tuple[int, int]:
     """``--new-game``: a new-game key, ``face``, or ``X,Y``, a screen point."""
     if text == "face":
         return NewGame("face")
-    if text in NEW_GAME_KEYS:
+    if is_new_game_key(text):
         return NewGame("key", text)
     parts = text.split(",")
     if len(parts) == 2 and all(part.strip().lstrip("-").isdigit() for part in parts):
         x, y = (int(part) for part in parts)
         return (x, y)
     raise argparse.ArgumentTypeError(
-        f"{text!r} is none of {', '.join(NEW_GAME_KEYS)}, face, or a screen point X,Y"
+        f"{text!r} is no new-game key (a letter, a digit or f1 to f12, alone or after ctrl+; "
+        f"not {', '.join(QUITTING_KEYS)}), face, or a screen point X,Y"
     )
 
 

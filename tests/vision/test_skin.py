@@ -218,6 +218,44 @@ def test_a_new_game_of_no_known_kind_cannot_be_made() -> None:
         NewGame("key")
 
 
+@pytest.mark.parametrize("key", [*NEW_GAME_KEYS, "s", "r", "ctrl+s", "f12", "5"])
+def test_a_new_game_key_is_a_letter_digit_or_function_key_with_or_without_ctrl(key: str) -> None:
+    """xbomb starts a new game with S, ace-minesweeper with R (or F2): a user may name any
+    plain key of that kind."""
+    assert NewGame("key", key).key == key
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "q",
+        "ctrl+q",
+        "ctrl+w",
+        "ctrl+c",
+        "escape",
+        "esc",
+        "alt+f4",
+        "shift+s",
+        "ctrl+alt+t",
+        "ctrl+alt+delete",
+        "S",
+        "win",
+        "delete",
+        "ctrl+",
+        "f13",
+        "enter",
+        "space",
+        "ss",
+        "",
+    ],
+)
+def test_a_key_that_quits_a_common_game_or_is_no_plain_key_is_refused(key: str) -> None:
+    """Q quits xbomb, ace-minesweeper and xdemineur, Ctrl+Q gnome-mines, kmines and sgt-mines,
+    Ctrl+W closes a GTK or KDE window, Ctrl+C ace-minesweeper; Escape quits xdemineur."""
+    with pytest.raises(SkinError, match="not a new-game key"):
+        NewGame("key", key)
+
+
 # --- 3. archives are bounded before and while they are read ------------------------------------
 
 
@@ -554,7 +592,7 @@ NEAR_VALUES: dict[str, st.SearchStrategy[Any]] = {
         {},
         optional={
             "kind": st.sampled_from(["key", "face", "point", "click", ""]) | JSON,
-            "key": st.sampled_from([*NEW_GAME_KEYS, "win", "alt+f4", None]) | JSON,
+            "key": st.sampled_from([*NEW_GAME_KEYS, "s", "q", "win", "alt+f4", None]) | JSON,
             "at": st.lists(NUMBERS, max_size=3) | JSON,
         },
     ),

@@ -64,6 +64,8 @@ def test_a_missing_window_is_one_line_naming_the_search(
         ("--mines", "-3"),
         ("--mines", "0"),
         ("--new-game", "escape"),
+        ("--new-game", "q"),
+        ("--new-game", "alt+f4"),
         ("--new-game", "10,x"),
         ("--new-game", "1,2,3"),
     ],
@@ -81,6 +83,8 @@ def test_a_bad_mine_count_or_new_game_way_is_a_usage_error(
     ("value", "way"),
     [
         ("f2", NewGame("key", "f2")),
+        ("s", NewGame("key", "s")),
+        ("ctrl+r", NewGame("key", "ctrl+r")),
         ("face", NewGame("face")),
         ("310,-4", (310, -4)),
         (" 12, 40", (12, 40)),
