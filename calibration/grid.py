@@ -446,13 +446,30 @@ def _edge_pixels(packed: npt.NDArray[np.int64], axis: int) -> npt.NDArray[np.boo
     return differs
 
 
+def _textured(values: npt.NDArray[np.int32]) -> npt.NDArray[np.bool_]:
+    """Pixels equal to the pixels some shift of 2 to ``MIN_PITCH - 1`` before and after them
+    along each row: a texture finer than any tile (a line's or an edge's pixels are not)."""
+    found = np.zeros(values.shape, dtype=bool)
+    for shift in range(2, MIN_PITCH):
+        middle = values[:, shift:-shift]
+        found[:, shift:-shift] |= (middle == values[:, : -2 * shift]) & (
+            middle == values[:, 2 * shift :]
+        )
+    return found
+
+
 def _pitch(packed: npt.NDArray[np.int64], axis: int) -> int:
-    """The shift along ``axis`` (1: x, 0: y) under which edge pixels repeat best."""
+    """The shift along ``axis`` (1: x, 0: y) under which edge pixels repeat best.
+
+    Pixels of a fine texture inside the tiles (xbomb's hidden tiles are a 2-pixel stipple under
+    50-pixel cells) do not count: they repeat under every shift that is a multiple of their
+    period, and so more often than the tiles do, which lose a row past the board's end."""
     size = packed.shape[axis]
     scores: dict[int, float] = {}
     values, detail = packed.astype(np.int32), _edge_pixels(packed, axis)
     if axis == 0:
         values, detail = values.T.copy(), detail.T.copy()
+    detail &= ~_textured(values)
     for shift in range(MIN_PITCH, min(MAX_PITCH, size // 2) + 1):
         same = values[:, shift:] == values[:, :-shift]
         same &= detail[:, :-shift]

@@ -108,6 +108,22 @@ def test_grid_of_a_fresh_board(pitch: int, origin: tuple[int, int], shape: tuple
     assert np.array_equal(grid.hidden, pictures[0])
 
 
+@pytest.mark.parametrize("pitch", [18, 26, 36])
+def test_grid_of_a_fresh_board_of_stippled_tiles(pitch: int) -> None:
+    """xbomb draws its hidden tiles as a 2-pixel stipple between black lines: the stipple
+    repeats under every even shift, more often than the tiles do (they lose a row at the
+    board's end); the tiles' pitch is still the one found."""
+    picture = np.full((pitch, pitch, 3), 127, dtype=np.uint8)
+    picture[(np.add.outer(np.arange(pitch), np.arange(pitch)) % 2) == 0] = 255
+    picture[:2, :] = picture[:, :2] = 0
+    frame = draw(np.zeros((7, 8), dtype=int), [picture], (6, 38))
+    bottom, right = 38 + 7 * pitch, 6 + 8 * pitch
+    frame[38 : bottom + 2, right : right + 2] = frame[bottom : bottom + 2, 6 : right + 2] = 0
+    grid = find_grid(frame)
+    assert (grid.pitch, (grid.rows, grid.columns)) == ((pitch, pitch), (7, 8))
+    assert grid.origin in ((6, 38), (7, 39))  # the 2-pixel lines between tiles cut either way
+
+
 def cell_sizes(pitch: int) -> st.SearchStrategy[list[int]]:
     """Cell sizes along one axis: ``pitch``, and ``pitch + 1`` for a run of cells at the start
     or the end, as a toolkit hands out a board's leftover pixels."""
