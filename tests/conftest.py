@@ -31,7 +31,7 @@ TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
 BOARDS = TESTS / "boards"
 
-GAME_BINARIES = {"winemine": "wine", "xdemineur": "xdemineur"}
+GAME_BINARIES = {"winemine": "wine"}
 
 LaunchGame = Callable[[str, "str | Size"], GameWindow]
 CALIBRATION_ORIGIN = {"winemine": (250, 170), "xdemineur": (60, 330)}
@@ -99,7 +99,7 @@ class Calibrations:
 
     def of(self, game: str) -> Calibration:
         """The calibration of ``game`` (skipping the test if the game is not installed)."""
-        binary = GAME_BINARIES[game]
+        binary = GAME_BINARIES.get(game, game)
         if find_binary(binary) is None:
             pytest.skip(f"{game} needs {binary}, which is not installed (run .ci/setup.sh)")
         if game not in self.done:

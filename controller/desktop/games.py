@@ -1,6 +1,7 @@
 """Real Minesweeper programs started on the current display, their windows (found with xdotool
 and xwininfo) and what each needs to open at a given size, as data per game (:data:`LAUNCHERS`):
-Wine's winemine, xdemineur, Simon Tatham's sgt-mines, gnome-mines and kmines.
+Wine's winemine, xdemineur, Simon Tatham's sgt-mines, gnome-mines, kmines and the Ace of
+Penguins' ace-minesweeper.
 
 Each game is stopped by its pid when its window is closed, even when the body raised. The games
 that keep settings get private config, data, cache and runtime folders per launch, written before
@@ -118,6 +119,24 @@ class GameWindow:
                     )
                 time.sleep(0.05)
 
+    def press(self, key: str) -> None:
+        """Press ``key`` (an xdotool key name) with the pointer over the window, where a display
+        without a window manager sends it, and wait until the window has changed and is drawn."""
+        with ScreenGrabber() as grabber:
+            region = Rect(*self.refresh()).intersection(grabber.screen)
+            before = grabber.grab(region)
+            x, y = region.centre
+            _xdotool("mousemove", "--sync", str(x), str(y))
+            _xdotool("key", key)
+            deadline = time.monotonic() + WINDOW_TIMEOUT
+            while np.array_equal(grabber.grab(region), before):
+                if time.monotonic() >= deadline:
+                    raise SandboxError(
+                        f"the {self.name} window at {region} did not change on the {key} key"
+                    )
+                time.sleep(0.05)
+        self.wait_until_drawn()
+
     def close(self) -> None:
         """Stop the game, its launcher (if different) and the launcher's helpers by pid, and
         remove the private folders. A launcher with helpers (dbus-run-session) is first given
@@ -171,14 +190,16 @@ def _xdotool(*arguments: str) -> str:
     return result.stdout
 
 
-def visible_windows(class_name: str) -> set[int]:
-    """Ids of the mapped windows whose WM_CLASS (class or instance name) contains ``class_name``.
+def visible_windows(name: str, by_title: bool = False) -> set[int]:
+    """Ids of the mapped windows whose WM_CLASS (class or instance name) contains ``name``, or
+    whose title does (``by_title``: for a game that sets no WM_CLASS).
 
-    Both are searched: xdemineur's class is spelt with an accent, its instance name is not. A
-    window destroyed while xdotool walks the tree makes it fail with BadWindow (a game closed a
-    moment ago); the search is then made again.
+    Both class names are searched: xdemineur's class is spelt with an accent, its instance name
+    is not. A window destroyed while xdotool walks the tree makes it fail with BadWindow (a game
+    closed a moment ago); the search is then made again.
     """
-    search = ("search", "--onlyvisible", "--class", "--classname", class_name)
+    fields = ("--name",) if by_title else ("--class", "--classname")
+    search = ("search", "--onlyvisible", *fields, name)
     for _ in range(SEARCH_ATTEMPTS - 1):
         try:
             return {int(line) for line in _xdotool(*search).split()}
@@ -216,13 +237,17 @@ def _window_pid(window_id: int) -> int | None:
 
 
 def _wait_for_window(
-    class_name: str, before: set[int], launcher: subprocess.Popen[bytes], errors: ErrorTail
+    launcher_data: Launcher,
+    before: set[int],
+    launcher: subprocess.Popen[bytes],
+    errors: ErrorTail,
 ) -> int:
-    """The id of the window of ``class_name`` that appeared after ``before`` was taken; else
-    an error that ends with the last lines the game wrote to its error output."""
+    """The id of the game's window that appeared after ``before`` was taken; else an error
+    that ends with the last lines the game wrote to its error output."""
+    class_name = launcher_data.window_class
     deadline = time.monotonic() + WINDOW_TIMEOUT
     while time.monotonic() < deadline:
-        new = visible_windows(class_name) - before
+        new = visible_windows(class_name, launcher_data.by_title) - before
         if new:
             return min(new)
         if launcher.poll() not in (None, 0):
@@ -280,12 +305,14 @@ def launch_game(name: str, level: str | Size = "beginner") -> GameWindow:
         command = [bus, "--", *command]
     if launcher.config_files is None:
         with launcher.prepare(size) as env:
-            return _open_window_retrying(name, launcher, command, env)
+            return _open_window_retrying(name, launcher, command, env, size)
     folder = Path(tempfile.mkdtemp(prefix=f"autosweeper-{name}-"))
     this_run().remember_file(folder)
     try:
         env = _private_environment(folder, launcher.config_files(size))
-        window = _open_window_retrying(name, launcher, command, {**env, **launcher.environment})
+        window = _open_window_retrying(
+            name, launcher, command, {**env, **launcher.environment}, size
+        )
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
         this_run().forget_file(folder)
@@ -330,30 +357,37 @@ RELAUNCH_PAUSE = 1.0
 
 
 def _open_window_retrying(
-    name: str, launcher_data: Launcher, command: list[str], env: dict[str, str] | None
+    name: str,
+    launcher_data: Launcher,
+    command: list[str],
+    env: dict[str, str] | None,
+    size: Size,
 ) -> GameWindow:
     """:func:`_open_window`, once more if the game exits before opening its window: Wine's
     winemine, started just after the last one closed, now and then exits with status 1 and
     nothing said (a CI run failed on it)."""
     try:
-        return _open_window(name, launcher_data, command, env)
+        return _open_window(name, launcher_data, command, env, size)
     except ExitedEarlyError:
         time.sleep(RELAUNCH_PAUSE)
-        return _open_window(name, launcher_data, command, env)
+        return _open_window(name, launcher_data, command, env, size)
 
 
 def _open_window(
-    name: str, launcher_data: Launcher, command: list[str], env: dict[str, str] | None
+    name: str,
+    launcher_data: Launcher,
+    command: list[str],
+    env: dict[str, str] | None,
+    size: Size,
 ) -> GameWindow:
-    class_name = launcher_data.window_class
-    before = visible_windows(class_name)
+    before = visible_windows(launcher_data.window_class, launcher_data.by_title)
     launcher = start_alone(command, env=env, stderr=subprocess.PIPE)
     assert launcher.stderr is not None
     errors = ErrorTail(launcher.stderr)
     pid: int | None = None
     helpers: list[tuple[int, float]] = []
     try:
-        window_id = _wait_for_window(class_name, before, launcher, errors)
+        window_id = _wait_for_window(launcher_data, before, launcher, errors)
         pid = _window_pid(window_id) or launcher.pid
         this_run().remember_process(pid)
         if launcher_data.session_bus:
@@ -368,6 +402,9 @@ def _open_window(
             helpers=helpers,
         )
         window.wait_until_drawn()
+        level_key = launcher_data.level_key(size)
+        if level_key is not None:
+            window.press(level_key)
         _check_on_screen(window)
         return window
     except BaseException:
@@ -560,7 +597,7 @@ class Launcher:
     package: str
     """The Debian package that installs ``binary``."""
     window_class: str
-    """Part of its main window's WM_CLASS (class or instance name)."""
+    """Part of its main window's WM_CLASS (class or instance name), or of its title."""
     arguments: Callable[[Size], list[str]]
     """The command-line arguments that open a board of this size."""
     refusal: Callable[[Size], str | None] = _any_size
@@ -579,6 +616,10 @@ class Launcher:
     environment to start it in (None: this process's)."""
     fitted: Callable[[Size], Size] = lambda size: size
     """The size nearest to a level's that the game opens (xdemineur's least width)."""
+    by_title: bool = False
+    """``window_class`` is part of the title: the game sets no WM_CLASS."""
+    level_key: Callable[[Size], str | None] = lambda size: None
+    """A key pressed over the open window to switch it to a size (xdotool's name), if any."""
 
 
 def _xdemineur_refusal(size: Size) -> str | None:
@@ -672,6 +713,36 @@ def _kmines_settings(size: Size) -> dict[str, str]:
     return {"kminesrc": text}
 
 
+ACE_LEVELS: dict[Size, str] = {
+    (8, 8, 6): "1",
+    (11, 11, 20): "2",
+    (16, 16, 45): "3",
+    (32, 32, 200): "4",
+}
+"""ace-minesweeper's four boards and the key that switches to each; it opens at the last
+(``games/minesweeper.c`` of the Ace of Penguins: no options, no settings file)."""
+
+
+def _ace_fitted(size: Size) -> Size:
+    """The ace-minesweeper board whose mine density is nearest ``size``'s (Expert's: 32x32)."""
+    return min(ACE_LEVELS, key=lambda board: abs(_density(board) - _density(size)))
+
+
+def _density(size: Size) -> float:
+    rows, columns, mines = size
+    return mines / (rows * columns)
+
+
+def _ace_refusal(size: Size) -> str | None:
+    if size in ACE_LEVELS:
+        return None
+    known = ", ".join(f"{r}x{c}/{m}" for r, c, m in ACE_LEVELS)
+    rows, columns, mines = size
+    return (
+        f"ace-minesweeper opens only {known} (rows x columns/mines), not {rows}x{columns}/{mines}"
+    )
+
+
 GTK_QUIET = {"GSETTINGS_BACKEND": "keyfile", "NO_AT_BRIDGE": "1"}
 """GTK settings from a file in the private config folder (no dconf service), and no
 accessibility bus to look for."""
@@ -722,6 +793,16 @@ LAUNCHERS: dict[str, Launcher] = {
         refusal=_kmines_refusal,
         config_files=_kmines_settings,
         session_bus=True,  # KDE programs exit without a session bus
+    ),
+    "ace-minesweeper": Launcher(
+        binary="ace-minesweeper",
+        package="ace-of-penguins",
+        window_class="ace-minesweeper",
+        by_title=True,
+        arguments=lambda size: [],
+        refusal=_ace_refusal,
+        fitted=_ace_fitted,
+        level_key=lambda size: None if size == (32, 32, 200) else ACE_LEVELS[size],
     ),
 }
 """Every game autosweeper can start, by name."""

@@ -1,4 +1,5 @@
-"""sgt-mines, gnome-mines and kmines started as the launch data says (controller/desktop/games.py):
+"""sgt-mines, gnome-mines, kmines and ace-minesweeper started as the launch data says
+(controller/desktop/games.py):
 each opens at the asked size with its whole board on the screen, and closing it leaves no process
 (by pid and start time) and no private settings folder behind."""
 
@@ -51,7 +52,7 @@ def test_a_game_opens_with_its_whole_board_and_closes_without_leftovers(
 ) -> None:
     window = launch(game, level)
     rows, columns, _ = resolve_size(level)
-    assert window.window_id in visible_windows(LAUNCHERS[game].window_class)
+    assert window.window_id in visible_windows(LAUNCHERS[game].window_class, by_title=False)
     with mss.MSS() as screen:
         monitor = screen.monitors[0]
     frame = Rect(*window.geometry)
@@ -70,6 +71,31 @@ def test_a_game_opens_with_its_whole_board_and_closes_without_leftovers(
     assert not folder.exists()
 
 
+@pytest.mark.realgame
+@pytest.mark.parametrize("size", [(8, 8, 6), (32, 32, 200)])
+def test_ace_minesweeper_found_by_its_title_opens_at_a_size_its_key_chose(
+    size: Size, launch: LaunchGame
+) -> None:
+    """ace-minesweeper sets no WM_CLASS and opens at 32x32; a key switches its board."""
+    window = launch("ace-minesweeper", size)
+    assert window.window_id in visible_windows("ace-minesweeper", by_title=True)
+    assert visible_windows("ace-minesweeper") == set()
+    pointer_off(window)
+    tiles = hidden_tiles(grab(window))
+    assert len(tiles) == size[0] * size[1], f"{len(tiles)} tiles show of {size[0]}x{size[1]}"
+    started = [(process, process.create_time()) for process in processes_of(window)]
+    window.close()
+    assert [process.pid for process, at in started if is_running(process.pid, at)] == []
+
+
+def test_ace_minesweeper_fits_a_level_to_the_board_nearest_its_mine_density() -> None:
+    launcher = LAUNCHERS["ace-minesweeper"]
+    assert launcher.fitted((9, 9, 10)) == (8, 8, 6)
+    assert launcher.fitted((16, 16, 40)) == (11, 11, 20)
+    assert launcher.fitted((16, 30, 99)) == (32, 32, 200)
+    assert launcher.refusal((9, 9, 10)) is not None
+
+
 @pytest.mark.parametrize(
     ("game", "size", "message"),
     [
@@ -78,6 +104,7 @@ def test_a_game_opens_with_its_whole_board_and_closes_without_leftovers(
         ("kmines", (10, 10, 91), "at most rows\\*columns-10 mines"),
         ("sgt-mines", (2, 9, 1), "at least 3 rows and 3 columns, not 2x9"),
         ("sgt-mines", (9, 9, 73), "cannot place 73 mines on 9x9: .* at most 72"),
+        ("ace-minesweeper", (9, 9, 10), r"ace-minesweeper opens only 8x8/6, 11x11/20, .* 9x9/10"),
     ],
 )
 def test_a_size_a_game_cannot_open_is_refused_in_one_line(
