@@ -55,6 +55,10 @@ ace-minesweeper's R); never Alt, Shift, Escape, Delete or a system key."""
 QUITTING_KEYS = ("q", "ctrl+q", "ctrl+w", "ctrl+c")
 """Plain keys that quit or close common games: Q (xbomb, ace-minesweeper, xdemineur), Ctrl+Q
 (gnome-mines, kmines, sgt-mines), Ctrl+W (a GTK or KDE window), Ctrl+C (ace-minesweeper)."""
+NEW_GAME_KEY_RULE = (
+    f"a letter, a digit or f1 to f12, alone or after ctrl+; not {', '.join(QUITTING_KEYS)}"
+)
+""":func:`is_new_game_key` in words, for messages and help."""
 
 
 def is_new_game_key(key: object) -> bool:
@@ -114,8 +118,7 @@ class NewGame:
             raise SkinError("new_game kind 'key' names no key")
         if self.key is not None and not is_new_game_key(self.key):
             raise SkinError(
-                f"new_game key {shown(self.key)} is not a new-game key (allowed: a letter, a "
-                f"digit or f1 to f12, alone or after ctrl+; not {', '.join(QUITTING_KEYS)})"
+                f"new_game key {shown(self.key)} is not a new-game key ({NEW_GAME_KEY_RULE})"
             )
         if self.at is None and self.kind == "point":
             raise SkinError("new_game kind 'point' names no point")

@@ -22,7 +22,7 @@ from controller.desktop.windows import declare_dpi_aware, desktop_windows, find_
 from controller.errors import CommandError, SandboxError
 from controller.learning import calibrate_game, calibrate_windows
 from vision.geometry import Rect
-from vision.skin import NEW_GAME_KEYS, QUITTING_KEYS, NewGame, is_new_game_key
+from vision.skin import NEW_GAME_KEY_RULE, NEW_GAME_KEYS, NewGame, is_new_game_key
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -54,10 +54,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         "--new-game",
         type=new_game_way,
         metavar="{KEY,face,X,Y}",
-        help="how the game starts a new one: a key (a letter, a digit or f1 to f12, alone or "
-        "after ctrl+), a click on its face, or a click at screen point X,Y beside the board (a "
-        "'New game' button); default: found by trying the face and then "
-        f"{', '.join(NEW_GAME_KEYS)} until a fresh board appears",
+        help=f"how the game starts a new one: a key ({NEW_GAME_KEY_RULE}), a click on its face, "
+        "or a click at screen point X,Y beside the board (a 'New game' button); default: found "
+        f"by trying the face and then {', '.join(NEW_GAME_KEYS)} until a fresh board appears",
     )
     parser.add_argument(
         "--max-games", type=positive_int, default=150, help="games per window at most"
@@ -127,8 +126,7 @@ def new_game_way(text: str) -> NewGame | tuple[int, int]:
         x, y = (int(part) for part in parts)
         return (x, y)
     raise argparse.ArgumentTypeError(
-        f"{text!r} is no new-game key (a letter, a digit or f1 to f12, alone or after ctrl+; "
-        f"not {', '.join(QUITTING_KEYS)}), face, or a screen point X,Y"
+        f"{text!r} is no new-game key ({NEW_GAME_KEY_RULE}), face, or a screen point X,Y"
     )
 
 

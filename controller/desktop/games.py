@@ -128,13 +128,10 @@ class GameWindow:
             x, y = region.centre
             _xdotool("mousemove", "--sync", str(x), str(y))
             _xdotool("key", key)
-            deadline = time.monotonic() + WINDOW_TIMEOUT
-            while np.array_equal(grabber.grab(region), before):
-                if time.monotonic() >= deadline:
-                    raise SandboxError(
-                        f"the {self.name} window at {region} did not change on the {key} key"
-                    )
-                time.sleep(0.05)
+            try:
+                wait_stable(grabber, region, timeout=WINDOW_TIMEOUT, differs_from=before)
+            except UnstableFrameError as error:
+                raise SandboxError(f"the {self.name} window on the {key} key: {error}") from error
         self.wait_until_drawn()
 
     def close(self) -> None:
