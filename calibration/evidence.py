@@ -8,6 +8,8 @@ follow from the rules every Minesweeper obeys:
   when the game has no marks);
 * on a loss the clicked cell shows the EXPLODED mine, every other hidden cell that changes is a
   MINE (or a number, in a game that shows everything), and a flag that changes was a WRONG_FLAG;
+  a game may draw every mine as the one hit, and may redraw the cells opened before the loss
+  (xbomb), each number into a look of its own: that look reads as the number it replaced;
 * a picture seen on a cell opened without losing is a number; its value follows from the bounds
   the boards put on it (:mod:`calibration.numbers`): exact where a loss showed every mine, else
   at most its closed neighbours and at least the mines shown around it.
@@ -115,6 +117,16 @@ class Catalogue:
         self.tolerance = max(self.tolerance, wanted)
         return self.tolerance
 
+    def trim_shared_lines(self, blocks: npt.NDArray[np.uint8]) -> None:
+        """Leave out of the box the edge lines that every picture of ``blocks`` (any leading
+        shape: a board after its first click, hidden and opened cells) shows alike: grid lines.
+        A game may redraw them when a game ends (xbomb rings the cells opened in green), which
+        changes no tile. Call it before any picture but the hidden one is added."""
+        pictures = list(blocks.reshape(-1, *self.images[HIDDEN_ID].shape))
+        (x, y), (width, height) = tile_box(pictures, self.box)
+        self.box = (x, y, width, height)
+        self._bank = None
+
     def add(self, image: Image, size_class: int = 0) -> int:
         """The id of ``image``'s appearance (seen on a cell of ``size_class``), new if no known
         one of that class is within the tolerance."""
@@ -202,6 +214,33 @@ def _inner_box(spread: npt.NDArray[np.int16]) -> tuple[tuple[int, int, int, int]
     cut[top:bottom, left:right] = False
     background = float(np.median(spread[cut])) if cut.any() else typical
     return (left, top, right - left, bottom - top), background
+
+
+def tile_box(
+    blocks: list[Image], box: tuple[int, int, int, int]
+) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The tile inside pitch blocks: the part of ``box`` (x, y, width, height) without the edge
+    lines every one of ``blocks`` shows alike (grid lines), as ``(x, y), (width, height)``."""
+    x, y, box_width, box_height = box
+    stack = np.stack(blocks)[:, y : y + box_height, x : x + box_width]
+    same = (stack == stack[:1]).all(axis=(0, 3))
+    rows_same, columns_same = same.all(axis=1), same.all(axis=0)
+    top = _leading(rows_same)
+    bottom = len(rows_same) - _leading(rows_same[::-1])
+    left = _leading(columns_same)
+    right = len(columns_same) - _leading(columns_same[::-1])
+    if top >= bottom or left >= right:
+        return (x, y), (box_width, box_height)
+    return (x + left, y + top), (right - left, bottom - top)
+
+
+def _leading(flags: np.ndarray) -> int:
+    count = 0
+    for flag in flags:
+        if not flag:
+            break
+        count += 1
+    return count
 
 
 HIDDEN_ID = 0
@@ -306,12 +345,14 @@ class Evidence:
         del self._scanned[index : index + 1]
 
     def end_appearances(self) -> list[int]:
-        """Appearances only a finished game shows: on the last step of lost games, not safe ones."""
-        ends: set[int] = set()
-        for game in self.games:
-            if game.state is GameState.LOST:
-                last = game.steps[-1]
-                ends.update(int(i) for i in np.unique(last.after[last.changed]))
+        """Appearances only a lost game shows: those the losing click showed on its cell, not
+        safe ones. Not the other cells a loss changed: a game that shows every cell on a loss
+        (xbomb) shows numbers there that no safe click opened yet."""
+        ends = {
+            int(game.steps[-1].after[game.steps[-1].cell])
+            for game in self.games
+            if game.state is GameState.LOST
+        }
         return sorted(ends - self.safe_appearances - {HIDDEN_ID})
 
 
@@ -328,6 +369,12 @@ class Meanings:
     catalogue: Catalogue | None = None
     """Where the appearances' size classes are known; without it every appearance is taken to
     share one class (one tile, one appearance)."""
+    finished: dict[int, int] = field(default_factory=dict)
+    """Pictures a lost game drew in place of a number on the cells opened before its end, each
+    with the appearance of the number it replaced (see :func:`redrawn_numbers`)."""
+    hit_mine_apart: bool | None = None
+    """Whether a loss draws the mine hit unlike the other mines; None until a loss showed both.
+    False: every mine is drawn as the EXPLODED one, and MINE has no picture of its own."""
 
     def copy(self) -> Meanings:
         """A copy to learn a game into, kept only if the game contradicts nothing (the
@@ -335,7 +382,18 @@ class Meanings:
         numbers = NumberBounds(
             dict(self.numbers.low), dict(self.numbers.high), dict(self.numbers.where)
         )
-        return replace(self, tiles=dict(self.tiles), where=dict(self.where), numbers=numbers)
+        return replace(
+            self,
+            tiles=dict(self.tiles),
+            where=dict(self.where),
+            numbers=numbers,
+            finished=dict(self.finished),
+        )
+
+    def readable(self) -> dict[int, Tile]:
+        """The tile of every appearance whose tile is known (finished looks included)."""
+        looks = {look: self.tiles.get(number) for look, number in self.finished.items()}
+        return self.tiles | {look: tile for look, tile in looks.items() if tile is not None}
 
     def id_of(self, tile: Tile) -> int | None:
         return next((i for i, t in self.tiles.items() if t == tile), None)
@@ -376,6 +434,7 @@ class Meanings:
             for tile in PICTURED_TILES
             if tile not in learned
             and not (tile == Tile.QUESTION and self.has_question_marks is False)
+            and not (tile == Tile.MINE and self.hit_mine_apart is False)
         ]
 
 
@@ -398,14 +457,41 @@ def learn_marks(meanings: Meanings, game: PlayedGame) -> None:
                 meanings.give(after, Tile.QUESTION, where + " showing a flag")
 
 
+def redrawn_numbers(before: Ids, after: Ids, safe: set[int]) -> dict[int, int] | None:
+    """How a finished board ``after`` redrew the cells that showed numbers (``safe``
+    appearances) on ``before``: each new picture with the number appearance it replaced.
+
+    Empty when no such cell changed. A game that redraws them (xbomb rings them in green)
+    redraws every one, each number into one picture of its own never seen on a safe cell;
+    anything else (some cells redrawn and others not, two numbers alike, a picture of another
+    tile) is a board caught in the middle of its repaint, and gives None.
+    """
+    opened = np.isin(before, list(safe))
+    changed = opened & (after != before)
+    if not changed.any():
+        return {}
+    if (opened & ~changed).any():
+        return None
+    pairs = set(zip(after[opened].tolist(), before[opened].tolist(), strict=True))
+    looks = dict(pairs)
+    if len(looks) != len(pairs) or len(set(looks.values())) != len(looks):
+        return None
+    if HIDDEN_ID in looks or set(looks) & safe:
+        return None
+    return {int(look): int(number) for look, number in looks.items()}
+
+
 def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> None:
     """EXPLODED, MINE and WRONG_FLAG from the last, losing step of ``game``, and what the loss
     proves about the numbers around (``safe``: the appearances seen on cells opened safely).
 
     A hidden cell that changes on the loss shows a MINE, unless its new picture is a number
-    (a game that shows everything on a loss). A question-marked one teaches nothing: some games
+    (a game that shows everything on a loss) or the EXPLODED one (a game that draws every mine
+    as the one hit). A question-marked one teaches nothing: some games
     show the mine under it, others keep the mark, redrawn on the finished board (gnome-mines),
-    mine or not. A game that showed the mines shows all of them but perhaps those under marks
+    mine or not. Cells opened before the loss keep their numbers, or are all redrawn, each
+    number into a finished look of its own (:func:`redrawn_numbers`). A game that showed the
+    mines shows all of them but perhaps those under marks
     redrawn so, so a number counts the mines shown plus at most its neighbours of that kind; one
     that shows only the mine hit bounds its neighbours.
     """
@@ -414,34 +500,53 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
     last = game.steps[-1]
     before, after = last.before, last.after
     where = f"the loss at cell {last.cell}"
-    meanings.give(int(after[last.cell]), Tile.EXPLODED, where)
+    hit = int(after[last.cell])
+    meanings.give(hit, Tile.EXPLODED, where)
+    looks = redrawn_numbers(before, after, safe) or {}
     changed = last.changed
     changed[last.cell] = False
+    closed = [i for i, tile in meanings.tiles.items() if tile.is_closed]
+    uncovered = changed & np.isin(before, closed)
+    alike = bool((after[uncovered] == hit).any())
     for row, column in zip(*np.nonzero(changed), strict=True):
         cell = (int(row), int(column))
         was, now = int(before[cell]), int(after[cell])
         was_tile = meanings.tiles.get(was)
         if now in safe or was_tile == Tile.QUESTION:
             continue
-        if was_tile is not None and was_tile.is_closed:
-            meanings.give(now, Tile.MINE, f"{where}, cell {cell} uncovered")
+        if uncovered[cell]:
+            # With every mine drawn as the one hit, any other picture uncovered is a number
+            # (perhaps one never opened yet): it is learned where a cell opens safely.
+            if not alike:
+                meanings.give(now, Tile.MINE, f"{where}, cell {cell} uncovered")
         elif was_tile == Tile.FLAG:
-            meanings.give(now, Tile.WRONG_FLAG, f"{where}, the flag on cell {cell} changed")
+            if not (alike and now == hit):  # else the mine under the flag, drawn as the hit one
+                meanings.give(now, Tile.WRONG_FLAG, f"{where}, the flag on cell {cell} changed")
         elif was_tile is None and was not in safe:
             # A picture that never lasted: the board before the click was caught mid-draw (Wine
             # on a loaded machine pauses in the middle of drawing a flood); it teaches nothing.
             continue
+        elif looks.get(now) == was and meanings.finished.get(now, was) == was:
+            if now not in meanings.tiles:
+                meanings.finished[now] = was
+                continue
+            raise CalibrationError(
+                f"{where}: cell {cell} changed from a number (appearance #{was}) into "
+                f"{meanings.tiles[now].name} (#{now}) on losing; that is no rule of Minesweeper"
+            )
         else:
             raise CalibrationError(
                 f"{where}: cell {cell} changed from appearance #{was} (not hidden, flagged or "
                 "question-marked) on losing; that is no rule of Minesweeper"
             )
+    apart = bool(np.isin(after[changed], meanings.ids_of(Tile.MINE)).any())
+    _learn_how_mines_are_drawn(meanings, alike, apart, where)
 
     def showing(*tiles: Tile) -> npt.NDArray[np.bool_]:
         known = [i for tile in tiles for i in meanings.ids_of(tile)]
         return np.isin(after, known)
 
-    mines_shown = showing(Tile.MINE).any()
+    mines_shown = showing(Tile.MINE).any() or alike
     flags_kept = showing(Tile.FLAG) & (before == after)
     mines = showing(Tile.MINE, Tile.EXPLODED) | (flags_kept if mines_shown else False)
     counts = neighbour_counts(mines)
@@ -451,13 +556,32 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
         after, list(meanings.tiles)
     )
     marked = neighbour_counts(redrawn)
-    for row, column in zip(*np.nonzero(np.isin(after, list(safe))), strict=True):
+    numbers = after.copy()
+    for look, number in meanings.finished.items():
+        numbers[after == look] = number
+    # A flag that turned into a number's picture may be the game's sign of a wrong flag (xbomb
+    # draws it as its blank 0), not that number: it bounds nothing.
+    was_flagged = np.isin(before, meanings.ids_of(Tile.FLAG))
+    for row, column in zip(*np.nonzero(np.isin(numbers, list(safe)) & ~was_flagged), strict=True):
         cell = (int(row), int(column))
         number = int(counts[cell])
         high = number + int(marked[cell]) if mines_shown else HIGHEST
         meanings.numbers.narrow(
-            int(after[cell]), number, high, f"{where}, cell {cell} next to {number} mines shown"
+            int(numbers[cell]), number, high, f"{where}, cell {cell} next to {number} mines shown"
         )
+
+
+def _learn_how_mines_are_drawn(meanings: Meanings, alike: bool, apart: bool, where: str) -> None:
+    """Record whether this loss drew the other mines as the one hit (``alike``) or as MINEs
+    (``apart``); raise if it did both, or an earlier loss did the other."""
+    if not alike and not apart:
+        return  # only the mine hit was shown: nothing said
+    if alike and apart or meanings.hit_mine_apart is alike:
+        raise CalibrationError(
+            f"{where}: the other mines were drawn {'as' if alike else 'unlike'} the one hit "
+            f"{'and also unlike it' if alike and apart else 'and the other way on an earlier loss'}"
+        )
+    meanings.hit_mine_apart = apart
 
 
 def learn_from_play(meanings: Meanings, game: PlayedGame, safe: set[int]) -> None:
@@ -486,13 +610,23 @@ def learn_numbers(meanings: Meanings, safe: set[int]) -> None:
 def board_of(ids: Ids, meanings: Meanings, mines: int = 0) -> Board:
     """The board ``ids`` shows under ``meanings``; raise naming the first unknown appearance."""
     tiles = np.full(ids.shape, 255, dtype=np.uint8)
-    for appearance, tile in meanings.tiles.items():
+    for appearance, tile in meanings.readable().items():
         tiles[ids == appearance] = tile
     unknown = np.argwhere(tiles == 255)
     if len(unknown):
         cell = (int(unknown[0][0]), int(unknown[0][1]))
         raise UnknownAppearanceError(f"cell {cell} shows appearance #{ids[cell]}, not learned yet")
     return Board(ids.shape[0], ids.shape[1], mines, tiles)
+
+
+def lost_board(step: Step, meanings: Meanings) -> Board:
+    """The board a losing ``step`` ended on: as :func:`board_of`, but a flag that turned into
+    a number's picture is a WRONG_FLAG (xbomb draws a wrong flag as its blank 0)."""
+    board = board_of(step.after, meanings)
+    flags = np.isin(step.before, meanings.ids_of(Tile.FLAG))
+    tiles = board.tiles.copy()
+    tiles[flags & (tiles <= Tile.EIGHT)] = Tile.WRONG_FLAG
+    return Board(board.rows, board.columns, board.mines, tiles)
 
 
 def check_counting(board: Board, where: str) -> None:

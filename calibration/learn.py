@@ -22,7 +22,9 @@ from calibration.evidence import (
     board_of,
     check_counting,
     learn_game,
+    lost_board,
     new_meanings,
+    tile_box,
 )
 from calibration.first_click import first_click_rule, first_opens
 from calibration.pointer import Pointer
@@ -281,11 +283,12 @@ class _Learner:
 
 def _check_all_boards(games: list[PlayedGame], meanings: Meanings) -> None:
     """Every board seen, read with the learned meanings, must obey the counting rules."""
-    known = set(meanings.tiles)
+    known = set(meanings.readable())
     for number, game in enumerate(games, start=1):
         for index, step in enumerate(game.steps, start=1):
             if set(np.unique(step.after).tolist()) <= known:
-                board = board_of(step.after, meanings)
+                lost = game.state is GameState.LOST and index == len(game.steps)
+                board = lost_board(step, meanings) if lost else board_of(step.after, meanings)
                 check_counting(board, f"game {number}, after click {index} (on {step.cell})")
 
 
@@ -315,7 +318,7 @@ def build_skin(
         for size_class in range(1, SIZE_CLASSES)
     }
     pictures = [catalogue.images[i] for i in meanings.tiles]
-    (offset_x, offset_y), (width, height) = _tile_box(pictures, catalogue.box)
+    (offset_x, offset_y), (width, height) = tile_box(pictures, catalogue.box)
 
     ringed = (
         catalogue.level_weight < 1
@@ -356,6 +359,8 @@ def build_skin(
         match_threshold(templates | tiles, catalogue.level_weight, catalogue.tolerance)
         for tiles in [{}, *variants.values()]
     )
+    for look in meanings.finished:
+        _check_finished_look(look, meanings, templates, crop(look), threshold)
     grid = evidence.catalogue.images[0].shape
     return Skin(
         name=name,
@@ -368,37 +373,32 @@ def build_skin(
         seen=shown_in if uneven else {},
         new_game=new_game,
         faces=faces,
-        extra={"question_marks": meanings.has_question_marks},
+        extra={
+            "question_marks": meanings.has_question_marks,
+            "hit_mine_drawn_apart": meanings.hit_mine_apart,
+        },
         slack=(MAX_SLACK, MAX_SLACK) if uneven else (0, 0),
         level_weight=catalogue.level_weight,
     )
 
 
-def _tile_box(
-    blocks: list[Image], box: tuple[int, int, int, int]
-) -> tuple[tuple[int, int], tuple[int, int]]:
-    """The tile inside a pitch block: the part of ``box`` (x, y, width, height: where calibration
-    compared pictures) without the edge lines every block shares (grid lines)."""
-    x, y, box_width, box_height = box
-    stack = np.stack(blocks)[:, y : y + box_height, x : x + box_width]
-    same = (stack == stack[:1]).all(axis=(0, 3))
-    rows_same, columns_same = same.all(axis=1), same.all(axis=0)
-    top = _leading(rows_same)
-    bottom = len(rows_same) - _leading(rows_same[::-1])
-    left = _leading(columns_same)
-    right = len(columns_same) - _leading(columns_same[::-1])
-    if top >= bottom or left >= right:
-        return (x, y), (box_width, box_height)
-    return (x + left, y + top), (right - left, bottom - top)
-
-
-def _leading(flags: np.ndarray) -> int:
-    count = 0
-    for flag in flags:
-        if not flag:
-            break
-        count += 1
-    return count
+def _check_finished_look(
+    look: int, meanings: Meanings, templates: dict[Tile, Image], tile: Image, threshold: float
+) -> None:
+    """Raise unless ``tile``, the tile crop of a number redrawn on a lost board
+    (:attr:`Meanings.finished`), reads as that number: the skin has one picture per tile, so a
+    game that redraws numbers inside the tile, not only around it, could not be read at its end."""
+    number = meanings.readable().get(look)
+    if number is None or number not in templates:
+        return
+    bank = TemplateBank([number], [templates[number]])
+    distance = float(bank.distances(tile[None])[0, 0])
+    if distance > threshold:
+        raise CalibrationError(
+            f"a lost game redraws the opened cells showing {number.name} inside the tile "
+            f"(appearance #{look}, {distance:.3f} from the {number.name} of play): the skin "
+            "could not read a finished board"
+        )
 
 
 def match_threshold(

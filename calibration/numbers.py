@@ -128,7 +128,8 @@ class NumberBounds:
 def count_bounds(board: Board, won: bool = False) -> tuple[Counts, Counts]:
     """Per cell, the fewest and the most mines a number there can count on ``board``.
 
-    A lost board that shows a MINE shows every mine but perhaps those under question marks (a
+    A lost board that shows a MINE (or more than one EXPLODED: a game that draws every mine as
+    the one hit) shows every mine but perhaps those under question marks (a
     game may keep the mark): the count is the mines shown and flags left standing, and perhaps
     its question-marked neighbours. On a board ``won`` every closed cell is a mine. Otherwise a
     number counts at least the mines shown (the one hit) and at most those and its closed
@@ -136,7 +137,7 @@ def count_bounds(board: Board, won: bool = False) -> tuple[Counts, Counts]:
     """
     tiles = board.tiles
     shown = np.isin(tiles, (Tile.MINE, Tile.EXPLODED))
-    if board.is_lost and (tiles == Tile.MINE).any():
+    if board.is_lost and ((tiles == Tile.MINE).any() or (tiles == Tile.EXPLODED).sum() > 1):
         low = neighbour_counts(shown | (tiles == Tile.FLAG))
         return low, low + neighbour_counts(tiles == Tile.QUESTION)
     if won:

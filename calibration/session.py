@@ -28,6 +28,7 @@ from calibration.evidence import (
     PlayedGame,
     Step,
     board_of,
+    redrawn_numbers,
 )
 from calibration.faces import find_face
 from calibration.grid import find_lattice
@@ -111,6 +112,7 @@ class CalibrationPlayer:
         if evidence is None:
             evidence = Evidence(Catalogue(grid.hidden))
             evidence.catalogue.learn_spread(grid.pictures(fresh))
+            evidence.catalogue.trim_shared_lines(grid.pictures(after))
         elif evidence.catalogue.add(grid.hidden) != HIDDEN_ID:
             raise CalibrationError(
                 f"the hidden tile in window {window} differs from the one calibrated before"
@@ -298,7 +300,8 @@ class CalibrationPlayer:
 
         The face tells once it is known; before that a click that changed several cells into an
         appearance never seen on a safe cell is followed by a probe click elsewhere: the game
-        goes on if the cell probed changes.
+        goes on if the cell probed changes. A click that left no hidden cell to probe lost if
+        the game showed every cell (:func:`_shows_everything`).
         """
         while True:
             step = game.steps[-1]
@@ -317,7 +320,10 @@ class CalibrationPlayer:
             if shown in self.evidence.end_appearances():
                 return GameState.LOST
             hidden = _hidden_cells(step.after)
-            if shown in self.evidence.safe_appearances or not hidden:
+            safe = self.evidence.safe_appearances
+            if not hidden and shown not in safe and _shows_everything(step, safe):
+                return GameState.LOST
+            if shown in safe or not hidden:
                 self.evidence.opened_safely(step)
                 return GameState.PLAYING
             # The probe is judged against a board that has long held still: one caught in the
@@ -386,11 +392,10 @@ class CalibrationPlayer:
 
     def _mid_repaint(self, ids: Ids, last: Step) -> bool:
         """Whether a cell that showed a number before the losing click shows something else
-        but a number: no loss does that, a board caught in the middle of its repaint does."""
-        numbers = list(self.evidence.safe_appearances)
-        return bool(
-            (np.isin(last.before, numbers) & (ids != last.before) & ~np.isin(ids, numbers)).any()
-        )
+        but a number, and not as a game that redraws every opened cell on its end does
+        (:func:`calibration.evidence.redrawn_numbers`): a board caught in the middle of its
+        repaint."""
+        return redrawn_numbers(last.before, ids, self.evidence.safe_appearances) is None
 
     def _won(self, game: PlayedGame) -> None:
         """Record a won game and, once the face shows something new, the won face."""
@@ -525,6 +530,19 @@ class CalibrationPlayer:
             bool((ids == HIDDEN_ID).any())
             and not np.isin(ids, self.evidence.end_appearances()).any()
         )
+
+
+def _shows_everything(step: Step, safe: set[int]) -> bool:
+    """Whether ``step``, a click that left no hidden cell and shows a picture never seen on a
+    safe cell, is a loss on which the game showed every cell (xbomb): it redrew cells opened
+    before, or the picture clicked shows on other cells the click uncovered too (every mine
+    drawn alike). A win that flags the mines left does neither."""
+    opened_before = np.isin(step.before, list(safe))
+    if (opened_before & step.changed).any():
+        return True
+    uncovered = step.changed & (step.before == HIDDEN_ID)
+    uncovered[step.cell] = False
+    return bool((step.after[uncovered] == step.after[step.cell]).any())
 
 
 def _hidden_cells(ids: Ids) -> list[Cell]:

@@ -77,7 +77,12 @@ MAX_JSON_BYTES = 64 * 1024
 MAX_PNG_BYTES = 1024 * 1024
 """Far above what a skin needs (an uncompressed 256x256 PNG is under 200 kB)."""
 
-EXTRA_TYPES: dict[str, type] = {"question_marks": bool, "game": str, "first_click": str}
+EXTRA_TYPES: dict[str, type] = {
+    "question_marks": bool,
+    "hit_mine_drawn_apart": bool,
+    "game": str,
+    "first_click": str,
+}
 """Types of the ``extra`` facts the program reads (null: not known); other keys are kept but
 never used."""
 
@@ -318,13 +323,17 @@ class Skin:
         """Tiles the skin has no template for yet, so that a board showing one cannot be read.
 
         QUESTION is not missing from a game that calibration found to have no question marks
-        (``extra["question_marks"]`` is False).
+        (``extra["question_marks"]`` is False), nor MINE from one that draws every mine of a loss
+        as the one hit (``extra["hit_mine_drawn_apart"]`` is False: they read as EXPLODED).
         """
-        no_marks = self.extra.get("question_marks") is False
+        not_drawn = {
+            Tile.QUESTION: self.extra.get("question_marks") is False,
+            Tile.MINE: self.extra.get("hit_mine_drawn_apart") is False,
+        }
         return [
             tile
             for tile in PICTURED_TILES
-            if tile not in self.templates and not (tile == Tile.QUESTION and no_marks)
+            if tile not in self.templates and not not_drawn.get(tile, False)
         ]
 
     def save(self, folder: Path) -> Path:

@@ -351,6 +351,29 @@ def test_skin_trims_the_grid_lines_every_tile_shares() -> None:
     assert 0 < skin.threshold <= 0.5 * min_distance(skin.templates)
 
 
+def test_numbers_a_lost_game_redraws_read_as_numbers_or_the_skin_is_refused() -> None:
+    """A redrawn number (:attr:`Meanings.finished`) that differs only on the grid line every
+    tile shares reads as its number; one that differs inside the tile stops calibration."""
+    pictures = tile_pictures(21, 3)
+    ringed, changed = pictures[1].copy(), pictures[1].copy()
+    ringed[0, :] = (0, 255, 0)
+    changed[5:15, 5:15] = 0
+    for look in (ringed, changed):
+        catalogue = Catalogue(pictures[0])
+        assert [catalogue.add(picture) for picture in (*pictures[1:], look)] == [1, 2, 3]
+        meanings = learn([], set())
+        meanings.give(1, Tile.ONE, "drawn")
+        meanings.give(2, Tile.FLAG, "drawn")
+        meanings.finished[3] = 1
+        assert board_of(np.array([[3, 1]]), meanings).tiles.tolist() == [[Tile.ONE, Tile.ONE]]
+        if look is ringed:
+            skin = build_skin("drawn", Evidence(catalogue), meanings, {}, NewGame("key", "f2"))
+            assert (skin.tile_offset, skin.tile_size) == ((1, 1), (20, 20))
+        else:
+            with pytest.raises(CalibrationError, match="redraws the opened cells showing ONE"):
+                build_skin("drawn", Evidence(catalogue), meanings, {}, NewGame("key", "f2"))
+
+
 def test_tiles_no_game_showed_are_named_by_the_calibration_its_skin_and_its_reader(
     tmp_path: Path,
 ) -> None:
@@ -511,7 +534,9 @@ class DrawnGame:
     gnome-mines draws it), and a question mark back into a hidden cell. With
     ``numbers_per_size`` the first columns and rows are a pixel wider and each number is drawn
     a little differently in cells wide along x, along y or both
-    (:func:`vision.synthetic.per_size_numbers`)."""
+    (:func:`vision.synthetic.per_size_numbers`). With ``reveal_on_loss`` a loss shows every
+    cell, the mine hit drawn as every other mine, and redraws the cells the player opened with
+    a green grid line (outside the tile), as xbomb does."""
 
     def __init__(
         self,
@@ -525,6 +550,7 @@ class DrawnGame:
         repaint_pause: float = REPAINT_PAUSE,
         rule: str = "safe",
         button: Rect | None = None,
+        reveal_on_loss: bool = False,
     ) -> None:
         self.skin = make_skin(16, seed=5, name="truth")
         self.edges = None
@@ -560,10 +586,16 @@ class DrawnGame:
         """The losses (counted from 1) whose repaint pauses for ``repaint_pause`` seconds with
         every cell but the mine hit blank (Wine on a busy machine), or until the next game."""
         self.repaint_pause = repaint_pause
+        self.reveal_on_loss = reveal_on_loss
+        self.opened_by_player = np.zeros((9, 9), dtype=bool)
+        """In a game lost with ``reveal_on_loss``, the cells opened before the loss."""
 
     def scene(self) -> synthetic.Scene:
         face = self.game.state.value
         tiles = self.game.board.tiles.copy()
+        revealed = self.reveal_on_loss and self.game.state is GameState.LOST
+        if revealed:
+            tiles = self.revealed_tiles()
         for cell in self.questions or ():
             if tiles[cell] == Tile.HIDDEN:
                 tiles[cell] = Tile.QUESTION
@@ -573,6 +605,11 @@ class DrawnGame:
         scene = synthetic.draw(
             self.skin, tiles, DRAWN_BOARD_AT, DRAWN_SCREEN, face=face, edges=self.edges
         )
+        if revealed:
+            left, top = DRAWN_BOARD_AT
+            for row, column in np.argwhere(self.opened_by_player):
+                y, x = top + 16 * row, left + 16 * column
+                scene.screen[y + 15, x : x + 16] = scene.screen[y : y + 16, x + 15] = (0, 255, 0)
         if self.button is not None:
             box = self.button
             scene.screen[box.top : box.bottom, box.left : box.right] = (60, 60, 60)
@@ -584,6 +621,16 @@ class DrawnGame:
             scene.screen[box.top : box.bottom, box.left : box.right] = (200, 190, 180)
             scene.screen[box.top + 20 : box.top + 30, box.left + 10 : box.right - 10] = 40
         return scene
+
+    def revealed_tiles(self) -> np.ndarray:
+        """What a game lost with ``reveal_on_loss`` shows: every safe cell's number, every mine
+        but a flagged one as a MINE (the one hit too), a flag on a safe cell as a WRONG_FLAG."""
+        layout = self.game.mine_layout
+        assert layout is not None
+        tiles = np.where(layout, Tile.MINE, neighbour_counts(layout)).astype(np.uint8)
+        marks = np.isin(self.game.board.tiles, (Tile.FLAG, Tile.WRONG_FLAG))
+        tiles[marks] = self.game.board.tiles[marks]
+        return tiles
 
     def grab(self, region: Rect | None = None) -> np.ndarray:
         region = region or Rect(0, 0, *DRAWN_SCREEN)
@@ -607,8 +654,12 @@ class DrawnGame:
         elif self.message_on_finished_click and self.game.state is GameState.LOST:
             self.lost_at = time.monotonic()
         elif button == "left":
+            playing = self.game.state is GameState.PLAYING
+            opened = self.game.board.tiles <= Tile.EIGHT
             self.game.open(cell)
             lost = self.game.state is GameState.LOST
+            if lost and playing:
+                self.opened_by_player = opened
             self.losses += lost
             if lost and not self.message_on_finished_click:
                 self.lost_at = time.monotonic()
@@ -837,6 +888,36 @@ def test_a_game_whose_every_loss_breaks_the_rules_stops_calibration() -> None:
     with pytest.raises(CalibrationError, match="the loss at cell"):
         calibrated(screen, max_games=8)
     assert screen.losses > SET_ASIDE
+
+
+def test_a_game_that_shows_every_cell_on_a_loss_and_redraws_the_opened_ones_is_learned() -> None:
+    """xbomb: a loss leaves no hidden cell, draws the mine hit as any other mine, and redraws
+    every cell the player opened with a green grid line. The picture of the mines is learned as
+    the sign of a loss (EXPLODED) and MINE is not missing; the redrawn cells read as their
+    numbers; a lost board reads as lost."""
+    screen = DrawnGame(seed=2, reveal_on_loss=True)
+    result = calibrated(screen, max_games=10)
+    assert screen.losses > 2 and result.usable
+    skin = result.skin
+    assert skin.extra["hit_mine_drawn_apart"] is False
+    assert Tile.MINE not in skin.templates and Tile.MINE not in result.missing_tiles
+    width, height = skin.tile_size
+    assert np.array_equal(skin.templates[Tile.EXPLODED], screen.skin.templates[Tile.MINE])
+    assert_learned_truly(result, screen, set(skin.templates) - {Tile.EXPLODED})
+    screen.seed = 40
+    screen.game = Game(9, 9, 10, seed=screen.seed)
+    for cell in [(4, 4), *np.ndindex(9, 9)]:
+        if screen.game.state is GameState.PLAYING and screen.game.board[cell] == Tile.HIDDEN:
+            screen.click(*screen.scene().geometry.cell_centre(cell))
+    assert screen.opened_by_player.any()
+    frame = screen.grab()
+    reader = BoardReader(skin, locate(skin, frame))
+    region = reader.region
+    shown = reader.read(frame[region.top : region.bottom, region.left : region.right], 10)
+    expected = screen.revealed_tiles()
+    expected[expected == Tile.MINE] = Tile.EXPLODED
+    assert np.array_equal(shown.board.tiles, expected)
+    assert shown.outcome is GameState.LOST
 
 
 def test_a_question_mark_drawn_almost_as_the_flag_is_learned_apart_from_it() -> None:
