@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
-packages=(xvfb xdotool x11-utils xdemineur wine sgt-puzzles gnome-mines kmines ace-of-penguins dbus g++)
+packages=(xvfb xdotool x11-utils xdemineur wine sgt-puzzles gnome-mines kmines ace-of-penguins xbomb dbus g++)
 need=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || need+=("$package")

@@ -8,7 +8,7 @@ import time
 from collections.abc import Sequence
 
 from calibration.learn import BUDGET, Calibration, calibrate
-from controller.desktop.games import GameWindow, Size, launch_game
+from controller.desktop.games import LAUNCHERS, GameWindow, Size, launch_game
 from controller.errors import SandboxError
 from controller.mouse import Mouse
 from vision.capture import ScreenGrabber
@@ -72,7 +72,16 @@ def calibrate_game(
         rects = [Rect(*window.geometry) for window in windows]
         mines = [size[2] for size in boards]
         # Boards chosen to show every tile have no time limit: every tile is learned.
-        return calibrate_windows(name or game, rects, mines, max_games, seed, budget=budget)
+        key = LAUNCHERS[game].new_game_key
+        return calibrate_windows(
+            name or game,
+            rects,
+            mines,
+            max_games,
+            seed,
+            budget=budget,
+            new_game=None if key is None else NewGame("key", key),
+        )
     finally:
         for window in windows:
             window.close()

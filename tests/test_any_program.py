@@ -41,12 +41,14 @@ def calibrate_window(
     skins: Path,
     capsys: pytest.CaptureFixture[str],
     by_title: bool = False,
+    new_game: str | None = None,
 ) -> float:
-    """Run ``autosweeper calibrate`` on the one window of ``window_class`` (or of that title);
-    its wall time."""
+    """Run ``autosweeper calibrate`` on the one window of ``window_class`` (or of that title),
+    told its new-game key where ``new_game`` gives one; its wall time."""
     started = time.monotonic()
     search = "--window-title" if by_title else "--window-class"
-    code = main(["calibrate", search, window_class, "--mines", str(mines), "--name", name])
+    told = ["--new-game", new_game] if new_game else []
+    code = main(["calibrate", search, window_class, "--mines", str(mines), "--name", name, *told])
     seconds = time.monotonic() - started
     output = capsys.readouterr()
     assert code == 0, output.err
@@ -107,6 +109,9 @@ class Program:
     """How it starts a board (see tests/starts.py), for the simulated win rate."""
     by_title: bool = False
     """``window_class`` is part of its title: it sets no WM_CLASS."""
+    new_game: str | None = None
+    """The new-game key the user tells calibration (``--new-game``), for a game whose key is
+    none of those calibration tries."""
 
 
 PROGRAMS = {
@@ -124,6 +129,11 @@ PROGRAMS = {
     # 32x32 with 200 mines, in 12-pixel cells), mines placed before the first click (which may
     # lose), every mine shown on a loss, and a game won only once every mine is flagged.
     "ace-minesweeper": Program("ace-minesweeper", "ace-minesweeper", "none", by_title=True),
+    # xbomb: no face, S starts a new game (the user says so: `--new-game s`), hidden tiles are a
+    # stipple; a loss shows every cell, every mine alike, and rings the cells opened in green;
+    # a wrong flag shows blank; a game is won once every mine is flagged. Its first click and
+    # the 8 cells around it are never mines (xbomb.c, HideBombs).
+    "xbomb": Program("xbomb", "xbomb", "opening", new_game="s"),
 }
 SIMULATED_GAMES = {"beginner": 1000, "expert": 300}
 SIGNIFICANCE = 0.001
@@ -171,7 +181,13 @@ def test_a_window_of_each_program_is_learned_and_played_at_its_simulated_win_rat
     size = LAUNCHERS[program.launcher].fitted(LEVELS[level])
     window = launch(program.launcher, size)
     seconds = calibrate_window(
-        name, program.window_class, size[2], tmp_path / "skins", capsys, program.by_title
+        name,
+        program.window_class,
+        size[2],
+        tmp_path / "skins",
+        capsys,
+        program.by_title,
+        program.new_game,
     )
     assert seconds < BUDGET + CALIBRATION_ALLOWANCE
     skin = load_skin(name)

@@ -1,7 +1,7 @@
 """Real Minesweeper programs started on the current display, their windows (found with xdotool
 and xwininfo) and what each needs to open at a given size, as data per game (:data:`LAUNCHERS`):
-Wine's winemine, xdemineur, Simon Tatham's sgt-mines, gnome-mines, kmines and the Ace of
-Penguins' ace-minesweeper.
+Wine's winemine, xdemineur, Simon Tatham's sgt-mines, gnome-mines, kmines, the Ace of
+Penguins' ace-minesweeper and xbomb.
 
 Each game is stopped by its pid when its window is closed, even when the body raised. The games
 that keep settings get private config, data, cache and runtime folders per launch, written before
@@ -17,7 +17,7 @@ import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -617,6 +617,30 @@ class Launcher:
     """``window_class`` is part of the title: the game sets no WM_CLASS."""
     level_key: Callable[[Size], str | None] = lambda size: None
     """A key pressed over the open window to switch it to a size (xdotool's name), if any."""
+    new_game_key: str | None = None
+    """Its new-game key where calibration would not find it (none of
+    :data:`vision.skin.NEW_GAME_KEYS`): what its user tells ``calibrate --new-game``."""
+
+
+def _opens_only(game: str, sizes: Iterable[Size]) -> Callable[[Size], str | None]:
+    """The refusal of a game that opens only ``sizes``."""
+    sizes = tuple(sizes)
+
+    def refusal(size: Size) -> str | None:
+        if size in sizes:
+            return None
+        known = ", ".join(f"{r}x{c}/{m}" for r, c, m in sizes)
+        rows, columns, mines = size
+        return f"{game} opens only {known} (rows x columns/mines), not {rows}x{columns}/{mines}"
+
+    return refusal
+
+
+def _same_mines(sizes: Iterable[Size]) -> Callable[[Size], Size]:
+    """The fitting of a game that opens only ``sizes``: the one with a size's mine count (8x8
+    for Beginner's 10), if any."""
+    sizes = tuple(sizes)
+    return lambda size: next((opened for opened in sizes if opened[2] == size[2]), size)
 
 
 def _xdemineur_refusal(size: Size) -> str | None:
@@ -650,19 +674,6 @@ GNOME_MINES_SIZES: dict[Size, str] = {
 """The only sizes gnome-mines opens from its command line (a custom size needs its picker)."""
 GNOME_MINES_WINDOW = (1000, 600)
 """gnome-mines' window size (its own default, 600x400, cuts a 30x16 board off)."""
-
-
-def _gnome_mines_fitted(size: Size) -> Size:
-    """The size gnome-mines opens with ``size``'s mine count (8x8 for Beginner's 10), if any."""
-    return next((opened for opened in GNOME_MINES_SIZES if opened[2] == size[2]), size)
-
-
-def _gnome_mines_refusal(size: Size) -> str | None:
-    if size in GNOME_MINES_SIZES:
-        return None
-    known = ", ".join(f"{r}x{c}/{m}" for r, c, m in GNOME_MINES_SIZES)
-    rows, columns, mines = size
-    return f"gnome-mines opens only {known} (rows x columns/mines), not {rows}x{columns}/{mines}"
 
 
 def _gnome_mines_settings(size: Size) -> dict[str, str]:
@@ -730,14 +741,18 @@ def _density(size: Size) -> float:
     return mines / (rows * columns)
 
 
-def _ace_refusal(size: Size) -> str | None:
-    if size in ACE_LEVELS:
-        return None
-    known = ", ".join(f"{r}x{c}/{m}" for r, c, m in ACE_LEVELS)
-    rows, columns, mines = size
-    return (
-        f"ace-minesweeper opens only {known} (rows x columns/mines), not {rows}x{columns}/{mines}"
-    )
+XBOMB_LEVELS: dict[Size, str] = {(8, 8, 10): "-1", (16, 16, 40): "-2", LEVELS["expert"]: "-3"}
+"""xbomb's three boards and the option that opens each (``xbomb.c``: widths, heights, nbombs)."""
+XBOMB_CELL = 40
+"""Pixels a side of xbomb's cells: it scales them to its window, and at its own default size for
+Expert (20 pixels) its digits spill over into the next cells."""
+
+
+def _xbomb_arguments(size: Size) -> list[str]:
+    """The level's option, and a window that scales its cells to :data:`XBOMB_CELL` pixels."""
+    rows, columns, _ = size
+    width, height = columns * XBOMB_CELL + 50, rows * XBOMB_CELL + 110
+    return [XBOMB_LEVELS[size], "-geometry", f"{width}x{height}"]
 
 
 GTK_QUIET = {"GSETTINGS_BACKEND": "keyfile", "NO_AT_BRIDGE": "1"}
@@ -776,9 +791,9 @@ LAUNCHERS: dict[str, Launcher] = {
         package="gnome-mines",
         window_class="gnome-mines",
         arguments=lambda size: [GNOME_MINES_SIZES[size]],
-        refusal=_gnome_mines_refusal,
+        refusal=_opens_only("gnome-mines", GNOME_MINES_SIZES),
         config_files=_gnome_mines_settings,
-        fitted=_gnome_mines_fitted,
+        fitted=_same_mines(GNOME_MINES_SIZES),
         environment=GTK_QUIET,
         session_bus=True,
     ),
@@ -797,9 +812,18 @@ LAUNCHERS: dict[str, Launcher] = {
         window_class="ace-minesweeper",
         by_title=True,
         arguments=lambda size: [],
-        refusal=_ace_refusal,
+        refusal=_opens_only("ace-minesweeper", ACE_LEVELS),
         fitted=_ace_fitted,
         level_key=lambda size: None if size == (32, 32, 200) else ACE_LEVELS[size],
+    ),
+    "xbomb": Launcher(
+        binary="xbomb",
+        package="xbomb",
+        window_class="xbomb",
+        arguments=_xbomb_arguments,
+        refusal=_opens_only("xbomb", XBOMB_LEVELS),
+        fitted=_same_mines(XBOMB_LEVELS),
+        new_game_key="s",
     ),
 }
 """Every game autosweeper can start, by name."""

@@ -1,4 +1,4 @@
-"""sgt-mines, gnome-mines, kmines and ace-minesweeper started as the launch data says
+"""sgt-mines, gnome-mines, kmines, ace-minesweeper and xbomb started as the launch data says
 (controller/desktop/games.py):
 each opens at the asked size with its whole board on the screen, and closing it leaves no process
 (by pid and start time) and no private settings folder behind."""
@@ -13,10 +13,12 @@ import pytest
 from conftest import LaunchGame
 from game_screens import bounding, grab, hidden_tiles, pointer_off
 
+from calibration.grid import find_lattice
 from controller.desktop import games
 from controller.desktop.games import (
     LAUNCHERS,
     PRIVATE_FOLDERS,
+    XBOMB_CELL,
     GameWindow,
     Size,
     launch_game,
@@ -26,6 +28,7 @@ from controller.desktop.games import (
 from controller.desktop.processes import is_running
 from controller.errors import SandboxError
 from vision.geometry import Rect
+from vision.skin import NEW_GAME_KEYS, is_new_game_key
 
 
 def processes_of(window: GameWindow) -> list[psutil.Process]:
@@ -96,6 +99,37 @@ def test_ace_minesweeper_fits_a_level_to_the_board_nearest_its_mine_density() ->
     assert launcher.refusal((9, 9, 10)) is not None
 
 
+@pytest.mark.realgame
+@pytest.mark.parametrize("size", [(8, 8, 10), (16, 30, 99)])
+def test_xbomb_opens_each_board_whole_in_cells_its_digits_fit(
+    size: Size, launch: LaunchGame
+) -> None:
+    """xbomb scales its cells to its window: each board opens whole in XBOMB_CELL-pixel cells
+    (its hidden tiles are a stipple, so the grid is found as calibration finds it)."""
+    window = launch("xbomb", size)
+    pointer_off(window)
+    lattice = find_lattice(grab(window))
+    grid = lattice.grid(lattice.ranked[0])
+    assert (grid.rows, grid.columns, grid.pitch) == (*size[:2], (XBOMB_CELL, XBOMB_CELL))
+    started = [(process, process.create_time()) for process in processes_of(window)]
+    window.close()
+    assert [process.pid for process, at in started if is_running(process.pid, at)] == []
+
+
+def test_xbomb_fits_a_level_to_its_board_of_that_many_mines() -> None:
+    launcher = LAUNCHERS["xbomb"]
+    assert launcher.fitted((9, 9, 10)) == (8, 8, 10)
+    assert launcher.fitted((16, 30, 99)) == (16, 30, 99)
+    assert launcher.refusal((8, 8, 10)) is None
+
+
+def test_a_launchers_new_game_key_is_one_a_skin_may_keep_and_discovery_does_not_try() -> None:
+    keys = {name: launcher.new_game_key for name, launcher in LAUNCHERS.items()}
+    assert keys["xbomb"] == "s"
+    for name, key in keys.items():
+        assert key is None or (is_new_game_key(key) and key not in NEW_GAME_KEYS), name
+
+
 @pytest.mark.parametrize(
     ("game", "size", "message"),
     [
@@ -105,6 +139,7 @@ def test_ace_minesweeper_fits_a_level_to_the_board_nearest_its_mine_density() ->
         ("sgt-mines", (2, 9, 1), "at least 3 rows and 3 columns, not 2x9"),
         ("sgt-mines", (9, 9, 73), "cannot place 73 mines on 9x9: .* at most 72"),
         ("ace-minesweeper", (9, 9, 10), r"ace-minesweeper opens only 8x8/6, 11x11/20, .* 9x9/10"),
+        ("xbomb", (9, 9, 10), r"xbomb opens only 8x8/10, 16x16/40, 16x30/99 .* not 9x9/10"),
     ],
 )
 def test_a_size_a_game_cannot_open_is_refused_in_one_line(
