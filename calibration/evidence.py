@@ -535,9 +535,11 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
                 f"{meanings.tiles[now].name} (#{now}) on losing; that is no rule of Minesweeper"
             )
         else:
+            known = {i: _known_as(meanings, i, safe) for i in (was, now)}
             raise CalibrationError(
-                f"{where}: cell {cell} changed from appearance #{was} (not hidden, flagged or "
-                "question-marked) on losing; that is no rule of Minesweeper"
+                f"{where}: cell {cell} changed from appearance #{was} ({known[was]}) to "
+                f"#{now} ({known[now]}) on losing, and not as every cell opened before; "
+                "that is no rule of Minesweeper"
             )
     apart = bool(np.isin(after[changed], meanings.ids_of(Tile.MINE)).any())
     _learn_how_mines_are_drawn(meanings, alike, apart, where)
@@ -569,6 +571,14 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
         meanings.numbers.narrow(
             int(numbers[cell]), number, high, f"{where}, cell {cell} next to {number} mines shown"
         )
+
+
+def _known_as(meanings: Meanings, appearance: int, safe: set[int]) -> str:
+    """What ``appearance`` is known to be, for an error message."""
+    tile = meanings.tiles.get(appearance)
+    if tile is not None:
+        return tile.name
+    return "a number not learned yet" if appearance in safe else "never seen opened safely"
 
 
 def _learn_how_mines_are_drawn(meanings: Meanings, alike: bool, apart: bool, where: str) -> None:

@@ -300,6 +300,27 @@ def test_a_misdrawn_number_is_a_contradiction() -> None:
         learn([game], numbers_of(ids))
 
 
+def test_opened_cells_a_loss_redraws_all_alike_are_finished_looks_and_some_a_contradiction() -> (
+    None
+):
+    """Appearances: 0 hidden, 1 a number opened safely, 2 the mine hit, 3 a new picture. A loss
+    that redraws every opened 1 as 3 (xbomb) teaches that 3 reads as that number; one that
+    changes one opened cell and keeps another (a repaint caught halfway) is no rule."""
+    before = np.array([[1, 0, 1, 0]])
+
+    def loss(after: list[int]) -> PlayedGame:
+        step = Step(ClickKind.OPEN, (0, 1), before, np.array([after]))
+        return PlayedGame([step], GameState.LOST)
+
+    assert learn([loss([3, 2, 3, 0])], {1}).finished == {3: 1}
+    with pytest.raises(
+        CalibrationError,
+        match=r"cell \(0, 0\) changed from appearance #1 \(a "
+        r"number not learned yet\) to #0 \(HIDDEN\)",
+    ):
+        learn([loss([0, 2, 1, 0])], {1})
+
+
 def test_counting_rules_name_the_cell_that_breaks_them() -> None:
     lost = Board.from_rows(["1X", "11"], mines=1)
     check_counting(lost, "fine")
