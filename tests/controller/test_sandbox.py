@@ -27,6 +27,7 @@ from controller.desktop.processes import clean_up_dead_runs, find_binary, is_run
 from controller.errors import SandboxError
 from controller.mouse import ClickOutsideError, Mouse
 from vision.geometry import Rect
+from vision.skin import NewGame
 
 
 def _alive(pid: int) -> bool:
@@ -392,8 +393,8 @@ def test_a_game_with_no_calibration_boards_is_learned_from_one_window_of_the_siz
 
     calibrated: dict[str, object] = {}
 
-    def calibrate_windows(name, rects, mines, max_games, seed, budget):  # type: ignore[no-untyped-def]
-        calibrated.update(name=name, rects=rects, mines=mines, budget=budget)
+    def calibrate_windows(name, rects, mines, max_games, seed, budget, new_game):  # type: ignore[no-untyped-def]
+        calibrated.update(name=name, rects=rects, mines=mines, budget=budget, new_game=new_game)
         return "learned"
 
     monkeypatch.setattr(learning, "ScreenGrabber", Screen)
@@ -407,4 +408,8 @@ def test_a_game_with_no_calibration_boards_is_learned_from_one_window_of_the_siz
         "rects": [Rect(learning.WINDOW_GAP, 2 * learning.WINDOW_GAP, 300, 200)],
         "mines": [99],
         "budget": BUDGET,
+        "new_game": None,
     }
+    # A game whose new-game key calibration would not find is told it, as its user would.
+    assert learning.calibrate_game("xbomb", size=(8, 8, 10)) == "learned"
+    assert calibrated["new_game"] == NewGame("key", "s")
