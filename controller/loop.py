@@ -77,6 +77,11 @@ counts as moved or misread: a game's end-of-game flash lasts about 0.4 s (sgt-mi
 message drawn over the board at a game's end may stay for 4 s and then fade (kmines' "You have
 lost." and "Congratulations! You have won!", scene.cpp: a 4000 ms popup; at 50 re-reads a won
 game's last read still found it)."""
+STILL_REREADS = 10
+"""Re-reads in a row that found the same cells unreadable before those cells are tried as a
+number first seen in play (:meth:`GamePlayer._adopt`), without waiting out every
+:data:`ANIMATION_REREADS`: a flash or a fading message changes, a new number stays (xbomb's
+first 5 of a session cost 8 s per new number before)."""
 IMPOSSIBLE_REREADS = 5
 """Re-reads, :data:`_CLICK_CONFIRM_PAUSE` apart, of a board the solver finds impossible before
 the game counts as misread (a kmines Expert board was once read with a 0 beside closed cells)."""
@@ -399,7 +404,8 @@ class GamePlayer:
         """One read. A cell that is unreadable may be caught in an animation (sgt-mines flashes
         the whole board when a game ends) or under a message: the dialogs are closed, the
         pointer leaves the window (a message may stay while hovered), and the board is read
-        again for a while. Still
+        again for a while; cells unreadable alike for :data:`STILL_REREADS` re-reads are tried
+        as a number first seen in play. Still
         unreadable, the board may have moved: it is looked for once. Found nowhere, the board is
         misread: a tile the skin lacks, or a window closed or covered, look the same from here."""
         try:
@@ -408,12 +414,18 @@ class GamePlayer:
             unreadable = first
         self._close_dialogs()  # one may cover the board (kmines' "Game Over")
         self.table.step_away()  # a message may stay while the pointer rests on it
+        still = 0
         for _ in range(ANIMATION_REREADS):
             time.sleep(_CLICK_CONFIRM_PAUSE)
             try:
                 return self.table.look()
             except UnreadableCellError as again:
+                still = still + 1 if again.cells == unreadable.cells else 0
                 unreadable = again
+            if still == STILL_REREADS:
+                adopted = self._adopt(unreadable)
+                if adopted is not None:
+                    return adopted
         adopted = self._adopt(unreadable)
         if adopted is not None:
             return adopted

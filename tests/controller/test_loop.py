@@ -90,6 +90,8 @@ class SimulatedTable:
         """Numbers the skin cannot read: unreadable until adopted, then OPENED until labelled."""
         self.adopted: list[int] = []
         """The number each adopted picture shows, by picture index."""
+        self.unreadable_looks = 0
+        """Looks that found a number not adopted yet."""
         self.labelled: dict[int, Tile] = {}
         self.dialog_on_loss = dialog_on_loss
         """Like kmines: a loss opens a dialog over the board, which only close_dialogs closes."""
@@ -111,6 +113,10 @@ class SimulatedTable:
             raise fault
         if self.dialog_open:
             raise UnreadableCellError("simulated: a dialog covers the board", (0, 0), None)
+        return self._reading()
+
+    def _reading(self) -> Reading:
+        """What the screen shows now, faults aside."""
         board = self.current.board.copy()
         pictures = self._unlabelled(board)
         face = None
@@ -128,6 +134,7 @@ class SimulatedTable:
         cells = [(int(r), int(c)) for r, c in np.argwhere(np.isin(board.tiles, unknown))]
         new = tuple(cell for cell in cells if int(board.tiles[cell]) not in self.adopted)
         if new:
+            self.unreadable_looks += 1
             raise UnreadableCellError("simulated: a picture no tile matches", new[0], None, new)
         pictures = {cell: self.adopted.index(int(board.tiles[cell])) for cell in cells}
         for cell in cells:
@@ -142,8 +149,11 @@ class SimulatedTable:
             number = int(self.current.board.tiles[cell])
             if number not in self.adopted:
                 self.adopted.append(number)
-        reading = self.look()
-        if keep(reading):
+        try:  # the real table reads the frame it found unreadable, and looks at nothing new
+            reading = self._reading()
+        except UnreadableCellError:
+            reading = None
+        if reading is not None and keep(reading):
             return reading
         self.adopted = adopted
         return None
@@ -917,3 +927,6 @@ def test_numbers_the_skin_lacks_are_played_as_unknown_and_learned_from_the_games
         reports = play_all(quick_player(table, log), 12)
     assert all(report.record.result in (Result.WON, Result.LOST) for report in reports)
     assert set(table.labelled) == {2, 3}
+    # Each new picture is adopted once it has stayed for STILL_REREADS re-reads, not after every
+    # ANIMATION_REREADS (8 s of play each, a flash or a message would have gone by then).
+    assert table.unreadable_looks <= 2 * (controller.loop.STILL_REREADS + 1)
