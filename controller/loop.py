@@ -449,12 +449,23 @@ class GamePlayer:
         read with such pictures as opened cells of unknown number, but only where a click just
         opened a cell: each was closed, is now read as opened, and was clicked or lies next to
         a 0 (the game's flood); and the game goes on. A board that vanished or was covered, or
-        the mines of a loss the skin never saw, are none of that."""
-        if self._reads is None:
-            return None
+        the mines of a loss the skin never saw, are none of that. A loss that shows every cell
+        (xbomb) may show a number never seen on closed cells no click opened: the rest of the
+        board, read lost, ends the game with those cells read as hidden, learning nothing."""
         cells = unreadable.cells
         if not all(self._board.closed[cell] for cell in cells):
             return None
+        adopted = None if self._reads is None else self._adopt_in_play(cells)
+        if adopted is not None:
+            return adopted
+        lost = self.table.read_lost(cells)  # also the lost board a new game starts from
+        if lost is not None:
+            self.stopwatch.counts["cells a loss showed, not read"] += len(cells)
+        return lost
+
+    def _adopt_in_play(self, cells: tuple[Cell, ...]) -> Reading | None:
+        """The board read with the pictures at ``cells`` as numbers first seen, if a click of
+        this game opened each (see :meth:`_adopt`)."""
 
         def opened_by_the_clicks(reading: Reading) -> bool:
             board = reading.board

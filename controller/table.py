@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Protocol
 
 import numpy as np
@@ -12,7 +13,7 @@ import numpy as np
 from controller.mouse import Check, Grab
 from controller.stopping import failsafe_as_stop
 from controller.stopwatch import Stopwatch
-from solver import Cell, Tile
+from solver import Cell, GameState, Tile
 from solver.strategy import Action, Move
 from vision.capture import ScreenGrabber
 from vision.errors import UnreadableCellError, VisionError
@@ -74,6 +75,12 @@ class Table(Protocol):
         """The board just found unreadable at ``cells``, with the pictures there taken as
         numbers not known yet (:attr:`solver.Tile.OPENED`), if ``keep`` accepts that reading;
         else None, and nothing is kept."""
+
+    def read_lost(self, cells: Sequence[Cell]) -> Reading | None:
+        """The board just found unreadable at ``cells`` with those cells read as hidden, if the
+        rest says the game is lost (a loss that shows every cell shows numbers no click opened,
+        perhaps one never seen); else None. Nothing is kept or learned from those pictures: a
+        message over a finished board is no number."""
 
     def label(self, tiles: Mapping[int, Tile]) -> None:
         """Each unlabelled picture (numbered as in :attr:`vision.read.Reading.pictures`) shows
@@ -232,6 +239,28 @@ class ScreenTable:
         self._reader = reader
         self._keep(frame, reading)
         return reading
+
+    def read_lost(self, cells: Sequence[Cell]) -> Reading | None:
+        frame = self._unreadable
+        if frame is None or not cells:
+            return None
+        tiles = self._reader.tile_images(frame)
+        classes = self.geometry.size_classes
+        pictures = [(int(classes[cell]), np.array(tiles[cell])) for cell in cells]
+        reader = BoardReader(self._skin, self.geometry, unlabelled=[*self._unlabelled, *pictures])
+        try:
+            reading = reader.read(frame, self.mines)
+        except VisionError:
+            return None
+        if reading.outcome != GameState.LOST:
+            return None
+        board = reading.board.copy()
+        known = len(self._unlabelled)
+        for cell, picture in reading.pictures.items():
+            if picture >= known:  # one of the pictures taken for this read only
+                board.tiles[cell] = Tile.HIDDEN
+        unknown = {cell: picture for cell, picture in reading.pictures.items() if picture < known}
+        return replace(reading, board=board, pictures=unknown)
 
     def _is_new(self, image: Image, pictures: list[Image]) -> bool:
         """Whether ``image`` is farther than the skin's threshold from each of ``pictures``."""

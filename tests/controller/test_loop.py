@@ -65,6 +65,7 @@ class SimulatedTable:
         face_lag: int = 0,
         unknown_numbers: frozenset[int] = frozenset(),
         dialog_on_loss: bool = False,
+        reveals_on_loss: bool = False,
     ) -> None:
         self.game = "simulated"
         self.skin = "simulated-skin"
@@ -97,6 +98,10 @@ class SimulatedTable:
         """Like kmines: a loss opens a dialog over the board, which only close_dialogs closes."""
         self.dialog_open = False
         self.dialogs_closed = 0
+        self.reveals_on_loss = reveals_on_loss
+        """Like xbomb: a loss shows every cell's number too."""
+        self.lost_reads = 0
+        """Boards read lost with the cells of a number never seen taken as hidden."""
         self.stepped_away = 0
         self.current = self._started(seed)
 
@@ -115,9 +120,18 @@ class SimulatedTable:
             raise UnreadableCellError("simulated: a dialog covers the board", (0, 0), None)
         return self._reading()
 
+    def _shown(self) -> Board:
+        """The board on the screen now."""
+        board = self.current.board.copy()
+        layout = self.current.mine_layout
+        if self.reveals_on_loss and board.is_lost and layout is not None:
+            closed = (board.tiles == Tile.HIDDEN) & ~layout
+            board.tiles[closed] = neighbour_counts(layout)[closed]
+        return board
+
     def _reading(self) -> Reading:
         """What the screen shows now, faults aside."""
-        board = self.current.board.copy()
+        board = self._shown()
         pictures = self._unlabelled(board)
         face = None
         if self.flags_to_win:
@@ -157,6 +171,19 @@ class SimulatedTable:
             return reading
         self.adopted = adopted
         return None
+
+    def read_lost(self, cells: Sequence[tuple[int, int]]) -> Reading | None:
+        board = self._shown()
+        if not board.is_lost:
+            return None
+        for cell in cells:
+            board.tiles[cell] = Tile.HIDDEN
+        try:
+            pictures = self._unlabelled(board)
+        except UnreadableCellError:
+            return None
+        self.lost_reads += 1
+        return Reading(board, np.zeros(board.tiles.shape, np.float32), None, pictures)
 
     def known_numbers(self) -> dict[int, set[Tile]]:
         return {
@@ -914,6 +941,24 @@ def test_a_game_that_refuses_every_first_click_is_stopped_without_a_click(
         "click 3: the game is not there as read"
     )
     assert table.clicks == [] and report.record.clicks == 0
+
+
+def test_a_loss_that_shows_a_number_never_seen_on_unopened_cells_is_a_loss_not_a_misread(
+    tmp_path: Path,
+) -> None:
+    # Like xbomb: a loss shows every cell, so a rare number may first show on a cell no click
+    # opened. The rest of the board says lost: the game is logged lost, those cells as hidden,
+    # and the picture is not learned from a board where no rule tells it apart from a message.
+    table = SimulatedTable(
+        seed=5, size=(9, 9, 20), unknown_numbers=frozenset({3, 4, 5, 6}), reveals_on_loss=True
+    )
+    with OutcomeLog(tmp_path / "log.db") as log:
+        reports = play_all(quick_player(table, log), 12)
+    results = [report.record.result for report in reports]
+    assert all(result in (Result.WON, Result.LOST) for result in results), [
+        report.reason for report in reports
+    ]
+    assert table.lost_reads > 0
 
 
 def test_numbers_the_skin_lacks_are_played_as_unknown_and_learned_from_the_games(
