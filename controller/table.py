@@ -79,8 +79,8 @@ class Table(Protocol):
     def read_lost(self, cells: Sequence[Cell]) -> Reading | None:
         """The board just found unreadable at ``cells`` with those cells read as hidden, if the
         rest says the game is lost (a loss that shows every cell shows numbers no click opened,
-        perhaps one never seen); else None. Nothing is kept or learned from those pictures: a
-        message over a finished board is no number."""
+        perhaps one never seen); else None. Nothing is learned from those pictures: a message
+        over a finished board is no number."""
 
     def label(self, tiles: Mapping[int, Tile]) -> None:
         """Each unlabelled picture (numbered as in :attr:`vision.read.Reading.pictures`) shows
@@ -260,7 +260,9 @@ class ScreenTable:
             if picture >= known:  # one of the pictures taken for this read only
                 board.tiles[cell] = Tile.HIDDEN
         unknown = {cell: picture for cell, picture in reading.pictures.items() if picture < known}
-        return replace(reading, board=board, pictures=unknown)
+        lost = replace(reading, board=board, pictures=unknown)
+        self._keep(frame, lost)  # the last read, which the next new-game action is checked with
+        return lost
 
     def _is_new(self, image: Image, pictures: list[Image]) -> bool:
         """Whether ``image`` is farther than the skin's threshold from each of ``pictures``."""

@@ -940,6 +940,23 @@ def test_a_game_that_shows_every_cell_on_a_loss_and_redraws_the_opened_ones_is_l
     assert np.array_equal(shown.board.tiles, expected)
     assert shown.outcome is GameState.LOST
 
+    # A number the skin never saw, uncovered by the loss on cells no click opened, leaves the
+    # board unreadable; play reads it lost, with those cells hidden (ScreenTable.read_lost).
+    unopened = expected[~screen.opened_by_player]
+    rare = Tile(int(unopened[unopened <= Tile.EIGHT].max()))
+    del skin.templates[rare]
+    table = ScreenTable(
+        screen, skin, reader.geometry, GuardedMouse(screen), 10, game="drawn", first_click="safe"
+    )
+    with pytest.raises(UnreadableCellError) as unreadable:
+        table.look()
+    cells = unreadable.value.cells
+    assert cells and all(expected[cell] == rare for cell in cells)
+    lost = table.read_lost(cells)
+    assert lost is not None and lost.outcome is GameState.LOST and lost.pictures == {}
+    expected[expected == rare] = Tile.HIDDEN
+    assert np.array_equal(lost.board.tiles, expected)
+
 
 def test_a_question_mark_drawn_almost_as_the_flag_is_learned_apart_from_it() -> None:
     screen = DrawnGame(seed=2, question_like_flag=True)
