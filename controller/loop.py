@@ -451,13 +451,16 @@ class GamePlayer:
         a 0 (the game's flood); and the game goes on. A board that vanished or was covered, or
         the mines of a loss the skin never saw, are none of that. A loss that shows every cell
         (xbomb) may show a number never seen on closed cells no click opened: the rest of the
-        board, read lost, ends the game with those cells read as hidden, learning nothing."""
+        board, read lost, ends the game with those cells read as opened cells of unknown
+        number, learning nothing from them."""
         cells = unreadable.cells
-        if not all(self._board.closed[cell] for cell in cells):
+        board = self._board
+        if self._reads is not None and all(board.closed[cell] for cell in cells):
+            adopted = self._adopt_in_play(cells)
+            if adopted is not None:
+                return adopted
+        if not all(board.closed[cell] or board[cell] == Tile.OPENED for cell in cells):
             return None
-        adopted = None if self._reads is None else self._adopt_in_play(cells)
-        if adopted is not None:
-            return adopted
         lost = self.table.read_lost(cells)  # also the lost board a new game starts from
         if lost is not None:
             self.stopwatch.counts["cells a loss showed, not read"] += len(cells)

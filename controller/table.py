@@ -77,10 +77,11 @@ class Table(Protocol):
         else None, and nothing is kept."""
 
     def read_lost(self, cells: Sequence[Cell]) -> Reading | None:
-        """The board just found unreadable at ``cells`` with those cells read as hidden, if the
-        rest says the game is lost (a loss that shows every cell shows numbers no click opened,
-        perhaps one never seen); else None. Nothing is learned from those pictures: a message
-        over a finished board is no number."""
+        """The board just found unreadable at ``cells`` with those cells read as opened cells of
+        unknown number (:attr:`solver.Tile.OPENED`), if the rest says the game is lost (a loss
+        that shows every cell shows numbers no click opened, perhaps one never seen; a burst's
+        last click may lose after an earlier one opened a number never seen); else None.
+        Nothing is learned from those pictures: a message over a finished board is no number."""
 
     def label(self, tiles: Mapping[int, Tile]) -> None:
         """Each unlabelled picture (numbered as in :attr:`vision.read.Reading.pictures`) shows
@@ -258,7 +259,7 @@ class ScreenTable:
         known = len(self._unlabelled)
         for cell, picture in reading.pictures.items():
             if picture >= known:  # one of the pictures taken for this read only
-                board.tiles[cell] = Tile.HIDDEN
+                board.tiles[cell] = Tile.OPENED
         unknown = {cell: picture for cell, picture in reading.pictures.items() if picture < known}
         lost = replace(reading, board=board, pictures=unknown)
         self._keep(frame, lost)  # the last read, which the next new-game action is checked with

@@ -941,7 +941,8 @@ def test_a_game_that_shows_every_cell_on_a_loss_and_redraws_the_opened_ones_is_l
     assert shown.outcome is GameState.LOST
 
     # A number the skin never saw, uncovered by the loss on cells no click opened, leaves the
-    # board unreadable; play reads it lost, with those cells hidden (ScreenTable.read_lost).
+    # board unreadable; play reads it lost, those cells opened with no number known
+    # (ScreenTable.read_lost).
     unopened = expected[~screen.opened_by_player]
     rare = Tile(int(unopened[unopened <= Tile.EIGHT].max()))
     del skin.templates[rare]
@@ -954,7 +955,7 @@ def test_a_game_that_shows_every_cell_on_a_loss_and_redraws_the_opened_ones_is_l
     assert cells and all(expected[cell] == rare for cell in cells)
     lost = table.read_lost(cells)
     assert lost is not None and lost.outcome is GameState.LOST and lost.pictures == {}
-    expected[expected == rare] = Tile.HIDDEN
+    expected[expected == rare] = Tile.OPENED
     assert np.array_equal(lost.board.tiles, expected)
 
 

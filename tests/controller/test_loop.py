@@ -177,7 +177,7 @@ class SimulatedTable:
         if not board.is_lost:
             return None
         for cell in cells:
-            board.tiles[cell] = Tile.HIDDEN
+            board.tiles[cell] = Tile.OPENED
         try:
             pictures = self._unlabelled(board)
         except UnreadableCellError:
@@ -947,7 +947,7 @@ def test_a_loss_that_shows_a_number_never_seen_on_unopened_cells_is_a_loss_not_a
     tmp_path: Path,
 ) -> None:
     # Like xbomb: a loss shows every cell, so a rare number may first show on a cell no click
-    # opened. The rest of the board says lost: the game is logged lost, those cells as hidden,
+    # opened. The rest of the board says lost: the game is logged lost, those cells as opened,
     # and the picture is not learned from a board where no rule tells it apart from a message.
     table = SimulatedTable(
         seed=5, size=(9, 9, 20), unknown_numbers=frozenset({3, 4, 5, 6}), reveals_on_loss=True
