@@ -360,7 +360,9 @@ def build_skin(
         for tiles in [{}, *variants.values()]
     )
     for look in meanings.finished:
-        _check_finished_look(look, meanings, templates, crop(look), threshold)
+        _check_finished_look(
+            look, meanings, templates, crop(look), threshold, catalogue.level_weight
+        )
     grid = evidence.catalogue.images[0].shape
     return Skin(
         name=name,
@@ -383,15 +385,21 @@ def build_skin(
 
 
 def _check_finished_look(
-    look: int, meanings: Meanings, templates: dict[Tile, Image], tile: Image, threshold: float
+    look: int,
+    meanings: Meanings,
+    templates: dict[Tile, Image],
+    tile: Image,
+    threshold: float,
+    level_weight: float,
 ) -> None:
     """Raise unless ``tile``, the tile crop of a number redrawn on a lost board
-    (:attr:`Meanings.finished`), reads as that number: the skin has one picture per tile, so a
-    game that redraws numbers inside the tile, not only around it, could not be read at its end."""
+    (:attr:`Meanings.finished`), reads as that number (as the skin reads, with ``level_weight``):
+    the skin has one picture per tile, so a game that redraws numbers inside the tile, not only
+    around it, could not be read at its end."""
     number = meanings.readable().get(look)
     if number is None or number not in templates:
         return
-    bank = TemplateBank([number], [templates[number]])
+    bank = TemplateBank([number], [templates[number]], level_weight)
     distance = float(bank.distances(tile[None])[0, 0])
     if distance > threshold:
         raise CalibrationError(
