@@ -526,14 +526,12 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
             # A picture that never lasted: the board before the click was caught mid-draw (Wine
             # on a loaded machine pauses in the middle of drawing a flood); it teaches nothing.
             continue
-        elif looks.get(now) == was and meanings.finished.get(now, was) == was:
-            if now not in meanings.tiles:
-                meanings.finished[now] = was
-                continue
-            raise CalibrationError(
-                f"{where}: cell {cell} changed from a number (appearance #{was}) into "
-                f"{meanings.tiles[now].name} (#{now}) on losing; that is no rule of Minesweeper"
-            )
+        elif (
+            looks.get(now) == was
+            and meanings.finished.get(now, was) == was
+            and now not in meanings.tiles
+        ):
+            meanings.finished[now] = was
         else:
             known = {i: _known_as(meanings, i, safe) for i in (was, now)}
             raise CalibrationError(

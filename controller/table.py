@@ -229,13 +229,10 @@ class ScreenTable:
             alike = [picture for c, picture in trial if c == size_class]
             if not alike or self._is_new(image, alike):
                 trial.append((size_class, image))
-        reader = BoardReader(self._skin, self.geometry, unlabelled=trial)
-        try:
-            reading = reader.read(frame, self.mines)
-        except VisionError:
-            return None  # pictures that match two new ones, or some other cell still unreadable
-        if not keep(reading):
+        read = self._read_with(frame, trial)
+        if read is None or not keep(read[1]):
             return None
+        reader, reading = read
         self._unlabelled[:] = trial
         self._reader = reader
         self._keep(frame, reading)
@@ -248,13 +245,10 @@ class ScreenTable:
         tiles = self._reader.tile_images(frame)
         classes = self.geometry.size_classes
         pictures = [(int(classes[cell]), np.array(tiles[cell])) for cell in cells]
-        reader = BoardReader(self._skin, self.geometry, unlabelled=[*self._unlabelled, *pictures])
-        try:
-            reading = reader.read(frame, self.mines)
-        except VisionError:
+        read = self._read_with(frame, [*self._unlabelled, *pictures])
+        if read is None or read[1].outcome != GameState.LOST:
             return None
-        if reading.outcome != GameState.LOST:
-            return None
+        reading = read[1]
         board = reading.board.copy()
         known = len(self._unlabelled)
         for cell, picture in reading.pictures.items():
@@ -264,6 +258,17 @@ class ScreenTable:
         lost = replace(reading, board=board, pictures=unknown)
         self._keep(frame, lost)  # the last read, which the next new-game action is checked with
         return lost
+
+    def _read_with(
+        self, frame: Image, unlabelled: list[tuple[int, Image]]
+    ) -> tuple[BoardReader, Reading] | None:
+        """A reader that also knows the ``unlabelled`` pictures, and its read of ``frame``; None
+        if a cell is still unreadable (or matches two of those pictures)."""
+        reader = BoardReader(self._skin, self.geometry, unlabelled=unlabelled)
+        try:
+            return reader, reader.read(frame, self.mines)
+        except VisionError:
+            return None
 
     def _is_new(self, image: Image, pictures: list[Image]) -> bool:
         """Whether ``image`` is farther than the skin's threshold from each of ``pictures``."""

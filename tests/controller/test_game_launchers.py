@@ -37,6 +37,13 @@ def processes_of(window: GameWindow) -> list[psutil.Process]:
     return [launcher, psutil.Process(window.pid), *launcher.children(recursive=True)]
 
 
+def closed_leaving(window: GameWindow) -> list[int]:
+    """Close ``window``; the pids of its processes (by pid and start time) still running."""
+    started = [(process, process.create_time()) for process in processes_of(window)]
+    window.close()
+    return [process.pid for process, at in started if is_running(process.pid, at)]
+
+
 CASES: list[tuple[str, str | Size]] = [
     ("sgt-mines", "beginner"),
     ("sgt-mines", "expert"),
@@ -67,9 +74,7 @@ def test_a_game_opens_with_its_whole_board_and_closes_without_leftovers(
     assert Rect(0, 0, frame.width, frame.height).intersection(board) == board
     folder = window.folder
     assert folder is not None and (folder / PRIVATE_FOLDERS["XDG_CONFIG_HOME"]).is_dir()
-    started = [(process, process.create_time()) for process in processes_of(window)]
-    window.close()
-    left = [process.pid for process, at in started if is_running(process.pid, at)]
+    left = closed_leaving(window)
     assert left == [], f"{game} left processes {left} running"
     assert not folder.exists()
 
@@ -86,9 +91,7 @@ def test_ace_minesweeper_found_by_its_title_opens_at_a_size_its_key_chose(
     pointer_off(window)
     tiles = hidden_tiles(grab(window))
     assert len(tiles) == size[0] * size[1], f"{len(tiles)} tiles show of {size[0]}x{size[1]}"
-    started = [(process, process.create_time()) for process in processes_of(window)]
-    window.close()
-    assert [process.pid for process, at in started if is_running(process.pid, at)] == []
+    assert closed_leaving(window) == []
 
 
 def test_ace_minesweeper_fits_a_level_to_the_board_nearest_its_mine_density() -> None:
@@ -111,9 +114,7 @@ def test_xbomb_opens_each_board_whole_in_cells_its_digits_fit(
     lattice = find_lattice(grab(window))
     grid = lattice.grid(lattice.ranked[0])
     assert (grid.rows, grid.columns, grid.pitch) == (*size[:2], (XBOMB_CELL, XBOMB_CELL))
-    started = [(process, process.create_time()) for process in processes_of(window)]
-    window.close()
-    assert [process.pid for process, at in started if is_running(process.pid, at)] == []
+    assert closed_leaving(window) == []
 
 
 def test_xbomb_fits_a_level_to_its_board_of_that_many_mines() -> None:
