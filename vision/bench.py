@@ -1,8 +1,10 @@
 """How fast vision is: ``python -m vision.bench`` prints median timings.
 
 * read: a full Expert board (16x30) from a captured frame, with synthetic skins at the pitches of
-  winemine (16 px) and xdemineur (21 px), and a board of 24 and 25 px cells spaced as gnome-mines
-  spaces its cells: the per-move cost of seeing the board.
+  winemine (16 px) and xdemineur (21 px), a board of 24 and 25 px cells spaced as gnome-mines
+  spaces its cells, and 40 px cells (xbomb's window as the tests open it): the per-move cost of
+  seeing the board. Timed twice: after a move (a read of a frame where 12 cells changed since
+  the last read, as in play) and for a board where every cell changed (the first read of a game).
 * locate: finding that board on a 1280x1024 screen (done once per game, or after a move).
 * capture (needs a display): grabbing an Expert board's region, and the whole screen.
 * with ``--skin DIR`` and a display: locate and read the real game on the screen with that skin.
@@ -26,7 +28,7 @@ from vision.capture import ScreenGrabber
 from vision.geometry import Edges, Rect
 from vision.locate import locate, locate_on_screen
 from vision.read import BoardReader
-from vision.skin import MAX_SLACK, Skin
+from vision.skin import MAX_SLACK, Image, Skin
 from vision.synthetic import draw, make_skin, per_size_numbers
 
 LENIENT_WEIGHT = 0.25
@@ -56,30 +58,52 @@ def uneven_edges(pitch: int, shape: tuple[int, int]) -> Edges:
     )
 
 
+def alternating_ms(
+    read: Callable[[Image], object], frames: tuple[Image, Image], repeat: int
+) -> float:
+    """Median time of ``read`` on the second of ``frames`` just after it read the first."""
+    times = []
+    for _ in range(repeat + 1):
+        read(frames[0])
+        start = time.perf_counter()
+        read(frames[1])
+        times.append(time.perf_counter() - start)
+    return statistics.median(times[1:]) * 1000
+
+
 def bench_synthetic(repeat: int) -> None:
     rows, columns, mines = LEVELS["expert"]
     rng = np.random.default_rng(0)
-    for pitch, uneven in ((16, False), (21, False), (24, True)):
+    for pitch, uneven in ((16, False), (21, False), (24, True), (40, False)):
         skin = make_skin(pitch)
         edges = uneven_edges(pitch, (rows, columns)) if uneven else None
         if uneven:
             skin = replace(skin, slack=(MAX_SLACK, MAX_SLACK), variants=per_size_numbers(skin))
-        tiles = rng.integers(0, 15, size=(rows, columns), dtype=np.uint8)
-        scene = draw(skin, tiles, (37, 90), screen_size=(1280, 1024), edges=edges)
-        reader = BoardReader(skin, scene.geometry)
-        region = reader.region
-        frame = np.ascontiguousarray(
-            scene.screen[region.top : region.bottom, region.left : region.right]
+        first = rng.integers(0, 15, size=(rows, columns), dtype=np.uint8)
+        moved, other = first.copy(), rng.integers(0, 15, size=(rows, columns), dtype=np.uint8)
+        moved[5:8, 10:14] = rng.integers(0, 15, size=(3, 4))
+        scenes = [
+            draw(skin, tiles, (37, 90), screen_size=(1280, 1024), edges=edges)
+            for tiles in (first, moved, other)
+        ]
+        region = BoardReader(skin, scenes[0].geometry).region
+        start, after_move, every_cell = (
+            np.ascontiguousarray(
+                scene.screen[region.top : region.bottom, region.left : region.right]
+            )
+            for scene in scenes
         )
-        read = median_ms(partial(reader.read, frame, mines), repeat)
-        found = median_ms(partial(locate, skin, scene.screen), max(3, repeat // 20))
         kind = f"pitch {pitch} px" + (" and 1 px wider, numbers per size class" if uneven else "")
-        print(f"read Expert board, {kind} ({region.width}x{region.height}): {read:.2f} ms")
-        lenient = BoardReader(replace(skin, level_weight=LENIENT_WEIGHT), scene.geometry)
-        read = median_ms(partial(lenient.read, frame, mines), repeat)
-        print(
-            f"  the same with level weight {LENIENT_WEIGHT} (a board on a gradient): {read:.2f} ms"
-        )
+        for weight, what in ((1.0, ""), (LENIENT_WEIGHT, " with level weight 0.25 (a gradient)")):
+            reader = BoardReader(replace(skin, level_weight=weight), scenes[0].geometry)
+            read = partial(reader.read, mines=mines)
+            moved_ms = alternating_ms(read, (start, after_move), repeat)
+            new_ms = alternating_ms(read, (start, every_cell), repeat)
+            print(
+                f"read Expert board, {kind} ({region.width}x{region.height}){what}: "
+                f"{moved_ms:.2f} ms after a move, {new_ms:.2f} ms when every cell changed"
+            )
+        found = median_ms(partial(locate, skin, scenes[0].screen), max(3, repeat // 20))
         print(f"locate on a 1280x1024 screen, {kind}: {found:.1f} ms")
 
 
@@ -99,10 +123,15 @@ def bench_live(grabber: ScreenGrabber, skin: Skin, repeat: int) -> None:
     print(f"live {skin.name}: {geometry.rows}x{geometry.columns} board at {geometry.rect}")
     reader = BoardReader(skin, geometry)
     frame = grabber.grab(reader.region)
-    read = median_ms(lambda: reader.read(frame, 0), repeat)
+    again = median_ms(lambda: reader.read(frame, 0), repeat)
+    first = median_ms(lambda: BoardReader(skin, geometry).read(frame, 0), repeat)
     grab = median_ms(lambda: grabber.grab(reader.region), repeat)
     found = median_ms(lambda: locate_on_screen(grabber, skin), max(3, repeat // 20))
-    print(f"live read: {read:.2f} ms, capture of its region: {grab:.2f} ms, locate: {found:.1f} ms")
+    print(
+        f"live read: {again:.2f} ms read again (nothing changed), {first:.2f} ms by a new reader "
+        f"(its first read, building it included); capture of its region: {grab:.2f} ms, "
+        f"locate: {found:.1f} ms"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -16,6 +16,13 @@ distance; a flat hidden tile and a flat opened one that differ only in level are
 A match is accepted only when it is also clearly better than the runner-up: the best distance
 must be at most :data:`AMBIGUITY_RATIO` times the second best, so a cell half-way between two
 templates (a half-drawn frame, a skin whose tiles look alike) is refused instead of guessed.
+
+Comparing every patch with every template costs a product over all their pixels, which grows
+with the cell's area (6 ms for an Expert board of 40-px cells). Between two moves most cells show
+what they showed before, so :meth:`TemplateBank.judge_guessed` first measures each patch against
+the one template it showed last: one that is near it and far from every other template is that
+template for sure, by the triangle inequality (see :meth:`TemplateBank.judge_guessed`); only the
+others are compared with every template. The verdict is the same either way.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -60,7 +68,10 @@ Expert board took 16 ms instead of 0.6 ms; products in blocks this small stay on
 
 @dataclass(frozen=True)
 class Verdict:
-    """Per patch: the best template's index, its distance, the runner-up's, and acceptance."""
+    """Per patch: the best template's index, its distance, the runner-up's, and acceptance.
+
+    For a patch :meth:`TemplateBank.judge_guessed` accepted as its guess, the runner-up is the
+    template nearest the guess and its distance a lower bound (enough to show the pick is safe)."""
 
     best: npt.NDArray[np.intp]
     second: npt.NDArray[np.intp]
@@ -97,6 +108,9 @@ class TemplateBank(Generic[Label]):
         self.level_weight = level_weight
         self._lenient = level_weight < 1
         self._transposed = np.ascontiguousarray(self._matrix.T)
+        self._pictures = np.stack([image.reshape(-1) for image in images])
+        self._nearest_other, self._gap = _nearest_others(self._pictures)
+        self._sure_within = self._gap * (AMBIGUITY_RATIO / (1 + AMBIGUITY_RATIO))
         if self._lenient:
             # Lenient distances read patches channel by channel (all blue values, then green,
             # then red): one layout serves both products, with no second copy of the patches.
@@ -145,6 +159,57 @@ class TemplateBank(Generic[Label]):
         np.maximum(squared, 0.0, out=squared)
         squared /= self._size * 255.0**2
         return np.sqrt(squared, out=squared).reshape(*leading, len(self.labels))
+
+    def judge_guessed(
+        self, patches: npt.NDArray[np.uint8], threshold: float, guesses: npt.NDArray[np.intp]
+    ) -> Verdict:
+        """``judge(distances(patches), threshold)``, sooner when most patches show the template
+        ``guesses`` names (one index per patch, any leading shape; -1 for no guess).
+
+        Each patch is measured against its guess alone. If that distance ``d`` is within the
+        threshold and at most :data:`AMBIGUITY_RATIO` / (1 + :data:`AMBIGUITY_RATIO`) of the
+        distance from the guess to its nearest other template, every other template is at least
+        ``d`` / :data:`AMBIGUITY_RATIO` from the patch (triangle inequality): the guess is the
+        best, within the threshold and unambiguous, as the full comparison would find. The
+        other patches are compared with every template. A lenient bank's distance (see the
+        module doc) is no metric, so it always compares them all."""
+        leading = patches.shape[: patches.ndim - len(self.shape)]
+        if self._lenient or patches.shape[len(leading) :] != self.shape or not patches.size:
+            return self.judge(self.distances(patches), threshold)
+        flat = np.ascontiguousarray(patches).reshape(-1, self._size)
+        guessed = np.asarray(guesses, dtype=np.intp).reshape(-1)
+        some = np.maximum(guessed, 0)  # a patch without a guess is measured against the first
+        scale = self._size * 255.0**2
+        sure_within = np.minimum(self._sure_within[some], threshold)
+        away = cv2.absdiff(flat, self._pictures[some])
+        summed = cv2.reduce(away, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S).ravel().astype(np.float64)
+        # The squared sum is at least summed^2 / size: a patch that changed is told at once.
+        hopeful = (guessed >= 0) & (
+            summed**2 <= sure_within.astype(np.float64) ** 2 * scale * self._size
+        )
+        squared = np.where(hopeful, 0.0, np.inf)
+        for row in np.flatnonzero(hopeful & (summed > 0)).tolist():
+            squared[row] = cv2.norm(away[row], cv2.NORM_L2SQR)
+        best_distance = np.sqrt(squared / scale).astype(np.float32)
+        sure = best_distance <= sure_within
+        best, second = guessed.copy(), self._nearest_other[some]
+        second_distance = self._gap[some] - best_distance
+        within, unambiguous = sure.copy(), sure.copy()
+        unsure = np.flatnonzero(~sure)
+        if len(unsure):
+            again = self.judge(self.distances(flat[unsure].reshape(-1, *self.shape)), threshold)
+            best[unsure], second[unsure] = again.best, again.second
+            best_distance[unsure] = again.best_distance
+            second_distance[unsure] = again.second_distance
+            within[unsure], unambiguous[unsure] = again.within_threshold, again.unambiguous
+        return Verdict(
+            best.reshape(leading),
+            second.reshape(leading),
+            best_distance.reshape(leading),
+            second_distance.reshape(leading),
+            within.reshape(leading),
+            unambiguous.reshape(leading),
+        )
 
     def distances_over_ground(
         self, patches: npt.NDArray[np.uint8], grounds: npt.NDArray[np.float64]
@@ -198,6 +263,19 @@ def _product(left: Floats, right: Floats) -> Floats:
     for start in range(0, len(left), block):
         np.matmul(left[start : start + block], right, out=result[start : start + block])
     return result
+
+
+def _nearest_others(pictures: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.intp], Floats]:
+    """Per picture (a row of ``pictures``), the index of the nearest other one and its
+    distance; for a bank of one, judge's padding index and infinity."""
+    count, size = pictures.shape
+    apart = np.full((count + 1, count + 1), np.inf, dtype=np.float32)
+    for first in range(count):
+        for second in range(first + 1, count):
+            squared = cv2.norm(pictures[first], pictures[second], cv2.NORM_L2SQR)
+            apart[first, second] = apart[second, first] = np.sqrt(squared / (size * 255.0**2))
+    nearest = np.argmin(apart[:count, :count], axis=1) if count > 1 else np.array([count])
+    return nearest.astype(np.intp), apart[np.arange(count), nearest]
 
 
 def _backgrounds(

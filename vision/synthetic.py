@@ -22,13 +22,14 @@ OPENED = (180, 180, 180)
 FACE_SIZE = 24
 
 LAYOUTS: dict[int, tuple[int, int]] = {16: (15, 0), 21: (20, 0), 24: (22, 1)}
-"""pitch -> (tile size, tile offset): 1 or 2 px of grid line between tiles, on one or both sides."""
+"""pitch -> (tile size, tile offset): 1 or 2 px of grid line between tiles, on one or both sides.
+Another pitch has a 1 px line on both sides."""
 
 
 def make_skin(pitch: int, seed: int = 0, name: str = "synthetic") -> Skin:
     """A skin with distinct tiles for every :class:`Tile` and three faces."""
     rng = np.random.default_rng(seed)
-    size, offset = LAYOUTS[pitch]
+    size, offset = LAYOUTS.get(pitch, (pitch - 2, 1))
     templates: dict[Tile, Image] = {}
     for tile in PICTURED_TILES:
         image = np.empty((size, size, 3), dtype=np.uint8)

@@ -356,6 +356,92 @@ def test_bank_distance_is_the_rms_difference(patches: int, templates: int, seed:
     assert verdict.best[0] == templates - 1 and verdict.accepted[0]
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 40),
+    st.integers(1, 6),
+    st.floats(0.02, 0.4),
+    st.integers(0, 2**32 - 1),
+)
+def test_a_judgement_from_guesses_is_the_full_one(
+    patches: int, templates: int, threshold: float, seed: int
+) -> None:
+    """judge_guessed accepts exactly what comparing every patch with every template accepts,
+    as the same templates at the same distances, whether the guesses are right or not."""
+    rng = np.random.default_rng(seed)
+    images = rng.integers(0, 256, size=(templates, 7, 5, 3), dtype=np.uint8)
+    if templates > 1:  # two templates close together, so the certificate is tested near its edge
+        images[1] = np.clip(images[0] + rng.integers(-30, 31, size=images[0].shape), 0, 255)
+    shown = rng.integers(0, templates, size=patches)
+    noise = rng.integers(-1, 2, size=(patches, 1, 1, 1)) * rng.integers(
+        0, 60, size=(patches, 7, 5, 3)
+    )
+    tested = np.clip(images[shown].astype(int) + noise, 0, 255).astype(np.uint8)
+    guesses = np.where(rng.random(patches) < 0.7, shown, rng.integers(-1, templates, patches))
+    bank = TemplateBank(list(range(templates)), list(images))
+    full = bank.judge(bank.distances(tested), threshold)
+    fast = bank.judge_guessed(tested, threshold, guesses)
+    near_an_edge = (np.abs(full.best_distance - threshold) < 2e-3) | (
+        np.abs(full.best_distance - AMBIGUITY_RATIO * full.second_distance) < 2e-3
+    )
+    clear = ~near_an_edge
+    assert np.array_equal(fast.accepted[clear], full.accepted[clear])
+    accepted = full.accepted & clear
+    assert np.array_equal(fast.best[accepted], full.best[accepted])
+    assert np.allclose(fast.best_distance[accepted], full.best_distance[accepted], atol=2e-3)
+    # A runner-up a guess stands for is a lower bound, and still far enough to be safe.
+    assert np.all(fast.second_distance[accepted] <= full.second_distance[accepted] + 2e-3)
+    sure = fast.accepted
+    assert np.all(fast.best_distance[sure] <= AMBIGUITY_RATIO * fast.second_distance[sure] + 1e-6)
+
+
+def test_a_read_after_a_move_compares_only_the_cells_that_changed_with_every_template(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    skin = replace(SKINS[21], faces={})
+    tiles = np.full((6, 9), Tile.HIDDEN, dtype=np.uint8)
+    before = draw(skin, tiles, (40, 60), SCREEN, face=None)
+    reader = BoardReader(skin, before.geometry, crops_dir=tmp_path)
+    region = reader.region
+    compared: list[int] = []
+    full = TemplateBank.distances
+    monkeypatch.setattr(
+        TemplateBank,
+        "distances",
+        lambda bank, patches: compared.append(len(patches)) or full(bank, patches),
+    )
+
+    def read(scene: Scene) -> np.ndarray:
+        frame = scene.screen[region.top : region.bottom, region.left : region.right]
+        return reader.read(np.ascontiguousarray(frame), 0).board.tiles
+
+    assert np.array_equal(read(before), tiles) and compared == [54]  # nothing to guess from yet
+    opened = tiles.copy()
+    opened[2:4, 3:6] = [[Tile.ONE, Tile.ZERO, Tile.TWO], [Tile.EIGHT, Tile.ZERO, Tile.FLAG]]
+    assert np.array_equal(read(draw(skin, opened, (40, 60), SCREEN, face=None)), opened)
+    assert compared[1:] == [6]
+    assert np.array_equal(read(draw(skin, opened, (40, 60), SCREEN, face=None)), opened)
+    assert compared[2:] == []  # unchanged: every cell is its guess
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.one_of(scenes(), uneven_scenes()), st.integers(0, 2**32 - 1))
+def test_a_reader_reads_each_frame_whatever_the_last_one_showed(drawn: Scene, seed: int) -> None:
+    reader = BoardReader(drawn.skin, drawn.geometry)
+    region = reader.region
+    other = np.random.default_rng(seed).integers(
+        0, len(PICTURED_TILES), size=drawn.tiles.shape, dtype=np.uint8
+    )
+    other[::2] = drawn.tiles[::2]  # half the rows as before
+    at = (drawn.geometry.left, drawn.geometry.top)
+    edges = drawn.geometry.edges
+    previous = draw(drawn.skin, other, at, SCREEN, face=drawn.face, edges=edges)
+    for scene in (previous, drawn, previous, previous):
+        frame = scene.screen[region.top : region.bottom, region.left : region.right]
+        reading = reader.read(np.ascontiguousarray(frame), 0)
+        assert np.array_equal(reading.board.tiles, scene.tiles)
+
+
 def test_a_board_on_a_background_of_its_opened_colour_is_found() -> None:
     # Found by hypothesis: the hidden tile's grey near-misses on a background of the opened
     # colour (and on the face) outnumbered its real matches, so the board's phase was never
