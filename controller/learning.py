@@ -60,6 +60,8 @@ def calibrate_game(
             width, height = window.geometry.width, window.geometry.height
             if left + width > screen.right and left != origin[0]:  # next row of windows
                 left, top, row_height = origin[0], top + row_height + WINDOW_GAP, 0
+            if left == origin[0]:  # a window too wide for the margin stands nearer the edge
+                left = max(screen.left, min(left, screen.right - width))
             if left + width > screen.right or top + height > screen.bottom:
                 raise SandboxError(
                     f"a {width}x{height} {game} window does not fit on the {screen.width}x"

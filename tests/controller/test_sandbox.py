@@ -369,11 +369,14 @@ def test_a_game_with_no_calibration_boards_is_learned_from_one_window_of_the_siz
     opened: list[tuple[int, int, int]] = []
     closed: list[int] = []
 
+    width = 300
+
     class Window:
-        geometry = games.Geometry(0, 0, 300, 200)
+        def __init__(self) -> None:
+            self.geometry = games.Geometry(0, 0, width, 200)
 
         def move(self, left: int, top: int) -> None:
-            self.geometry = games.Geometry(left, top, 300, 200)
+            self.geometry = games.Geometry(left, top, width, 200)
 
         def close(self) -> None:
             closed.append(1)
@@ -413,3 +416,8 @@ def test_a_game_with_no_calibration_boards_is_learned_from_one_window_of_the_siz
     # A game whose new-game key calibration would not find is told it, as its user would.
     assert learning.calibrate_game("xbomb", size=(8, 8, 10)) == "learned"
     assert calibrated["new_game"] == NewGame("key", "s")
+    # A window too wide to stand at the usual margin is moved left until it fits (xbomb's
+    # Expert window, 1275 px wide, stopped `play --game xbomb --level expert` before).
+    width = 1275
+    assert learning.calibrate_game("xbomb", size=(16, 30, 99)) == "learned"
+    assert calibrated["rects"] == [Rect(5, 2 * learning.WINDOW_GAP, 1275, 200)]
