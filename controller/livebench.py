@@ -52,6 +52,8 @@ class GameTiming:
     """Wall seconds from the end of the game before to the end of this one."""
     turns: int
     """Look-solve-click rounds (solver calls)."""
+    reads: int
+    """Reads of the board (a turn reads it once or more: after a click, to check it took)."""
 
 
 @dataclass
@@ -109,8 +111,12 @@ def _speed_lines(name: str, timings: Sequence[GameTiming]) -> list[str]:
     totals = {stage: sum(t.seconds.get(stage, 0.0) for t in timings) for stage in STAGES}
     totals["wait"] -= totals["capture"]  # every capture happens while waiting for a still frame
     totals["rest"] = cycles - sum(totals.values())
+    reads = sum(t.reads for t in timings)
     for stage, meaning in {**STAGES, "rest": "the rest (one game a second, Python)"}.items():
-        lines.append(f"  {meaning:<42} {totals[stage]:7.2f} s {totals[stage] / cycles:6.1%}")
+        line = f"  {meaning:<42} {totals[stage]:7.2f} s {totals[stage] / cycles:6.1%}"
+        if stage == "read" and reads:
+            line += f", {reads} reads of {totals[stage] / reads * 1000:.2f} ms"
+        lines.append(line)
     return lines
 
 
@@ -134,16 +140,21 @@ def run(
     with stop_on_signals(), ExitStack() as stack, OutcomeLog(db) as log:
         table = sandbox_table(stack, game, level, skin, click_pause)
         player = GamePlayer(table, log, stopwatch=table.stopwatch)
-        before, turns_before, cycle_start = dict(table.stopwatch.seconds), 0, time.monotonic()
+        before, cycle_start = dict(table.stopwatch.seconds), time.monotonic()
+        turns_before = reads_before = 0
         try:
             for report in play_games(player, games, progress=until_deadline):
-                after, turns = dict(table.stopwatch.seconds), table.stopwatch.counts["solver"]
+                after, counts = dict(table.stopwatch.seconds), table.stopwatch.counts
+                turns, reads = counts["solver"], counts["read"]
                 seconds = {stage: after[stage] - before.get(stage, 0.0) for stage in after}
                 cycle = time.monotonic() - cycle_start
                 bench.timings.append(
-                    GameTiming(report.record, seconds, cycle, turns - turns_before)
+                    GameTiming(
+                        report.record, seconds, cycle, turns - turns_before, reads - reads_before
+                    )
                 )
-                before, turns_before, cycle_start = after, turns, time.monotonic()
+                before, cycle_start = after, time.monotonic()
+                turns_before, reads_before = turns, reads
         except (StopRequested, NoFreshGame) as stop:
             print(f"stopped: {stop}", file=sys.stderr)
         bench.clicked_again = table.stopwatch.counts["clicked again"]

@@ -26,7 +26,7 @@ def timed_game(
         log.record_move(game_id, (0, column), "open", 1.0, False)
     record: LoggedGame = replace(log.finish_game(game_id, result, None), duration=duration)
     cycle = sum(seconds.values()) - seconds.get("capture", 0.0) + 0.5
-    return GameTiming(record, seconds, cycle, turns=clicks // 2)
+    return GameTiming(record, seconds, cycle, turns=clicks // 2, reads=clicks)
 
 
 def test_the_report_gives_the_median_won_game_speeds_and_where_the_time_went(
@@ -61,6 +61,8 @@ def test_the_report_gives_the_median_won_game_speeds_and_where_the_time_went(
     assert shares["capturing the screen"] == ["0.75", "s", "7.7%"]
     assert shares["waiting for a still frame (less capture)"] == ["2.25", "s", "23.1%"]
     assert shares["the rest (one game a second, Python)"] == ["1.50", "s", "15.4%"]
+    # 60 reads in 0.75 s: how long one read of the board takes, on average.
+    assert lines[7].endswith("0.75 s   7.7%, 60 reads of 12.50 ms")
     assert lines[12].startswith("all games: 66 clicks and 33 turns in 13.5 s of play:")
 
 
