@@ -180,8 +180,14 @@ class Mouse:
         """Move the pointer, without clicking, out of the game window holding ``area`` and off
         ``area`` (which may reach past the window: a block of tiles found around a lit one),
         before its board is found: no window to rest in is known yet, and the part of a board
-        found may not be all of it."""
-        self.step_off(self._window_of(area).union(area))
+        found may not be all of it.
+
+        The window is given the focus first: with no window manager the focus follows the
+        pointer unless a window holds it, and a game may pause when it loses the focus
+        (gnome-mines covered its board with "Paused")."""
+        window = self._window_of(area)
+        self.windows.focus_at(*area.centre)
+        self.step_off(window.union(area))
 
     def _window_of(self, area: Rect) -> Rect:
         """The frame of the game window under the middle of ``area``, looked up now (``area``

@@ -134,9 +134,14 @@ class FoundWindows:
         self.frame = frame
         self.found: list[tuple[int, Rect]] = []
 
+        self.focused: list[int] = []
+
     def find(self, areas: list[Rect]) -> None:
         """As X does: the window under the middle of an area."""
         self.found = [(1, self.frame)] if any(self.frame.contains(*a.centre) for a in areas) else []
+
+    def focus_at(self, x: int, y: int) -> None:
+        self.focused += [window for window, frame in self.found if frame.contains(x, y)]
 
 
 def test_the_pointer_leaves_the_window_holding_an_area_across_its_nearest_side() -> None:
@@ -147,6 +152,9 @@ def test_the_pointer_leaves_the_window_holding_an_area_across_its_nearest_side()
     assert mouse.hovers(board)
     mouse.leave(board)
     assert mouse.position() == (46, 200) and not mouse.hovers(board)
+    # With no window manager the focus follows the pointer, unless a window was given it:
+    # gnome-mines paused ("Paused" over its board) when the pointer left its window.
+    assert mouse.windows.focused == [1]  # type: ignore[attr-defined]
 
 
 def test_the_pointer_leaves_the_window_of_a_block_found_partly_outside_it() -> None:
