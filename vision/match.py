@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Generic, TypeVar
 
 import cv2
@@ -109,8 +110,6 @@ class TemplateBank(Generic[Label]):
         self._lenient = level_weight < 1
         self._transposed = np.ascontiguousarray(self._matrix.T)
         self._pictures = np.stack([image.reshape(-1) for image in images])
-        self._nearest_other, self._gap = _nearest_others(self._pictures)
-        self._sure_within = self._gap * (AMBIGUITY_RATIO / (1 + AMBIGUITY_RATIO))
         if self._lenient:
             # Lenient distances read patches channel by channel (all blue values, then green,
             # then red): one layout serves both products, with no second copy of the patches.
@@ -160,6 +159,19 @@ class TemplateBank(Generic[Label]):
         squared /= self._size * 255.0**2
         return np.sqrt(squared, out=squared).reshape(*leading, len(self.labels))
 
+    @cached_property
+    def _nearest_others(self) -> tuple[npt.NDArray[np.intp], Floats]:
+        """Per template, the index of the nearest other one and its distance; for a bank of
+        one, judge's padding index and infinity. Worked out for :meth:`judge_guessed` only."""
+        count, size = self._pictures.shape
+        apart = np.full((count + 1, count + 1), np.inf, dtype=np.float32)
+        for first in range(count):
+            for second in range(first + 1, count):
+                squared = cv2.norm(self._pictures[first], self._pictures[second], cv2.NORM_L2SQR)
+                apart[first, second] = apart[second, first] = np.sqrt(squared / (size * 255.0**2))
+        nearest = np.argmin(apart[:count, :count], axis=1) if count > 1 else np.array([count])
+        return nearest.astype(np.intp), apart[np.arange(count), nearest]
+
     def judge_guessed(
         self, patches: npt.NDArray[np.uint8], threshold: float, guesses: npt.NDArray[np.intp]
     ) -> Verdict:
@@ -180,7 +192,8 @@ class TemplateBank(Generic[Label]):
         guessed = np.asarray(guesses, dtype=np.intp).reshape(-1)
         some = np.maximum(guessed, 0)  # a patch without a guess is measured against the first
         scale = self._size * 255.0**2
-        sure_within = np.minimum(self._sure_within[some], threshold)
+        nearest_other, gap = self._nearest_others
+        sure_within = np.minimum(gap[some] * (AMBIGUITY_RATIO / (1 + AMBIGUITY_RATIO)), threshold)
         away = cv2.absdiff(flat, self._pictures[some])
         summed = cv2.reduce(away, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S).ravel().astype(np.float64)
         # The squared sum is at least summed^2 / size: a patch that changed is told at once.
@@ -192,8 +205,8 @@ class TemplateBank(Generic[Label]):
             squared[row] = cv2.norm(away[row], cv2.NORM_L2SQR)
         best_distance = np.sqrt(squared / scale).astype(np.float32)
         sure = best_distance <= sure_within
-        best, second = guessed.copy(), self._nearest_other[some]
-        second_distance = self._gap[some] - best_distance
+        best, second = guessed.copy(), nearest_other[some]
+        second_distance = gap[some] - best_distance
         within, unambiguous = sure.copy(), sure.copy()
         unsure = np.flatnonzero(~sure)
         if len(unsure):
@@ -263,19 +276,6 @@ def _product(left: Floats, right: Floats) -> Floats:
     for start in range(0, len(left), block):
         np.matmul(left[start : start + block], right, out=result[start : start + block])
     return result
-
-
-def _nearest_others(pictures: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.intp], Floats]:
-    """Per picture (a row of ``pictures``), the index of the nearest other one and its
-    distance; for a bank of one, judge's padding index and infinity."""
-    count, size = pictures.shape
-    apart = np.full((count + 1, count + 1), np.inf, dtype=np.float32)
-    for first in range(count):
-        for second in range(first + 1, count):
-            squared = cv2.norm(pictures[first], pictures[second], cv2.NORM_L2SQR)
-            apart[first, second] = apart[second, first] = np.sqrt(squared / (size * 255.0**2))
-    nearest = np.argmin(apart[:count, :count], axis=1) if count > 1 else np.array([count])
-    return nearest.astype(np.intp), apart[np.arange(count), nearest]
 
 
 def _backgrounds(
