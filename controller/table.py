@@ -248,14 +248,11 @@ class ScreenTable:
         read = self._read_with(frame, [*self._unlabelled, *pictures])
         if read is None or read[1].outcome != GameState.LOST:
             return None
-        reading = read[1]
-        board = reading.board.copy()
-        known = len(self._unlabelled)
-        for cell, picture in reading.pictures.items():
-            if picture >= known:  # one of the pictures taken for this read only
-                board.tiles[cell] = Tile.OPENED
+        # The pictures taken for this read only already read as opened cells of unknown
+        # number; they are no pictures of this table's.
+        reading, known = read[1], len(self._unlabelled)
         unknown = {cell: picture for cell, picture in reading.pictures.items() if picture < known}
-        lost = replace(reading, board=board, pictures=unknown)
+        lost = replace(reading, pictures=unknown)
         self._keep(frame, lost)  # the last read, which the next new-game action is checked with
         return lost
 

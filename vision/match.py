@@ -186,10 +186,14 @@ class TemplateBank(Generic[Label]):
         other patches are compared with every template. A lenient bank's distance (see the
         module doc) is no metric, so it always compares them all."""
         leading = patches.shape[: patches.ndim - len(self.shape)]
-        if self._lenient or patches.shape[len(leading) :] != self.shape or not patches.size:
+        guessed = np.asarray(guesses, dtype=np.intp).reshape(-1)
+        if (
+            self._lenient
+            or patches.shape[len(leading) :] != self.shape
+            or guessed.max(initial=-1) < 0
+        ):
             return self.judge(self.distances(patches), threshold)
         flat = np.ascontiguousarray(patches).reshape(-1, self._size)
-        guessed = np.asarray(guesses, dtype=np.intp).reshape(-1)
         some = np.maximum(guessed, 0)  # a patch without a guess is measured against the first
         scale = self._size * 255.0**2
         nearest_other, gap = self._nearest_others
