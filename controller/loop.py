@@ -118,6 +118,9 @@ class GamePlayer:
         """The cells the last burst clicked."""
         self._reads: list[Reading] | None = None
         """The reads of the game being played (None between games)."""
+        self._won_board_takes_flags: bool | None = None
+        """Whether the game took a flag on a board shown won with mines still closed (see
+        :meth:`_flag_the_mines_left`); None until such a board was met."""
 
     def play_game(self) -> GameReport:
         """Start a fresh game, play it to the end, and return its logged record."""
@@ -253,6 +256,13 @@ class GamePlayer:
         """Play until the game is won or lost; :attr:`_board` always holds the last read board."""
         outcome = GameState.PLAYING
         refusals = 0
+
+        def logged(move: Move) -> None:
+            with self.stopwatch.stage("log"):
+                self.log.record_move(
+                    game_id, move.cell, move.action.value, move.safety, move.is_guess
+                )
+
         while outcome == GameState.PLAYING:
             moves, outcome = self._moves(rule)
             if outcome != GameState.PLAYING:
@@ -261,12 +271,6 @@ class GamePlayer:
             if not moves:
                 self._board, outcome = self._end_shown(board)
                 continue
-
-            def logged(move: Move) -> None:
-                with self.stopwatch.stage("log"):
-                    self.log.record_move(
-                        game_id, move.cell, move.action.value, move.safety, move.is_guess
-                    )
 
             clicked, refusal = self._click(moves, logged)
             self._clicked = {move.cell for move in clicked}
@@ -284,7 +288,36 @@ class GamePlayer:
             self._board, outcome = reading.board, reading.outcome
             if self._reads is not None:
                 self._reads.append(reading)
-        return Result.WON if outcome == GameState.WON else Result.LOST
+        if outcome != GameState.WON:
+            return Result.LOST
+        self._flag_the_mines_left(logged)
+        return Result.WON
+
+    def _flag_the_mines_left(self, logged: Callable[[Move], None]) -> None:
+        """Flag the mines a board shown won left closed, if the game still takes flags then.
+
+        With every safe cell open a board looks won, but some games end only once every mine is
+        flagged as well (xbomb), and with no face to say so only the game can tell: the first
+        such board gets one flag. A game that already ended ignores it and is not asked again;
+        one that takes it gets a flag on every mine left, and on every such board after."""
+        board, reads = self._board, self._reads or []
+        flags = [Move((int(r), int(c)), Action.FLAG) for r, c in np.argwhere(board.closed)]
+        if not flags or self._won_board_takes_flags is False:
+            return
+        if reads and reads[-1].face == GameState.WON:
+            return  # the game's face said won
+        if self._won_board_takes_flags is None:
+            clicked, _ = self._click(flags[:1], logged)
+            if not clicked:
+                return
+            reading = self._look_for_change()
+            self._won_board_takes_flags = reading.board[flags[0].cell] == Tile.FLAG
+            if not self._won_board_takes_flags:
+                return
+            self._board, flags = reading.board, flags[1:]
+        clicked, _ = self._click(flags, logged)
+        if clicked:
+            self._board = self._reread_until_taken(clicked).board
 
     def _moves(self, rule: str) -> tuple[list[Move], GameState]:
         """The solver's moves on the last board read, and the game's state. A board no mine

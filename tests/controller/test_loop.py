@@ -19,7 +19,7 @@ from controller.loop import (
     live_line,
     play_games,
 )
-from controller.outcomes import GameSetup, OutcomeLog, Result
+from controller.outcomes import GameSetup, LoggedGame, OutcomeLog, Result
 from controller.stopping import StopKey, StopKeyError, StopRequested
 from controller.table import NotAsRead
 from solver import Board, BoardError, Game, Tile
@@ -45,6 +45,12 @@ def quick_player(table: SimulatedTable, log: OutcomeLog, flags: bool = False) ->
     return GamePlayer(table, log, flags=flags, one_game_a_second=False)
 
 
+def won_games(table: SimulatedTable, log: OutcomeLog, games: int) -> list[LoggedGame]:
+    """The records of the games won in a run of ``games`` on ``table``."""
+    reports = play_all(quick_player(table, log), games)
+    return [report.record for report in reports if report.record.result == Result.WON]
+
+
 class SimulatedTable:
     """A Table over solver.Game: what a real window would show, with faults to inject.
 
@@ -66,6 +72,8 @@ class SimulatedTable:
         unknown_numbers: frozenset[int] = frozenset(),
         dialog_on_loss: bool = False,
         reveals_on_loss: bool = False,
+        closed_mines_when_won: bool = False,
+        flags_to_end: bool = False,
     ) -> None:
         self.game = "simulated"
         self.skin = "simulated-skin"
@@ -103,6 +111,13 @@ class SimulatedTable:
         self.lost_reads = 0
         """Boards read lost with the cells of a number never seen taken as hidden."""
         self.stepped_away = 0
+        self.closed_mines_when_won = closed_mines_when_won or flags_to_end
+        """A board with every safe cell open shows its mines closed, not flagged."""
+        self.flags_to_end = flags_to_end
+        """Like xbomb: no face, and a board with every safe cell open still takes flags; the
+        game ends (and counts as won) only once every mine is flagged."""
+        self.late_flags: set[tuple[int, int]] = set()
+        """The flags that game took after every safe cell was open."""
         self.current = self._started(seed)
 
     def _started(self, seed: int) -> Game:
@@ -124,6 +139,10 @@ class SimulatedTable:
         """The board on the screen now."""
         board = self.current.board.copy()
         layout = self.current.mine_layout
+        if self.closed_mines_when_won and board.is_won and layout is not None:
+            board.tiles[layout] = Tile.HIDDEN
+        for cell in self.late_flags:
+            board.tiles[cell] = Tile.FLAG
         if self.reveals_on_loss and board.is_lost and layout is not None:
             closed = (board.tiles == Tile.HIDDEN) & ~layout
             board.tiles[closed] = neighbour_counts(layout)[closed]
@@ -204,7 +223,10 @@ class SimulatedTable:
         assert 0 <= move.cell[0] < rows and 0 <= move.cell[1] < columns, "click outside the board"
         assert not self.dialog_open, "a click on the board while a dialog covers it"
         self.clicks.append((move.cell, move.action))
-        if not self.drops_clicks:
+        won = self.current.board.is_won
+        if self.flags_to_end and won and move.action == Action.FLAG:
+            self.late_flags ^= {move.cell}
+        elif not self.drops_clicks:
             {
                 Action.OPEN: self.current.open,
                 Action.FLAG: self.current.flag,
@@ -221,6 +243,7 @@ class SimulatedTable:
             return
         self.new_games += 1
         self.current = self._started(self.seed + self.new_games)
+        self.late_flags = set()
 
     def close_dialogs(self) -> int:
         was_open, self.dialog_open = self.dialog_open, False
@@ -607,12 +630,37 @@ def test_the_stopwatch_times_each_stage_of_play(tmp_path: Path) -> None:
 def test_games_that_need_every_mine_flagged_are_finished_with_flags(tmp_path: Path) -> None:
     table = SimulatedTable(seed=7, size=(9, 12, 10), flags_to_win=True)
     with OutcomeLog(tmp_path / "log.db") as log:
-        reports = play_all(quick_player(table, log), 4)
-    won = [r.record for r in reports if r.record.result == Result.WON]
+        won = won_games(table, log, 4)
     assert won, "seeds 7-10 include a won game"
     for record in won:
         final = Board.from_text(record.final_board or "")
         assert int((final.tiles == Tile.FLAG).sum()) == 10
+
+
+def test_a_game_with_no_face_that_takes_flags_once_won_gets_every_mine_flagged(
+    tmp_path: Path,
+) -> None:
+    table = SimulatedTable(seed=7, size=(9, 12, 10), flags_to_end=True)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        won = won_games(table, log, 4)
+        assert len(won) >= 2, "seeds 7-10 include two won games"
+        for record in won:
+            final = Board.from_text(record.final_board or "")
+            assert int((final.tiles == Tile.FLAG).sum()) == 10
+            flags = [m for m in log.moves(record.id) if m.action == Action.FLAG.value]
+            assert len(flags) == 10
+
+
+def test_a_game_that_ends_once_every_safe_cell_is_open_is_asked_for_a_flag_once(
+    tmp_path: Path,
+) -> None:
+    table = SimulatedTable(seed=7, size=(9, 12, 10), closed_mines_when_won=True)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        won = won_games(table, log, 4)
+    assert len(won) >= 2, "seeds 7-10 include two won games"
+    flags = [cell for cell, action in table.clicks if action == Action.FLAG]
+    assert len(flags) == 1  # the first won board's question; the game ignored that flag
+    assert all(Board.from_text(r.final_board or "").is_won for r in won)
 
 
 def test_with_flags_the_solver_flags_mines_as_it_goes(tmp_path: Path) -> None:
