@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
 from solver.errors import AutosweeperError
+from vision.heap import keep_freed_memory
 
 SUBCOMMANDS = ("analyze", "bench", "play", "stats", "calibrate", "skins")
 """Modules of :mod:`controller.commands`; each defines ``add_parser`` and ``run``."""
@@ -48,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
     args = build_parser().parse_args(argv)
+    keep_freed_memory()
     try:
         code = int(args.run(args) or 0)
         sys.stdout.flush()

@@ -29,6 +29,7 @@ from controller.stopping import StopRequested, stop_on_signals
 from solver import LEVELS
 from solver.bench.stats import format_win_rate
 from vision.errors import VisionError
+from vision.heap import keep_freed_memory
 
 STAGES = {
     "capture": "capturing the screen",
@@ -191,6 +192,7 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_arguments(argv)
+    keep_freed_memory()
     with _log_path(args.db) as db:
         try:
             bench = run(

@@ -26,6 +26,7 @@ import numpy as np
 from solver import LEVELS
 from vision.capture import ScreenGrabber
 from vision.geometry import Edges, Rect
+from vision.heap import keep_freed_memory
 from vision.locate import locate, locate_on_screen
 from vision.read import BoardReader
 from vision.skin import MAX_SLACK, Image, Skin
@@ -139,6 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=200, help="timed runs per figure")
     parser.add_argument("--skin", type=Path, help="a skin folder to read the real game with")
     args = parser.parse_args(argv)
+    keep_freed_memory()  # as the play loop does
     bench_synthetic(args.repeat)
     if not os.environ.get("DISPLAY"):
         print("capture: skipped (no DISPLAY)")

@@ -19,10 +19,10 @@ templates (a half-drawn frame, a skin whose tiles look alike) is refused instead
 
 Comparing every patch with every template costs a product over all their pixels, which grows
 with the cell's area (6 ms for an Expert board of 40-px cells). Between two moves most cells show
-what they showed before, so :meth:`TemplateBank.judge_guessed` first measures each patch against
-the one template it showed last: one that is near it and far from every other template is that
-template for sure, by the triangle inequality (see :meth:`TemplateBank.judge_guessed`); only the
-others are compared with every template. The verdict is the same either way.
+what they showed before, so :meth:`TemplateBank.certify` first measures each patch against the
+one template it showed last: one that is near it and far from every other template is that
+template for sure, by the triangle inequality; only the others need comparing with every
+template. The verdict is the same either way.
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ Expert board took 16 ms instead of 0.6 ms; products in blocks this small stay on
 class Verdict:
     """Per patch: the best template's index, its distance, the runner-up's, and acceptance.
 
-    For a patch :meth:`TemplateBank.judge_guessed` accepted as its guess, the runner-up is the
+    For a patch certified as its guess (:meth:`TemplateBank.certify`), the runner-up is the
     template nearest the guess and its distance a lower bound (enough to show the pick is safe)."""
 
     best: npt.NDArray[np.intp]
@@ -160,43 +160,56 @@ class TemplateBank(Generic[Label]):
         return np.sqrt(squared, out=squared).reshape(*leading, len(self.labels))
 
     @cached_property
-    def _nearest_others(self) -> tuple[npt.NDArray[np.intp], Floats]:
-        """Per template, the index of the nearest other one and its distance; for a bank of
-        one, judge's padding index and infinity. Worked out for :meth:`judge_guessed` only."""
+    def separations(self) -> Floats:
+        """(templates, templates): the exact distance between each two templates, infinite from
+        a template to itself."""
         count, size = self._pictures.shape
-        apart = np.full((count + 1, count + 1), np.inf, dtype=np.float32)
+        apart = np.full((count, count), np.inf, dtype=np.float32)
         for first in range(count):
             for second in range(first + 1, count):
                 squared = cv2.norm(self._pictures[first], self._pictures[second], cv2.NORM_L2SQR)
                 apart[first, second] = apart[second, first] = np.sqrt(squared / (size * 255.0**2))
-        nearest = np.argmin(apart[:count, :count], axis=1) if count > 1 else np.array([count])
-        return nearest.astype(np.intp), apart[np.arange(count), nearest]
+        return apart
 
-    def judge_guessed(
-        self, patches: npt.NDArray[np.uint8], threshold: float, guesses: npt.NDArray[np.intp]
-    ) -> Verdict:
-        """``judge(distances(patches), threshold)``, sooner when most patches show the template
-        ``guesses`` names (one index per patch, any leading shape; -1 for no guess).
+    def nearest_others(
+        self, together: npt.NDArray[np.bool_] | None = None
+    ) -> tuple[npt.NDArray[np.intp], Floats]:
+        """Per template, the index of the nearest other one and its distance, among those that
+        ``together`` (templates x templates; default all) pairs it with; with none, the index one
+        past the last (judge's padding) and infinity."""
+        apart = self.separations
+        if together is not None:
+            apart = np.where(together, apart, np.inf)
+        padded = np.concatenate([apart, np.full((len(apart), 1), np.inf, np.float32)], axis=1)
+        nearest = np.argmin(padded, axis=1).astype(np.intp)
+        return nearest, padded[np.arange(len(apart)), nearest]
 
-        Each patch is measured against its guess alone. If that distance ``d`` is within the
-        threshold and at most :data:`AMBIGUITY_RATIO` / (1 + :data:`AMBIGUITY_RATIO`) of the
-        distance from the guess to its nearest other template, every other template is at least
-        ``d`` / :data:`AMBIGUITY_RATIO` from the patch (triangle inequality): the guess is the
-        best, within the threshold and unambiguous, as the full comparison would find. The
-        other patches are compared with every template. A lenient bank's distance (see the
-        module doc) is no metric, so it always compares them all."""
-        leading = patches.shape[: patches.ndim - len(self.shape)]
+    def certify(
+        self,
+        patches: npt.NDArray[np.uint8],
+        threshold: float,
+        guesses: npt.NDArray[np.intp],
+        nearest: tuple[npt.NDArray[np.intp], Floats] | None = None,
+    ) -> tuple[npt.NDArray[np.bool_], Floats]:
+        """Which ``patches`` (any leading shape, then the template shape) are for sure the
+        template ``guesses`` names (one index per patch, -1 for none), and the distance of each
+        to its guess (one flat array each).
+
+        A patch at distance ``d`` from its guess, within the threshold and at most
+        :data:`AMBIGUITY_RATIO` / (1 + :data:`AMBIGUITY_RATIO`) of the distance from the guess to
+        its nearest other template (``nearest``, see :meth:`nearest_others`), is at least ``d``
+        / :data:`AMBIGUITY_RATIO` from every other template (triangle inequality): the guess is
+        what :meth:`judge` of all the distances accepts, at that distance. A lenient bank's
+        distance (see the module doc) is no metric: it certifies nothing."""
         guessed = np.asarray(guesses, dtype=np.intp).reshape(-1)
-        if (
-            self._lenient
-            or patches.shape[len(leading) :] != self.shape
-            or guessed.max(initial=-1) < 0
-        ):
-            return self.judge(self.distances(patches), threshold)
+        if patches.shape[patches.ndim - len(self.shape) :] != self.shape:
+            raise ValueError(f"patches of shape {patches.shape} against templates of {self.shape}")
+        if self._lenient or guessed.max(initial=-1) < 0:
+            return np.zeros(len(guessed), dtype=bool), np.full(len(guessed), np.inf, np.float32)
         flat = np.ascontiguousarray(patches).reshape(-1, self._size)
         some = np.maximum(guessed, 0)  # a patch without a guess is measured against the first
         scale = self._size * 255.0**2
-        nearest_other, gap = self._nearest_others
+        _, gap = nearest or self._nearest_others
         sure_within = np.minimum(gap[some] * (AMBIGUITY_RATIO / (1 + AMBIGUITY_RATIO)), threshold)
         away = cv2.absdiff(flat, self._pictures[some])
         summed = cv2.reduce(away, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S).ravel().astype(np.float64)
@@ -207,26 +220,12 @@ class TemplateBank(Generic[Label]):
         squared = np.where(hopeful, 0.0, np.inf)
         for row in np.flatnonzero(hopeful & (summed > 0)).tolist():
             squared[row] = cv2.norm(away[row], cv2.NORM_L2SQR)
-        best_distance = np.sqrt(squared / scale).astype(np.float32)
-        sure = best_distance <= sure_within
-        best, second = guessed.copy(), nearest_other[some]
-        second_distance = gap[some] - best_distance
-        within, unambiguous = sure.copy(), sure.copy()
-        unsure = np.flatnonzero(~sure)
-        if len(unsure):
-            again = self.judge(self.distances(flat[unsure].reshape(-1, *self.shape)), threshold)
-            best[unsure], second[unsure] = again.best, again.second
-            best_distance[unsure] = again.best_distance
-            second_distance[unsure] = again.second_distance
-            within[unsure], unambiguous[unsure] = again.within_threshold, again.unambiguous
-        return Verdict(
-            best.reshape(leading),
-            second.reshape(leading),
-            best_distance.reshape(leading),
-            second_distance.reshape(leading),
-            within.reshape(leading),
-            unambiguous.reshape(leading),
-        )
+        distance = np.sqrt(squared / scale).astype(np.float32)
+        return distance <= sure_within, distance
+
+    @cached_property
+    def _nearest_others(self) -> tuple[npt.NDArray[np.intp], Floats]:
+        return self.nearest_others()
 
     def distances_over_ground(
         self, patches: npt.NDArray[np.uint8], grounds: npt.NDArray[np.float64]

@@ -4,7 +4,7 @@ The hot path builds a strided (rows, columns, height, width, 3) view of the capt
 tile image per cell (a gathered copy when the cells are not all one size), and compares all of
 them with all templates in a single matrix product (:class:`vision.match.TemplateBank`); a cell
 that still shows what the last read found is recognised from that template alone
-(:meth:`vision.match.TemplateBank.judge_guessed`: the same verdict, in a fraction of the time).
+(:meth:`vision.match.TemplateBank.certify`: the same verdict, in a fraction of the time).
 No cell is guessed: one that matches nothing, or two templates about equally, stops the read
 with its crop saved as a PNG. On a board over a gradient, a cell refused is first judged once
 more over the ground the pixels around its tile show (:mod:`vision.ground`): a sharp edge of
@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 
 import cv2
@@ -33,46 +34,27 @@ from vision.skin import FACE_STATES, SIZE_CLASSES, Image, Skin
 
 @dataclass(frozen=True)
 class _ClassBank:
-    """The cells of one size class, a block of rows and columns of the board gathered with its
-    rows and columns ordered by size (see :class:`_ByClass`), and the templates they are read
-    against (indices into the reader's templates, and a bank of just those)."""
+    """The templates the cells of one size class are read against: indices into the reader's
+    templates (then judge's padding index, past the last) and a bank of just those."""
 
-    rows: slice
-    columns: slice
+    size_class: int
     templates: npt.NDArray[np.intp]
     bank: TemplateBank[Tile]
-    local: npt.NDArray[np.intp]
-    """The inverse of ``templates``: per index into the reader's templates, its index in
-    ``bank``, or -1."""
-
-
-@dataclass(frozen=True)
-class _ByClass:
-    """How an uneven board is read class by class: its cells gathered narrow rows first and
-    narrow columns first, so each size class is one block read against its own bank, with no
-    copy of its cells; ``rows`` and ``columns`` put the blocks' cells back in board order."""
-
-    xs: npt.NDArray[np.intp]
-    ys: npt.NDArray[np.intp]
-    rows: npt.NDArray[np.intp]
-    columns: npt.NDArray[np.intp]
-    banks: list[_ClassBank]
 
 
 def _by_class(
     skin: Skin,
     geometry: BoardGeometry,
-    at: tuple[int, int],
     labels: list[Tile],
     images: list[Image],
     variants: list[tuple[int, Tile]],
     unlabelled: list[int],
-) -> _ByClass:
-    """For :class:`BoardReader` on a board captured from screen point ``at``: per size class on
-    the board, its cells and templates (the skin's, with the class's variants in place of
-    theirs; then the unlabelled pictures met on its cells). ``labels`` and ``images``: the
-    skin's templates by tile, its variants, the unlabelled; ``unlabelled``: the size class of
-    each unlabelled picture."""
+) -> tuple[list[_ClassBank], npt.NDArray[np.bool_]]:
+    """For :class:`BoardReader` on an uneven board: per size class on the board, the templates
+    its cells read (the skin's, with the class's variants in place of theirs; then the
+    unlabelled pictures met on its cells); and which two templates some class reads both of.
+    ``labels`` and ``images``: the skin's templates by tile, its variants, the unlabelled;
+    ``unlabelled``: the size class of each unlabelled picture."""
     tiles = len(skin.templates)
     allowed = np.ones((SIZE_CLASSES, len(labels)), dtype=bool)
     for index, (size_class, tile) in enumerate(variants, start=tiles):
@@ -82,24 +64,16 @@ def _by_class(
     for index, size_class in enumerate(unlabelled, start=tiles + len(variants)):
         allowed[:, index] = False
         allowed[size_class, index] = True
-    along_x, along_y = geometry.spacing
-    order_x = np.argsort(along_x.wide, kind="stable")
-    order_y = np.argsort(along_y.wide, kind="stable")
-    narrow_x, narrow_y = int((~along_x.wide).sum()), int((~along_y.wide).sum())
+    present = np.unique(geometry.size_classes).tolist()
     banks = []
-    for size_class in np.unique(geometry.size_classes).tolist():
+    for size_class in present:
         templates = np.flatnonzero(allowed[size_class])
         bank = TemplateBank(
             [labels[i] for i in templates], [images[i] for i in templates], skin.level_weight
         )
-        rows = slice(narrow_y, None) if size_class & 2 else slice(0, narrow_y)
-        columns = slice(narrow_x, None) if size_class & 1 else slice(0, narrow_x)
-        local = np.full(len(labels) + 1, -1, dtype=np.intp)
-        local[templates] = np.arange(len(templates))
-        # judge's padding index (a bank of one has no second) maps to the one past the last
-        banks.append(_ClassBank(rows, columns, np.r_[templates, len(labels)], bank, local))
-    xs, ys = geometry.tile_positions(at)
-    return _ByClass(xs[order_x], ys[order_y], np.argsort(order_y), np.argsort(order_x), banks)
+        banks.append(_ClassBank(size_class, np.r_[templates, len(labels)], bank))
+    read = allowed[present].astype(np.uint8)
+    return banks, (read.T @ read) > 0
 
 
 GROUND_EXPLAINS = 0.5
@@ -192,20 +166,27 @@ class BoardReader:
             + [f"unlabelled picture {index}" for index in range(len(unlabelled))]
         )
         classes = [size_class for size_class, _ in unlabelled]
-        uneven = variants or len(np.unique(geometry.size_classes)) > 1
+        self._even = not variants and len(np.unique(geometry.size_classes)) == 1
         board = geometry.rect
         self.region = board if geometry.face is None else board.union(geometry.face)
         """The screen region to capture for :meth:`read`: the board and the face."""
-        at = (self.region.left, self.region.top)
-        self._by_class = (
-            _by_class(skin, geometry, at, labels, images, variants, classes) if uneven else None
-        )
-        """On an uneven board, each size class's cells read against its own templates only (a
-        tile drawn apart for wider cells is read against that class's picture, a picture first
-        met in play only where it was met)."""
+        self._together: npt.NDArray[np.bool_] | None = None
+        if self._even:
+            every = np.arange(len(labels))
+            self._classes = [
+                _ClassBank(int(geometry.size_classes[0, 0]), np.r_[every, len(labels)], self._bank)
+            ]
+        else:
+            self._classes, self._together = _by_class(
+                skin, geometry, labels, images, variants, classes
+            )
+        """Per size class on the board, the templates its cells read (on an uneven board a tile
+        drawn apart for wider cells is read against that class's picture only, a picture first
+        met in play only where it was met); which two templates some class reads both of."""
+        self._xs, self._ys = geometry.tile_positions((self.region.left, self.region.top))
         self._ringed = (
             skin.level_weight < 1
-            and self._by_class is None
+            and self._even
             and all(
                 offset >= 1 and offset + size <= pitch - 1
                 for offset, size, pitch in zip(
@@ -228,8 +209,7 @@ class BoardReader:
         may never have seen a 7 or an 8)."""
         self._guesses: npt.NDArray[np.intp] = np.full(geometry.shape, -1, dtype=np.intp)
         """Per cell, the template the last read found nearest, the first guess for the next
-        (most cells show the same after a move); on an uneven board in the order the size
-        classes gather the cells."""
+        (most cells show the same after a move)."""
         self.watched = [board] + ([geometry.face] if geometry.face is not None else [])
         """The parts of :attr:`region` that show the game's state (not its timer or counter)."""
 
@@ -285,37 +265,56 @@ class BoardReader:
             }
         return Reading(board, verdict.best_distance, self._read_face(frame), pictures)
 
+    @cached_property
+    def _nearest(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]:
+        """Per template, the nearest other that a size class reads beside it: how near a cell
+        must be to the template it last showed to be it for sure."""
+        return self._bank.nearest_others(self._together)
+
     def _judge(self, frame: Image) -> Verdict:
-        """Every cell of ``frame`` judged against the templates its size class reads."""
-        if self._by_class is None:
-            tiles = self.tile_images(frame)
-            verdict = self._bank.judge_guessed(tiles, self.skin.threshold, self._guesses)
-            self._guesses = verdict.best
-            return verdict
+        """Every cell of ``frame`` judged against the templates its size class reads: first
+        against the template it showed at the last read, then, if that is not it for sure,
+        against all of them."""
         self._check_frame(frame)
-        by_class = self._by_class
-        tiles = tile_gather(frame, by_class.xs, by_class.ys)
-        kinds = (np.intp, np.intp, np.float32, np.float32, np.bool_, np.bool_)
-        parts = [np.empty(tiles.shape[:2], kind) for kind in kinds]
-        for part in by_class.banks:
-            block = (part.rows, part.columns)
-            guesses = part.local[self._guesses[block]]
-            verdict = part.bank.judge_guessed(tiles[block], self.skin.threshold, guesses)
-            values = (
-                part.templates[verdict.best],
-                part.templates[verdict.second],  # a bank of one has no second: the last index
-                verdict.best_distance,
-                verdict.second_distance,
-                verdict.within_threshold,
-                verdict.unambiguous,
-            )
-            for whole, value in zip(parts, values, strict=True):
-                whole[block] = value
-        self._guesses = parts[0]
-        best, second, best_distance, second_distance, within, unambiguous = (
-            whole[by_class.rows][:, by_class.columns] for whole in parts
+        gathered = (
+            self.geometry.tile_images(frame, (self.region.left, self.region.top))
+            if self._even
+            else tile_gather(frame, self._xs, self._ys)
         )
-        return Verdict(best, second, best_distance, second_distance, within, unambiguous)
+        tiles = np.ascontiguousarray(gathered).reshape(-1, *self._bank.shape)
+        guesses = self._guesses.reshape(-1)
+        sure, best_distance = self._bank.certify(tiles, self.skin.threshold, guesses, self._nearest)
+        nearest, gap = self._nearest
+        known = np.maximum(guesses, 0)
+        best, second, second_distance = guesses.copy(), nearest[known], gap[known] - best_distance
+        within, unambiguous = sure.copy(), sure.copy()
+        unsure = np.flatnonzero(~sure)
+        if len(unsure):
+            patches = tiles if len(unsure) == len(tiles) else tiles[unsure]
+            classes = self.geometry.size_classes.reshape(-1)[unsure]
+            for part in self._classes:
+                mine = classes == part.size_class
+                if not mine.any():
+                    continue
+                cells = unsure[mine]
+                verdict = part.bank.judge(part.bank.distances(patches[mine]), self.skin.threshold)
+                best[cells], second[cells] = (
+                    part.templates[verdict.best],
+                    part.templates[verdict.second],  # a bank of one has no second: the pad
+                )
+                best_distance[cells] = verdict.best_distance
+                second_distance[cells] = verdict.second_distance
+                within[cells], unambiguous[cells] = verdict.within_threshold, verdict.unambiguous
+        shape = self.geometry.shape
+        self._guesses = best.reshape(shape)
+        return Verdict(
+            self._guesses,
+            second.reshape(shape),
+            best_distance.reshape(shape),
+            second_distance.reshape(shape),
+            within.reshape(shape),
+            unambiguous.reshape(shape),
+        )
 
     def _over_their_ground(self, frame: Image, verdict: Verdict) -> Verdict:
         """``verdict`` with its refused cells judged again over the ground their ring shows
@@ -389,7 +388,7 @@ class BoardReader:
         if image.shape[:2] != (height, width):  # a wide cell of an uneven board
             image = join(image, self.skin.tile_size, self.geometry.tile_split())
         distances = self._bank.distances(image[None])
-        if self._by_class is None:
+        if self._even:
             verdict = self._bank.judge(distances, self.skin.threshold)
             if not verdict.accepted[0] and ringed is not None:
                 confirmed, _ = self._confirmed_over_ground(

@@ -363,36 +363,38 @@ def test_bank_distance_is_the_rms_difference(patches: int, templates: int, seed:
     st.floats(0.02, 0.4),
     st.integers(0, 2**32 - 1),
 )
-def test_a_judgement_from_guesses_is_the_full_one(
+def test_a_patch_certified_as_its_guess_is_what_the_full_comparison_accepts(
     patches: int, templates: int, threshold: float, seed: int
 ) -> None:
-    """judge_guessed accepts exactly what comparing every patch with every template accepts,
-    as the same templates at the same distances, whether the guesses are right or not."""
+    """Each patch reads a random subset of the templates (as a size class reads its own); one
+    certified as its guess is accepted as that template by comparing it with every template of
+    its subset, at the same distance, whether the guesses are right or not; a patch drawn
+    exactly as its guess is always certified."""
     rng = np.random.default_rng(seed)
     images = rng.integers(0, 256, size=(templates, 7, 5, 3), dtype=np.uint8)
     if templates > 1:  # two templates close together, so the certificate is tested near its edge
         images[1] = np.clip(images[0] + rng.integers(-30, 31, size=images[0].shape), 0, 255)
-    shown = rng.integers(0, templates, size=patches)
+    subsets = rng.random((3, templates)) < 0.7
+    subsets[:, 0] = True
+    subset = rng.integers(0, 3, size=patches)
+    shown = np.array([rng.choice(np.flatnonzero(subsets[s])) for s in subset])
     noise = rng.integers(-1, 2, size=(patches, 1, 1, 1)) * rng.integers(
         0, 60, size=(patches, 7, 5, 3)
     )
     tested = np.clip(images[shown].astype(int) + noise, 0, 255).astype(np.uint8)
-    guesses = np.where(rng.random(patches) < 0.7, shown, rng.integers(-1, templates, patches))
+    others = np.array([rng.choice([-1, *np.flatnonzero(subsets[s])]) for s in subset])
+    guesses = np.where(rng.random(patches) < 0.7, shown, others)
     bank = TemplateBank(list(range(templates)), list(images))
-    full = bank.judge(bank.distances(tested), threshold)
-    fast = bank.judge_guessed(tested, threshold, guesses)
-    near_an_edge = (np.abs(full.best_distance - threshold) < 2e-3) | (
-        np.abs(full.best_distance - AMBIGUITY_RATIO * full.second_distance) < 2e-3
-    )
-    clear = ~near_an_edge
-    assert np.array_equal(fast.accepted[clear], full.accepted[clear])
-    accepted = full.accepted & clear
-    assert np.array_equal(fast.best[accepted], full.best[accepted])
-    assert np.allclose(fast.best_distance[accepted], full.best_distance[accepted], atol=2e-3)
-    # A runner-up a guess stands for is a lower bound, and still far enough to be safe.
-    assert np.all(fast.second_distance[accepted] <= full.second_distance[accepted] + 2e-3)
-    sure = fast.accepted
-    assert np.all(fast.best_distance[sure] <= AMBIGUITY_RATIO * fast.second_distance[sure] + 1e-6)
+    together = (subsets.T.astype(int) @ subsets.astype(int)) > 0
+    sure, distance = bank.certify(tested, threshold, guesses, bank.nearest_others(together))
+    for index in np.flatnonzero(sure):
+        allowed = np.flatnonzero(subsets[subset[index]])
+        own = TemplateBank(list(allowed), list(images[allowed]))
+        full = own.judge(own.distances(tested[index : index + 1]), threshold)
+        assert full.accepted[0] and allowed[full.best[0]] == guesses[index]
+        assert abs(float(full.best_distance[0]) - float(distance[index])) < 2e-3
+    exact = (noise.reshape(patches, -1) == 0).all(axis=1) & (guesses == shown)
+    assert sure[exact].all()
 
 
 def test_a_read_after_a_move_compares_only_the_cells_that_changed_with_every_template(
