@@ -53,8 +53,9 @@ class GameTiming:
     """Wall seconds from the end of the game before to the end of this one."""
     turns: int
     """Look-solve-click rounds (solver calls)."""
-    reads: int
-    """Reads of the board (a turn reads it once or more: after a click, to check it took)."""
+    reads: list[float]
+    """Seconds each read of the board took (a turn reads it once or more: after a click, to
+    check it took)."""
 
 
 @dataclass
@@ -112,11 +113,14 @@ def _speed_lines(name: str, timings: Sequence[GameTiming]) -> list[str]:
     totals = {stage: sum(t.seconds.get(stage, 0.0) for t in timings) for stage in STAGES}
     totals["wait"] -= totals["capture"]  # every capture happens while waiting for a still frame
     totals["rest"] = cycles - sum(totals.values())
-    reads = sum(t.reads for t in timings)
+    reads = [took for t in timings for took in t.reads]
     for stage, meaning in {**STAGES, "rest": "the rest (one game a second, Python)"}.items():
         line = f"  {meaning:<42} {totals[stage]:7.2f} s {totals[stage] / cycles:6.1%}"
         if stage == "read" and reads:
-            line += f", {reads} reads of {totals[stage] / reads * 1000:.2f} ms"
+            line += (
+                f", {len(reads)} reads, median {statistics.median(reads) * 1000:.2f} ms "
+                f"(mean {statistics.mean(reads) * 1000:.2f} ms)"
+            )
         lines.append(line)
     return lines
 
@@ -141,21 +145,26 @@ def run(
     with stop_on_signals(), ExitStack() as stack, OutcomeLog(db) as log:
         table = sandbox_table(stack, game, level, skin, click_pause)
         player = GamePlayer(table, log, stopwatch=table.stopwatch)
+        table.stopwatch.keep_times("read")
+        reads = table.stopwatch.times["read"]
         before, cycle_start = dict(table.stopwatch.seconds), time.monotonic()
         turns_before = reads_before = 0
         try:
             for report in play_games(player, games, progress=until_deadline):
-                after, counts = dict(table.stopwatch.seconds), table.stopwatch.counts
-                turns, reads = counts["solver"], counts["read"]
+                after, turns = dict(table.stopwatch.seconds), table.stopwatch.counts["solver"]
                 seconds = {stage: after[stage] - before.get(stage, 0.0) for stage in after}
                 cycle = time.monotonic() - cycle_start
                 bench.timings.append(
                     GameTiming(
-                        report.record, seconds, cycle, turns - turns_before, reads - reads_before
+                        report.record,
+                        seconds,
+                        cycle,
+                        turns - turns_before,
+                        reads[reads_before:],
                     )
                 )
                 before, cycle_start = after, time.monotonic()
-                turns_before, reads_before = turns, reads
+                turns_before, reads_before = turns, len(reads)
         except (StopRequested, NoFreshGame) as stop:
             print(f"stopped: {stop}", file=sys.stderr)
         bench.clicked_again = table.stopwatch.counts["clicked again"]

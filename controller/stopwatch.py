@@ -15,6 +15,13 @@ class Stopwatch:
     def __init__(self) -> None:
         self.seconds: defaultdict[str, float] = defaultdict(float)
         self.counts: Counter[str] = Counter()
+        self.times: dict[str, list[float]] = {}
+        """Each timing of the stages :meth:`keep_times` named, in order (for a median)."""
+
+    def keep_times(self, stage: str) -> None:
+        """Keep each timing of ``stage`` from now on, not only their sum (a benchmark's choice:
+        a bot left running would keep a growing list)."""
+        self.times.setdefault(stage, [])
 
     @contextmanager
     def stage(self, name: str) -> Iterator[None]:
@@ -22,5 +29,8 @@ class Stopwatch:
         try:
             yield
         finally:
-            self.seconds[name] += time.perf_counter() - started
+            took = time.perf_counter() - started
+            self.seconds[name] += took
             self.counts[name] += 1
+            if name in self.times:
+                self.times[name].append(took)

@@ -26,7 +26,8 @@ def timed_game(
         log.record_move(game_id, (0, column), "open", 1.0, False)
     record: LoggedGame = replace(log.finish_game(game_id, result, None), duration=duration)
     cycle = sum(seconds.values()) - seconds.get("capture", 0.0) + 0.5
-    return GameTiming(record, seconds, cycle, turns=clicks // 2, reads=clicks)
+    reads = [seconds.get("read", 0.0) / clicks] * clicks if clicks else []
+    return GameTiming(record, seconds, cycle, turns=clicks // 2, reads=reads)
 
 
 def test_the_report_gives_the_median_won_game_speeds_and_where_the_time_went(
@@ -38,10 +39,10 @@ def test_the_report_gives_the_median_won_game_speeds_and_where_the_time_went(
             "winemine",
             "expert",
             [
-                timed_game(log, Result.WON, 3.0, 10, stages),
+                timed_game(log, Result.WON, 3.0, 10, stages),  # reads of 25 ms
                 timed_game(log, Result.LOST, 1.0, 4, stages),
-                timed_game(log, Result.WON, 5.0, 20, stages),
-                timed_game(log, Result.WON, 4.0, 30, stages),
+                timed_game(log, Result.WON, 5.0, 20, stages),  # reads of 12.5 ms
+                timed_game(log, Result.WON, 4.0, 30, stages),  # reads of 8.33 ms
                 timed_game(log, Result.STOPPED, 0.5, 2, stages),
             ],
             wall_seconds=20.0,
@@ -61,8 +62,8 @@ def test_the_report_gives_the_median_won_game_speeds_and_where_the_time_went(
     assert shares["capturing the screen"] == ["0.75", "s", "7.7%"]
     assert shares["waiting for a still frame (less capture)"] == ["2.25", "s", "23.1%"]
     assert shares["the rest (one game a second, Python)"] == ["1.50", "s", "15.4%"]
-    # 60 reads in 0.75 s: how long one read of the board takes, on average.
-    assert lines[7].endswith("0.75 s   7.7%, 60 reads of 12.50 ms")
+    # 60 reads in 0.75 s: 30 of 8.33 ms, 20 of 12.5 ms, 10 of 25 ms; their mean 12.5 ms.
+    assert lines[7].endswith("0.75 s   7.7%, 60 reads, median 10.42 ms (mean 12.50 ms)")
     assert lines[12].startswith("all games: 66 clicks and 33 turns in 13.5 s of play:")
 
 
@@ -71,7 +72,7 @@ def test_a_run_without_wins_says_so_without_a_median(tmp_path: Path) -> None:
         lost = timed_game(log, Result.LOST, 2.0, 8, {"click": 1.0})
     report = LiveBench("xdemineur", "beginner", [lost], wall_seconds=3.0).report()
     assert "won 0 of 1: 0.00%" in report
-    assert "median" not in report and "won games:" not in report
+    assert "won game, start to finish" not in report and "won games:" not in report
     assert "all games: 8 clicks and 4 turns in 2.0 s of play: 4.0 clicks/s" in report
 
 
