@@ -210,6 +210,15 @@ class BoardReader:
         self._guesses: npt.NDArray[np.intp] = np.full(geometry.shape, -1, dtype=np.intp)
         """Per cell, the template the last read found nearest, the first guess for the next
         (most cells show the same after a move)."""
+        self._hidden = np.full(geometry.rows * geometry.columns, -1, dtype=np.intp)
+        """Per cell, the hidden tile's template its size class reads (-1 if none): the second
+        guess, right for every cell of a new game."""
+        for part in self._classes:
+            read = part.templates[:-1].tolist()
+            hidden = [index for index in read if labels[index] == Tile.HIDDEN]
+            self._hidden[geometry.size_classes.reshape(-1) == part.size_class] = (
+                hidden[0] if hidden else -1
+            )
         self.watched = [board] + ([geometry.face] if geometry.face is not None else [])
         """The parts of :attr:`region` that show the game's state (not its timer or counter)."""
 
@@ -273,8 +282,8 @@ class BoardReader:
 
     def _judge(self, frame: Image) -> Verdict:
         """Every cell of ``frame`` judged against the templates its size class reads: first
-        against the template it showed at the last read, then, if that is not it for sure,
-        against all of them."""
+        against the template it showed at the last read, then against the hidden tile, then, if
+        neither is it for sure, against all of them."""
         self._check_frame(frame)
         gathered = (
             self.geometry.tile_images(frame, (self.region.left, self.region.top))
@@ -282,11 +291,22 @@ class BoardReader:
             else tile_gather(frame, self._xs, self._ys)
         )
         tiles = np.ascontiguousarray(gathered).reshape(-1, *self._bank.shape)
-        guesses = self._guesses.reshape(-1)
-        sure, best_distance = self._bank.certify(tiles, self.skin.threshold, guesses, self._nearest)
+        best = self._guesses.reshape(-1).copy()
+        sure, best_distance = self._bank.certify(tiles, self.skin.threshold, best, self._nearest)
+        again = np.flatnonzero(~sure & (self._hidden >= 0) & (self._hidden != best))
+        if len(again):
+            hidden = self._hidden[again]
+            now, distance = self._bank.certify(
+                tiles[again], self.skin.threshold, hidden, self._nearest
+            )
+            sure[again[now]], best[again[now]], best_distance[again[now]] = (
+                True,
+                hidden[now],
+                distance[now],
+            )
         nearest, gap = self._nearest
-        known = np.maximum(guesses, 0)
-        best, second, second_distance = guesses.copy(), nearest[known], gap[known] - best_distance
+        known = np.maximum(best, 0)
+        second, second_distance = nearest[known], gap[known] - best_distance
         within, unambiguous = sure.copy(), sure.copy()
         unsure = np.flatnonzero(~sure)
         if len(unsure):

@@ -415,17 +415,22 @@ def test_a_read_after_a_move_compares_only_the_cells_that_changed_with_every_tem
         ),
     )
 
-    def read(scene: Scene) -> np.ndarray:
+    def read(scene: Scene) -> tuple[np.ndarray, int]:
+        """The board ``scene`` shows as read, and how many cells were compared in full."""
+        compared.clear()
         frame = scene.screen[region.top : region.bottom, region.left : region.right]
-        return reader.read(np.ascontiguousarray(frame), 0).board.tiles
+        return reader.read(np.ascontiguousarray(frame), 0).board.tiles, sum(compared)
 
-    assert np.array_equal(read(before), tiles) and compared == [54]  # nothing to guess from yet
+    shown, in_full = read(before)
+    assert np.array_equal(shown, tiles) and in_full == 0  # no guess yet: tried as hidden
     opened = tiles.copy()
     opened[2:4, 3:6] = [[Tile.ONE, Tile.ZERO, Tile.TWO], [Tile.EIGHT, Tile.ZERO, Tile.FLAG]]
-    assert np.array_equal(read(draw(skin, opened, (40, 60), SCREEN, face=None)), opened)
-    assert compared[1:] == [6]
-    assert np.array_equal(read(draw(skin, opened, (40, 60), SCREEN, face=None)), opened)
-    assert compared[2:] == []  # unchanged: every cell is its guess
+    shown, in_full = read(draw(skin, opened, (40, 60), SCREEN, face=None))
+    assert np.array_equal(shown, opened) and in_full == 6
+    shown, in_full = read(draw(skin, opened, (40, 60), SCREEN, face=None))
+    assert np.array_equal(shown, opened) and in_full == 0  # unchanged: every cell its guess
+    shown, in_full = read(before)  # a new game: the 6 opened cells hidden again
+    assert np.array_equal(shown, tiles) and in_full == 0
 
 
 @settings(max_examples=15, deadline=None)
