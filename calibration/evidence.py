@@ -534,10 +534,17 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
             meanings.finished[now] = was
         else:
             known = {i: _known_as(meanings, i, safe) for i in (was, now)}
+            beside = bool(neighbour_counts(uncovered)[cell])
             raise CalibrationError(
                 f"{where}: cell {cell} changed from appearance #{was} ({known[was]}) to "
                 f"#{now} ({known[now]}) on losing, and not as every cell opened before; "
                 "that is no rule of Minesweeper"
+                + (
+                    ", but a neighbour the loss uncovered may have drawn over it: if the "
+                    "game's numbers or mines spill out of their cells, enlarge the window"
+                    if beside
+                    else ""
+                )
             )
     apart = bool(np.isin(after[changed], meanings.ids_of(Tile.MINE)).any())
     _learn_how_mines_are_drawn(meanings, alike, apart, where)

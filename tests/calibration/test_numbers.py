@@ -167,6 +167,23 @@ def test_a_question_mark_left_as_it_was_on_a_lost_board_is_no_mine() -> None:
     assert lost_beside_a_question_mark(QUESTION).numbers.interval(NUMBER) == (2, 2)
 
 
+@pytest.mark.parametrize(("redrawn", "hint"), [((1, 1), True), ((0, 3), False)])
+def test_a_number_changed_by_a_loss_beside_a_cell_it_uncovered_suggests_a_larger_window(
+    redrawn: tuple[int, int], hint: bool
+) -> None:
+    """xbomb's Difficult board at its default size draws digits and mines past their 20-pixel
+    cells: a loss that uncovers a mine changes the number beside it, which no game's rules do.
+    The error says the window may be too small when the changed cell lies beside one the loss
+    uncovered, and only then."""
+    before = np.array([[0, 0, 0, NUMBER], [0, NUMBER, 0, 0], [0, 0, 0, 0]])
+    after = before.copy()
+    after[2, 0], after[2, 2], after[redrawn] = MINE, EXPLODED, REDRAWN
+    game = PlayedGame([Step(ClickKind.OPEN, (2, 2), before, after)], GameState.LOST)
+    with pytest.raises(CalibrationError, match="no rule of Minesweeper") as error:
+        learn_from_loss(new_meanings(), game, safe={NUMBER})
+    assert ("enlarge the window" in str(error.value)) == hint
+
+
 def test_a_lost_board_with_a_question_mark_left_on_a_mine_obeys_the_counting_rules() -> None:
     lost = Board.from_rows(["?1", "3X", "@2"], mines=3)
     check_counting(lost, "a lost board")  # the 3 counts the mine shown, the hit one, the "?"
