@@ -291,19 +291,7 @@ class BoardReader:
             else tile_gather(frame, self._xs, self._ys)
         )
         tiles = np.ascontiguousarray(gathered).reshape(-1, *self._bank.shape)
-        best = self._guesses.reshape(-1).copy()
-        sure, best_distance = self._bank.certify(tiles, self.skin.threshold, best, self._nearest)
-        again = np.flatnonzero(~sure & (self._hidden >= 0) & (self._hidden != best))
-        if len(again):
-            hidden = self._hidden[again]
-            now, distance = self._bank.certify(
-                tiles[again], self.skin.threshold, hidden, self._nearest
-            )
-            sure[again[now]], best[again[now]], best_distance[again[now]] = (
-                True,
-                hidden[now],
-                distance[now],
-            )
+        best, sure, best_distance = self._certified(tiles)
         nearest, gap = self._nearest
         known = np.maximum(best, 0)
         second, second_distance = nearest[known], gap[known] - best_distance
@@ -335,6 +323,24 @@ class BoardReader:
             within.reshape(shape),
             unambiguous.reshape(shape),
         )
+
+    def _certified(
+        self, tiles: npt.NDArray[np.uint8]
+    ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_], npt.NDArray[np.float32]]:
+        """Per tile (one per cell, flat), the template it is for sure (its last one, else the
+        hidden tile), whether it is, and its distance to it (see
+        :meth:`vision.match.TemplateBank.certify`)."""
+        best = self._guesses.reshape(-1).copy()
+        sure, distance = self._bank.certify(tiles, self.skin.threshold, best, self._nearest)
+        again = np.flatnonzero(~sure & (self._hidden >= 0) & (self._hidden != best))
+        if len(again):
+            hidden = self._hidden[again]
+            now, hidden_distance = self._bank.certify(
+                tiles[again], self.skin.threshold, hidden, self._nearest
+            )
+            found = again[now]
+            sure[found], best[found], distance[found] = True, hidden[now], hidden_distance[now]
+        return best, sure, distance
 
     def _over_their_ground(self, frame: Image, verdict: Verdict) -> Verdict:
         """``verdict`` with its refused cells judged again over the ground their ring shows
