@@ -420,7 +420,8 @@ class Meanings:
         if other is not None:
             raise CalibrationError(
                 f"{tile.name} has two appearances: #{other} ({self.where[other]}) and "
-                f"#{appearance} ({where}); the game draws it in more than one way"
+                f"#{appearance} ({where}); the game draws it in more than one way, or draws "
+                "past its cells (then enlarge the window)"
             )
         if known is None:
             self.tiles[appearance] = tile

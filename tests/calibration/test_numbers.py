@@ -189,3 +189,12 @@ def test_a_lost_board_with_a_question_mark_left_on_a_mine_obeys_the_counting_rul
     check_counting(lost, "a lost board")  # the 3 counts the mine shown, the hit one, the "?"
     with pytest.raises(CalibrationError, match=r"cell \(1, 0\) reads 3"):
         check_counting(Board.from_rows(["U1", "3X", "@2"], mines=3), "a lost board")
+
+
+def test_a_tile_with_two_appearances_names_both_and_the_window_that_may_be_too_small() -> None:
+    meanings = new_meanings()
+    meanings.give(MINE, Tile.MINE, "a loss")
+    with pytest.raises(CalibrationError, match=r"MINE has two appearances: #4 \(a loss\) and #6"):
+        meanings.give(REDRAWN, Tile.MINE, "another loss")
+    with pytest.raises(CalibrationError, match="draws past its cells .then enlarge the window"):
+        meanings.give(REDRAWN, Tile.MINE, "another loss")
