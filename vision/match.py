@@ -180,9 +180,9 @@ class TemplateBank(Generic[Label]):
         apart = self.separations
         if together is not None:
             apart = np.where(together, apart, np.inf)
-        padded = np.concatenate([apart, np.full((len(apart), 1), np.inf, np.float32)], axis=1)
-        nearest = np.argmin(padded, axis=1).astype(np.intp)
-        return nearest, padded[np.arange(len(apart)), nearest]
+        nearest = np.argmin(apart, axis=1)
+        gap = apart[np.arange(len(apart)), nearest]
+        return np.where(np.isfinite(gap), nearest, len(apart)).astype(np.intp), gap
 
     def certify(
         self,

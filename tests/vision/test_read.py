@@ -397,6 +397,18 @@ def test_a_patch_certified_as_its_guess_is_what_the_full_comparison_accepts(
     assert sure[exact].all()
 
 
+def test_a_template_with_no_other_beside_it_has_judges_padding_as_its_nearest() -> None:
+    images = [np.full((3, 3, 3), level, np.uint8) for level in (0, 30, 200)]
+    bank = TemplateBank(["a", "b", "c"], images)
+    nearest, gap = bank.nearest_others()
+    assert nearest.tolist() == [1, 0, 1] and np.allclose(gap, [30 / 255, 30 / 255, 170 / 255])
+    alone = ~np.eye(3, dtype=bool) & np.array([[0, 0, 1], [0, 0, 1], [1, 1, 0]], bool)
+    nearest, gap = bank.nearest_others(alone)
+    assert nearest.tolist() == [2, 2, 1] and np.allclose(gap, [200 / 255, 170 / 255, 170 / 255])
+    one = TemplateBank(["a"], images[:1])
+    assert one.nearest_others()[0].tolist() == [1] and np.isinf(one.nearest_others()[1]).all()
+
+
 def test_a_read_after_a_move_compares_only_the_cells_that_changed_with_every_template(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
