@@ -189,7 +189,7 @@ class TemplateBank(Generic[Label]):
         patches: npt.NDArray[np.uint8],
         threshold: float,
         guesses: npt.NDArray[np.intp],
-        nearest: tuple[npt.NDArray[np.intp], Floats] | None = None,
+        gaps: Floats,
     ) -> tuple[npt.NDArray[np.bool_], Floats]:
         """Which ``patches`` (any leading shape, then the template shape) are for sure the
         template ``guesses`` names (one index per patch, -1 for none), and the distance of each
@@ -197,7 +197,8 @@ class TemplateBank(Generic[Label]):
 
         A patch at distance ``d`` from its guess, within the threshold and at most
         :data:`AMBIGUITY_RATIO` / (1 + :data:`AMBIGUITY_RATIO`) of the distance from the guess to
-        its nearest other template (``nearest``, see :meth:`nearest_others`), is at least ``d``
+        its nearest other template (``gaps``, per template: see :meth:`nearest_others`), is at
+        least ``d``
         / :data:`AMBIGUITY_RATIO` from every other template (triangle inequality): the guess is
         what :meth:`judge` of all the distances accepts, at that distance. A lenient bank's
         distance (see the module doc) is no metric: it certifies nothing."""
@@ -209,8 +210,7 @@ class TemplateBank(Generic[Label]):
         flat = np.ascontiguousarray(patches).reshape(-1, self._size)
         some = np.maximum(guessed, 0)  # a patch without a guess is measured against the first
         scale = self._size * 255.0**2
-        _, gap = nearest or self._nearest_others
-        sure_within = np.minimum(gap[some] * (AMBIGUITY_RATIO / (1 + AMBIGUITY_RATIO)), threshold)
+        sure_within = np.minimum(gaps[some] * (AMBIGUITY_RATIO / (1 + AMBIGUITY_RATIO)), threshold)
         away = cv2.absdiff(flat, self._pictures[some])
         summed = cv2.reduce(away, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S).ravel().astype(np.float64)
         # The squared sum is at least summed^2 / size: a patch that changed is told at once.
@@ -222,10 +222,6 @@ class TemplateBank(Generic[Label]):
             squared[row] = cv2.norm(away[row], cv2.NORM_L2SQR)
         distance = np.sqrt(squared / scale).astype(np.float32)
         return distance <= sure_within, distance
-
-    @cached_property
-    def _nearest_others(self) -> tuple[npt.NDArray[np.intp], Floats]:
-        return self.nearest_others()
 
     def distances_over_ground(
         self, patches: npt.NDArray[np.uint8], grounds: npt.NDArray[np.float64]

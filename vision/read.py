@@ -183,7 +183,12 @@ class BoardReader:
         """Per size class on the board, the templates its cells read (on an uneven board a tile
         drawn apart for wider cells is read against that class's picture only, a picture first
         met in play only where it was met); which two templates some class reads both of."""
-        self._xs, self._ys = geometry.tile_positions((self.region.left, self.region.top))
+        self._positions = (
+            None
+            if geometry.spacing[0].is_even and geometry.spacing[1].is_even
+            else geometry.tile_positions((self.region.left, self.region.top))
+        )
+        """Where an uneven board's tile images are in a frame (see :meth:`tile_images`)."""
         self._ringed = (
             skin.level_weight < 1
             and self._even
@@ -223,9 +228,12 @@ class BoardReader:
         """The parts of :attr:`region` that show the game's state (not its timer or counter)."""
 
     def tile_images(self, frame: Image) -> npt.NDArray[np.uint8]:
-        """A (rows, columns, height, width, 3) view of every cell's tile image in ``frame``."""
+        """(rows, columns, height, width, 3): every cell's tile image in ``frame``, a view when
+        the cells are even, else a copy gathered from positions worked out once."""
         self._check_frame(frame)
-        return self.geometry.tile_images(frame, (self.region.left, self.region.top))
+        if self._positions is None:
+            return self.geometry.tile_images(frame, (self.region.left, self.region.top))
+        return tile_gather(frame, *self._positions)
 
     def _check_frame(self, frame: Image) -> None:
         if frame.shape[:2] != (self.region.height, self.region.width) or frame.ndim != 3:
@@ -284,13 +292,7 @@ class BoardReader:
         """Every cell of ``frame`` judged against the templates its size class reads: first
         against the template it showed at the last read, then against the hidden tile, then, if
         neither is it for sure, against all of them."""
-        self._check_frame(frame)
-        gathered = (
-            self.geometry.tile_images(frame, (self.region.left, self.region.top))
-            if self._even
-            else tile_gather(frame, self._xs, self._ys)
-        )
-        tiles = np.ascontiguousarray(gathered).reshape(-1, *self._bank.shape)
+        tiles = np.ascontiguousarray(self.tile_images(frame)).reshape(-1, *self._bank.shape)
         best, sure, best_distance = self._certified(tiles)
         nearest, gap = self._nearest
         known = np.maximum(best, 0)
@@ -331,12 +333,12 @@ class BoardReader:
         hidden tile), whether it is, and its distance to it (see
         :meth:`vision.match.TemplateBank.certify`)."""
         best = self._guesses.reshape(-1).copy()
-        sure, distance = self._bank.certify(tiles, self.skin.threshold, best, self._nearest)
+        sure, distance = self._bank.certify(tiles, self.skin.threshold, best, self._nearest[1])
         again = np.flatnonzero(~sure & (self._hidden >= 0) & (self._hidden != best))
         if len(again):
             hidden = self._hidden[again]
             now, hidden_distance = self._bank.certify(
-                tiles[again], self.skin.threshold, hidden, self._nearest
+                tiles[again], self.skin.threshold, hidden, self._nearest[1]
             )
             found = again[now]
             sure[found], best[found], distance[found] = True, hidden[now], hidden_distance[now]

@@ -386,7 +386,7 @@ def test_a_patch_certified_as_its_guess_is_what_the_full_comparison_accepts(
     guesses = np.where(rng.random(patches) < 0.7, shown, others)
     bank = TemplateBank(list(range(templates)), list(images))
     together = (subsets.T.astype(int) @ subsets.astype(int)) > 0
-    sure, distance = bank.certify(tested, threshold, guesses, bank.nearest_others(together))
+    sure, distance = bank.certify(tested, threshold, guesses, bank.nearest_others(together)[1])
     for index in np.flatnonzero(sure):
         allowed = np.flatnonzero(subsets[subset[index]])
         own = TemplateBank(list(allowed), list(images[allowed]))
