@@ -11,12 +11,15 @@ from collections import Counter
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from vision.geometry import Rect
 from vision.skin import Image
 
 MIN_FACE_SIZE = 3
 """Changes smaller than this (pixels) in either direction are not a face."""
+FACE_JOIN = (5, 5)
+"""Changed pixels this close (height, width) belong to one picture of the face."""
 MAX_FACE_GROWTH = 5
 """The face may be at most this many times the changed patch's longer side across."""
 
@@ -27,24 +30,34 @@ def find_face(playing: Image, lost: Image, board: Rect) -> Rect | None:
     ``playing`` and ``lost`` are captures of the same window region; ``board`` is the board's
     rectangle in the same coordinates.
     """
-    above = slice(0, max(0, board.top))
-    changed = (playing[above] != lost[above]).any(axis=2).astype(np.uint8)
-    if not changed.any():
-        return None
-    # Join the strokes of one picture (eyes, mouth) into one patch.
-    joined = cv2.dilate(changed, np.ones((5, 5), np.uint8))
-    count, _, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    above = np.zeros(playing.shape[:2], dtype=bool)
+    above[: max(0, board.top)] = True
     middle = board.left + board.width / 2
-    best: tuple[float, Rect] | None = None
-    for label in range(1, count):
-        x, y, width, height, _ = (int(v) for v in stats[label])
-        if width < MIN_FACE_SIZE or height < MIN_FACE_SIZE:
-            continue
-        patch = _shrink(changed, Rect(x, y, width, height))
-        distance = abs(patch.left + patch.width / 2 - middle)
-        if best is None or distance < best[0]:
-            best = (distance, patch)
-    return None if best is None else _whole_face(playing, best[1])
+    patches = [
+        patch
+        for patch in changed_patches(playing, lost, above, FACE_JOIN)
+        if patch.width >= MIN_FACE_SIZE and patch.height >= MIN_FACE_SIZE
+    ]
+    if not patches:
+        return None
+    nearest = min(patches, key=lambda patch: abs(patch.left + patch.width / 2 - middle))
+    return _whole_face(playing, nearest)
+
+
+def changed_patches(
+    before: Image, after: Image, where: npt.NDArray[np.bool_], join: tuple[int, int]
+) -> list[Rect]:
+    """The patches of pixels that differ between two captures of one region, inside ``where``:
+    each the bounding box of its changed pixels, strokes less than ``join`` (height, width)
+    pixels apart taken as one picture (the eyes and mouth of a face, the words of a label)."""
+    changed = ((before != after).any(axis=2) & where).astype(np.uint8)
+    if not changed.any():
+        return []
+    joined = cv2.dilate(changed, np.ones(join, np.uint8))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    return [
+        _shrink(changed, Rect(*(int(v) for v in stats[label][:4]))) for label in range(1, count)
+    ]
 
 
 def _whole_face(frame: Image, changed: Rect) -> Rect:

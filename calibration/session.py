@@ -13,10 +13,12 @@ from __future__ import annotations
 import logging
 import random
 import time
+from collections.abc import Iterator
 
 import cv2
 import numpy as np
 
+from calibration.buttons import button_points
 from calibration.evidence import (
     HIDDEN_ID,
     CalibrationError,
@@ -412,13 +414,15 @@ class CalibrationPlayer:
 
     def start_new_game(self) -> NewGame:
         """Start a new game the way that worked before; else try the face, then each key that
-        starts a new game in common games (:data:`vision.skin.NEW_GAME_KEYS`). A way counts
-        only when a fresh board appears; one that changes the board into anything else stops
-        calibration rather than trying more keys on a game in an unknown state."""
+        starts a new game in common games (:data:`vision.skin.NEW_GAME_KEYS`), then the places
+        beside the board the finished game changed (:func:`calibration.buttons.button_points`).
+        A way counts only when a fresh board appears; one that changes the board into anything
+        else stops calibration rather than trying more on a game in an unknown state."""
         view = self.view
         ended = self._ended_board()
+        ended_window = view.grabber.grab(view.window)
         tried = []
-        for method in self._new_game_methods():
+        for method in self._new_game_methods(ended_window):
             what = {
                 "face": "a click on the face",
                 "point": f"a click at {method.at} from the board's corner",
@@ -491,34 +495,44 @@ class CalibrationPlayer:
                 return now
         return settled(self.view.grabber, rect, None, quiet=FLASH_QUIET)
 
-    def _new_game_methods(self) -> list[NewGame]:
-        """The ways to try, the one that worked before first."""
+    def _new_game_methods(self, ended_window: Image) -> Iterator[NewGame]:
+        """The ways to try, the one that worked before first; the points beside the board last,
+        found only once every other way failed."""
         methods = [] if self.new_game_method is None else [self.new_game_method]
         if self.face is not None:
             methods.append(NewGame("face"))
         methods += [NewGame("key", key) for key in NEW_GAME_KEYS]
-        unique: list[NewGame] = []
+        tried: list[NewGame] = []
         for method in methods:
-            if method not in unique:
-                unique.append(method)
-        return unique
+            if method not in tried:
+                tried.append(method)
+                yield method
+        view = self.view
+        board = view.board_in_window
+        face = None if self.face is None else self.face.in_window
+        for x, y in button_points(view.fresh, ended_window, board, face):
+            method = NewGame("point", at=(x - board.left, y - board.top))
+            if method not in tried:
+                yield method
 
     def _try_new_game(self, method: NewGame, ended: Image) -> Image:
-        """Start a new game by ``method``; the board once it has changed or the time is up."""
+        """Start a new game by ``method``; the board once it has changed or the time is up.
+        A dialog it opened (a question, a score table) is closed, and the board read after."""
         view = self.view
         rect = view.board_rect
         if method.kind == "face" and self.face is not None:
             self._click_and_park(*self.face.point(), "left")
-            return settled(view.grabber, rect, ended)
-        if method.at is not None:
+            frame = settled(view.grabber, rect, ended)
+        elif method.at is not None:
             self._click_and_park(rect.left + method.at[0], rect.top + method.at[1], "left")
-            return settled(view.grabber, rect, ended, KEY_TIMEOUT)
-        assert method.key is not None
-        # A key goes to the window under the pointer: press it there, but off the board.
-        x, y = view.park_point() or rect.centre
-        self.pointer.press(method.key, x, y)
-        frame = settled(view.grabber, rect, ended, KEY_TIMEOUT)
-        if self._closed_dialogs():  # a question ("reset the game?"), declined: not this key
+            frame = settled(view.grabber, rect, ended, KEY_TIMEOUT)
+        else:
+            assert method.key is not None
+            # A key goes to the window under the pointer: press it there, but off the board.
+            x, y = view.park_point() or rect.centre
+            self.pointer.press(method.key, x, y)
+            frame = settled(view.grabber, rect, ended, KEY_TIMEOUT)
+        if self._closed_dialogs():  # a question ("reset the game?"), declined: not this way
             frame = settled(view.grabber, rect, None, quiet=FLASH_QUIET)
         return frame
 

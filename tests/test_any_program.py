@@ -21,6 +21,7 @@ from calibration.learn import BUDGET, ESSENTIAL
 from calibration.store import load_skin
 from controller.cli import main
 from controller.desktop.games import LAUNCHERS
+from controller.mouse import Mouse
 from controller.outcomes import OutcomeLog, Result
 from solver import LEVELS
 from solver.bench.stats import binomial_test
@@ -95,6 +96,35 @@ def test_sgt_mines_learned_from_its_window_plays_every_game_to_an_end(
     assert all(result in (Result.WON, Result.LOST) for result in results), results
     # Its boards are made to be solved without a guess, so the solver wins nearly all.
     assert results.count(Result.WON) >= GAMES_PLAYED - 2, results
+
+
+@pytest.mark.slow
+def test_a_game_deaf_to_keys_is_learned_with_the_button_a_finished_game_shows(
+    launch: LaunchGame,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """gnome-mines with no key reaching it (a game whose only new game is a button): its "Start
+    Over" button reads "Play Again" once a game ends; calibration finds it by itself and play
+    starts every game there."""
+    monkeypatch.setenv("AUTOSWEEPER_SKINS", str(tmp_path / "skins"))
+    keys: list[str] = []
+    monkeypatch.setattr(Mouse, "press", lambda mouse, key, x, y, check=None: keys.append(key))
+    size = LAUNCHERS["gnome-mines"].fitted(LEVELS["beginner"])
+    launch("gnome-mines", size)
+    calibrate_window("deaf", "gnome-mines", size[2], tmp_path / "skins", capsys)
+    assert keys, "no key was tried before the button"
+    skin = load_skin("deaf")
+    assert skin.new_game.kind == "point" and skin.button is not None
+
+    db = tmp_path / "outcomes.db"
+    games = 6
+    play("deaf", games, size[2], db, capsys)
+    with OutcomeLog(db) as log:
+        results = [game.result for game in log.games()]
+    assert len(results) == games
+    assert all(result in (Result.WON, Result.LOST) for result in results), results
 
 
 @dataclass(frozen=True)

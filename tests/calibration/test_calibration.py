@@ -15,7 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calibration import session
+from calibration import buttons, session
+from calibration.buttons import button_points
 from calibration.evidence import (
     GROUPING_TOLERANCE,
     HIDDEN_ID,
@@ -354,6 +355,26 @@ def test_face_is_the_whole_picture_around_the_change_nearest_the_middle() -> Non
     assert find_face(playing, playing, Rect(20, 50, 160, 60)) is None
 
 
+def test_button_points_are_the_middles_of_what_a_finished_game_changed_off_the_board() -> None:
+    playing = np.full((200, 300, 3), 190, dtype=np.uint8)
+    board, face = Rect(20, 20, 160, 160), Rect(80, 2, 16, 14)
+    ended = playing.copy()
+    ended[30:60, 30:60] = 0  # cells of the board
+    ended[4:12, 82:94] = 0  # the face
+    ended[150:170, 200:260] = 40  # a button below ...
+    ended[40:52, 200:212] = ended[40:52, 218:240] = 40  # ... a label of two words above it
+    ended[100:102, 250:290] = 40  # a line too thin to click
+    assert button_points(playing, ended, board, face) == [(220, 46), (230, 160)]
+    # A change bent round the board's corner has its middle on the board: not a place to try.
+    bent = playing.copy()
+    bent[100:195, 184:200] = bent[184:195, 100:200] = 0
+    assert button_points(playing, bent, board, face) == []
+    many = playing.copy()
+    for top in range(10, 190, 20):
+        many[top : top + 8, 250:280] = 0
+    assert len(button_points(playing, many, board, None)) == buttons.MAX_TRIES
+
+
 # -- the skin -------------------------------------------------------------------------------
 
 
@@ -572,6 +593,9 @@ class DrawnGame:
         rule: str = "safe",
         button: Rect | None = None,
         reveal_on_loss: bool = False,
+        faceless: bool = False,
+        relabel_button: bool = False,
+        end_label: Rect | None = None,
     ) -> None:
         self.skin = make_skin(16, seed=5, name="truth")
         self.edges = None
@@ -590,6 +614,13 @@ class DrawnGame:
         """A "New game" button beside the board, drawn and clicked as the face is."""
         self.button_grey = 210
         """The grey inside the button (another value: another button has taken its place)."""
+        self.relabel_button = relabel_button
+        """The button looks different once a game is over (gnome-mines' "Start Over" becomes
+        "Play Again")."""
+        self.faceless = faceless
+        self.end_label = end_label
+        """Where a message shows once a game is over; a click on it does nothing."""
+        self.label_clicks = 0
         self.new_games = {"face": 0, "button": 0}
         self.game = Game(9, 9, 10, rule=self.rule, seed=seed)
         self.clicks = 0
@@ -624,8 +655,14 @@ class DrawnGame:
         if self.losses in self.slow_repaints and repainting:
             tiles[tiles != Tile.EXPLODED] = Tile.HIDDEN
         scene = synthetic.draw(
-            self.skin, tiles, DRAWN_BOARD_AT, DRAWN_SCREEN, face=face, edges=self.edges
+            self.skin,
+            tiles,
+            DRAWN_BOARD_AT,
+            DRAWN_SCREEN,
+            face=None if self.faceless else face,
+            edges=self.edges,
         )
+        over = self.game.state is not GameState.PLAYING
         if revealed:
             left, top = DRAWN_BOARD_AT
             for row, column in np.argwhere(self.opened_by_player):
@@ -635,8 +672,11 @@ class DrawnGame:
             box = self.button
             scene.screen[box.top : box.bottom, box.left : box.right] = (60, 60, 60)
             scene.screen[box.top + 2 : box.bottom - 2, box.left + 2 : box.right - 2] = (
-                self.button_grey
+                self.button_grey - 60 * (over and self.relabel_button)
             )
+        if self.end_label is not None and over:
+            box = self.end_label
+            scene.screen[box.top : box.bottom, box.left : box.right] = (30, 30, 200)
         if self.dialog_open or time.monotonic() < self.lost_at + self.message_on_loss:
             box = DRAWN_DIALOG
             scene.screen[box.top : box.bottom, box.left : box.right] = (200, 190, 180)
@@ -663,7 +703,9 @@ class DrawnGame:
         self.clicks += 1
         geometry = self.scene().geometry
         cell = geometry.cell_at(x, y)
-        if cell is None:
+        if cell is None and self.end_label is not None and self.end_label.contains(x, y):
+            self.label_clicks += 1
+        elif cell is None:
             on_button = self.button is not None and self.button.contains(x, y)
             on_face = geometry.face is not None and geometry.face.contains(x, y)
             assert on_button or on_face, (x, y)
@@ -814,6 +856,44 @@ def test_play_clicks_a_new_game_point_only_while_it_shows_the_button_calibration
     with pytest.raises(NotAsRead, match=r"new-game button at screen \(265, 280\) differs"):
         table.new_game()
     assert screen.new_games["button"] == clicked
+
+
+def test_a_button_a_finished_game_relabels_is_found_tried_after_its_message_and_played() -> None:
+    """A game with no face and no key: the button beside the board that reads differently once
+    a game is over is found by itself, after a click on the message that also appeared there
+    did nothing, and play starts each new game there."""
+    label = Rect(252, 130, 40, 10)
+    screen = DrawnGame(
+        seed=2, button=DRAWN_BUTTON, faceless=True, relabel_button=True, end_label=label
+    )
+    result = calibrated(screen, max_games=4)
+    board = screen.scene().geometry
+    assert board.face is None
+    at = (DRAWN_BUTTON.centre[0] - board.left, DRAWN_BUTTON.centre[1] - board.top)
+    assert result.skin.new_game == NewGame("point", at=at)
+    assert screen.label_clicks == 1  # tried once, before the button: never again
+    assert screen.new_games == {"face": 0, "button": screen.new_games["button"]}
+    assert screen.new_games["button"] >= 4
+    mouse = GuardedMouse(screen)
+    geometry = locate(result.skin, screen.grab(), shape=(9, 9))
+    table = ScreenTable(screen, result.skin, geometry, mouse, 10, game="drawn", first_click="safe")
+    table.look()
+    clicked = screen.new_games["button"]
+    with pytest.raises(NotAsRead, match="new-game button"):  # it reads "Start Over" in play
+        table.new_game()
+    for cell in np.ndindex(9, 9):  # the game ends
+        if screen.game.state is GameState.PLAYING:
+            screen.click(*geometry.cell_centre(cell))
+    table.look()
+    table.new_game()
+    assert screen.new_games["button"] == clicked + 1
+
+
+def test_a_button_that_reads_the_same_during_play_and_after_is_not_clicked_by_itself() -> None:
+    screen = DrawnGame(seed=2, button=DRAWN_BUTTON, faceless=True)
+    with pytest.raises(CalibrationError, match="cannot start a new game"):
+        calibrated(screen, max_games=4)
+    assert screen.new_games == {"face": 0, "button": 0}
 
 
 def test_a_new_game_point_not_beside_the_board_in_its_window_is_refused() -> None:
