@@ -1,13 +1,14 @@
-"""Finding a "New game" button beside the board: a place off the board that a finished game changed.
+"""Finding a "New game" button beside the board, for a game with neither a face nor a key.
 
-A game with neither a face nor a new-game key may show a button beside the board once a game
-ends, or relabel one it shows during play (gnome-mines' "Start Over" becomes "Play Again").
-Between the window captured during play and the finished one, the patches that differ off the
-board and off the face are such buttons, counters and messages. Each patch's middle is a point
-to try; a try counts only when a fresh board appears
+Two signs mark one: its label (xbomb's "Restart", read by :mod:`calibration.labels`), and a
+change a finished game makes beside the board (gnome-mines' "Start Over" reads "Play Again" once
+a game ends). Between the window captured during play and the finished one, the patches that
+differ off the board and off the face are such buttons, counters and messages. The labels are
+tried first, then each patch's middle; a try counts only when a fresh board appears
 (:meth:`calibration.session.CalibrationPlayer.start_new_game`), and one that turns the board
-into anything else stops calibration. A button that looks the same during play and after it is
-not found here: the user names it (``--new-game X,Y``).
+into anything else stops calibration. No place whose words say the game closes is tried. A
+button with no label read and the same look during play and after is not found here: the user
+names it (``--new-game X,Y``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from calibration.faces import MIN_FACE_SIZE, changed_patches
+from calibration.labels import Word, new_game_labels, overlap, quitting_places
 from vision.geometry import Rect
 from vision.skin import MIN_SIDE, Image
 
@@ -28,24 +30,42 @@ MAX_TRIES = 5
 
 
 def button_points(
-    playing: Image, ended: Image, board: Rect, face: Rect | None
+    playing: Image, ended: Image, board: Rect, face: Rect | None, words: list[Word]
 ) -> list[tuple[int, int]]:
-    """Points (window coordinates) that may start a new game: the middles of the patches that
+    """Points (window coordinates) that may start a new game, in the order to try them.
+
+    First the labels that ``words`` (read in ``ended``) make and that say so
+    (:func:`calibration.labels.new_game_labels`); then the middles of the other patches that
     differ between ``playing`` and ``ended`` (captures of the window) off ``board`` and
-    ``face``, top to bottom, then left to right; at most :data:`MAX_TRIES`."""
+    ``face``, top to bottom, then left to right, at most :data:`MAX_TRIES` of them. No point is
+    on a place whose words say the game closes.
+    """
     height, width = playing.shape[:2]
     where = np.zeros((height, width), dtype=bool)
     where[MARGIN : height - MARGIN, MARGIN : width - MARGIN] = True
-    for taken in (board, face):
-        if taken is not None:
-            top, left = max(taken.top - MARGIN, 0), max(taken.left - MARGIN, 0)
-            where[top : taken.bottom + MARGIN, left : taken.right + MARGIN] = False
+    for taken in blanked(board, face):
+        where[taken.top : taken.bottom, taken.left : taken.right] = False
+    labels = new_game_labels(words)
+    known = labels + quitting_places(words)
     patches = [
         patch
         for patch in changed_patches(playing, ended, where, LABEL_JOIN)
-        if patch.width >= MIN_FACE_SIZE and patch.height >= MIN_FACE_SIZE
+        if patch.width >= MIN_FACE_SIZE
+        and patch.height >= MIN_FACE_SIZE
+        and not any(overlap(patch, place) for place in known)
     ]
     patches.sort(key=lambda patch: (patch.top, patch.left))
     # A patch bent round a corner of the board may have its middle on it.
-    points = [(x, y) for x, y in (patch.centre for patch in patches) if where[y, x]]
-    return points[:MAX_TRIES]
+    points = [(x, y) for x, y in (label.centre for label in labels) if where[y, x]]
+    return points + [(x, y) for x, y in (p.centre for p in patches[:MAX_TRIES]) if where[y, x]]
+
+
+def blanked(board: Rect, face: Rect | None) -> list[Rect]:
+    """The board and the face, each with :data:`MARGIN` pixels around it: no point is there,
+    and no word is read there."""
+    grown = []
+    for rect in (board, face):
+        if rect is not None:
+            left, top = max(rect.left - MARGIN, 0), max(rect.top - MARGIN, 0)
+            grown.append(Rect(left, top, rect.right + MARGIN - left, rect.bottom + MARGIN - top))
+    return grown

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 import cv2
 import numpy as np
 
-from calibration.buttons import button_points
+from calibration.buttons import blanked, button_points
 from calibration.evidence import (
     HIDDEN_ID,
     CalibrationError,
@@ -34,6 +34,7 @@ from calibration.evidence import (
 )
 from calibration.faces import find_face
 from calibration.grid import find_lattice
+from calibration.labels import NoTextReader, read_words
 from calibration.pointer import Pointer
 from calibration.view import PROBE_TIMEOUT, SETTLE_TIMEOUT, BoardView, FaceButton, settled
 from solver import Cell, GameState, Tile
@@ -510,7 +511,12 @@ class CalibrationPlayer:
         view = self.view
         board = view.board_in_window
         face = None if self.face is None else self.face.in_window
-        for x, y in button_points(view.fresh, ended_window, board, face):
+        try:
+            words = read_words(ended_window, blanked(board, face))
+        except NoTextReader as error:
+            log.warning("%s: a button's label cannot be read, only a change seen", error)
+            words = []
+        for x, y in button_points(view.fresh, ended_window, board, face, words):
             method = NewGame("point", at=(x - board.left, y - board.top))
             if method not in tried:
                 yield method

@@ -42,14 +42,12 @@ def calibrate_window(
     skins: Path,
     capsys: pytest.CaptureFixture[str],
     by_title: bool = False,
-    new_game: str | None = None,
 ) -> float:
-    """Run ``autosweeper calibrate`` on the one window of ``window_class`` (or of that title),
-    told its new-game key where ``new_game`` gives one; its wall time."""
+    """Run ``autosweeper calibrate`` on the one window of ``window_class`` (or of that title);
+    its wall time."""
     started = time.monotonic()
     search = "--window-title" if by_title else "--window-class"
-    told = ["--new-game", new_game] if new_game else []
-    code = main(["calibrate", search, window_class, "--mines", str(mines), "--name", name, *told])
+    code = main(["calibrate", search, window_class, "--mines", str(mines), "--name", name])
     seconds = time.monotonic() - started
     output = capsys.readouterr()
     assert code == 0, output.err
@@ -139,9 +137,9 @@ class Program:
     """How it starts a board (see tests/starts.py), for the simulated win rate."""
     by_title: bool = False
     """``window_class`` is part of its title: it sets no WM_CLASS."""
-    new_game: str | None = None
-    """The new-game key the user tells calibration (``--new-game``), for a game whose key is
-    none of those calibration tries."""
+    button: bool = False
+    """Its new game is a button beside the board that calibration finds (no face, no key
+    calibration tries)."""
 
 
 PROGRAMS = {
@@ -159,11 +157,12 @@ PROGRAMS = {
     # 32x32 with 200 mines, in 12-pixel cells), mines placed before the first click (which may
     # lose), every mine shown on a loss, and a game won only once every mine is flagged.
     "ace-minesweeper": Program("ace-minesweeper", "ace-minesweeper", "none", by_title=True),
-    # xbomb: no face, S starts a new game (the user says so: `--new-game s`), hidden tiles are a
+    # xbomb: no face, no new-game key calibration tries (S starts one), a "Restart" button
+    # beside the board (found by its label, next to a "Quit" never clicked); hidden tiles are a
     # stipple; a loss shows every cell, every mine alike, and rings the cells opened in green;
     # a wrong flag shows blank; a game is won once every mine is flagged. Its first click and
     # the 8 cells around it are never mines (xbomb.c, HideBombs).
-    "xbomb": Program("xbomb", "xbomb", "opening", new_game="s"),
+    "xbomb": Program("xbomb", "xbomb", "opening", button=True),
 }
 SIMULATED_GAMES = {"beginner": 1000, "expert": 300}
 SIGNIFICANCE = 0.001
@@ -217,11 +216,11 @@ def test_a_window_of_each_program_is_learned_and_played_at_its_simulated_win_rat
         tmp_path / "skins",
         capsys,
         program.by_title,
-        program.new_game,
     )
     assert seconds < BUDGET + CALIBRATION_ALLOWANCE
     skin = load_skin(name)
     assert set(ESSENTIAL) <= set(skin.templates)
+    assert (skin.new_game.kind == "point") == program.button, skin.new_game
     # The first-click rule, where the calibration games told it, is the program's own.
     rule = "none" if program.start == XDEMINEUR else program.start
     assert skin.extra.get("first_click") in (None, rule), skin.extra

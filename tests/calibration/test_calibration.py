@@ -364,15 +364,15 @@ def test_button_points_are_the_middles_of_what_a_finished_game_changed_off_the_b
     ended[150:170, 200:260] = 40  # a button below ...
     ended[40:52, 200:212] = ended[40:52, 218:240] = 40  # ... a label of two words above it
     ended[100:102, 250:290] = 40  # a line too thin to click
-    assert button_points(playing, ended, board, face) == [(220, 46), (230, 160)]
+    assert button_points(playing, ended, board, face, []) == [(220, 46), (230, 160)]
     # A change bent round the board's corner has its middle on the board: not a place to try.
     bent = playing.copy()
     bent[100:195, 184:200] = bent[184:195, 100:200] = 0
-    assert button_points(playing, bent, board, face) == []
+    assert button_points(playing, bent, board, face, []) == []
     many = playing.copy()
     for top in range(10, 190, 20):
         many[top : top + 8, 250:280] = 0
-    assert len(button_points(playing, many, board, None)) == buttons.MAX_TRIES
+    assert len(button_points(playing, many, board, None, [])) == buttons.MAX_TRIES
 
 
 # -- the skin -------------------------------------------------------------------------------
