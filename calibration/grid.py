@@ -313,7 +313,7 @@ def find_lattice(*frames: Image) -> Lattice:
 
     With one frame the cut is the one showing the most identical detailed blocks, right for a
     fresh board. Given a second frame, taken after a click opened cells, the cut in which the
-    fewest blocks changed wins instead: only the aligned cut sees each opened cell as one block.
+    fewest blocks changed (part-blocks at the edges too) wins instead: only the aligned cut sees each opened cell as one block.
     That settles games whose tiles have a border of the background colour (winemine), where a
     fresh board fits two cuts equally well, and boards with a large opened area (xdemineur's
     starting area), whose near-plain pictures repeat under misaligned cuts too.
@@ -327,6 +327,10 @@ def find_lattice(*frames: Image) -> Lattice:
         raise GridNotFoundError(f"the {width}x{height} capture is one plain colour: no board in it")
     pitch = (_pitch(packed, axis=1), _pitch(packed, axis=0))
     maps = [_block_hash_map(_packed(each), pitch) for each in frames]
+    changes = []
+    for before, after in zip(frames, frames[1:], strict=False):
+        rows, columns = np.nonzero((before != after).any(axis=2))
+        changes.append((rows, columns))
     scores: dict[tuple[int, int], tuple[int, int]] = {}
     for phase_y in range(pitch[1]):
         for phase_x in range(pitch[0]):
@@ -334,9 +338,9 @@ def find_lattice(*frames: Image) -> Lattice:
             detailed = np.concatenate([hashes[~plain] for hashes, plain in cuts])
             if not detailed.size:
                 continue
-            changed = sum(int((a[0] != b[0]).sum()) for a, b in zip(cuts, cuts[1:], strict=False))
+            changed = [_blocks_changed(change, (phase_x, phase_y), pitch) for change in changes]
             scores[phase_x, phase_y] = (
-                changed,
+                sum(changed),
                 -int(np.unique(detailed, return_counts=True)[1].max()),
             )
     best = min(scores.values(), default=None)
@@ -422,6 +426,23 @@ def _block_hash_map(
         unit = _window_sums(ones.T.copy(), pitch[1], _HASH_BASES[1])[0, 0]
         plain = hashes == values[: hashes.shape[0], : hashes.shape[1]] * unit
     return hashes.view(np.int64), plain
+
+
+def _blocks_changed(
+    change: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]],
+    phase: tuple[int, int],
+    pitch: tuple[int, int],
+) -> int:
+    """How many blocks of the cut at ``phase`` hold a pixel of ``change`` (rows and columns of
+    the pixels that differ between two frames), counting the part-blocks at the frame's edges:
+    a cut whose whole blocks leave out a changed column must not look the better for it (a
+    click on winemine that opened cells up to the board's left edge, 2026-11-27, chose a cut
+    half a cell off, one column short)."""
+    ys, xs = change
+    (phase_x, phase_y), (pitch_x, pitch_y) = phase, pitch
+    columns = (xs - phase_x + pitch_x) // pitch_x
+    rows = (ys - phase_y + pitch_y) // pitch_y
+    return int(np.unique(rows * (int(columns.max(initial=0)) + 1) + columns).size)
 
 
 def _cut(

@@ -5,12 +5,11 @@ Tesseract (through pytesseract) reads the window with the board and the face bla
 board's numbers and mines only make it read noise there), as sparse text: buttons, counters
 and menus are words scattered over the window. A label is a run of words on one line that
 makes one of :data:`NEW_GAME_PHRASES` or holds one of :data:`QUITTING_WORDS`. Without the
-tesseract program, no label is read (:class:`NoTextReader` says so once).
+tesseract program no word is read, and :class:`NoTextReader` says so.
 """
 
 from __future__ import annotations
 
-import logging
 import re
 from dataclasses import dataclass
 
@@ -36,7 +35,6 @@ QUITTING_WORDS = frozenset({"quit", "exit", "close"})
 """Words on a button that closes the game (xbomb's "Quit"): never clicked."""
 MIN_CONFIDENCE = 50
 """Tesseract's confidence (0 to 100) a word needs to count; noise read in a picture scores low."""
-log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -76,8 +74,8 @@ def read_words(frame: Image, blank: list[Rect]) -> list[Word]:
         letters = re.sub(r"[^a-z]", "", text.lower())
         if letters and float(data["conf"][index]) >= MIN_CONFIDENCE:
             rect = Rect(*(int(data[key][index]) for key in ("left", "top", "width", "height")))
-            line = tuple(int(data[key][index]) for key in ("block_num", "par_num", "line_num"))
-            words.append(Word(letters, rect, (line[0], line[1], line[2])))
+            line = (data["block_num"][index], data["par_num"][index], data["line_num"][index])
+            words.append(Word(letters, rect, (int(line[0]), int(line[1]), int(line[2]))))
     return words
 
 

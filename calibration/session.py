@@ -415,8 +415,9 @@ class CalibrationPlayer:
 
     def start_new_game(self) -> NewGame:
         """Start a new game the way that worked before; else try the face, then each key that
-        starts a new game in common games (:data:`vision.skin.NEW_GAME_KEYS`), then the places
-        beside the board the finished game changed (:func:`calibration.buttons.button_points`).
+        starts a new game in common games (:data:`vision.skin.NEW_GAME_KEYS`), then a button
+        beside the board: labelled so, or a place the finished game changed
+        (:func:`calibration.buttons.button_points`).
         A way counts only when a fresh board appears; one that changes the board into anything
         else stops calibration rather than trying more on a game in an unknown state."""
         view = self.view

@@ -56,7 +56,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         metavar="{KEY,face,X,Y}",
         help=f"how the game starts a new one: a key ({NEW_GAME_KEY_RULE}), a click on its face, "
         "or a click at screen point X,Y beside the board (a 'New game' button); default: found "
-        f"by trying the face and then {', '.join(NEW_GAME_KEYS)} until a fresh board appears",
+        f"by trying the face, then {', '.join(NEW_GAME_KEYS)}, then a button beside the board "
+        "(labelled so, or changed when a game ends) until a fresh board appears",
     )
     parser.add_argument(
         "--max-games", type=positive_int, default=150, help="games per window at most"

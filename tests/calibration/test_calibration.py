@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -188,6 +189,22 @@ def test_a_click_settles_the_cut_when_the_fresh_board_fits_two() -> None:
     grid = lattice.grid(lattice.hash_at(0, 20 + 4 * 16 + 8, 50 + 4 * 16 + 8))
     assert grid.origin == (20, 50)
     assert (grid.rows, grid.columns) == (9, 9)
+
+
+def test_a_first_click_that_opens_cells_to_the_board_edge_settles_the_aligned_cut() -> None:
+    """winemine's 9x9 window before and after a first click that opened cells up to the
+    board's left edge. A cut half a cell off, one column short, left that column out and so saw
+    fewer blocks change than the aligned cut: calibration read every later board half a cell
+    off (a CI run, 2026-11-27: "MINE has two appearances")."""
+    windows = Path(__file__).parent.parent / "data" / "windows"
+    fresh, after = (
+        cv2.imread(str(windows / f"winemine_{name}.png"))
+        for name in ("fresh", "flood_to_left_edge")
+    )
+    lattice = find_lattice(fresh, after)
+    grid = lattice.grid(lattice.hash_at(0, 77, 108))
+    assert (grid.rows, grid.columns) == (9, 9)
+    assert grid.origin == (5, 52)
 
 
 def test_grid_grows_over_an_opened_edge_row() -> None:
