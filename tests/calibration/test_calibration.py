@@ -595,7 +595,9 @@ class DrawnGame:
     a little differently in cells wide along x, along y or both
     (:func:`vision.synthetic.per_size_numbers`). With ``reveal_on_loss`` a loss shows every
     cell, the mine hit drawn as every other mine, and redraws the cells the player opened with
-    a green grid line (outside the tile), as xbomb does."""
+    a green grid line (outside the tile), as xbomb does. With ``faceless`` no face is drawn (nor
+    clicked); with ``relabel_button`` the button looks different once a game is over, and
+    ``end_label`` is a message shown then, on which a click does nothing."""
 
     def __init__(
         self,
