@@ -313,10 +313,11 @@ def find_lattice(*frames: Image) -> Lattice:
 
     With one frame the cut is the one showing the most identical detailed blocks, right for a
     fresh board. Given a second frame, taken after a click opened cells, the cut in which the
-    fewest blocks changed (part-blocks at the edges too) wins instead: only the aligned cut sees each opened cell as one block.
-    That settles games whose tiles have a border of the background colour (winemine), where a
-    fresh board fits two cuts equally well, and boards with a large opened area (xdemineur's
-    starting area), whose near-plain pictures repeat under misaligned cuts too.
+    fewest blocks changed (part-blocks at the edges too) wins instead: only the aligned cut sees
+    each opened cell as one block. That settles games whose tiles have a border of the
+    background colour (winemine), where a fresh board fits two cuts equally well, and boards
+    with a large opened area (xdemineur's starting area), whose near-plain pictures repeat under
+    misaligned cuts too.
     """
     frame = frames[0]
     height, width = frame.shape[:2]
