@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from calibration.faces import MIN_FACE_SIZE, changed_patches
-from calibration.labels import Word, new_game_labels, overlap, quitting_places
+from calibration.labels import Word, new_game_labels, quitting_places
 from vision.geometry import Rect
 from vision.skin import MIN_SIDE, Image
 
@@ -52,7 +52,7 @@ def button_points(
         for patch in changed_patches(playing, ended, where, LABEL_JOIN)
         if patch.width >= MIN_FACE_SIZE
         and patch.height >= MIN_FACE_SIZE
-        and not any(overlap(patch, place) for place in known)
+        and not any(patch.overlaps(place) for place in known)
     ]
     patches.sort(key=lambda patch: (patch.top, patch.left))
     # A patch bent round a corner of the board may have its middle on it.

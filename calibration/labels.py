@@ -95,7 +95,7 @@ def new_game_labels(words: list[Word]) -> list[Rect]:
                 rect = line[start].rect
                 for word in line[start + 1 : start + len(phrase)]:
                     rect = rect.union(word.rect)
-                if not any(overlap(rect, other) for other in found):
+                if not any(rect.overlaps(other) for other in found):
                     found.append(rect)
     return found
 
@@ -103,9 +103,3 @@ def new_game_labels(words: list[Word]) -> list[Rect]:
 def quitting_places(words: list[Word]) -> list[Rect]:
     """Where the words say the game closes (:data:`QUITTING_WORDS`)."""
     return [word.rect for word in words if word.text in QUITTING_WORDS]
-
-
-def overlap(one: Rect, other: Rect) -> bool:
-    """Whether two rectangles share a pixel."""
-    shared = one.intersection(other)
-    return shared.width > 0 and shared.height > 0

@@ -422,9 +422,8 @@ class CalibrationPlayer:
         else stops calibration rather than trying more on a game in an unknown state."""
         view = self.view
         ended = self._ended_board()
-        ended_window = view.grabber.grab(view.window)
         tried = []
-        for method in self._new_game_methods(ended_window):
+        for method in self._new_game_methods():
             what = {
                 "face": "a click on the face",
                 "point": f"a click at {method.at} from the board's corner",
@@ -497,9 +496,10 @@ class CalibrationPlayer:
                 return now
         return settled(self.view.grabber, rect, None, quiet=FLASH_QUIET)
 
-    def _new_game_methods(self, ended_window: Image) -> Iterator[NewGame]:
+    def _new_game_methods(self) -> Iterator[NewGame]:
         """The ways to try, the one that worked before first; the points beside the board last,
-        found only once every other way failed."""
+        looked for (in the finished window, as the failed ways left it) only once every other
+        way failed."""
         methods = [] if self.new_game_method is None else [self.new_game_method]
         if self.face is not None:
             methods.append(NewGame("face"))
@@ -512,6 +512,7 @@ class CalibrationPlayer:
         view = self.view
         board = view.board_in_window
         face = None if self.face is None else self.face.in_window
+        ended_window = view.grabber.grab(view.window)
         try:
             words = read_words(ended_window, blanked(board, face))
         except NoTextReader as error:

@@ -177,6 +177,11 @@ class Rect:
         right, bottom = min(self.right, other.right), min(self.bottom, other.bottom)
         return Rect(left, top, max(right - left, 0), max(bottom - top, 0))
 
+    def overlaps(self, other: Rect) -> bool:
+        """Whether the two rectangles share a pixel."""
+        shared = self.intersection(other)
+        return shared.width > 0 and shared.height > 0
+
     def as_monitor(self) -> dict[str, int]:
         """The form ``mss.MSS.grab`` takes."""
         return {"left": self.left, "top": self.top, "width": self.width, "height": self.height}

@@ -198,10 +198,9 @@ class TemplateBank(Generic[Label]):
         A patch at distance ``d`` from its guess, within the threshold and at most
         :data:`AMBIGUITY_RATIO` / (1 + :data:`AMBIGUITY_RATIO`) of the distance from the guess to
         its nearest other template (``gaps``, per template: see :meth:`nearest_others`), is at
-        least ``d``
-        / :data:`AMBIGUITY_RATIO` from every other template (triangle inequality): the guess is
-        what :meth:`judge` of all the distances accepts, at that distance. A lenient bank's
-        distance (see the module doc) is no metric: it certifies nothing."""
+        least ``d`` / :data:`AMBIGUITY_RATIO` from every other template (triangle inequality):
+        the guess is what :meth:`judge` of all the distances accepts, at that distance. A
+        lenient bank's distance (see the module doc) is no metric: it certifies nothing."""
         guessed = np.asarray(guesses, dtype=np.intp).reshape(-1)
         if patches.shape[patches.ndim - len(self.shape) :] != self.shape:
             raise ValueError(f"patches of shape {patches.shape} against templates of {self.shape}")
