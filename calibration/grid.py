@@ -44,6 +44,8 @@ PITCH_TOLERANCE = 0.97
 """The pitch is the smallest shift scoring at least this fraction of the best score (multiples of
 the pitch score almost as well, a little lower for losing a row of cells)."""
 MIN_HIDDEN_CELLS = 8
+MIN_CUT_STRIP = 3
+"""Pixels of a cell a capture's edge must show for :meth:`Grid.cut_sides` to tell it is one."""
 
 
 class GridNotFoundError(CalibrationError):
@@ -112,6 +114,46 @@ class Grid:
         """(rows, columns, pitch y, pitch x, 3): every cell's picture in ``frame``, whose pixel
         ``at`` (default: :attr:`origin`) is the first cell's top-left corner."""
         return cell_images(frame, at or self.origin, self.spacing, (0, 0), self.pitch)
+
+    def cut_sides(self, fresh: Image, tolerance: float = GROUPING_TOLERANCE) -> list[str]:
+        """The sides ("left", "right", "top", "bottom") where the edge of ``fresh`` (the capture
+        of a fresh board the grid was found in) cuts the board: a region drawn too small, or a
+        window shrunk below its board, hides the rest, and a board read in part is misread.
+
+        A side is cut when the board's outermost cells there reach the edge and are narrower
+        than every other cell (a part of a cell, taken for a cell), or when the strip narrower
+        than a cell between the board and the edge shows, along most of the side, the part of
+        the hidden tile that fits there.
+        """
+        height, width = fresh.shape[:2]
+        (left, top), (board_width, board_height) = self.origin, self.size
+        right, bottom = left + board_width, top + board_height
+        (cut_x, cut_y), hidden = self.pitch, self.hidden
+        sides = {  # the gap, where a strip along the side starts, the axis across it, the part
+            "left": (left, (0, top), 0, 0, hidden[:, cut_x - left :]),
+            "right": (width - right, (right, top), 0, -1, hidden[:, : width - right]),
+            "top": (top, (left, 0), 1, 0, hidden[cut_y - top :]),
+            "bottom": (height - bottom, (left, bottom), 1, -1, hidden[: height - bottom]),
+        }
+        found = []
+        for side, (gap, start, axis, outermost, part) in sides.items():
+            sizes = list(np.diff(self.spacing[axis].starts))
+            if gap < MIN_CUT_STRIP:
+                outer = sizes.pop(outermost)
+                if sizes and outer < min(sizes):
+                    found.append(side)
+                continue
+            if gap >= min(sizes) or np.ptp(part) == 0:
+                continue  # room for a whole cell, or a plain strip that any background matches
+            strip, along = Spacing.even(gap, 1), self.spacing[1 - axis]
+            if axis == 0:
+                strips = cell_images(fresh, start, (strip, along), (0, 0), (gap, cut_y))
+            else:
+                strips = cell_images(fresh, start, (along, strip), (0, 0), (cut_x, gap))
+            near = TemplateBank([0], [np.ascontiguousarray(part)]).distances(strips) <= tolerance
+            if 2 * int(near.sum()) > near.size:
+                found.append(side)
+        return found
 
 
 @dataclass(frozen=True)

@@ -112,6 +112,12 @@ class CalibrationPlayer:
         # of the second frame the cut is certain (see calibration.grid).
         lattice = find_lattice(fresh, _only_changes_around(fresh, after, point))
         grid = lattice.grid(lattice.hash_at(0, *point))
+        cut = grid.cut_sides(fresh)
+        if cut:
+            raise CalibrationError(
+                f"the board in window {window} runs past its {' and '.join(cut)} edge (part of "
+                "a cell shows there): enlarge the window, or the region, to show the whole board"
+            )
         if evidence is None:
             evidence = Evidence(Catalogue(grid.hidden))
             evidence.catalogue.learn_spread(grid.pictures(fresh))

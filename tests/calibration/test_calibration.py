@@ -207,6 +207,61 @@ def test_a_first_click_that_opens_cells_to_the_board_edge_settles_the_aligned_cu
     assert grid.origin == (5, 52)
 
 
+SIDES = ("left", "right", "top", "bottom")
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    pitch=st.integers(12, 24),
+    side=st.sampled_from(SIDES),
+    shown=st.floats(0.2, 0.8),
+    margin=st.integers(0, 20),
+)
+def test_a_board_cut_by_the_capture_s_edge_is_said_to_be(
+    pitch: int, side: str, shown: float, margin: int
+) -> None:
+    """A capture that shows only part of the board's outermost cells on one side: that side is
+    cut; the whole board, however near the edges (flush with them, too), is not. As calibration
+    does, the grid is found from the fresh board and a click that opened one cell."""
+    pictures = tile_pictures(pitch, 2)
+    pictures[1][0, :] = pictures[1][:, 0] = 200  # the opened cell differs in its every line
+    part = max(3, round(pitch * shown))
+    origin, (rows, columns) = (30, 40), (8, 10)
+    left, top = origin
+    right, bottom = left + columns * pitch, top + rows * pitch
+    # Per side: the pixels kept (x from, x to, y from, y to) and the cell the click opens.
+    views = {
+        None: ((left - margin, right + margin, top - margin, bottom + margin), (4, 5)),
+        "right": ((left - margin, left + 5 * pitch + part, top - margin, bottom + margin), (4, 2)),
+        "left": ((right - 5 * pitch - part, right + margin, top - margin, bottom + margin), (4, 7)),
+        "bottom": ((left - margin, right + margin, top - margin, top + 5 * pitch + part), (2, 5)),
+        "top": (
+            (left - margin, right + margin, bottom - 5 * pitch - part, bottom + margin),
+            (5, 5),
+        ),
+    }
+    for expected, ((x0, x1, y0, y1), (row, column)) in ((s, views[s]) for s in (None, side)):
+        cells = np.zeros((rows, columns), dtype=int)
+        fresh = draw(cells, pictures, origin)[y0:y1, x0:x1]
+        cells[row, column] = 1
+        opened = draw(cells, pictures, origin)[y0:y1, x0:x1]
+        lattice = find_lattice(np.ascontiguousarray(fresh), np.ascontiguousarray(opened))
+        point = (left + column * pitch + pitch // 2 - x0, top + row * pitch + pitch // 2 - y0)
+        grid = lattice.grid(lattice.hash_at(0, *point))
+        assert grid.cut_sides(np.ascontiguousarray(fresh)) == (
+            [] if expected is None else [expected]
+        )
+
+
+def test_a_real_board_cut_by_the_capture_is_said_to_be() -> None:
+    """xbomb's fresh Expert board (30 columns of 20-px cells, from x 5) captured 584 px wide,
+    as a region drawn too small or a window shrunk below its board shows it: 28 columns and 19
+    pixels of the 29th. Its grid takes that part for a narrower cell."""
+    windows = Path(__file__).parent.parent / "data" / "windows"
+    fresh = cv2.imread(str(windows / "xbomb_expert_cut.png"))
+    assert find_grid(fresh).cut_sides(fresh) == ["right"]
+
+
 def test_grid_grows_over_an_opened_edge_row() -> None:
     pictures = tile_pictures(21, 3)
     cells = np.zeros((8, 12), dtype=int)
@@ -768,11 +823,17 @@ class DrawnGame:
         return int(was_open)
 
 
+DRAWN_WINDOW = Rect(60, 60, 240, 240)
+"""The drawn game's window, as calibration is given it."""
+
+
 def calibrated(
-    screen: DrawnGame, max_games: int, new_game_at: tuple[int, int] | None = None
+    screen: DrawnGame,
+    max_games: int,
+    new_game_at: tuple[int, int] | None = None,
+    window: Rect = DRAWN_WINDOW,
 ) -> Calibration:
-    """Calibrate the drawn game from its 240x240 window, as the user would."""
-    window = Rect(60, 60, 240, 240)
+    """Calibrate the drawn game from its window, as the user would."""
     return calibrate(
         "drawn",
         screen,
@@ -913,6 +974,14 @@ def test_a_button_that_reads_the_same_during_play_and_after_is_not_clicked_by_it
     with pytest.raises(CalibrationError, match="cannot start a new game"):
         calibrated(screen, max_games=4)
     assert screen.new_games == {"face": 0, "button": 0}
+
+
+def test_a_window_that_shows_part_of_the_board_is_refused_after_its_first_click() -> None:
+    # The drawn board spans x 100 to 244: a window ending at x 236 shows half its last column.
+    screen = DrawnGame(seed=2)
+    with pytest.raises(CalibrationError, match="runs past its right edge .* enlarge the window"):
+        calibrated(screen, max_games=4, window=Rect(60, 60, 176, 240))
+    assert screen.clicks == 1  # the click that found the hidden tile
 
 
 def test_a_new_game_point_not_beside_the_board_in_its_window_is_refused() -> None:
