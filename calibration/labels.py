@@ -11,6 +11,7 @@ tesseract program no word is read, and :class:`NoTextReader` says so.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,21 +19,61 @@ import numpy as np
 from vision.geometry import Rect
 from vision.skin import Image
 
-NEW_GAME_PHRASES = (
-    ("new", "game"),
-    ("play", "again"),
-    ("start", "over"),
-    ("try", "again"),
-    ("restart",),
-    ("replay",),
-    ("retry",),
-    ("reset",),
-    ("new",),
+NEW_GAME_PHRASES = tuple(
+    tuple(phrase.split())
+    for phrase in (
+        "new game",
+        "play again",
+        "start over",
+        "try again",
+        "restart",
+        "replay",
+        "retry",
+        "reset",
+        # The same in the languages of many desktops (gnome-mines' "Play Again" as its
+        # translators put it, and the common words for a new game), accents dropped.
+        "neues spiel",
+        "noch einmal spielen",
+        "neustart",
+        "nouvelle partie",
+        "refaire une partie",
+        "rejouer",
+        "recommencer",
+        "nuevo juego",
+        "nueva partida",
+        "jugar otra vez",
+        "reiniciar",
+        "nuova partita",
+        "rigioca",
+        "ricomincia",
+        "novo jogo",
+        "jogar novamente",
+        "nieuw spel",
+        "opnieuw spelen",
+        "nytt spel",
+        "spela igen",
+        "nowa gra",
+        "zagraj jeszcze raz",
+        "new",
+        "neu",
+        "nouveau",
+        "nuevo",
+        "nuovo",
+        "novo",
+        "nieuw",
+    )
 )
 """Labels of the buttons that start a new game in common games, the surest first: xbomb's
 "Restart", gnome-mines' "Play Again" (after a game) and "Start Over" (during one)."""
-QUITTING_WORDS = frozenset({"quit", "exit", "close"})
-"""Words on a button that closes the game (xbomb's "Quit"): never clicked."""
+QUITTING_WORDS = frozenset(
+    {
+        *("quit", "exit", "close"),
+        *("beenden", "schliessen", "quitter", "fermer", "salir", "cerrar", "esci", "chiudi"),
+        *("sair", "fechar", "afsluiten", "sluiten", "avsluta", "stang", "zakoncz", "zamknij"),
+    }
+)
+"""Words on a button that closes the game (xbomb's "Quit"), in English and in the languages
+of :data:`NEW_GAME_PHRASES`: never clicked."""
 MIN_CONFIDENCE = 50
 """Tesseract's confidence (0 to 100) a word needs to count; noise read in a picture scores low."""
 
@@ -71,12 +112,19 @@ def read_words(frame: Image, blank: list[Rect]) -> list[Word]:
         raise NoTextReader(f"no words read beside the board: {error}") from error
     words = []
     for index, text in enumerate(data["text"]):
-        letters = re.sub(r"[^a-z]", "", text.lower())
+        letters = plain_letters(text)
         if letters and float(data["conf"][index]) >= MIN_CONFIDENCE:
             rect = Rect(*(int(data[key][index]) for key in ("left", "top", "width", "height")))
             line = (data["block_num"][index], data["par_num"][index], data["line_num"][index])
             words.append(Word(letters, rect, (int(line[0]), int(line[1]), int(line[2]))))
     return words
+
+
+def plain_letters(text: str) -> str:
+    """``text``'s letters in lower case without their accents ("Réessayer" reads "reessayer",
+    "Schließen" "schliessen"): tesseract may read an accent or not."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return re.sub(r"[^a-z]", "", decomposed)
 
 
 def new_game_labels(words: list[Word]) -> list[Rect]:

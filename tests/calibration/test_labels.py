@@ -11,7 +11,13 @@ import pytesseract
 import pytest
 
 from calibration.buttons import blanked, button_points
-from calibration.labels import NoTextReader, new_game_labels, quitting_places, read_words
+from calibration.labels import (
+    NoTextReader,
+    new_game_labels,
+    plain_letters,
+    quitting_places,
+    read_words,
+)
 from vision.geometry import Rect
 
 WINDOWS = Path(__file__).parent.parent / "data" / "windows"
@@ -59,3 +65,42 @@ def test_no_tesseract_program_is_said_and_no_word_is_guessed(
     monkeypatch.setattr(pytesseract.pytesseract, "tesseract_cmd", "/nonexistent/tesseract")
     with pytest.raises(NoTextReader, match="no words read beside the board"):
         read_words(window("xbomb"), [])
+
+
+def drawn_buttons(labels: dict[str, Rect]) -> np.ndarray:
+    """A grey window with a framed button for each label, drawn where given."""
+    frame = np.full((160, 420, 3), 230, dtype=np.uint8)
+    for text, rect in labels.items():
+        cv2.rectangle(frame, (rect.left, rect.top), (rect.right, rect.bottom), (0, 0, 0), 1)
+        at = (rect.left + 8, rect.top + 28)
+        cv2.putText(frame, text, at, cv2.FONT_HERSHEY_SIMPLEX, 0.8, (0, 0, 0), 2, cv2.LINE_AA)
+    return frame
+
+
+def test_labels_of_a_game_in_another_language_are_read_too() -> None:
+    buttons = {
+        "Beenden": Rect(10, 20, 180, 40),
+        "Neues Spiel": Rect(230, 20, 180, 40),
+        "Quitter": Rect(10, 100, 180, 40),
+        "Jugar otra vez": Rect(200, 100, 215, 40),
+    }
+    frame = drawn_buttons(buttons)
+    words = read_words(frame, [])
+    labels = new_game_labels(words)
+    assert len(labels) == 2, labels
+    assert buttons["Neues Spiel"].contains_rect(labels[0])
+    assert buttons["Jugar otra vez"].contains_rect(labels[1])
+    quits = quitting_places(words)
+    assert len(quits) == 2 and all(
+        any(buttons[text].contains_rect(place) for place in quits)
+        for text in ("Beenden", "Quitter")
+    )
+    board = Rect(0, 150, 420, 10)
+    assert button_points(frame, frame, board, None, words) == [label.centre for label in labels]
+
+
+def test_a_word_s_accents_and_case_do_not_keep_it_from_its_label() -> None:
+    assert plain_letters("Réessayer") == "reessayer"
+    assert plain_letters("Schließen") == "schliessen"
+    assert plain_letters("Zakończ") == "zakoncz"
+    assert plain_letters("Ri_gioca!") == "rigioca"
