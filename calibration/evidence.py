@@ -56,6 +56,13 @@ OFFSET_ALLOWANCE = 4
 """A level offset this many times the background's spread between the fresh board's tiles counts
 as the tolerance: half-transparent opened tiles vary more than the lines between hidden ones
 (kmines Expert in a 1280x1024 screen: 20 levels against 13)."""
+MAX_PAINTED = 1 / 3
+"""The deepest band along a side of a cell's picture that a neighbour may paint over (see
+:func:`unpainted_box`), as a share of the picture."""
+PAINT_LEVELS = 24
+"""Levels by which a pixel must change to count as painted over (not antialiasing's noise)."""
+PAINT_MARGIN = 2
+"""Lines left out past the deepest band painted over: another digit may reach a little further."""
 MIN_LEVEL_WEIGHT = 0.1
 """The least weight a background offset keeps (see :class:`vision.match.TemplateBank`): a flat
 hidden tile and a flat opened one may differ only in level."""
@@ -126,6 +133,13 @@ class Catalogue:
         (x, y), (width, height) = tile_box(pictures, self.box)
         self.box = (x, y, width, height)
         self._bank = None
+
+    def with_box(self, box: tuple[int, int, int, int]) -> Catalogue:
+        """A catalogue comparing only ``box`` of each picture, with this one's tolerance and
+        background weight, knowing only the hidden tile."""
+        catalogue = Catalogue(self.images[HIDDEN_ID], self.tolerance)
+        catalogue.box, catalogue.level_weight = box, self.level_weight
+        return catalogue
 
     def add(self, image: Image, size_class: int = 0) -> int:
         """The id of ``image``'s appearance (seen on a cell of ``size_class``), new if no known
@@ -234,6 +248,53 @@ def tile_box(
     return (x + left, y + top), (right - left, bottom - top)
 
 
+def unpainted_box(
+    before: npt.NDArray[np.uint8], after: npt.NDArray[np.uint8], box: tuple[int, int, int, int]
+) -> tuple[int, int, int, int]:
+    """``box`` (x, y, width, height in a cell's picture) without the bands a click painted
+    over: ``before`` and ``after`` are every cell's picture (rows, columns, height, width, 3)
+    around the click.
+
+    A game may draw a cell's number larger than the cell (xbomb's digits in 20-px cells reach a
+    few pixels into the cell below), so the cells beside one that opens change in a band along
+    the side facing it, hidden or opened, and a tile shows in several pictures there. A band
+    counts when a cell changed only within :data:`MAX_PAINTED` of its side facing a neighbour
+    that changed beyond such bands (opened); the box then ends :data:`PAINT_MARGIN` lines past
+    the deepest band on each side. Changes outside ``box`` (lines between cells, which a game
+    may redraw when a game ends) do not count.
+    """
+    height, width = before.shape[2:4]
+    x, y, box_width, box_height = box
+    inside = np.s_[:, :, y : y + box_height, x : x + box_width]
+    difference = np.abs(before[inside].astype(np.int16) - after[inside]).max(axis=-1)
+    changed = np.zeros(before.shape[:4], dtype=bool)  # lines left out already do not count
+    changed[inside] = difference > PAINT_LEVELS
+    rows_changed, columns_changed = np.any(changed, axis=3), np.any(changed, axis=2)
+    spans = {}
+    for cell in zip(*np.nonzero(changed.any(axis=(2, 3))), strict=True):
+        rows, columns = np.flatnonzero(rows_changed[cell]), np.flatnonzero(columns_changed[cell])
+        spans[cell] = (int(rows[0]), int(rows[-1]) + 1, int(columns[0]), int(columns[-1]) + 1)
+    deep_rows, deep_columns = MAX_PAINTED * height, MAX_PAINTED * width
+    opened = {
+        cell
+        for cell, (top, bottom, left, right) in spans.items()
+        if bottom - top > deep_rows and right - left > deep_columns
+    }
+    left_edge, top_edge, right_edge, bottom_edge = x, y, x + box_width, y + box_height
+    for (row, column), (top, bottom, left, right) in spans.items():
+        if (row - 1, column) in opened and bottom <= deep_rows:
+            top_edge = max(top_edge, bottom + PAINT_MARGIN)
+        if (row + 1, column) in opened and top >= height - deep_rows:
+            bottom_edge = min(bottom_edge, top - PAINT_MARGIN)
+        if (row, column - 1) in opened and right <= deep_columns:
+            left_edge = max(left_edge, right + PAINT_MARGIN)
+        if (row, column + 1) in opened and left >= width - deep_columns:
+            right_edge = min(right_edge, left - PAINT_MARGIN)
+    if 2 * (right_edge - left_edge) < width or 2 * (bottom_edge - top_edge) < height:
+        return box  # too little left to tell tiles apart by: the game is not understood
+    return left_edge, top_edge, right_edge - left_edge, bottom_edge - top_edge
+
+
 def _leading(flags: np.ndarray) -> int:
     count = 0
     for flag in flags:
@@ -264,6 +325,9 @@ class Step:
     cell: Cell
     before: Ids
     after: Ids
+    unpainted: tuple[int, int, int, int] | None = None
+    """For a click that opened cells, the part of the cells' pictures it left unpainted beside
+    them (see :func:`unpainted_box`); None: not looked at."""
 
     @property
     def changed(self) -> npt.NDArray[np.bool_]:

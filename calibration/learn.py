@@ -59,6 +59,9 @@ SET_ASIDE = 2
 next: a lost board caught in a repaint that outlasts every wait (Wine on a loaded CI machine,
 2026-11-23: "cell (0, 0) changed from appearance #15 ... on losing") is one such game; a third
 says the game is not understood."""
+MAX_STARTS_OVER = 2
+"""Times calibration starts over comparing a smaller part of the cells, a neighbour having
+painted over a band of some (see :func:`calibration.evidence.unpainted_box`)."""
 WIN_ATTEMPTS = 6
 """Games the solver plays, per window whose mine count is known, to see the won face."""
 MAX_THRESHOLD = 0.1
@@ -159,6 +162,8 @@ class _Learner:
     played: int = 0
     set_aside: list[str] = field(default_factory=list)
     """Why each game set aside (:data:`SET_ASIDE`) was."""
+    started_over: int = 0
+    """Times calibration started over comparing a smaller part of the cells."""
     mines: int | None = None
     """The mine count of the window being played, where the user gave it."""
 
@@ -219,6 +224,8 @@ class _Learner:
     def _learn(self, player: CalibrationPlayer, game: PlayedGame) -> None:
         """Learn what ``game`` proves, or set it aside, learning nothing from it, if it
         contradicts the rules or the other games (up to :data:`SET_ASIDE` games)."""
+        if self._start_over_unpainted(player, game):
+            return
         game.mines = self.mines
         trial = self.meanings.copy()
         try:
@@ -231,6 +238,24 @@ class _Learner:
             log.warning("calibration set a game aside: %s", error)
             return
         self.meanings = trial
+
+    def _start_over_unpainted(self, player: CalibrationPlayer, game: PlayedGame) -> bool:
+        """Whether calibration starts over, comparing only the part of the cells a click of
+        ``game`` left unpainted beside those it opened (not its last click: a game's end may
+        draw a message over the board), as it may :data:`MAX_STARTS_OVER` times: the games so
+        far, read with more of the cells, are forgotten."""
+        box = player.evidence.catalogue.box
+        steps = game.steps[:-1] if game.finished else game.steps
+        smaller = next((s.unpainted for s in steps if s.unpainted not in (None, box)), None)
+        if smaller is None or self.started_over >= MAX_STARTS_OVER:
+            return False
+        log.warning("calibration starts over, comparing only the part %s of each cell", smaller)
+        catalogue = player.evidence.catalogue.with_box(smaller)
+        player.start_over(Evidence(catalogue))
+        self.evidence = player.evidence
+        self.meanings = new_meanings(catalogue)
+        self.started_over += 1
+        return True
 
     def play_to_win(self, player: CalibrationPlayer, mines: int) -> None:
         """Up to :data:`WIN_ATTEMPTS` games played by the solver, until one shows the won face

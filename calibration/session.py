@@ -14,6 +14,7 @@ import logging
 import random
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -128,15 +129,22 @@ class CalibrationPlayer:
             )
         view = BoardView(grabber, evidence.catalogue, grid, window, fresh)
         player = cls(pointer, view, evidence, seed)
+        board = (view.board_part(fresh), view.board_part(after))
         first = Step(
             ClickKind.OPEN,
             grid.cell_at(*point),
-            view.board_ids(view.board_part(fresh)),
-            view.board_ids(view.board_part(after)),
+            view.board_ids(board[0]),
+            view.board_ids(board[1]),
+            view.unpainted(*board),
         )
         player._game = player._new_game([first])
         player._finish_if_over(player._game)
         return player
+
+    def start_over(self, evidence: Evidence) -> None:
+        """Record games from now on as ``evidence`` (a catalogue that compares another part
+        of the cells): what was seen so far is forgotten."""
+        self.evidence, self.view.catalogue, self._game = evidence, evidence.catalogue, None
 
     @property
     def face_pictures(self) -> dict[GameState, Image]:
@@ -179,6 +187,7 @@ class CalibrationPlayer:
             after_frame = settled(view.grabber, rect, before_frame, timeout)
         if self._closed_dialogs():
             after_frame = settled(view.grabber, rect, None, quiet=FLASH_QUIET)
+        unpainted = view.unpainted(before_frame, after_frame) if click is ClickKind.OPEN else None
         before_ids = view.board_ids(before_frame)
         after_ids = view.board_ids(after_frame)
         opened_before = np.isin(before_ids, list(self.evidence.safe_appearances))
@@ -189,7 +198,7 @@ class CalibrationPlayer:
             # once it has long held still.
             log.debug("%s %s changed opened cells: waiting for the board to settle", click, cell)
             after_ids = view.board_ids(settled(view.grabber, rect, None, quiet=FLASH_QUIET))
-        step = Step(click, cell, before_ids, after_ids)
+        step = Step(click, cell, before_ids, after_ids, unpainted)
         log.debug("%s %s at %s: %d cells changed", click, cell, (x, y), int(step.changed.sum()))
         return step
 
@@ -382,7 +391,7 @@ class CalibrationPlayer:
                 log.debug("the lost board changed again after %.1f s of stillness", LOST_QUIET)
                 final = later
         self._end_frame = final
-        game.steps[-1] = Step(last.click, last.cell, last.before, view.board_ids(final))
+        game.steps[-1] = replace(last, after=view.board_ids(final))
         frame = view.grabber.grab(view.window)
         if self.face is None:
             found = find_face(view.fresh, frame, view.board_in_window)

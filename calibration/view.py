@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from calibration.errors import CalibrationError
-from calibration.evidence import Catalogue, Ids
+from calibration.evidence import Catalogue, Ids, unpainted_box
 from calibration.faces import crop
 from calibration.grid import Grid
 from solver import Cell, GameState
@@ -121,6 +121,13 @@ class BoardView:
         """Appearance ids of every cell, from ``frame`` (a board capture) or a new capture."""
         frame = self.grabber.grab(self.board_rect) if frame is None else frame
         return self.catalogue.ids(self.cell_pictures(frame), self.grid.size_classes)
+
+    def unpainted(self, before: Image, after: Image) -> tuple[int, int, int, int]:
+        """The part of the cells' pictures compared that a click left unpainted beside the cells
+        it opened, between board captures ``before`` and ``after`` (see
+        :func:`calibration.evidence.unpainted_box`)."""
+        pictures = (self.cell_pictures(before), self.cell_pictures(after))
+        return unpainted_box(*pictures, self.catalogue.box)
 
     def cell_pictures(self, frame: Image) -> npt.NDArray[np.uint8]:
         """Each cell's picture in ``frame`` (a board capture), by (row, column)."""

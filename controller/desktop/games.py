@@ -744,8 +744,8 @@ def _density(size: Size) -> float:
 XBOMB_LEVELS: dict[Size, str] = {(8, 8, 10): "-1", (16, 16, 40): "-2", LEVELS["expert"]: "-3"}
 """xbomb's three boards and the option that opens each (``xbomb.c``: widths, heights, nbombs)."""
 XBOMB_CELL = 40
-"""Pixels a side of xbomb's cells: it scales them to its window, and at its own default size for
-Expert (20 pixels) its digits spill over into the next cells."""
+"""Pixels a side of xbomb's cells: it scales them to its window (at its own size for Expert, 20
+pixels: see ``xbomb-own-size``)."""
 
 
 def _xbomb_arguments(size: Size) -> list[str]:
@@ -821,6 +821,17 @@ LAUNCHERS: dict[str, Launcher] = {
         package="xbomb",
         window_class="xbomb",
         arguments=_xbomb_arguments,
+        refusal=_opens_only("xbomb", XBOMB_LEVELS),
+        fitted=_same_mines(XBOMB_LEVELS),
+        new_game_key="s",
+    ),
+    # xbomb in the window it opens by itself: at Expert 20-px cells, whose digits are drawn
+    # taller than the cells, over the top of the cells below.
+    "xbomb-own-size": Launcher(
+        binary="xbomb",
+        package="xbomb",
+        window_class="xbomb",
+        arguments=lambda size: [XBOMB_LEVELS[size]],
         refusal=_opens_only("xbomb", XBOMB_LEVELS),
         fitted=_same_mines(XBOMB_LEVELS),
         new_game_key="s",

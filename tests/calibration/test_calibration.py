@@ -30,6 +30,7 @@ from calibration.evidence import (
     board_of,
     check_counting,
     learn,
+    unpainted_box,
 )
 from calibration.faces import find_face
 from calibration.grid import Grid, GridNotFoundError, find_lattice
@@ -53,6 +54,8 @@ from vision.skin import FACE_STATES, MAX_SLACK, NewGame, Skin, SkinError
 from vision.synthetic import make_skin
 
 BACKGROUND = (40, 40, 40)
+WINDOWS = Path(__file__).parent.parent / "data" / "windows"
+"""Captures of real games' windows."""
 
 
 def tile_pictures(pitch: int, count: int, seed: int = 0) -> list[np.ndarray]:
@@ -196,9 +199,8 @@ def test_a_first_click_that_opens_cells_to_the_board_edge_settles_the_aligned_cu
     board's left edge. A cut half a cell off, one column short, left that column out and so saw
     fewer blocks change than the aligned cut: calibration read every later board half a cell
     off (a CI run, 2026-11-27: "MINE has two appearances")."""
-    windows = Path(__file__).parent.parent / "data" / "windows"
     fresh, after = (
-        cv2.imread(str(windows / f"winemine_{name}.png"))
+        cv2.imread(str(WINDOWS / f"winemine_{name}.png"))
         for name in ("fresh", "flood_to_left_edge")
     )
     lattice = find_lattice(fresh, after)
@@ -253,13 +255,70 @@ def test_a_board_cut_by_the_capture_s_edge_is_said_to_be(
         )
 
 
+def xbomb_small(name: str) -> np.ndarray:
+    """xbomb's Expert window at its own size (30 columns of 20-px cells from (5, 37), 2-px lines
+    between them): ``fresh``, after the ``first_click``, or ``lost`` on the next click."""
+    frame = cv2.imread(str(WINDOWS / f"xbomb_small_{name}.png"))
+    assert frame is not None, name
+    return frame
+
+
 def test_a_real_board_cut_by_the_capture_is_said_to_be() -> None:
-    """xbomb's fresh Expert board (30 columns of 20-px cells, from x 5) captured 584 px wide,
-    as a region drawn too small or a window shrunk below its board shows it: 28 columns and 19
-    pixels of the 29th. Its grid takes that part for a narrower cell."""
-    windows = Path(__file__).parent.parent / "data" / "windows"
-    fresh = cv2.imread(str(windows / "xbomb_expert_cut.png"))
+    """xbomb's fresh Expert board captured 584 px wide, as a region drawn too small or a window
+    shrunk below its board shows it: 28 columns and 19 pixels of the 29th. Its grid takes that
+    part for a narrower cell."""
+    fresh = np.ascontiguousarray(xbomb_small("fresh")[:, :584])
     assert find_grid(fresh).cut_sides(fresh) == ["right"]
+
+
+def test_the_band_a_real_game_s_digits_paint_below_their_cells_is_left_out() -> None:
+    """xbomb draws its digits taller than its 20-px cells: the first click's opened numbers
+    paint the top 5 lines of the cells below them, hidden or opened. Cut with the line between
+    cells at its top and bottom, a cell is compared from line 7 on; the loss, which redraws the
+    board row by row and rings the cells opened, paints no such band."""
+    fresh, first, lost = (xbomb_small(name) for name in ("fresh", "first_click", "lost"))
+    grid = Grid((7, 38), (20, 20), 16, 30, fresh[38:58, 7:27])
+    box = (0, 0, 19, 19)  # the box once the lines all pictures share are left out
+    assert unpainted_box(grid.pictures(fresh), grid.pictures(first), box) == (0, 7, 19, 12)
+    assert unpainted_box(grid.pictures(first), grid.pictures(lost), box) == box
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    pitch=st.integers(16, 30),
+    depth=st.integers(1, 4),
+    side=st.sampled_from(SIDES),
+    opened=st.booleans(),
+)
+def test_a_cell_painted_only_along_the_side_of_one_that_opened_is_left_out_there(
+    pitch: int, depth: int, side: str, opened: bool
+) -> None:
+    """A click opens cell (2, 2); the neighbour on ``side`` changes only in a ``depth``-line
+    band facing it (the opened number drawn past its cell). That band, and two lines more, are
+    then left out of the box; a band with no opened cell beside it is no such paint."""
+    before_picture, after_picture = tile_pictures(pitch, 2, seed=pitch)
+    before = np.broadcast_to(before_picture, (5, 5, pitch, pitch, 3)).copy()
+    after = before.copy()
+    if opened:
+        after[2, 2] = after_picture
+    step = {"top": (1, 0), "bottom": (-1, 0), "left": (0, 1), "right": (0, -1)}[side]
+    painted = after[2 + step[0], 2 + step[1]]  # the neighbour whose ``side`` faces (2, 2)
+    band = {
+        "top": np.s_[:depth, :],
+        "bottom": np.s_[pitch - depth :, :],
+        "left": np.s_[:, :depth],
+        "right": np.s_[:, pitch - depth :],
+    }[side]
+    painted[band] = 255 - painted[band]
+    box = (0, 0, pitch, pitch)
+    cut = depth + 2
+    expected = {
+        "top": (0, cut, pitch, pitch - cut),
+        "bottom": (0, 0, pitch, pitch - cut),
+        "left": (cut, 0, pitch - cut, pitch),
+        "right": (0, 0, pitch - cut, pitch),
+    }[side]
+    assert unpainted_box(before, after, box) == (expected if opened else box)
 
 
 def test_grid_grows_over_an_opened_edge_row() -> None:
@@ -652,7 +711,8 @@ class DrawnGame:
     cell, the mine hit drawn as every other mine, and redraws the cells the player opened with
     a green grid line (outside the tile), as xbomb does. With ``faceless`` no face is drawn (nor
     clicked); with ``relabel_button`` the button looks different once a game is over, and
-    ``end_label`` is a message shown then, on which a click does nothing."""
+    ``end_label`` is a message shown then, on which a click does nothing. With ``paint_below``
+    each number paints that many lines at the top of a hidden cell below it."""
 
     def __init__(
         self,
@@ -670,8 +730,12 @@ class DrawnGame:
         faceless: bool = False,
         relabel_button: bool = False,
         end_label: Rect | None = None,
+        paint_below: int = 0,
     ) -> None:
         self.skin = make_skin(16, seed=5, name="truth")
+        self.paint_below = paint_below
+        """Lines of a hidden cell that the number above it paints over (a digit drawn taller
+        than its cell, as xbomb's in 20-px cells), in a colour of its own per number."""
         self.edges = None
         if numbers_per_size:
             self.skin.variants = synthetic.per_size_numbers(self.skin)
@@ -737,8 +801,13 @@ class DrawnGame:
             edges=self.edges,
         )
         over = self.game.state is not GameState.PLAYING
+        left, top = DRAWN_BOARD_AT
+        for row, column in np.argwhere((tiles[:-1] <= Tile.EIGHT) & (tiles[1:] == Tile.HIDDEN)):
+            number = int(tiles[row, column])
+            if number:
+                y, x = top + 16 * (row + 1), left + 16 * column
+                scene.screen[y : y + self.paint_below, x + 4 : x + 12] = (30 * number, 0, 200)
         if revealed:
-            left, top = DRAWN_BOARD_AT
             for row, column in np.argwhere(self.opened_by_player):
                 y, x = top + 16 * row, left + 16 * column
                 scene.screen[y + 15, x : x + 16] = scene.screen[y : y + 16, x + 15] = (0, 255, 0)
@@ -982,6 +1051,29 @@ def test_a_window_that_shows_part_of_the_board_is_refused_after_its_first_click(
     with pytest.raises(CalibrationError, match="runs past its right edge .* enlarge the window"):
         calibrated(screen, max_games=4, window=Rect(60, 60, 176, 240))
     assert screen.clicks == 1  # the click that found the hidden tile
+
+
+def test_a_game_whose_numbers_paint_the_cells_below_is_learned_from_the_rest_of_the_cells() -> None:
+    """Each number paints the top 3 lines of the hidden cell below it: calibration leaves
+    them out of what it compares (starting over if it had begun), so the hidden tile is one
+    appearance, and the skin it saves reads such a board right."""
+    screen = DrawnGame(seed=2, paint_below=3)
+    result = calibrated(screen, max_games=12)
+    skin = result.skin
+    assert result.usable and skin.tile_offset[1] >= 3 + 2, skin.tile_offset
+    (x, y), (width, height) = skin.tile_offset, skin.tile_size
+    for tile, template in skin.templates.items():
+        assert np.array_equal(template, screen.skin.templates[tile][y : y + height, x : x + width])
+    screen.game = Game(9, 9, 10, rule="opening", seed=7)
+    screen.game.open((4, 4))
+    tiles = screen.game.board.tiles
+    numbers = (tiles[:-1] >= Tile.ONE) & (tiles[:-1] <= Tile.EIGHT)
+    assert (numbers & (tiles[1:] == Tile.HIDDEN)).sum() > 3  # hidden cells painted over
+    frame = screen.grab()
+    reader = BoardReader(skin, locate(skin, frame))
+    region = reader.region
+    shown = reader.read(frame[region.top : region.bottom, region.left : region.right], 10)
+    assert np.array_equal(shown.board.tiles, screen.game.board.tiles)
 
 
 def test_a_new_game_point_not_beside_the_board_in_its_window_is_refused() -> None:
