@@ -18,7 +18,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
 from typing import NamedTuple
@@ -755,6 +755,16 @@ def _xbomb_arguments(size: Size) -> list[str]:
     return [XBOMB_LEVELS[size], "-geometry", f"{width}x{height}"]
 
 
+XBOMB = Launcher(
+    binary="xbomb",
+    package="xbomb",
+    window_class="xbomb",
+    arguments=_xbomb_arguments,
+    refusal=_opens_only("xbomb", XBOMB_LEVELS),
+    fitted=_same_mines(XBOMB_LEVELS),
+    new_game_key="s",
+)
+
 GTK_QUIET = {"GSETTINGS_BACKEND": "keyfile", "NO_AT_BRIDGE": "1"}
 """GTK settings from a file in the private config folder (no dconf service), and no
 accessibility bus to look for."""
@@ -816,26 +826,10 @@ LAUNCHERS: dict[str, Launcher] = {
         fitted=_ace_fitted,
         level_key=lambda size: None if size == (32, 32, 200) else ACE_LEVELS[size],
     ),
-    "xbomb": Launcher(
-        binary="xbomb",
-        package="xbomb",
-        window_class="xbomb",
-        arguments=_xbomb_arguments,
-        refusal=_opens_only("xbomb", XBOMB_LEVELS),
-        fitted=_same_mines(XBOMB_LEVELS),
-        new_game_key="s",
-    ),
+    "xbomb": XBOMB,
     # xbomb in the window it opens by itself: at Expert 20-px cells, whose digits are drawn
     # taller than the cells, over the top of the cells below.
-    "xbomb-own-size": Launcher(
-        binary="xbomb",
-        package="xbomb",
-        window_class="xbomb",
-        arguments=lambda size: [XBOMB_LEVELS[size]],
-        refusal=_opens_only("xbomb", XBOMB_LEVELS),
-        fitted=_same_mines(XBOMB_LEVELS),
-        new_game_key="s",
-    ),
+    "xbomb-own-size": replace(XBOMB, arguments=lambda size: [XBOMB_LEVELS[size]]),
 }
 """Every game autosweeper can start, by name."""
 GAMES = tuple(LAUNCHERS)
