@@ -15,7 +15,7 @@ import pytest
 
 from calibration.learn import Calibration
 from controller.desktop.display import VirtualDisplay
-from controller.desktop.games import GameWindow, Size, launch_game
+from controller.desktop.games import LAUNCHERS, GameWindow, Size, launch_game
 from controller.desktop.processes import find_binary
 from controller.learning import calibrate_game
 from controller.mouse import Mouse
@@ -30,8 +30,6 @@ TESTS = Path(__file__).resolve().parent
 ``click_recorder``) serve the test folders below it, which mirror the packages."""
 REPO = TESTS.parent
 BOARDS = TESTS / "boards"
-
-GAME_BINARIES = {"winemine": "wine"}
 
 LaunchGame = Callable[[str, "str | Size"], GameWindow]
 CALIBRATION_ORIGIN = {"winemine": (250, 170), "xdemineur": (60, 330)}
@@ -58,7 +56,7 @@ def launch(virtual_display: VirtualDisplay) -> Iterator[LaunchGame]:
     started: list[GameWindow] = []
 
     def start(name: str, level: str | Size = "beginner") -> GameWindow:
-        binary = GAME_BINARIES.get(name, name)
+        binary = LAUNCHERS[name].binary
         if find_binary(binary) is None:
             pytest.skip(f"{name} needs {binary}, which is not installed (run .ci/setup.sh)")
         window = launch_game(name, level)
@@ -99,7 +97,7 @@ class Calibrations:
 
     def of(self, game: str) -> Calibration:
         """The calibration of ``game`` (skipping the test if the game is not installed)."""
-        binary = GAME_BINARIES.get(game, game)
+        binary = LAUNCHERS[game].binary
         if find_binary(binary) is None:
             pytest.skip(f"{game} needs {binary}, which is not installed (run .ci/setup.sh)")
         if game not in self.done:
