@@ -265,15 +265,21 @@ def unpainted_box(
     """
     height, width = before.shape[2:4]
     x, y, box_width, box_height = box
-    inside = np.s_[:, :, y : y + box_height, x : x + box_width]
-    difference = np.abs(before[inside].astype(np.int16) - after[inside]).max(axis=-1)
-    changed = np.zeros(before.shape[:4], dtype=bool)  # lines left out already do not count
-    changed[inside] = difference > PAINT_LEVELS
-    rows_changed, columns_changed = np.any(changed, axis=3), np.any(changed, axis=2)
-    spans = {}
-    for cell in zip(*np.nonzero(changed.any(axis=(2, 3))), strict=True):
-        rows, columns = np.flatnonzero(rows_changed[cell]), np.flatnonzero(columns_changed[cell])
-        spans[cell] = (int(rows[0]), int(rows[-1]) + 1, int(columns[0]), int(columns[-1]) + 1)
+    inside = np.s_[y : y + box_height, x : x + box_width]  # lines left out already do not count
+    touched = (before[:, :, *inside] != after[:, :, *inside]).any(axis=(2, 3, 4)).nonzero()
+    difference = np.abs(before[touched][:, *inside].astype(np.int16) - after[touched][:, *inside])
+    changed = difference.max(axis=-1) > PAINT_LEVELS  # (cells touched, box height, box width)
+    spans: dict[tuple[int, int], tuple[int, int, int, int]] = {}  # top, bottom, left, right
+    for (row, column), pixels in zip(zip(*touched, strict=True), changed, strict=True):
+        rows, columns = np.flatnonzero(pixels.any(axis=1)), np.flatnonzero(pixels.any(axis=0))
+        if rows.size:
+            top, bottom = y + int(rows[0]), y + int(rows[-1]) + 1
+            spans[int(row), int(column)] = (
+                top,
+                bottom,
+                x + int(columns[0]),
+                x + int(columns[-1]) + 1,
+            )
     deep_rows, deep_columns = MAX_PAINTED * height, MAX_PAINTED * width
     opened = {
         cell
