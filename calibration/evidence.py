@@ -59,8 +59,9 @@ as the tolerance: half-transparent opened tiles vary more than the lines between
 MAX_PAINTED = 1 / 3
 """The deepest band along a side of a cell's picture that a neighbour may paint over (see
 :func:`unpainted_box`), as a share of the picture."""
-PAINT_LEVELS = 24
-"""Levels by which a pixel must change to count as painted over (not antialiasing's noise)."""
+PAINT_LEVELS = 96
+"""Levels by which a pixel must change to count as painted over: a digit's colour, not the soft
+shade an opened cell casts on its neighbours (kmines: up to 41 levels) nor antialiasing."""
 PAINT_MARGIN = 2
 """Lines left out past the deepest band painted over: another digit may reach a little further."""
 MIN_LEVEL_WEIGHT = 0.1
