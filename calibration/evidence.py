@@ -64,6 +64,9 @@ PAINT_LEVELS = 96
 shade an opened cell casts on its neighbours (kmines: up to 41 levels) nor antialiasing."""
 PAINT_MARGIN = 2
 """Lines left out past the deepest band painted over: another digit may reach a little further."""
+SHARED_LINES = 0.75
+"""The share of a first click's opened pictures that must show an edge line as the hidden tile
+does for it to be a grid line (see :meth:`Catalogue.trim_shared_lines`)."""
 MIN_LEVEL_WEIGHT = 0.1
 """The least weight a background offset keeps (see :class:`vision.match.TemplateBank`): a flat
 hidden tile and a flat opened one may differ only in level."""
@@ -126,14 +129,29 @@ class Catalogue:
         return self.tolerance
 
     def trim_shared_lines(self, blocks: npt.NDArray[np.uint8]) -> None:
-        """Leave out of the box the edge lines that every picture of ``blocks`` (any leading
-        shape: a board after its first click, hidden and opened cells) shows alike: grid lines.
-        A game may redraw them when a game ends (xbomb rings the cells opened in green), which
-        changes no tile. Call it before any picture but the hidden one is added."""
-        pictures = list(blocks.reshape(-1, *self.images[HIDDEN_ID].shape))
-        (x, y), (width, height) = tile_box(pictures, self.box)
-        self.box = (x, y, width, height)
-        self._bank = None
+        """Leave out of the box the edge lines that every hidden picture of ``blocks`` (any
+        leading shape: a board after its first click, hidden and opened cells) shows as the
+        hidden tile does, and so do most others (:data:`SHARED_LINES`): grid lines. A game may
+        redraw them when a game ends (xbomb rings the cells opened in green), which changes no
+        tile, and a digit drawn wider than its cell may cross one (xbomb's in 20-px cells).
+        Call it before any picture but the hidden one is added."""
+        x, y, width, height = self.box
+        pictures = blocks.reshape(-1, *self.images[HIDDEN_ID].shape)
+        hidden = self._distances(pictures)[:, HIDDEN_ID] <= self.tolerance
+        tile = self.images[HIDDEN_ID][y : y + height, x : x + width]
+        same = (pictures[:, y : y + height, x : x + width] == tile).all(axis=3)
+
+        def shared(lines: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+            """Per line, whether it is one the pictures share (``lines``: per picture)."""
+            most = lines[~hidden].mean(axis=0) >= SHARED_LINES if (~hidden).any() else True
+            return np.asarray(lines[hidden].all(axis=0) & most)
+
+        rows, columns = shared(same.all(axis=2)), shared(same.all(axis=1))
+        top, bottom = _leading(rows), height - _leading(rows[::-1])
+        left, right = _leading(columns), width - _leading(columns[::-1])
+        if top < bottom and left < right:
+            self.box = (x + left, y + top, right - left, bottom - top)
+            self._bank = None
 
     def with_box(self, box: tuple[int, int, int, int]) -> Catalogue:
         """A catalogue comparing only ``box`` of each picture, with this one's tolerance and

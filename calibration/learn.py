@@ -224,7 +224,10 @@ class _Learner:
     def _learn(self, player: CalibrationPlayer, game: PlayedGame) -> None:
         """Learn what ``game`` proves, or set it aside, learning nothing from it, if it
         contradicts the rules or the other games (up to :data:`SET_ASIDE` games)."""
-        if self._start_over_unpainted(player, game):
+        box = player.evidence.catalogue.box
+        steps = game.steps[:-1] if game.finished else game.steps
+        smaller = next((s.unpainted for s in steps if s.unpainted not in (None, box)), None)
+        if smaller is not None and self._start_over(player, smaller):
             return
         game.mines = self.mines
         trial = self.meanings.copy()
@@ -239,18 +242,14 @@ class _Learner:
             return
         self.meanings = trial
 
-    def _start_over_unpainted(self, player: CalibrationPlayer, game: PlayedGame) -> bool:
-        """Whether calibration starts over, comparing only the part of the cells a click of
-        ``game`` left unpainted beside those it opened (not its last click: a game's end may
-        draw a message over the board), as it may :data:`MAX_STARTS_OVER` times: the games so
-        far, read with more of the cells, are forgotten."""
-        box = player.evidence.catalogue.box
-        steps = game.steps[:-1] if game.finished else game.steps
-        smaller = next((s.unpainted for s in steps if s.unpainted not in (None, box)), None)
-        if smaller is None or self.started_over >= MAX_STARTS_OVER:
+    def _start_over(self, player: CalibrationPlayer, box: tuple[int, int, int, int]) -> bool:
+        """Whether calibration starts over comparing only ``box`` of each cell's picture, as it
+        may :data:`MAX_STARTS_OVER` times: a click of the game painted over the rest of some
+        cells beside those it opened. The games so far are forgotten."""
+        if self.started_over >= MAX_STARTS_OVER:
             return False
-        log.warning("calibration starts over, comparing only the part %s of each cell", smaller)
-        catalogue = player.evidence.catalogue.with_box(smaller)
+        log.warning("calibration starts over, comparing only the part %s of each cell", box)
+        catalogue = player.evidence.catalogue.with_box(box)
         player.start_over(Evidence(catalogue))
         self.evidence = player.evidence
         self.meanings = new_meanings(catalogue)
