@@ -91,6 +91,8 @@ class Catalogue:
         self.images: list[Image] = []
         self.tolerance = tolerance
         self.box = (0, 0, hidden.shape[1], hidden.shape[0])
+        self.lines_box = self.box
+        """The box without the lines most pictures share (see :meth:`trim_shared_lines`)."""
         self.level_weight = 1.0
         self.classes: dict[int, int] = {}
         """Per appearance id but the hidden tile's, the size class of the cells it shows."""
@@ -129,15 +131,20 @@ class Catalogue:
         return self.tolerance
 
     def trim_shared_lines(self, blocks: npt.NDArray[np.uint8]) -> None:
-        """Leave out of the box the edge lines that every hidden picture of ``blocks`` (any
-        leading shape: a board after its first click, hidden and opened cells) shows as the
-        hidden tile does, and so do most others (:data:`SHARED_LINES`): grid lines. A game may
-        redraw them when a game ends (xbomb rings the cells opened in green), which changes no
-        tile, and a digit drawn wider than its cell may cross one (xbomb's in 20-px cells).
-        Call it before any picture but the hidden one is added."""
-        x, y, width, height = self.box
+        """Leave out of the box the edge lines that every picture of ``blocks`` (any leading
+        shape: a board after its first click, hidden and opened cells) shows alike: grid lines.
+        A game may redraw them when a game ends (xbomb rings the cells opened in green), which
+        changes no tile. Call it before any picture but the hidden one is added.
+
+        Also keeps, as :attr:`lines_box`, the box without the edge lines that every hidden
+        picture and most others (:data:`SHARED_LINES`) show as the hidden tile does: a game
+        whose digits are drawn past their cells (xbomb's in 20-px cells) crosses a few grid
+        lines with them (see :meth:`with_box`)."""
         pictures = blocks.reshape(-1, *self.images[HIDDEN_ID].shape)
+        (x, y), (width, height) = tile_box(list(pictures), self.box)
         hidden = self._distances(pictures)[:, HIDDEN_ID] <= self.tolerance
+        self.box = (x, y, width, height)
+        self._bank = None
         tile = self.images[HIDDEN_ID][y : y + height, x : x + width]
         same = (pictures[:, y : y + height, x : x + width] == tile).all(axis=3)
 
@@ -150,14 +157,20 @@ class Catalogue:
         top, bottom = _leading(rows), height - _leading(rows[::-1])
         left, right = _leading(columns), width - _leading(columns[::-1])
         if top < bottom and left < right:
-            self.box = (x + left, y + top, right - left, bottom - top)
-            self._bank = None
+            self.lines_box = (x + left, y + top, right - left, bottom - top)
 
     def with_box(self, box: tuple[int, int, int, int]) -> Catalogue:
-        """A catalogue comparing only ``box`` of each picture, with this one's tolerance and
-        background weight, knowing only the hidden tile."""
+        """A catalogue comparing only ``box`` of each picture, and of it only what
+        :attr:`lines_box` holds (a game that paints past its cells crosses grid lines too),
+        with this one's tolerance and background weight, knowing only the hidden tile."""
         catalogue = Catalogue(self.images[HIDDEN_ID], self.tolerance)
-        catalogue.box, catalogue.level_weight = box, self.level_weight
+        (x, y, width, height), (lx, ly, lwidth, lheight) = box, self.lines_box
+        left, top = max(x, lx), max(y, ly)
+        right, bottom = min(x + width, lx + lwidth), min(y + height, ly + lheight)
+        catalogue.box = (
+            (left, top, right - left, bottom - top) if left < right and top < bottom else box
+        )
+        catalogue.lines_box, catalogue.level_weight = self.lines_box, self.level_weight
         return catalogue
 
     def add(self, image: Image, size_class: int = 0) -> int:
