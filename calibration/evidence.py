@@ -32,6 +32,7 @@ from calibration.numbers import HIGHEST, NumberBounds, count_bounds
 from solver import Board, Cell, GameState, Tile
 from solver.board import PICTURED_TILES
 from solver.engine import neighbour_counts
+from vision.geometry import Rect
 from vision.match import TemplateBank
 from vision.skin import SIZE_CLASSES, Image
 
@@ -164,12 +165,10 @@ class Catalogue:
         :attr:`lines_box` holds (a game that paints past its cells crosses grid lines too),
         with this one's tolerance and background weight, knowing only the hidden tile."""
         catalogue = Catalogue(self.images[HIDDEN_ID], self.tolerance)
-        (x, y, width, height), (lx, ly, lwidth, lheight) = box, self.lines_box
-        left, top = max(x, lx), max(y, ly)
-        right, bottom = min(x + width, lx + lwidth), min(y + height, ly + lheight)
-        catalogue.box = (
-            (left, top, right - left, bottom - top) if left < right and top < bottom else box
-        )
+        shared = Rect(*box).intersection(Rect(*self.lines_box))
+        catalogue.box = (shared.left, shared.top, shared.width, shared.height)
+        if not shared.width or not shared.height:
+            catalogue.box = box
         catalogue.lines_box, catalogue.level_weight = self.lines_box, self.level_weight
         return catalogue
 
