@@ -1,5 +1,6 @@
 """Reading the words beside the board: a button labelled "Restart" or "Play Again" is one to
-try for a new game, and a place whose words say "Quit" is never clicked.
+try for a new game, a place whose words say "Quit" is never clicked, and a dialog's "Cancel",
+"No" or "OK" answers it.
 
 Tesseract (through pytesseract) reads the window with the board and the face blanked out (a
 board's numbers and mines only make it read noise there), as sparse text: buttons, counters
@@ -14,6 +15,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from vision.geometry import Rect
@@ -74,8 +76,21 @@ QUITTING_WORDS = frozenset(
 )
 """Words on a button that closes the game (xbomb's "Quit"), in English and in the languages
 of :data:`NEW_GAME_PHRASES`: never clicked."""
+DISMISSING_WORDS = (
+    ("cancel", "abbrechen", "annuler", "cancelar", "annulla", "annuleren", "avbryt", "anuluj"),
+    ("no", "nein", "non", "nao", "nee", "nej", "nie"),
+    ("ok",),
+)
+"""Words on the buttons of a dialog that answer it and leave the game as it is, in the order to
+prefer them: "Cancel" (a name asked for a best time), then "No", then "OK" (a message with no
+other button). In English and in the languages of :data:`NEW_GAME_PHRASES`."""
 MIN_CONFIDENCE = 50
 """Tesseract's confidence (0 to 100) a word needs to count; noise read in a picture scores low."""
+LABEL_SCALE = 2
+"""How much larger a button's label is read than it is drawn (a dialog's 12-px "OK" is read so)."""
+LABEL_BORDER = 10
+"""Pixels of the button's edge repeated around its picture: tesseract reads no letter that
+touches the picture's edge."""
 
 
 @dataclass(frozen=True)
@@ -151,3 +166,44 @@ def new_game_labels(words: list[Word]) -> list[Rect]:
 def quitting_places(words: list[Word]) -> list[Rect]:
     """Where the words say the game closes (:data:`QUITTING_WORDS`)."""
     return [word.rect for word in words if word.text in QUITTING_WORDS]
+
+
+def read_label(picture: Image) -> str:
+    """The words of one button's label (``picture``, a BGR crop of the button alone), in plain
+    lower-case letters, "" if none is read for sure. Read twice as large, dark on light and
+    light on dark: tesseract misses a short label ("OK") in a whole window, and white letters on
+    a coloured button.
+
+    Raises :class:`NoTextReader` without the tesseract program.
+    """
+    import pytesseract
+
+    grey = cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY)
+    grey = cv2.resize(grey, None, fx=LABEL_SCALE, fy=LABEL_SCALE, interpolation=cv2.INTER_CUBIC)
+    for shown in (grey, 255 - grey):
+        side = LABEL_BORDER
+        bordered = cv2.copyMakeBorder(shown, side, side, side, side, cv2.BORDER_REPLICATE)
+        try:
+            data = pytesseract.image_to_data(
+                bordered, config="--psm 7", output_type=pytesseract.Output.DICT
+            )
+        except pytesseract.TesseractNotFoundError as error:
+            raise NoTextReader(f"no label read: {error}") from error
+        words = [
+            plain_letters(text)
+            for text, confidence in zip(data["text"], data["conf"], strict=True)
+            if float(confidence) >= MIN_CONFIDENCE
+        ]
+        label = " ".join(word for word in words if word)
+        if label:
+            return label
+    return ""
+
+
+def dismissing_rank(label: str) -> int | None:
+    """Which group of :data:`DISMISSING_WORDS` the button ``label`` (plain letters) is, 0 the
+    surest; None if it is none, or holds a word of :data:`QUITTING_WORDS`."""
+    words = label.split()
+    if len(words) != 1 or words[0] in QUITTING_WORDS:
+        return None
+    return next((rank for rank, group in enumerate(DISMISSING_WORDS) if words[0] in group), None)

@@ -28,7 +28,7 @@ from controller.mouse import ClickOutsideError
 from controller.outcomes import GameSetup, LoggedGame, OutcomeLog, Result
 from controller.stopping import KeyWatch, StopRequested
 from controller.stopwatch import Stopwatch
-from controller.table import NoNewGameAction, NotAsRead, Table
+from controller.table import DialogAnswer, NoNewGameAction, NotAsRead, Table
 from solver import Board, BoardError, Cell, GameState, Tile
 from solver.bench.stats import format_win_rate
 from solver.engine import neighbour_counts
@@ -85,6 +85,9 @@ first 5 of a session cost 8 s per new number before)."""
 IMPOSSIBLE_REREADS = 5
 """Re-reads, :data:`_CLICK_CONFIRM_PAUSE` apart, of a board the solver finds impossible before
 the game counts as misread (a kmines Expert board was once read with a 0 beside closed cells)."""
+DIALOG_ANSWERS = 3
+"""Dialogs drawn in the game's window answered at most in one read of the board, after the
+first: answering one may open the next (a name asked for a best time, then the score table)."""
 _REFUSED_BURSTS = 3
 """Bursts in a row whose first click is refused with the board read fine in between: the game
 keeps changing under the bot (an animation, something drawn over it), so the game is stopped."""
@@ -446,6 +449,8 @@ class GamePlayer:
         except UnreadableCellError as first:
             unreadable = first
         self._close_dialogs()  # one may cover the board (kmines' "Game Over")
+        answer = self._answer_dialog()  # one drawn in the game's window (a browser's)
+        answers = 0
         self.table.step_away()  # a message may stay while the pointer rests on it
         still = 0
         for _ in range(ANIMATION_REREADS):
@@ -455,6 +460,10 @@ class GamePlayer:
             except UnreadableCellError as again:
                 still = still + 1 if again.cells == unreadable.cells else 0
                 unreadable = again
+            if answer == DialogAnswer.ANSWERED and answers < DIALOG_ANSWERS:
+                answers += 1  # answering one dialog may open the next (a score table)
+                answer = self._answer_dialog()
+                still = 0
             if still == STILL_REREADS:
                 adopted = self._adopt(unreadable)
                 if adopted is not None:
@@ -465,8 +474,10 @@ class GamePlayer:
         try:
             moved = self.table.relocate()
         except BoardNotFoundError as nowhere:
+            veiled = f" ({answer.value})" if answer == DialogAnswer.UNANSWERED else ""
             raise GameAborted(
-                Result.MISREAD, f"{unreadable}; and the board is not found elsewhere: {nowhere}"
+                Result.MISREAD,
+                f"{unreadable}{veiled}; and the board is not found elsewhere: {nowhere}",
             ) from unreadable
         if not moved:
             raise GameAborted(Result.MISREAD, str(unreadable)) from unreadable
@@ -476,6 +487,12 @@ class GamePlayer:
         closed = self.table.close_dialogs()
         self.stopwatch.counts["dialogs closed"] += closed
         return closed
+
+    def _answer_dialog(self) -> DialogAnswer:
+        answer = self.table.answer_dialog()
+        if answer == DialogAnswer.ANSWERED:
+            self.stopwatch.counts["dialogs answered in the game's window"] += 1
+        return answer
 
     def _adopt(self, unreadable: UnreadableCellError) -> Reading | None:
         """During a game, a picture no tile matches may be a number first seen now: the board is

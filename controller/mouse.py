@@ -174,7 +174,7 @@ class Mouse:
     def hovers(self, area: Rect) -> bool:
         """Whether the pointer is over the game window holding ``area`` (over ``area`` itself
         where windows are not read): a game may light the tile under it."""
-        return self._window_of(area).contains(*self.position())
+        return self.window_of(area).contains(*self.position())
 
     def leave(self, area: Rect) -> None:
         """Move the pointer, without clicking, out of the game window holding ``area`` and off
@@ -185,11 +185,11 @@ class Mouse:
         The window is given the focus first: with no window manager the focus follows the
         pointer unless a window holds it, and a game may pause when it loses the focus
         (gnome-mines covered its board with "Paused")."""
-        window = self._window_of(area)
+        window = self.window_of(area)
         self.windows.focus_at(*area.centre)
         self.step_off(window.union(area))
 
-    def _window_of(self, area: Rect) -> Rect:
+    def window_of(self, area: Rect) -> Rect:
         """The frame of the game window under the middle of ``area``, looked up now (``area``
         if none)."""
         self.windows.find([area])

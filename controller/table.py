@@ -6,23 +6,27 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
+from enum import Enum
 from typing import Protocol
 
 import numpy as np
 
+from calibration.dialogs import dismissing_button
+from calibration.labels import NoTextReader
 from controller.mouse import Check, Grab
 from controller.stopping import failsafe_as_stop
 from controller.stopwatch import Stopwatch
 from solver import Cell, GameState, Tile
 from solver.strategy import Action, Move
 from vision.capture import ScreenGrabber
-from vision.errors import UnreadableCellError, VisionError
+from vision.errors import UnreadableCellError, UnstableFrameError, VisionError
 from vision.geometry import BoardGeometry, Rect
 from vision.locate import locate_on_screen
 from vision.match import TemplateBank
 from vision.read import BoardReader, Reading
 from vision.skin import SIZE_CLASSES, Image, Skin, SkinError
 from vision.stable import wait_stable
+from vision.veil import find_veil
 
 
 class Table(Protocol):
@@ -57,6 +61,11 @@ class Table(Protocol):
         """Close the dialogs the game has open (a score table, a "Game Over" over the board),
         on those dialogs only; how many there were."""
 
+    def answer_dialog(self) -> DialogAnswer:
+        """If a dialog drawn inside the game's window veils it (a browser dims the page under
+        its "OK"/"Cancel" box), click the dialog's button that leaves the game as it is (see
+        :mod:`calibration.dialogs`), checked on the screen just before; what was found."""
+
     def step_away(self) -> None:
         """Move the pointer out of the game's window: a game may keep a message over its board
         while the pointer rests on the message (kmines' popups do not hide while hovered)."""
@@ -89,6 +98,17 @@ class Table(Protocol):
         it. The pictures left unlabelled are numbered anew, in the same order."""
 
 
+class DialogAnswer(Enum):
+    """What :meth:`Table.answer_dialog` found."""
+
+    NO_VEIL = "no dialog veils the game"
+    ANSWERED = "a dialog in the game's window was answered"
+    UNANSWERED = (
+        "a dialog drawn in the game's window veils it, and none of its buttons reads Cancel, No "
+        "or OK"
+    )
+
+
 class NotAsRead(VisionError):
     """Just before a click, the screen did not show the game as last read: nothing was clicked.
     The board must be read again (and found again, if it moved) before any further click."""
@@ -100,6 +120,9 @@ class NoNewGameAction(SkinError):
 
 
 _BUTTONS = {Action.OPEN: "left", Action.FLAG: "right", Action.CHORD: "middle"}
+DIALOG_SETTLING = 0.1
+"""Seconds two captures of the game's window must be alike, apart, before a dialog in it is
+read: a browser fades its dialog in over a few frames."""
 
 
 class GuardedPointer(Protocol):
@@ -113,6 +136,8 @@ class GuardedPointer(Protocol):
     def press(self, key: str, x: int, y: int, check: Check | None = None) -> None: ...
 
     def close_dialogs(self) -> int: ...
+
+    def window_of(self, area: Rect) -> Rect: ...
 
     def park(self, board: Rect) -> None: ...
 
@@ -166,6 +191,10 @@ class ScreenTable:
         self._face_as_read: TemplateBank[str] | None = None
         self._parked = False
         """Whether the pointer has been moved off the board since the last click."""
+        self._window = Rect(0, 0, 0, 0)
+        """The game's window (the board itself where windows are not known)."""
+        self._window_as_found: Image | None = None
+        """The game's window when its board was found: before any dialog veiled it."""
         self._use(geometry)
 
     def _use(self, geometry: BoardGeometry) -> None:
@@ -174,10 +203,18 @@ class ScreenTable:
         self._frame = self._reading = self._face_as_read = None
         rows, columns = geometry.shape
         self._corners = ((0, 0), (rows - 1, columns - 1))
+        self._mouse.allow(*self._areas())
+        window = self._mouse.window_of(geometry.rect).intersection(self._grabber.screen)
+        self._window = window if window.width and window.height else geometry.rect
+        self._window_as_found = self._timed_grabber.grab(self._window)
+
+    def _areas(self) -> list[Rect]:
+        """Where clicks may go: the board, its face, the user's "New game" button."""
+        geometry = self.geometry
         areas = [geometry.rect] + ([geometry.face] if geometry.face is not None else [])
-        if self._skin.new_game.at is not None:  # the user's "New game" button
+        if self._skin.new_game.at is not None:
             areas.append(Rect(*self._new_game_point(), 1, 1))
-        self._mouse.allow(*areas)
+        return areas
 
     def look(self, changed: bool = False) -> Reading:
         """Only the board and face must hold still (the timer between them ticks every second).
@@ -410,6 +447,58 @@ class ScreenTable:
 
     def close_dialogs(self) -> int:
         return self._mouse.close_dialogs()
+
+    def answer_dialog(self) -> DialogAnswer:
+        before = self._window_before()
+        try:  # a dialog may fade in over its veil
+            now = wait_stable(self._timed_grabber, self._window, interval=DIALOG_SETTLING)
+        except UnstableFrameError:
+            return DialogAnswer.NO_VEIL  # then no button is clicked: the board is read again
+        veil = None if before is None else find_veil(before, now)
+        if before is None or veil is None:
+            return DialogAnswer.NO_VEIL
+        try:
+            button = dismissing_button(now, veil.off(before, now))
+        except NoTextReader:
+            button = None
+        if button is None:
+            return DialogAnswer.UNANSWERED
+        box = button.rect
+        seen = now[box.top : box.bottom, box.left : box.right]
+        rect = replace(box, left=self._window.left + box.left, top=self._window.top + box.top)
+
+        def still_shown(grab: Grab) -> bool:
+            distance = float(TemplateBank(["button"], [seen]).distances(grab(rect)[None])[0, 0])
+            if distance > self._skin.threshold:
+                raise NotAsRead(f"the dialog's {button.label!r} button at {rect} is gone")
+            return True
+
+        self._mouse.allow(*self._areas(), rect)
+        try:
+            self._click(*rect.centre, "left", still_shown)
+        except NotAsRead:
+            return DialogAnswer.NO_VEIL
+        finally:
+            self._mouse.allow(*self._areas())
+        return DialogAnswer.ANSWERED
+
+    def _window_before(self) -> Image | None:
+        """The game's window as it was before a dialog could veil it: as found, with the board
+        as last read."""
+        if self._window_as_found is None:
+            return None
+        before = self._window_as_found.copy()
+        if self._frame is not None:
+            board = self._reader.region.intersection(self._window)
+            region = self._reader.region
+            before[
+                board.top - self._window.top : board.bottom - self._window.top,
+                board.left - self._window.left : board.right - self._window.left,
+            ] = self._frame[
+                board.top - region.top : board.bottom - region.top,
+                board.left - region.left : board.right - region.left,
+            ]
+        return before
 
     def step_away(self) -> None:
         self._mouse.leave(self.geometry.rect)

@@ -3,7 +3,9 @@
 Three steps, fast enough for a full 1280x1024 screen in tens of milliseconds:
 
 1. *Anchor*: grey-level template matching of one distinctive tile (HIDDEN first, the tile a new
-   game is full of) gives candidate positions, hence the grid's phase modulo the pitch.
+   game is full of) gives candidate positions, hence the grid's phase modulo the pitch. When no
+   board lies on those phases (a won board has no hidden tile left, and the hidden tile's picture
+   may nearly match opened cells a pixel off), the next distinctive tile is matched in turn.
 2. *Lattice*: at each candidate phase the whole screen is cut into pitch-spaced tile images and
    read at once (:class:`vision.match.TemplateBank`): a cell is a *hit* when it shows a template
    for sure, a *strong* hit when that template is not plain (see :func:`vision.match.flatness`).
@@ -16,7 +18,7 @@ Three steps, fast enough for a full 1280x1024 screen in tens of milliseconds:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
@@ -89,28 +91,34 @@ def locate(
         raise BoardNotFoundError(f"no board of {where}: the area is smaller than one tile")
 
     distinctive = [tile for tile in tiles if flatness(skin.templates[tile]) > skin.threshold]
-    phases = _anchor_phases(skin, screen, distinctive)
-    if not phases:
+    uneven = skin.slack != (0, 0)
+    best: tuple[_Candidate, tuple[int, int]] | None = None
+    problems: list[str] = []
+    blocks: list[Rect] = []
+    tried: set[tuple[int, int]] = set()
+    for phases in _anchor_phases(skin, screen, distinctive):
+        for phase in phases:
+            if phase in tried:
+                continue
+            tried.add(phase)
+            hits, strong = _read_lattice(skin, bank, plain, screen, phase)
+            # An uneven board is walked out to its edges from one distinctive cell.
+            found = (
+                _strong_cell(hits, strong)
+                if uneven
+                else _boards(hits, strong, shape, problems, blocks, phase, skin.pitch)
+            )
+            for candidate in found:
+                if best is None or candidate.strong > best[0].strong:
+                    best = (candidate, phase)
+        if best is not None:
+            break
+    if not tried:
         raise BoardNotFoundError(
             f"no board of {where}: none of its distinctive tiles "
             f"({', '.join(tile.name for tile in distinctive) or 'none'})"
             f" appears within distance {skin.threshold:.3f}"
         )
-    uneven = skin.slack != (0, 0)
-    best: tuple[_Candidate, tuple[int, int]] | None = None
-    problems: list[str] = []
-    blocks: list[Rect] = []
-    for phase in phases:
-        hits, strong = _read_lattice(skin, bank, plain, screen, phase)
-        # An uneven board is walked out to its edges from one distinctive cell.
-        found = (
-            _strong_cell(hits, strong)
-            if uneven
-            else _boards(hits, strong, shape, problems, blocks, phase, skin.pitch)
-        )
-        for candidate in found:
-            if best is None or candidate.strong > best[0].strong:
-                best = (candidate, phase)
     if best is None:
         raise BoardNotFoundError(
             f"no board of {where}: " + "; ".join(problems), _on_screen(blocks, origin)
@@ -146,8 +154,11 @@ def _on_screen(blocks: list[Rect], origin: tuple[int, int]) -> list[Rect]:
     ]
 
 
-def _anchor_phases(skin: Skin, screen: Image, distinctive: list[Tile]) -> list[tuple[int, int]]:
-    """Grid phases (tile x mod pitch, tile y mod pitch) where the first found anchor tile sits."""
+def _anchor_phases(
+    skin: Skin, screen: Image, distinctive: list[Tile]
+) -> Iterator[list[tuple[int, int]]]:
+    """Grid phases (tile x mod pitch, tile y mod pitch) where each anchor tile that is found
+    sits, the best first, one tile at a time (HIDDEN first, then the least plain)."""
     grey = cv2.cvtColor(screen, cv2.COLOR_BGR2GRAY)
     order = sorted(
         distinctive, key=lambda tile: (tile != Tile.HIDDEN, -flatness(skin.templates[tile]))
@@ -169,8 +180,7 @@ def _anchor_phases(skin: Skin, screen: Image, distinctive: list[Tile]) -> list[t
             for x, y, distance in zip(xs.tolist(), ys.tolist(), distances, strict=True):
                 phase = (x % skin.pitch[0], y % skin.pitch[1])
                 closest[phase] = min(distance, closest.get(phase, math.inf))
-            return sorted(closest, key=closest.__getitem__)[:PHASES_TRIED]
-    return []
+            yield sorted(closest, key=closest.__getitem__)[:PHASES_TRIED]
 
 
 def _read_lattice(

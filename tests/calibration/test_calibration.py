@@ -972,6 +972,10 @@ class GuardedMouse:
     def close_dialogs(self) -> int:
         return self.screen.close_dialogs()
 
+    def window_of(self, area: Rect) -> Rect:
+        """No windows are known on a drawn screen."""
+        return area
+
     def park(self, board: Rect) -> None:
         """Nowhere to rest: a drawn game lights no tile."""
 

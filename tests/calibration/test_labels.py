@@ -11,14 +11,19 @@ import pytesseract
 import pytest
 
 from calibration.buttons import blanked, button_points
+from calibration.dialogs import dismissing_button
 from calibration.labels import (
     NoTextReader,
+    dismissing_rank,
     new_game_labels,
     plain_letters,
     quitting_places,
+    read_label,
     read_words,
 )
 from vision.geometry import Rect
+from vision.skin import Image
+from vision.veil import find_veil
 
 WINDOWS = Path(__file__).parent.parent / "data" / "windows"
 XBOMB_BOARD = Rect(5, 37, 604, 322)
@@ -104,3 +109,39 @@ def test_a_word_s_accents_and_case_do_not_keep_it_from_its_label() -> None:
     assert plain_letters("Schließen") == "schliessen"
     assert plain_letters("Zakończ") == "zakoncz"
     assert plain_letters("Ri_gioca!") == "rigioca"
+
+
+WEB98 = Path(__file__).parent.parent / "data" / "web98"
+
+
+def web98(name: str) -> Image:
+    picture = cv2.imread(str(WEB98 / f"{name}.png"))
+    assert picture is not None
+    return np.asarray(picture)
+
+
+@pytest.mark.parametrize(("dialog", "label"), [("prompt", "cancel"), ("scores", "ok")])
+def test_the_button_that_keeps_the_game_is_read_in_a_dialog_over_a_veil(
+    dialog: str, label: str
+) -> None:
+    """Real captures of a browser game: its name prompt for a best time ("Cancel" chosen over
+    "OK", white on blue) and its score table ("OK", never "Reset Scores"), each over the page
+    the browser or the game dims."""
+    before, now = web98("window"), web98(dialog)
+    veil = find_veil(before, now)
+    assert veil is not None
+    button = dismissing_button(now, veil.off(before, now))
+    assert button is not None and button.label == label
+    box = button.rect
+    assert read_label(now[box.top : box.bottom, box.left : box.right]) == label
+
+
+@pytest.mark.parametrize(
+    ("label", "rank"),
+    [("cancel", 0), ("annuler", 0), ("no", 1), ("nein", 1), ("ok", 2), ("quit", None)]
+    + [("reset scores", None), ("close", None), ("cancel game", None), ("", None)],
+)
+def test_only_a_button_of_one_dismissing_word_answers_a_dialog(
+    label: str, rank: int | None
+) -> None:
+    assert dismissing_rank(label) == rank

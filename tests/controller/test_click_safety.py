@@ -368,6 +368,9 @@ class TriggeringMouse:
     def close_dialogs(self) -> int:
         return self.mouse.close_dialogs()
 
+    def window_of(self, area: Rect) -> Rect:
+        return self.mouse.window_of(area)
+
     def park(self, board: Rect) -> None:
         self.mouse.park(board)
 

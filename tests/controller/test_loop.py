@@ -21,7 +21,7 @@ from controller.loop import (
 )
 from controller.outcomes import GameSetup, LoggedGame, OutcomeLog, Result
 from controller.stopping import StopKey, StopKeyError, StopRequested
-from controller.table import NotAsRead
+from controller.table import DialogAnswer, NotAsRead
 from solver import Board, BoardError, Game, Tile
 from solver.engine import neighbour_counts
 from solver.strategy import Action, Move, next_moves
@@ -249,6 +249,9 @@ class SimulatedTable:
         was_open, self.dialog_open = self.dialog_open, False
         self.dialogs_closed += was_open
         return int(was_open)
+
+    def answer_dialog(self) -> DialogAnswer:
+        return DialogAnswer.NO_VEIL  # the simulated game draws no dialog in its window
 
     def step_away(self) -> None:
         self.stepped_away += 1

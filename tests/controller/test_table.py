@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from test_loop import play_all
@@ -24,6 +25,7 @@ from vision.skin import MAX_SLACK, SIZE_CLASSES, Image, NewGame, Skin
 from vision.synthetic import Scene, draw, make_skin, per_size_numbers
 
 SCREEN = (640, 480)
+FONT = cv2.FONT_HERSHEY_SIMPLEX
 SKIN = make_skin(16, seed=3, name="drawn")
 
 
@@ -40,9 +42,18 @@ class DrawnScreen(ScreenGrabber):
         hover: bool = False,
         skin: Skin = SKIN,
         edges: Edges | None = None,
+        dialog_on_end: tuple[str, ...] = (),
     ) -> None:
-        """``skin`` and ``edges``: how the board is drawn (see :func:`vision.synthetic.draw`)."""
+        """``skin`` and ``edges``: how the board is drawn (see :func:`vision.synthetic.draw`).
+        ``dialog_on_end``: the labels of the buttons of a dialog drawn over the dimmed screen
+        once a game ends, as a browser draws one inside its window; a click on its first button
+        closes it."""
         self.skin, self.edges = skin, edges
+        self.dialog_on_end = dialog_on_end
+        self.dialog_answered = False
+        """Whether the dialog of the game that ended was answered."""
+        self.answers: list[str] = []
+        """The label of each dialog button clicked."""
         self.screen = Rect(0, 0, *SCREEN)
         self.seed = seed
         self.at: tuple[int, int] | None = at
@@ -75,8 +86,36 @@ class DrawnScreen(ScreenGrabber):
                 tile = scene.geometry.tile_rect(under)
                 lit = frame[tile.top : tile.bottom, tile.left : tile.right].astype(np.int16) + 60
                 frame[tile.top : tile.bottom, tile.left : tile.right] = np.clip(lit, 0, 255)
+        if self.dialog_open():
+            frame = (frame * 0.4).astype(np.uint8)
+            cv2.rectangle(frame, (60, 150), (420, 250), (240, 240, 240), -1)
+            cv2.putText(frame, "Game over!", (80, 180), FONT, 0.6, (0, 0, 0), 1, cv2.LINE_AA)
+            for label, box in self.dialog_buttons().items():
+                dark = label == self.dialog_on_end[-1]
+                face, ink = (
+                    ((160, 80, 10), (255, 255, 255)) if dark else ((200, 200, 200), (0, 0, 0))
+                )
+                cv2.rectangle(frame, (box.left, box.top), (box.right - 1, box.bottom - 1), face, -1)
+                at = (box.left + 10, box.bottom - 10)
+                cv2.putText(frame, label, at, FONT, 0.6, ink, 1, cv2.LINE_AA)
         region = region or self.screen
         return frame[region.top : region.bottom, region.left : region.right].copy()
+
+    def dialog_open(self) -> bool:
+        return (
+            bool(self.dialog_on_end)
+            and self.game.state.value != "playing"
+            and (not self.dialog_answered)
+        )
+
+    def dialog_buttons(self) -> dict[str, Rect]:
+        """Where each button of the dialog is, right to left from its right edge."""
+        buttons, right = {}, 410
+        for label in reversed(self.dialog_on_end):
+            width = 20 + 14 * len(label)
+            buttons[label] = Rect(right - width, 205, width, 36)
+            right -= width + 12
+        return buttons
 
     def close(self) -> None:
         pass
@@ -114,6 +153,9 @@ class RecordingMouse:
     def leave(self, area: Rect) -> None:
         self.screen.pointer = (area.right + 4, area.bottom + 4)
 
+    def window_of(self, area: Rect) -> Rect:
+        return self.screen.screen  # the drawn game's window is the screen
+
     def click(self, x: int, y: int, button: str = "left", check: Check | None = None) -> None:
         if not any(area.contains(x, y) for area in self.allowed):
             raise ClickOutsideError(f"refused a click at ({x}, {y})")
@@ -121,6 +163,15 @@ class RecordingMouse:
             return
         self.clicks.append((x, y, button))
         self.screen.pointer = (x, y)
+        if self.screen.dialog_open():
+            label = self.screen.dialog_on_end[0]
+            box = self.screen.dialog_buttons()[label]
+            assert box.contains(x, y), (
+                f"a click at ({x}, {y}) while the dialog is open, not on its {label!r} button"
+            )
+            self.screen.answers.append(label)
+            self.screen.dialog_answered = True
+            return
         if self.screen.at is not None:
             self._land(x, y, button)
         hook = self.hooks.pop(len(self.clicks), None)
@@ -134,6 +185,7 @@ class RecordingMouse:
         )
         cell = geometry.cell_at(x, y)
         if cell is None:  # the face
+            self.screen.dialog_answered = False
             self.screen.seed += 1
             self.screen.game = Game(9, 9, 10, rule="safe", seed=self.screen.seed)
         elif button == "left":
@@ -269,6 +321,33 @@ def test_a_board_that_vanishes_is_never_clicked_again(tmp_path: Path) -> None:
     assert report.record.result == Result.MISREAD
     assert "not found elsewhere" in (report.reason or "")
     assert len(mouse.clicks) == 1
+
+
+@pytest.mark.parametrize("buttons", [("Cancel", "OK"), ("OK",)])
+def test_a_dialog_the_game_draws_in_its_window_is_answered(
+    buttons: tuple[str, ...], tmp_path: Path
+) -> None:
+    """A game that dims its window under a dialog when a game ends (a browser's): the dialog's
+    "Cancel" button, else its "OK", is clicked, no other point off the board, and every game
+    ends won or lost."""
+    screen = DrawnScreen(seed=16, dialog_on_end=buttons)
+    mouse = RecordingMouse(screen)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        reports = play_all(GamePlayer(table_for(screen, mouse), log), 3)
+    assert [r.record.result in (Result.WON, Result.LOST) for r in reports] == [True] * 3
+    assert screen.answers == [buttons[0]] * 3
+
+
+def test_a_dialog_with_no_button_that_keeps_the_game_is_not_clicked(tmp_path: Path) -> None:
+    """A dialog whose only button says "Quit" is never clicked: the game ends misread, saying
+    a dialog veils the window."""
+    screen = DrawnScreen(seed=17, dialog_on_end=("Quit",))
+    mouse = RecordingMouse(screen)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        (report, *_) = play_all(GamePlayer(table_for(screen, mouse), log), 1)
+    assert report.record.result == Result.MISREAD
+    assert "none of its buttons reads Cancel, No or OK" in (report.reason or "")
+    assert screen.answers == []
 
 
 def test_clicks_are_allowed_only_on_the_board_and_its_face() -> None:

@@ -131,3 +131,17 @@ def test_the_whole_board_needs_no_shape_on_a_fresh_looking_edge(tmp_path: Path) 
     assert all((edge != Tile.ZERO).any() for edge in edges)
     skin = Skin.load(DATA / "xdemineur")
     assert locate(skin, screenshot("xdemineur", "playing")) == geometry
+
+
+def test_a_won_board_with_no_hidden_tile_left_is_found(tmp_path: Path) -> None:
+    """A won board of a browser clone (every mine flagged by the game, no hidden tile left): the
+    hidden tile's picture nearly matches opened cells one pixel off, which must not hide the board
+    the numbers and flags show. The skin and capture come from calibrating that page."""
+    folder = TESTS / "data" / "web98"
+    skin = Skin.load(folder / "skin")
+    window = cv2.imread(str(folder / "won.png"))
+    expected = Board.from_text((folder / "won.txt").read_text(encoding="utf-8"))
+    assert not (expected.tiles == Tile.HIDDEN).any()
+    geometry = locate(skin, window, shape=expected.tiles.shape)
+    assert np.array_equal(read_at(skin, geometry, window, tmp_path).board.tiles, expected.tiles)
+    assert locate(skin, window) == geometry

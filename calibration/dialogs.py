@@ -1,0 +1,101 @@
+"""Answering a dialog a game draws inside its own window, over a veil (a browser's "Cancel"/"OK"
+box over the page it dims; see :mod:`vision.veil`): no window of its own to send Escape to, so
+its button that leaves the game as it is gets clicked.
+
+Its buttons are patches of one colour with letters inside, found only where the window is not
+as the veil makes it (the dialog itself), and each is read alone
+(:func:`calibration.labels.read_label`): tesseract misses a short label such as "OK" among the
+dialog's other text. The button chosen says "Cancel", else "No", else "OK"
+(:data:`calibration.labels.DISMISSING_WORDS`); one that says the game closes never is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from calibration.labels import dismissing_rank, read_label
+from vision.geometry import Rect
+from vision.skin import Image
+
+COLOUR_STEPS = (16, 32)
+"""Colour levels one button's face may span, tried in turn: a face may be shaded a little, or
+ringed by an edge only a little lighter (a bevel)."""
+BUTTON_HEIGHTS = (12, 64)
+"""Pixels, least and most, of a button's height."""
+BUTTON_WIDTHS = (20, 320)
+"""Pixels, least and most, of a button's width."""
+MIN_FILL = 0.45
+"""Share of its box a button's face fills (the rest: its letters and rounded corners)."""
+MIN_INK = 0.02
+"""Share of the middle of a button's box its letters cover at least."""
+MIN_IN_DIALOG = 0.8
+"""Share of a button's box that must lie off the veil, in the dialog."""
+MAX_BUTTONS = 12
+"""Patches read at most (each read costs tesseract two runs)."""
+
+
+@dataclass(frozen=True)
+class DialogButton:
+    """A button read in a dialog: its label in plain lower-case letters, and where it is."""
+
+    label: str
+    rect: Rect
+
+
+def button_patches(picture: Image, dialog: npt.NDArray[np.bool_]) -> list[Rect]:
+    """Boxes (in ``picture``'s coordinates) of the patches of one colour shaped like a button,
+    with letters inside, that lie in ``dialog`` (a mask of ``picture``'s pixels), top to bottom,
+    then left to right."""
+    found: set[Rect] = set()
+    for step in COLOUR_STEPS:
+        codes = (picture // step).astype(np.int32)
+        code = codes[:, :, 0] * 65536 + codes[:, :, 1] * 256 + codes[:, :, 2]
+        code[~dialog] = -1
+        values, counts = np.unique(code[code >= 0], return_counts=True)
+        for value in values[counts >= MIN_FILL * BUTTON_HEIGHTS[0] * BUTTON_WIDTHS[0]]:
+            found.update(_buttons_of_one_colour((code == value).astype(np.uint8), dialog))
+    return sorted(found, key=lambda box: (box.top, box.left))[:MAX_BUTTONS]
+
+
+def _buttons_of_one_colour(
+    face: npt.NDArray[np.uint8], dialog: npt.NDArray[np.bool_]
+) -> list[Rect]:
+    """The boxes of the patches of ``face`` (a mask of one colour) shaped like a button."""
+    count, _, stats, _ = cv2.connectedComponentsWithStats(face, connectivity=4)
+    found = []
+    for left, top, width, height, area in stats[1:count].tolist():
+        if not (
+            BUTTON_HEIGHTS[0] <= height <= BUTTON_HEIGHTS[1]
+            and BUTTON_WIDTHS[0] <= width <= BUTTON_WIDTHS[1]
+            and width >= height
+            and area >= MIN_FILL * width * height
+        ):
+            continue
+        box = Rect(left, top, width, height)
+        inside = dialog[box.top : box.bottom, box.left : box.right].mean()
+        middle = face[
+            top + height // 4 : top + height - height // 4,
+            left + width // 4 : left + width - width // 4,
+        ]
+        if inside >= MIN_IN_DIALOG and middle.size and 1 - middle.mean() >= MIN_INK:
+            found.append(box)
+    return found
+
+
+def dismissing_button(picture: Image, dialog: npt.NDArray[np.bool_]) -> DialogButton | None:
+    """The button of the dialog in ``picture`` (where ``dialog`` is true) that answers it and
+    leaves the game as it is (see the module docstring), or None.
+
+    Raises :class:`calibration.labels.NoTextReader` without the tesseract program.
+    """
+    best: tuple[int, DialogButton] | None = None
+    for box in button_patches(picture, dialog):
+        label = read_label(picture[box.top : box.bottom, box.left : box.right])
+        rank = dismissing_rank(label)
+        if rank is not None and (best is None or rank < best[0]):
+            best = (rank, DialogButton(label, box))
+    return None if best is None else best[1]
