@@ -17,9 +17,10 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from calibration.labels import dismissing_rank, read_label
+from calibration.labels import NoTextReader, dismissing_rank, read_label
 from vision.geometry import Rect
 from vision.skin import Image
+from vision.veil import find_veil
 
 COLOUR_STEPS = (16, 32)
 """Colour levels one button's face may span, tried in turn: a face may be shaded a little, or
@@ -36,6 +37,12 @@ MIN_IN_DIALOG = 0.8
 """Share of a button's box that must lie off the veil, in the dialog."""
 MAX_BUTTONS = 12
 """Patches read at most (each read costs tesseract two runs)."""
+DIALOGS_IN_A_ROW = 3
+"""Dialogs answered at most one after another: answering one may open the next (a name asked
+for a best time, then the table of best times)."""
+DIALOG_SETTLING = 0.1
+"""Seconds two captures of the window must be alike, apart, before a dialog in it is read: a
+browser fades its dialog in over a few frames."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +51,40 @@ class DialogButton:
 
     label: str
     rect: Rect
+
+
+@dataclass(frozen=True)
+class VeiledDialog:
+    """A dialog drawn in a window over a veil, and its button that keeps the game (None: no
+    button says so, or no word can be read)."""
+
+    button: DialogButton | None
+
+
+def veiled_dialog(before: Image, now: Image) -> VeiledDialog | None:
+    """The dialog in ``now`` (a capture of a game's window) over a veil through which it shows
+    ``before`` (the window before the dialog; see :func:`with_part`), or None if no veil."""
+    veil = find_veil(before, now)
+    if veil is None:
+        return None
+    try:
+        return VeiledDialog(dismissing_button(now, veil.off(before, now)))
+    except NoTextReader:
+        return VeiledDialog(None)
+
+
+def with_part(window: Image, part: Image, at: Rect) -> Image:
+    """A copy of ``window`` (a capture) with ``part`` (a capture of a region of it, such as the
+    board as last read) pasted at ``at`` (that region in window coordinates; what lies outside
+    the window is left out)."""
+    pasted = window.copy()
+    inside = at.intersection(Rect(0, 0, window.shape[1], window.shape[0]))
+    if inside.width and inside.height:
+        pasted[inside.top : inside.bottom, inside.left : inside.right] = part[
+            inside.top - at.top : inside.bottom - at.top,
+            inside.left - at.left : inside.right - at.left,
+        ]
+    return pasted
 
 
 def button_patches(picture: Image, dialog: npt.NDArray[np.bool_]) -> list[Rect]:

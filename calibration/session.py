@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from calibration.buttons import blanked, button_points
+from calibration.dialogs import DIALOG_SETTLING, DIALOGS_IN_A_ROW, veiled_dialog, with_part
 from calibration.evidence import (
     HIDDEN_ID,
     CalibrationError,
@@ -40,9 +41,10 @@ from calibration.pointer import Pointer
 from calibration.view import PROBE_TIMEOUT, SETTLE_TIMEOUT, BoardView, FaceButton, settled
 from solver import Cell, GameState, Tile
 from solver.strategy import next_moves
+from vision.errors import UnstableFrameError
 from vision.geometry import Rect
 from vision.skin import MIN_SIDE, NEW_GAME_KEYS, Image, NewGame
-from vision.stable import Grabber
+from vision.stable import Grabber, wait_stable
 
 DOUBLE_CLICK_GAP = 0.6
 """Seconds between two clicks on one cell so they are not taken as a double-click."""
@@ -187,9 +189,15 @@ class CalibrationPlayer:
             after_frame = settled(view.grabber, rect, before_frame, timeout)
         if self._closed_dialogs():
             after_frame = settled(view.grabber, rect, None, quiet=FLASH_QUIET)
-        unpainted = view.unpainted(before_frame, after_frame) if click is ClickKind.OPEN else None
         before_ids = view.board_ids(before_frame)
         after_ids = view.board_ids(after_frame)
+        for _ in range(DIALOGS_IN_A_ROW):
+            # Every cell changed at once: maybe a dialog drawn in the window veils the board.
+            if not (after_ids != before_ids).all() or not self._answered_dialog(before_frame):
+                break
+            after_frame = settled(view.grabber, rect, None, quiet=FLASH_QUIET)
+            after_ids = view.board_ids(after_frame)
+        unpainted = view.unpainted(before_frame, after_frame) if click is ClickKind.OPEN else None
         opened_before = np.isin(before_ids, list(self.evidence.safe_appearances))
         changed = after_ids != before_ids
         if changed.all() or (opened_before & changed).any():
@@ -209,6 +217,27 @@ class CalibrationPlayer:
         if closed:
             log.debug("closed %d dialog(s) of the game", closed)
         return closed > 0
+
+    def _answered_dialog(self, board: Image) -> bool:
+        """Whether a dialog drawn in the window over a veil (a browser's "Cancel"/"OK" over the
+        page it dims) was answered by a click on its button that keeps the game (see
+        :mod:`calibration.dialogs`); ``board`` is the board before the veil."""
+        view = self.view
+        before = with_part(view.fresh, board, view.board_in_window)
+        try:  # a dialog may fade in over its veil
+            now = wait_stable(view.grabber, view.window, interval=DIALOG_SETTLING)
+        except UnstableFrameError:
+            return False
+        dialog = veiled_dialog(before, now)
+        if dialog is None:
+            return False
+        if dialog.button is None:
+            log.debug("a dialog veils the window; no button of it reads Cancel, No or OK")
+            return False
+        x, y = dialog.button.rect.centre
+        log.debug("answered a dialog drawn in the window with its %r button", dialog.button.label)
+        self._click_and_park(view.window.left + x, view.window.top + y, "left")
+        return True
 
     def _click_and_park(self, x: int, y: int, button: str) -> None:
         """Click, then move the pointer off the board: some games light up the tile under

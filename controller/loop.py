@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from calibration.dialogs import DIALOGS_IN_A_ROW
 from calibration.errors import CalibrationError
 from calibration.evidence import check_counting
 from calibration.numbers import label_from_play
@@ -85,9 +86,6 @@ first 5 of a session cost 8 s per new number before)."""
 IMPOSSIBLE_REREADS = 5
 """Re-reads, :data:`_CLICK_CONFIRM_PAUSE` apart, of a board the solver finds impossible before
 the game counts as misread (a kmines Expert board was once read with a 0 beside closed cells)."""
-DIALOG_ANSWERS = 3
-"""Dialogs drawn in the game's window answered at most in one read of the board, after the
-first: answering one may open the next (a name asked for a best time, then the score table)."""
 _REFUSED_BURSTS = 3
 """Bursts in a row whose first click is refused with the board read fine in between: the game
 keeps changing under the bot (an animation, something drawn over it), so the game is stopped."""
@@ -460,7 +458,7 @@ class GamePlayer:
             except UnreadableCellError as again:
                 still = still + 1 if again.cells == unreadable.cells else 0
                 unreadable = again
-            if answer == DialogAnswer.ANSWERED and answers < DIALOG_ANSWERS:
+            if answer == DialogAnswer.ANSWERED and answers < DIALOGS_IN_A_ROW:
                 answers += 1  # answering one dialog may open the next (a score table)
                 answer = self._answer_dialog()
                 still = 0

@@ -11,8 +11,7 @@ from typing import Protocol
 
 import numpy as np
 
-from calibration.dialogs import dismissing_button
-from calibration.labels import NoTextReader
+from calibration.dialogs import DIALOG_SETTLING, veiled_dialog, with_part
 from controller.mouse import Check, Grab
 from controller.stopping import failsafe_as_stop
 from controller.stopwatch import Stopwatch
@@ -26,7 +25,6 @@ from vision.match import TemplateBank
 from vision.read import BoardReader, Reading
 from vision.skin import SIZE_CLASSES, Image, Skin, SkinError
 from vision.stable import wait_stable
-from vision.veil import find_veil
 
 
 class Table(Protocol):
@@ -120,9 +118,6 @@ class NoNewGameAction(SkinError):
 
 
 _BUTTONS = {Action.OPEN: "left", Action.FLAG: "right", Action.CHORD: "middle"}
-DIALOG_SETTLING = 0.1
-"""Seconds two captures of the game's window must be alike, apart, before a dialog in it is
-read: a browser fades its dialog in over a few frames."""
 
 
 class GuardedPointer(Protocol):
@@ -449,28 +444,32 @@ class ScreenTable:
         return self._mouse.close_dialogs()
 
     def answer_dialog(self) -> DialogAnswer:
-        before = self._window_before()
+        if self._window_as_found is None:
+            return DialogAnswer.NO_VEIL
+        before = self._window_as_found
+        if self._frame is not None:  # the board as last read
+            region = self._reader.region
+            at = replace(
+                region, left=region.left - self._window.left, top=region.top - self._window.top
+            )
+            before = with_part(before, self._frame, at)
         try:  # a dialog may fade in over its veil
             now = wait_stable(self._timed_grabber, self._window, interval=DIALOG_SETTLING)
         except UnstableFrameError:
             return DialogAnswer.NO_VEIL  # then no button is clicked: the board is read again
-        veil = None if before is None else find_veil(before, now)
-        if before is None or veil is None:
+        dialog = veiled_dialog(before, now)
+        if dialog is None:
             return DialogAnswer.NO_VEIL
-        try:
-            button = dismissing_button(now, veil.off(before, now))
-        except NoTextReader:
-            button = None
-        if button is None:
+        if dialog.button is None:
             return DialogAnswer.UNANSWERED
-        box = button.rect
+        label, box = dialog.button.label, dialog.button.rect
         seen = now[box.top : box.bottom, box.left : box.right]
         rect = replace(box, left=self._window.left + box.left, top=self._window.top + box.top)
 
         def still_shown(grab: Grab) -> bool:
             distance = float(TemplateBank(["button"], [seen]).distances(grab(rect)[None])[0, 0])
             if distance > self._skin.threshold:
-                raise NotAsRead(f"the dialog's {button.label!r} button at {rect} is gone")
+                raise NotAsRead(f"the dialog's {label!r} button at {rect} is gone")
             return True
 
         self._mouse.allow(*self._areas(), rect)
@@ -481,24 +480,6 @@ class ScreenTable:
         finally:
             self._mouse.allow(*self._areas())
         return DialogAnswer.ANSWERED
-
-    def _window_before(self) -> Image | None:
-        """The game's window as it was before a dialog could veil it: as found, with the board
-        as last read."""
-        if self._window_as_found is None:
-            return None
-        before = self._window_as_found.copy()
-        if self._frame is not None:
-            board = self._reader.region.intersection(self._window)
-            region = self._reader.region
-            before[
-                board.top - self._window.top : board.bottom - self._window.top,
-                board.left - self._window.left : board.right - self._window.left,
-            ] = self._frame[
-                board.top - region.top : board.bottom - region.top,
-                board.left - region.left : board.right - region.left,
-            ]
-        return before
 
     def step_away(self) -> None:
         self._mouse.leave(self.geometry.rect)

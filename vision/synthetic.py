@@ -147,3 +147,28 @@ def draw(
         left, top, skin.pitch, skin.tile_size, skin.tile_offset, rows, columns, face_rect, edges
     )
     return Scene(skin, tiles, screen, geometry, face)
+
+
+def veil_with_dialog(screen: Image, box: Rect, labels: tuple[str, ...]) -> dict[str, Rect]:
+    """Dim ``screen`` (in place) to 0.4 of itself and draw over it, in ``box``, a dialog with a
+    message and buttons labelled ``labels`` left to right (the last one white on blue, as a
+    browser draws its default button), as a game drawn in a browser shows one; where each
+    button is."""
+    import cv2
+
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    screen[:] = (screen * 0.4).astype(np.uint8)
+    screen[box.top : box.bottom, box.left : box.right] = 240
+    cv2.putText(screen, "Game over!", (box.left + 10, box.top + 24), font, 0.5, (0, 0, 0), 1)
+    buttons, right = {}, box.right - 8
+    for label in reversed(labels):
+        width = 20 + 12 * len(label)
+        button = Rect(right - width, box.bottom - 38, width, 30)
+        default = label == labels[-1]
+        face, ink = ((160, 80, 10), (255, 255, 255)) if default else ((200, 200, 200), (0, 0, 0))
+        screen[button.top : button.bottom, button.left : button.right] = face
+        at = (button.left + 10, button.bottom - 10)
+        cv2.putText(screen, label, at, font, 0.5, ink, 1, cv2.LINE_AA)
+        buttons[label] = button
+        right -= width + 10
+    return buttons

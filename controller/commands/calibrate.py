@@ -78,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
         return 2  # a usage error, as argparse gives
     if args.verbose:
         logging.basicConfig(level=logging.DEBUG, format="%(relativeCreated)8.0f ms  %(message)s")
+        logging.getLogger("pytesseract").setLevel(logging.INFO)  # not every command it runs
     declare_dpi_aware()
     started = time.monotonic()
     name = args.name or args.game or args.window_class or args.window_title or "skin"

@@ -51,7 +51,7 @@ from vision.locate import locate
 from vision.match import TemplateBank
 from vision.read import BoardReader
 from vision.skin import FACE_STATES, MAX_SLACK, NewGame, Skin, SkinError
-from vision.synthetic import make_skin
+from vision.synthetic import make_skin, veil_with_dialog
 
 BACKGROUND = (40, 40, 40)
 WINDOWS = Path(__file__).parent.parent / "data" / "windows"
@@ -675,6 +675,8 @@ DRAWN_BOARD_AT = (100, 120)
 
 
 DRAWN_DIALOG = Rect(120, 150, 110, 50)
+DRAWN_VEILED_DIALOG = Rect(70, 170, 220, 80)
+"""Where a dialog drawn over the dimmed window is: in the window, over the board's middle."""
 """Where a drawn game's "Game Over" dialog covers its board."""
 
 
@@ -720,7 +722,8 @@ class DrawnGame:
     a green grid line (outside the tile), as xbomb does. With ``faceless`` no face is drawn (nor
     clicked); with ``relabel_button`` the button looks different once a game is over, and
     ``end_label`` is a message shown then, on which a click does nothing. With ``paint_below``
-    each number paints that many lines at the top of a hidden cell below it."""
+    each number paints that many lines at the top of a hidden cell below it. With
+    ``veiled_dialog_on_end`` a dialog is drawn over the dimmed window when a game ends."""
 
     def __init__(
         self,
@@ -739,8 +742,18 @@ class DrawnGame:
         relabel_button: bool = False,
         end_label: Rect | None = None,
         paint_below: int = 0,
+        veiled_dialog_on_end: tuple[str, ...] = (),
     ) -> None:
         self.skin = make_skin(16, seed=5, name="truth")
+        self.screen = Rect(0, 0, *DRAWN_SCREEN)
+        """The whole screen, as a screen grabber names it."""
+        self.veiled_dialog_on_end = veiled_dialog_on_end
+        """The labels of the buttons of a dialog drawn over the dimmed window once a game
+        ends, as a game in a browser draws one; a click on its first button closes it, a click
+        anywhere else while it shows fails the test."""
+        self.answers: list[str] = []
+        """The label of each dialog button clicked."""
+        self.veiled_dialog_answered = False
         self.paint_below = paint_below
         """Lines of a hidden cell that the number above it paints over (a digit drawn taller
         than its cell, as xbomb's in 20-px cells), in a colour of its own per number."""
@@ -832,7 +845,13 @@ class DrawnGame:
             box = DRAWN_DIALOG
             scene.screen[box.top : box.bottom, box.left : box.right] = (200, 190, 180)
             scene.screen[box.top + 20 : box.top + 30, box.left + 10 : box.right - 10] = 40
+        if self.veiled_dialog_open():
+            veil_with_dialog(scene.screen, DRAWN_VEILED_DIALOG, self.veiled_dialog_on_end)
         return scene
+
+    def veiled_dialog_open(self) -> bool:
+        over = self.game.state is not GameState.PLAYING
+        return bool(self.veiled_dialog_on_end) and over and not self.veiled_dialog_answered
 
     def revealed_tiles(self) -> np.ndarray:
         """What a game lost with ``reveal_on_loss`` shows: every safe cell's number, every mine
@@ -852,6 +871,14 @@ class DrawnGame:
     def click(self, x: int, y: int, button: str = "left") -> None:
         assert not self.dialog_open, f"clicked ({x}, {y}) while the game's dialog was open"
         self.clicks += 1
+        if self.veiled_dialog_open():
+            label = self.veiled_dialog_on_end[0]
+            labels = self.veiled_dialog_on_end
+            buttons = veil_with_dialog(self.scene().screen, DRAWN_VEILED_DIALOG, labels)
+            assert buttons[label].contains(x, y), f"clicked ({x}, {y}), not the dialog's {label}"
+            self.answers.append(label)
+            self.veiled_dialog_answered = True
+            return
         geometry = self.scene().geometry
         cell = geometry.cell_at(x, y)
         if cell is None and self.end_label is not None and self.end_label.contains(x, y):
@@ -863,6 +890,7 @@ class DrawnGame:
             self.new_games["button" if on_button else "face"] += 1
             self.seed += 1
             self.game = Game(9, 9, 10, rule=self.rule, seed=self.seed)
+            self.veiled_dialog_answered = False
             self.lost_at = -math.inf
             self.questions = None if self.questions is None else set()
         elif self.message_on_finished_click and self.game.state is GameState.LOST:
@@ -947,6 +975,18 @@ def test_a_drawn_game_teaches_its_tiles_faces_and_first_click_rule_by_clicks_alo
     assert result.skin.new_game == NewGame("face")
     assert Tile.QUESTION not in result.missing_tiles
     assert result.skin.extra["first_click"] == "opening"
+
+
+def test_a_dialog_drawn_over_the_dimmed_window_at_a_game_s_end_is_answered() -> None:
+    """A game drawn in a browser dims its window under a dialog when a game ends: calibration
+    answers it with its "Cancel" (never "OK" first), and learns the won face and the face as
+    the new-game way as if there were no dialog."""
+    screen = DrawnGame(seed=2, veiled_dialog_on_end=("Cancel", "OK"))
+    result = calibrated(screen, max_games=8)
+    assert screen.answers and set(screen.answers) == {"Cancel"}
+    assert sorted(result.skin.faces) == ["lost", "playing", "won"]
+    assert result.skin.new_game == NewGame("face")
+    assert_learned_truly(result, screen, result.skin.templates)
 
 
 class GuardedMouse:

@@ -6,7 +6,6 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 from test_loop import play_all
@@ -22,10 +21,11 @@ from vision.capture import ScreenGrabber
 from vision.geometry import BoardGeometry, Edges, Rect
 from vision.locate import locate
 from vision.skin import MAX_SLACK, SIZE_CLASSES, Image, NewGame, Skin
-from vision.synthetic import Scene, draw, make_skin, per_size_numbers
+from vision.synthetic import Scene, draw, make_skin, per_size_numbers, veil_with_dialog
 
 SCREEN = (640, 480)
-FONT = cv2.FONT_HERSHEY_SIMPLEX
+DIALOG = Rect(60, 150, 360, 100)
+"""Where a dialog the drawn game opens is: over the board's middle rows."""
 SKIN = make_skin(16, seed=3, name="drawn")
 
 
@@ -87,17 +87,7 @@ class DrawnScreen(ScreenGrabber):
                 lit = frame[tile.top : tile.bottom, tile.left : tile.right].astype(np.int16) + 60
                 frame[tile.top : tile.bottom, tile.left : tile.right] = np.clip(lit, 0, 255)
         if self.dialog_open():
-            frame = (frame * 0.4).astype(np.uint8)
-            cv2.rectangle(frame, (60, 150), (420, 250), (240, 240, 240), -1)
-            cv2.putText(frame, "Game over!", (80, 180), FONT, 0.6, (0, 0, 0), 1, cv2.LINE_AA)
-            for label, box in self.dialog_buttons().items():
-                dark = label == self.dialog_on_end[-1]
-                face, ink = (
-                    ((160, 80, 10), (255, 255, 255)) if dark else ((200, 200, 200), (0, 0, 0))
-                )
-                cv2.rectangle(frame, (box.left, box.top), (box.right - 1, box.bottom - 1), face, -1)
-                at = (box.left + 10, box.bottom - 10)
-                cv2.putText(frame, label, at, FONT, 0.6, ink, 1, cv2.LINE_AA)
+            veil_with_dialog(frame, DIALOG, self.dialog_on_end)
         region = region or self.screen
         return frame[region.top : region.bottom, region.left : region.right].copy()
 
@@ -109,16 +99,8 @@ class DrawnScreen(ScreenGrabber):
         )
 
     def dialog_buttons(self) -> dict[str, Rect]:
-        """Where each button of the dialog is, right to left from its right edge."""
-        buttons, right = {}, 410
-        for label in reversed(self.dialog_on_end):
-            width = 20 + 14 * len(label)
-            buttons[label] = Rect(right - width, 205, width, 36)
-            right -= width + 12
-        return buttons
-
-    def close(self) -> None:
-        pass
+        """Where each button of the dialog is."""
+        return veil_with_dialog(np.zeros((*SCREEN[::-1], 3), np.uint8), DIALOG, self.dialog_on_end)
 
 
 class RecordingMouse:
