@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import lzma
 import os
+import re
 import shutil
 import tempfile
 import zipfile
@@ -84,6 +85,13 @@ def check_name(name: str) -> str:
             f"{shown(name)} is not a skin name: use up to 64 letters, digits, '.', '_' and '-'"
         )
     return name
+
+
+def name_from(text: str) -> str:
+    """A skin name made of ``text`` (a window's title or class): its runs of letters, digits,
+    '.' and '_' joined by '-', at most 64 characters; "skin" if it has none."""
+    words = re.findall(r"[A-Za-z0-9][A-Za-z0-9_.]*", text)
+    return "-".join(words)[:64].rstrip("-") or "skin"
 
 
 def list_skins(folder: Path | None = None) -> list[str]:

@@ -14,7 +14,7 @@ import os
 import sys
 import time
 
-from calibration.store import check_name, save_skin
+from calibration.store import check_name, name_from, save_skin
 from controller.commands import positive_int
 from controller.desktop.display import VirtualDisplay
 from controller.desktop.games import GAMES
@@ -45,7 +45,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     )
     window.add_argument("--window-title", help="text in its title (ignoring case)")
     parser.add_argument(
-        "--name", help="skin name (default: the game, else the window class or title)"
+        "--name",
+        help="skin name (default: the game, else the letters and digits of the window class or title)",
     )
     parser.add_argument(
         "--mines", type=positive_int, help="the window's mine count (to play a game to win)"
@@ -81,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         logging.getLogger("pytesseract").setLevel(logging.INFO)  # not every command it runs
     declare_dpi_aware()
     started = time.monotonic()
-    name = args.name or args.game or args.window_class or args.window_title or "skin"
+    name = args.name or args.game or (name_from(searched) if searched else "skin")
     check_name(name)
     if args.game:
         with VirtualDisplay():

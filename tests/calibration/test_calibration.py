@@ -36,7 +36,15 @@ from calibration.faces import find_face
 from calibration.grid import Grid, GridNotFoundError, find_lattice
 from calibration.learn import SET_ASIDE, Calibration, build_skin, calibrate, match_threshold
 from calibration.session import CalibrationPlayer
-from calibration.store import export_skin, import_skin, list_skins, load_skin, save_skin
+from calibration.store import (
+    check_name,
+    export_skin,
+    import_skin,
+    list_skins,
+    load_skin,
+    name_from,
+    save_skin,
+)
 from calibration.view import BoardView, rest_point
 from controller.cli import main
 from controller.mouse import Check, ClickOutsideError
@@ -987,6 +995,27 @@ def test_a_dialog_drawn_over_the_dimmed_window_at_a_game_s_end_is_answered() -> 
     assert sorted(result.skin.faces) == ["lost", "playing", "won"]
     assert result.skin.new_game == NewGame("face")
     assert_learned_truly(result, screen, result.skin.templates)
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Minesweeper | Game", "Minesweeper-Game"),
+        ("xdemineur", "xdemineur"),
+        ("Démineur (niveau 2)", "D-mineur-niveau-2"),
+        ("|||", "skin"),
+        ("x" * 80, "x" * 64),
+    ],
+)
+def test_a_window_s_title_gives_a_skin_name(text: str, name: str) -> None:
+    """A title with spaces or signs ("Minesweeper | Game", a browser game's) names the skin
+    with its letters and digits, rather than being refused."""
+    assert name_from(text) == name
+
+
+@given(st.text(max_size=100))
+def test_any_title_gives_a_valid_skin_name(text: str) -> None:
+    assert check_name(name_from(text)) == name_from(text)
 
 
 class GuardedMouse:
