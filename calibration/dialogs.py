@@ -37,6 +37,9 @@ MIN_IN_DIALOG = 0.8
 """Share of a button's box that must lie off the veil, in the dialog."""
 MAX_BUTTONS = 12
 """Patches read at most (each read costs tesseract two runs)."""
+INSET_PART = 6
+"""A button's label is read inside its box, this part of its height in from each side: an edge
+or a focus ring drawn round it (a browser's default button) spoils tesseract's reading."""
 DIALOGS_IN_A_ROW = 3
 """Dialogs answered at most one after another: answering one may open the next (a name asked
 for a best time, then the table of best times)."""
@@ -135,7 +138,10 @@ def dismissing_button(picture: Image, dialog: npt.NDArray[np.bool_]) -> DialogBu
     """
     best: tuple[int, DialogButton] | None = None
     for box in button_patches(picture, dialog):
-        label = read_label(picture[box.top : box.bottom, box.left : box.right])
+        inset = max(1, box.height // INSET_PART)  # off the button's edge and any ring round it
+        label = read_label(
+            picture[box.top + inset : box.bottom - inset, box.left + inset : box.right - inset]
+        )
         rank = dismissing_rank(label)
         if rank is not None and (best is None or rank < best[0]):
             best = (rank, DialogButton(label, box))

@@ -95,6 +95,9 @@ class CalibrationPlayer:
         self._game: PlayedGame | None = None
         self._end_frame: Image | None = None
         """The lost board as :meth:`_lost` last read it, held still."""
+        self._board_seen: Image | None = None
+        """The board as the last click the game took left it (or as a game ended, or began),
+        with no dialog over it: what a dialog drawn in the window later veils."""
 
     @classmethod
     def start(
@@ -189,14 +192,11 @@ class CalibrationPlayer:
             after_frame = settled(view.grabber, rect, before_frame, timeout)
         if self._closed_dialogs():
             after_frame = settled(view.grabber, rect, None, quiet=FLASH_QUIET)
+        after_frame = self._without_dialogs(before_frame, after_frame)
+        if not np.array_equal(after_frame, before_frame):  # the game took the click: no dialog
+            self._board_seen = after_frame
         before_ids = view.board_ids(before_frame)
         after_ids = view.board_ids(after_frame)
-        for _ in range(DIALOGS_IN_A_ROW):
-            # Every cell changed at once: maybe a dialog drawn in the window veils the board.
-            if not (after_ids != before_ids).all() or not self._answered_dialog(before_frame):
-                break
-            after_frame = settled(view.grabber, rect, None, quiet=FLASH_QUIET)
-            after_ids = view.board_ids(after_frame)
         unpainted = view.unpainted(before_frame, after_frame) if click is ClickKind.OPEN else None
         opened_before = np.isin(before_ids, list(self.evidence.safe_appearances))
         changed = after_ids != before_ids
@@ -217,6 +217,22 @@ class CalibrationPlayer:
         if closed:
             log.debug("closed %d dialog(s) of the game", closed)
         return closed > 0
+
+    def _without_dialogs(self, before: Image | None, after: Image) -> Image:
+        """The board ``after`` shows (a capture of it), or, when every cell of it differs from
+        ``before`` (the board before; None: as the last click left it) because a dialog drawn
+        in the window veils it, the board once the dialogs are answered and it holds still."""
+        before = self._board_seen if before is None else before
+        if before is None:
+            return after
+        view = self.view
+        for _ in range(DIALOGS_IN_A_ROW):
+            pictures = (view.cell_pictures(frame) for frame in (before, after))
+            changed = np.not_equal(*pictures).reshape(view.grid.size_classes.shape + (-1,))
+            if not changed.any(axis=-1).all() or not self._answered_dialog(before):
+                break
+            after = settled(view.grabber, view.board_rect, None, quiet=FLASH_QUIET)
+        return after
 
     def _answered_dialog(self, board: Image) -> bool:
         """Whether a dialog drawn in the window over a veil (a browser's "Cancel"/"OK" over the
@@ -264,7 +280,9 @@ class CalibrationPlayer:
                 self._won(game)
                 continue
             cell = self.random.choice(hidden)
-            if flags_left and (not self._question_tested or self.random.random() < 0.3):
+            opened = any(step.click is ClickKind.OPEN for step in game.steps)
+            # Some games take no mark before a game's first click has begun it.
+            if opened and flags_left and (not self._question_tested or self.random.random() < 0.3):
                 flags_left -= 1
                 self._mark_at_random(game, cell, frame)
                 continue
@@ -410,6 +428,7 @@ class CalibrationPlayer:
         last = game.steps[-1]
         self._closed_dialogs()  # one that opened late
         final = settled(view.grabber, view.board_rect, None, quiet=LOST_QUIET)
+        final = self._board_seen = self._without_dialogs(None, final)  # one drawn in the window
         watch = self._watches_for_message()
         if watch or self._mid_repaint(view.board_ids(final), last):
             later = settled(view.grabber, view.board_rect, final, MESSAGE_WAIT, quiet=LOST_QUIET)
@@ -476,6 +495,7 @@ class CalibrationPlayer:
             frame = self._try_new_game(method, ended)
             if self._is_new_game(frame, ended):
                 log.debug("%s started a new game", what)
+                self._board_seen = frame
                 self.new_game_method = method
                 if self.new_game_button is None:
                     self.new_game_button = button
@@ -538,7 +558,8 @@ class CalibrationPlayer:
             now = self.view.grabber.grab(rect)
             if np.array_equal(now, known):
                 return now
-        return settled(self.view.grabber, rect, None, quiet=FLASH_QUIET)
+        ended = settled(self.view.grabber, rect, None, quiet=FLASH_QUIET)
+        return self._without_dialogs(None, ended)
 
     def _new_game_methods(self) -> Iterator[NewGame]:
         """The ways to try, the one that worked before first; the points beside the board last,

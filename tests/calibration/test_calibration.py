@@ -751,6 +751,8 @@ class DrawnGame:
         end_label: Rect | None = None,
         paint_below: int = 0,
         veiled_dialog_on_end: tuple[str, ...] = (),
+        veiled_dialog_after: float = 0.0,
+        marks_before_start: bool = True,
     ) -> None:
         self.skin = make_skin(16, seed=5, name="truth")
         self.screen = Rect(0, 0, *DRAWN_SCREEN)
@@ -762,6 +764,13 @@ class DrawnGame:
         self.answers: list[str] = []
         """The label of each dialog button clicked."""
         self.veiled_dialog_answered = False
+        self.veiled_dialog_after = veiled_dialog_after
+        """Seconds after a game's end before its dialog shows (a browser game's "Boom!" alert
+        waits for the board to be drawn)."""
+        self.ended_at = -math.inf
+        self.marks_before_start = marks_before_start
+        """Whether a right-click marks a cell before a game's first left-click (else it does
+        nothing: some games take no flag before that)."""
         self.paint_below = paint_below
         """Lines of a hidden cell that the number above it paints over (a digit drawn taller
         than its cell, as xbomb's in 20-px cells), in a colour of its own per number."""
@@ -859,7 +868,10 @@ class DrawnGame:
 
     def veiled_dialog_open(self) -> bool:
         over = self.game.state is not GameState.PLAYING
-        return bool(self.veiled_dialog_on_end) and over and not self.veiled_dialog_answered
+        shown = time.monotonic() >= self.ended_at + self.veiled_dialog_after
+        return (
+            bool(self.veiled_dialog_on_end) and over and shown and not self.veiled_dialog_answered
+        )
 
     def revealed_tiles(self) -> np.ndarray:
         """What a game lost with ``reveal_on_loss`` shows: every safe cell's number, every mine
@@ -907,6 +919,8 @@ class DrawnGame:
             playing = self.game.state is GameState.PLAYING
             opened = self.game.board.tiles <= Tile.EIGHT
             self.game.open(cell)
+            if playing and self.game.state is not GameState.PLAYING:
+                self.ended_at = time.monotonic()
             lost = self.game.state is GameState.LOST
             if lost and playing:
                 self.opened_by_player = opened
@@ -914,6 +928,8 @@ class DrawnGame:
             if lost and not self.message_on_finished_click:
                 self.lost_at = time.monotonic()
             self.dialog_open = self.dialog_on_loss and lost
+        elif not self.marks_before_start and (self.game.board.tiles <= Tile.EIGHT).sum() == 0:
+            pass  # no flag before the game's first click
         elif self.questions is None:
             self.game.flag(cell)
         elif cell in self.questions:
@@ -1016,6 +1032,20 @@ def test_a_window_s_title_gives_a_skin_name(text: str, name: str) -> None:
 @given(st.text(max_size=100))
 def test_any_title_gives_a_valid_skin_name(text: str) -> None:
     assert check_name(name_from(text)) == name_from(text)
+
+
+def test_a_late_ok_only_dialog_and_no_mark_before_a_game_begins_do_not_stop_calibration() -> None:
+    """A game in a browser that says "Boom!" in a dialog with only an "OK" a moment after a
+    loss is drawn, and takes no flag before its first click: calibration answers the dialog,
+    and marks cells only once a game has begun."""
+    screen = DrawnGame(
+        seed=2, veiled_dialog_on_end=("OK",), veiled_dialog_after=0.3, marks_before_start=False
+    )
+    result = calibrated(screen, max_games=8)
+    assert screen.answers and set(screen.answers) == {"OK"}
+    assert result.skin.new_game == NewGame("face")
+    assert {Tile.FLAG, Tile.MINE, Tile.EXPLODED} <= set(result.skin.templates)
+    assert_learned_truly(result, screen, result.skin.templates)
 
 
 class GuardedMouse:
