@@ -46,7 +46,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     window.add_argument("--window-title", help="text in its title (ignoring case)")
     parser.add_argument(
         "--name",
-        help="skin name (default: the game, else the letters and digits of the window title)",
+        help="skin name (default: the game, else letters and digits of the window class or title)",
     )
     parser.add_argument(
         "--mines", type=positive_int, help="the window's mine count (to play a game to win)"
