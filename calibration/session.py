@@ -68,6 +68,9 @@ BUTTON_SIDE = 17
 KEY_TIMEOUT = 1.5
 """Seconds a new-game key (or a click on a tile that may be no hidden one) is given to act."""
 MAX_STEPS = 400
+MOVED_SHARE = 0.9
+"""Share of the cells that must differ after a click before the board is looked for elsewhere
+in the window (see :meth:`calibration.view.BoardView.follow_move`)."""
 log = logging.getLogger(__name__)
 FLAGS_PER_GAME = 2
 
@@ -193,6 +196,10 @@ class CalibrationPlayer:
         if self._closed_dialogs():
             after_frame = settled(view.grabber, rect, None, quiet=FLASH_QUIET)
         after_frame = self._without_dialogs(before_frame, after_frame)
+        if _most_cells_differ(view, before_frame, after_frame) and view.follow_move(before_frame):
+            log.debug("the board moved in the window to %s", view.board_rect)
+            rect = view.board_rect
+            after_frame = settled(view.grabber, rect, None, quiet=FLASH_QUIET)
         if not np.array_equal(after_frame, before_frame):  # the game took the click: no dialog
             self._board_seen = after_frame
         before_ids = view.board_ids(before_frame)
@@ -227,9 +234,7 @@ class CalibrationPlayer:
             return after
         view = self.view
         for _ in range(DIALOGS_IN_A_ROW):
-            pictures = (view.cell_pictures(frame) for frame in (before, after))
-            changed = np.not_equal(*pictures).reshape(view.grid.size_classes.shape + (-1,))
-            if not changed.any(axis=-1).all() or not self._answered_dialog(before):
+            if not _every_cell_differs(view, before, after) or not self._answered_dialog(before):
                 break
             after = settled(view.grabber, view.board_rect, None, quiet=FLASH_QUIET)
         return after
@@ -607,6 +612,9 @@ class CalibrationPlayer:
             frame = settled(view.grabber, rect, ended, KEY_TIMEOUT)
         if self._closed_dialogs():  # a question ("reset the game?"), declined: not this way
             frame = settled(view.grabber, rect, None, quiet=FLASH_QUIET)
+        if _most_cells_differ(view, ended, frame) and view.follow_move(view.fresh_board):
+            log.debug("the new game moved the board in the window to %s", view.board_rect)
+            frame = settled(view.grabber, view.board_rect, None, quiet=FLASH_QUIET)
         return frame
 
     def _is_new_game(self, frame: Image, ended: Image) -> bool:
@@ -630,6 +638,24 @@ def _shows_everything(step: Step, safe: set[int]) -> bool:
     uncovered = step.changed & (step.before == HIDDEN_ID)
     uncovered[step.cell] = False
     return bool((step.after[uncovered] == step.after[step.cell]).any())
+
+
+def _every_cell_differs(view: BoardView, before: Image, after: Image) -> bool:
+    """Whether every cell's picture differs between two board captures: a dialog drawn over
+    the board (or a board that moved)."""
+    return _cells_that_differ(view, before, after) == 1.0
+
+
+def _most_cells_differ(view: BoardView, before: Image, after: Image) -> bool:
+    """Whether most cells' pictures differ between two board captures (:data:`MOVED_SHARE`):
+    a board that moved (a few cells may look alike moved, two plain ones)."""
+    return _cells_that_differ(view, before, after) >= MOVED_SHARE
+
+
+def _cells_that_differ(view: BoardView, before: Image, after: Image) -> float:
+    pictures = (view.cell_pictures(frame) for frame in (before, after))
+    changed = np.not_equal(*pictures).reshape(view.grid.rows, view.grid.columns, -1)
+    return float(changed.any(axis=-1).mean())
 
 
 def _hidden_cells(ids: Ids) -> list[Cell]:

@@ -5,8 +5,9 @@ its face button. Nothing here clicks; :mod:`calibration.session` does.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -55,6 +56,10 @@ def settled(
     return frame
 
 
+MOVED_SAME = 0.6
+"""Share of a board's cells that must show as they did where it moved to."""
+MOVED_LEVELS = 8
+"""Mean colour levels within which a cell shows as it did."""
 PARK_DISTANCE = 4
 """Pixels between the board and the point where the pointer rests."""
 
@@ -87,6 +92,11 @@ class BoardView:
     window: Rect
     fresh: Image
     """The window captured before the first click (the face as it looks during play)."""
+    fresh_board: Image = field(init=False)
+    """The board as :attr:`fresh` shows it (where it was then)."""
+
+    def __post_init__(self) -> None:
+        self.fresh_board = self.board_part(self.fresh)
 
     @property
     def board_rect(self) -> Rect:
@@ -132,6 +142,34 @@ class BoardView:
     def cell_pictures(self, frame: Image) -> npt.NDArray[np.uint8]:
         """Each cell's picture in ``frame`` (a board capture), by (row, column)."""
         return self.grid.pictures(frame, (0, 0))
+
+    def follow_move(self, board: Image) -> bool:
+        """Whether the board moved in the window, and is now followed there: a page that writes
+        its "Game over" above the board pushes it down, and back up on a new game. It moved
+        where ``board`` (a capture of it a moment ago) matches the window best, if most of its
+        cells show there as they did (:data:`MOVED_SAME`), and fewer where it was."""
+        window = self.grabber.grab(self.window)
+        here = self.board_in_window
+        if window.shape[0] < board.shape[0] or window.shape[1] < board.shape[1]:
+            return False
+        scores = cv2.matchTemplate(window, board, cv2.TM_SQDIFF)
+        x, y = cv2.minMaxLoc(scores)[2]
+        if (x, y) == (here.left, here.top):
+            return False
+        there = window[y : y + here.height, x : x + here.width]
+        now = window[here.top : here.bottom, here.left : here.right]
+        same_there, same_here = (self._same_cells(board, frame) for frame in (there, now))
+        if same_there < MOVED_SAME or same_there <= same_here:
+            return False
+        self.grid = replace(self.grid, origin=(x, y))
+        return True
+
+    def _same_cells(self, before: Image, after: Image) -> float:
+        """The share of cells whose pictures in two board captures are alike."""
+        pictures = (self.cell_pictures(frame).astype(np.int16) for frame in (before, after))
+        difference = np.abs(np.subtract(*pictures))
+        rows, columns = self.grid.rows, self.grid.columns
+        return float((difference.reshape(rows, columns, -1).mean(axis=-1) <= MOVED_LEVELS).mean())
 
     def still_board(self) -> Image:
         """A capture of the board once it holds still (the game may still be drawing a click)."""

@@ -6,7 +6,7 @@ import math
 import time
 import zipfile
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -753,6 +753,7 @@ class DrawnGame:
         veiled_dialog_on_end: tuple[str, ...] = (),
         veiled_dialog_after: float = 0.0,
         marks_before_start: bool = True,
+        board_drop: int = 0,
     ) -> None:
         self.skin = make_skin(16, seed=5, name="truth")
         self.screen = Rect(0, 0, *DRAWN_SCREEN)
@@ -768,6 +769,9 @@ class DrawnGame:
         """Seconds after a game's end before its dialog shows (a browser game's "Boom!" alert
         waits for the board to be drawn)."""
         self.ended_at = -math.inf
+        self.board_drop = board_drop
+        """Pixels the board moves down while a game is over (a page that writes "Game over"
+        above it), the face staying put; a new game moves it back."""
         self.marks_before_start = marks_before_start
         """Whether a right-click marks a cell before a game's first left-click (else it does
         nothing: some games take no flag before that)."""
@@ -830,6 +834,7 @@ class DrawnGame:
         repainting = time.monotonic() < self.lost_at + self.repaint_pause
         if self.losses in self.slow_repaints and repainting:
             tiles[tiles != Tile.EXPLODED] = Tile.HIDDEN
+        over = self.game.state is not GameState.PLAYING
         scene = synthetic.draw(
             self.skin,
             tiles,
@@ -838,7 +843,17 @@ class DrawnGame:
             face=None if self.faceless else face,
             edges=self.edges,
         )
-        over = self.game.state is not GameState.PLAYING
+        if over and self.board_drop:  # the board moves down; the face stays where it was
+            dropped = (DRAWN_BOARD_AT[0], DRAWN_BOARD_AT[1] + self.board_drop)
+            moved = synthetic.draw(self.skin, tiles, dropped, DRAWN_SCREEN, face=None)
+            face_rect = scene.geometry.face
+            if face_rect is not None:
+                box = (
+                    slice(face_rect.top, face_rect.bottom),
+                    slice(face_rect.left, face_rect.right),
+                )
+                moved.screen[box] = scene.screen[box]
+            scene = replace(moved, geometry=replace(moved.geometry, face=face_rect))
         left, top = DRAWN_BOARD_AT
         for row, column in np.argwhere((tiles[:-1] <= Tile.EIGHT) & (tiles[1:] == Tile.HIDDEN)):
             number = int(tiles[row, column])
@@ -1046,6 +1061,17 @@ def test_a_late_ok_only_dialog_and_no_mark_before_a_game_begins_do_not_stop_cali
     assert result.skin.new_game == NewGame("face")
     assert {Tile.FLAG, Tile.MINE, Tile.EXPLODED} <= set(result.skin.templates)
     assert_learned_truly(result, screen, result.skin.templates)
+
+
+def test_a_board_a_finished_game_pushes_down_the_window_is_followed() -> None:
+    """A page that writes its end message above the board pushes the board down by part of a
+    cell when a game ends, and back up on a new game: calibration follows it there and back,
+    and learns every tile as drawn."""
+    screen = DrawnGame(seed=2, board_drop=11)
+    result = calibrated(screen, max_games=8)
+    assert {Tile.FLAG, Tile.MINE, Tile.EXPLODED, Tile.ONE} <= set(result.skin.templates)
+    assert_learned_truly(result, screen, result.skin.templates)
+    assert sorted(result.skin.faces) == ["lost", "playing", "won"]
 
 
 class GuardedMouse:
