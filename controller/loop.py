@@ -448,7 +448,7 @@ class GamePlayer:
             unreadable = first
         self._close_dialogs()  # one may cover the board (kmines' "Game Over")
         answer = self._answer_dialog()  # one drawn in the game's window (a browser's)
-        answers = 0
+        answers = int(answer == DialogAnswer.ANSWERED)
         self.table.step_away()  # a message may stay while the pointer rests on it
         still = 0
         for _ in range(ANIMATION_REREADS):
@@ -459,8 +459,9 @@ class GamePlayer:
                 still = still + 1 if again.cells == unreadable.cells else 0
                 unreadable = again
             if answer == DialogAnswer.ANSWERED and answers < DIALOGS_IN_A_ROW:
-                answers += 1  # answering one dialog may open the next (a score table)
+                # Answering one dialog may open the next (a name prompt, then a score table).
                 answer = self._answer_dialog()
+                answers += answer == DialogAnswer.ANSWERED
                 still = 0
             if still == STILL_REREADS:
                 adopted = self._adopt(unreadable)
