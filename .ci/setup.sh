@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs everything autosweeper and its tests need on a fresh Debian machine (run as root):
 # the virtual display, the real games the end-to-end tests play (dbus: dbus-run-session, the
-# private session bus gnome-mines and kmines run on), the C and C++ compilers that build the
-# solver's compiled modules (setup.py), tesseract (calibration reads the labels of buttons
-# beside a board), and the Python package.
+# private session bus gnome-mines and kmines run on; xfonts-100dpi: the fonts xbomb's own
+# settings name, without which it lays out its window, and sizes its cells, otherwise), the C
+# and C++ compilers that build the solver's compiled modules (setup.py), tesseract (calibration
+# reads the labels of buttons beside a board), and the Python package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
-packages=(xvfb xdotool x11-utils xdemineur wine sgt-puzzles gnome-mines kmines ace-of-penguins xbomb dbus g++ tesseract-ocr)
+packages=(xvfb xdotool x11-utils xdemineur wine sgt-puzzles gnome-mines kmines ace-of-penguins xbomb xfonts-100dpi dbus g++ tesseract-ocr)
 need=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || need+=("$package")

@@ -449,6 +449,10 @@ class GamePlayer:
         self._close_dialogs()  # one may cover the board (kmines' "Game Over")
         answer = self._answer_dialog()  # one drawn in the game's window (a browser's)
         answers = int(answer == DialogAnswer.ANSWERED)
+        if answer == DialogAnswer.NO_VEIL and unreadable.everywhere:
+            found = self._read_where_moved()  # a page that writes "Game over" above its board
+            if found is not None:
+                return found
         self.table.step_away()  # a message may stay while the pointer rests on it
         still = 0
         for _ in range(ANIMATION_REREADS):
@@ -481,6 +485,19 @@ class GamePlayer:
         if not moved:
             raise GameAborted(Result.MISREAD, str(unreadable)) from unreadable
         return self.table.look()
+
+    def _read_where_moved(self) -> Reading | None:
+        """The board read where it moved to, when no cell of it could be read where it was and
+        it is found elsewhere; None if it is not, or reads no better there (then the board is
+        read again for a while, as for an animation, before it is looked for again)."""
+        try:
+            if not self.table.relocate():
+                return None
+            reading = self.table.look()
+        except (BoardNotFoundError, UnreadableCellError):
+            return None
+        self.stopwatch.counts["boards found moved at once"] += 1
+        return reading
 
     def _close_dialogs(self) -> int:
         closed = self.table.close_dialogs()

@@ -38,16 +38,23 @@ class UnreadableCellError(VisionError):
 
     ``cell`` is the first of them (row by row) and ``crop_path`` a PNG of its tile image, saved
     so the user can see it (or add it to the skin). ``cells`` lists every unreadable cell: one
-    tells of a tile the skin lacks, many of a window that moved, closed or was covered.
+    tells of a tile the skin lacks, many of a window that moved, closed or was covered; ``of``
+    is how many cells the board has (0: not told).
     """
 
     def __init__(
-        self, message: str, cell: Cell, crop_path: Path, cells: tuple[Cell, ...] = ()
+        self, message: str, cell: Cell, crop_path: Path, cells: tuple[Cell, ...] = (), of: int = 0
     ) -> None:
         super().__init__(message)
         self.cell = cell
         self.crop_path = crop_path
         self.cells = cells or (cell,)
+        self.of = of
+
+    @property
+    def everywhere(self) -> bool:
+        """Whether no cell of the board could be read."""
+        return len(self.cells) == self.of
 
 
 class UnreadableFaceError(VisionError):

@@ -272,6 +272,7 @@ class BoardReader:
                 cell=cell,
                 crop_path=path,
                 cells=unreadable,
+                of=int(verdict.accepted.size),
             )
         board = Board(self.geometry.rows, self.geometry.columns, mines, self._tiles[verdict.best])
         pictures = {}

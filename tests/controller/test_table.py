@@ -43,12 +43,16 @@ class DrawnScreen(ScreenGrabber):
         skin: Skin = SKIN,
         edges: Edges | None = None,
         dialog_on_end: tuple[str, ...] = (),
+        drop_on_end: int = 0,
     ) -> None:
         """``skin`` and ``edges``: how the board is drawn (see :func:`vision.synthetic.draw`).
         ``dialog_on_end``: the labels of the buttons of a dialog drawn over the dimmed screen
         once a game ends, as a browser draws one inside its window; a click on its first button
         closes it."""
         self.skin, self.edges = skin, edges
+        self.drop_on_end = drop_on_end
+        """Pixels the board (and its face) moves down while a game is over, as a page that
+        writes its end message above the board pushes it."""
         self.dialog_on_end = dialog_on_end
         self.dialog_answered = False
         """Whether the dialog of the game that ended was answered."""
@@ -68,9 +72,11 @@ class DrawnScreen(ScreenGrabber):
 
     def scene(self) -> Scene:
         assert self.at is not None
-        return draw(
-            self.skin, self.game.board.tiles, self.at, SCREEN, face=self.face(), edges=self.edges
-        )
+        x, y = self.at
+        if self.game.state.value != "playing":
+            y += self.drop_on_end
+        tiles = self.game.board.tiles
+        return draw(self.skin, tiles, (x, y), SCREEN, face=self.face(), edges=self.edges)
 
     def face(self) -> str:
         return {"playing": "playing", "won": "won", "lost": "lost"}[self.game.state.value]
@@ -330,6 +336,20 @@ def test_a_dialog_with_no_button_that_keeps_the_game_is_not_clicked(tmp_path: Pa
     assert report.record.result == Result.MISREAD
     assert "none of its buttons reads Cancel, No or OK" in (report.reason or "")
     assert screen.answers == []
+
+
+def test_a_board_a_finished_game_pushes_down_is_read_where_it_went(tmp_path: Path) -> None:
+    """A page that writes its end message above the board pushes it down when a game ends, and
+    back up on a new game: with no cell readable where it was, the board is found where it went
+    at once (not after the rereads that wait out an animation), and every game ends won or
+    lost."""
+    screen = DrawnScreen(seed=18, drop_on_end=13)
+    mouse = RecordingMouse(screen)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        player = GamePlayer(table_for(screen, mouse), log)
+        reports = play_all(player, 3)
+    assert [r.record.result in (Result.WON, Result.LOST) for r in reports] == [True] * 3
+    assert player.stopwatch.counts["boards found moved at once"] >= 5  # 3 ends, 2 new games
 
 
 def test_clicks_are_allowed_only_on_the_board_and_its_face() -> None:
