@@ -38,8 +38,8 @@ MIN_IN_DIALOG = 0.8
 MAX_BUTTONS = 12
 """Patches read at most (each read costs tesseract two runs)."""
 INSET_PART = 6
-"""A button's label is read inside its box, this part of its height in from each side: an edge
-or a focus ring drawn round it (a browser's default button) spoils tesseract's reading."""
+"""A button's label is read inside its box, 1/INSET_PART of its height in from each side: an
+edge or a focus ring drawn round it (a browser's default button) spoils tesseract's reading."""
 DIALOGS_IN_A_ROW = 3
 """Dialogs answered at most one after another: answering one may open the next (a name asked
 for a best time, then the table of best times)."""
