@@ -11,15 +11,17 @@ dialog's other text. The button chosen says "Cancel", else "No", else "OK"
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from calibration.labels import NoTextReader, dismissing_rank, read_label
+from vision.errors import UnstableFrameError
 from vision.geometry import Rect
 from vision.skin import Image
+from vision.stable import Grabber, wait_stable
 from vision.veil import find_veil
 
 COLOUR_STEPS = (16, 32)
@@ -50,10 +52,12 @@ browser fades its dialog in over a few frames."""
 
 @dataclass(frozen=True)
 class DialogButton:
-    """A button read in a dialog: its label in plain lower-case letters, and where it is."""
+    """A button read in a dialog: its label in plain lower-case letters, where it is (in the
+    capture it was read in), and its picture there."""
 
     label: str
     rect: Rect
+    picture: Image = field(repr=False)
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,18 @@ class VeiledDialog:
     button says so, or no word can be read)."""
 
     button: DialogButton | None
+
+
+def dialog_over(grabber: Grabber, window: Rect, before: Image) -> VeiledDialog | None:
+    """The dialog drawn over a veil in ``window`` (a screen rectangle) once the window holds
+    still (a browser fades its dialog in), ``before`` being the window before any dialog (see
+    :func:`with_part`); None if no veil, or if the window never holds still. Its button's
+    rectangle is in window coordinates."""
+    try:
+        now = wait_stable(grabber, window, interval=DIALOG_SETTLING)
+    except UnstableFrameError:
+        return None
+    return veiled_dialog(before, now)
 
 
 def veiled_dialog(before: Image, now: Image) -> VeiledDialog | None:
@@ -144,5 +160,6 @@ def dismissing_button(picture: Image, dialog: npt.NDArray[np.bool_]) -> DialogBu
         )
         rank = dismissing_rank(label)
         if rank is not None and (best is None or rank < best[0]):
-            best = (rank, DialogButton(label, box))
+            seen = picture[box.top : box.bottom, box.left : box.right]
+            best = (rank, DialogButton(label, box, seen))
     return None if best is None else best[1]

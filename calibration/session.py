@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from calibration.buttons import blanked, button_points
-from calibration.dialogs import DIALOG_SETTLING, DIALOGS_IN_A_ROW, veiled_dialog, with_part
+from calibration.dialogs import DIALOGS_IN_A_ROW, dialog_over, with_part
 from calibration.evidence import (
     HIDDEN_ID,
     CalibrationError,
@@ -41,10 +41,9 @@ from calibration.pointer import Pointer
 from calibration.view import PROBE_TIMEOUT, SETTLE_TIMEOUT, BoardView, FaceButton, settled
 from solver import Cell, GameState, Tile
 from solver.strategy import next_moves
-from vision.errors import UnstableFrameError
 from vision.geometry import Rect
 from vision.skin import MIN_SIDE, NEW_GAME_KEYS, Image, NewGame
-from vision.stable import Grabber, wait_stable
+from vision.stable import Grabber
 
 DOUBLE_CLICK_GAP = 0.6
 """Seconds between two clicks on one cell so they are not taken as a double-click."""
@@ -196,7 +195,8 @@ class CalibrationPlayer:
         if self._closed_dialogs():
             after_frame = settled(view.grabber, rect, None, quiet=FLASH_QUIET)
         after_frame = self._without_dialogs(before_frame, after_frame)
-        if _most_cells_differ(view, before_frame, after_frame) and view.follow_move(before_frame):
+        moved = _cells_that_differ(view, before_frame, after_frame) >= MOVED_SHARE
+        if moved and view.follow_move(before_frame):
             log.debug("the board moved in the window to %s", view.board_rect)
             rect = view.board_rect
             after_frame = settled(view.grabber, rect, None, quiet=FLASH_QUIET)
@@ -234,7 +234,8 @@ class CalibrationPlayer:
             return after
         view = self.view
         for _ in range(DIALOGS_IN_A_ROW):
-            if not _every_cell_differs(view, before, after) or not self._answered_dialog(before):
+            veiled = _cells_that_differ(view, before, after) == 1.0
+            if not veiled or not self._answered_dialog(before):
                 break
             after = settled(view.grabber, view.board_rect, None, quiet=FLASH_QUIET)
         return after
@@ -244,12 +245,9 @@ class CalibrationPlayer:
         page it dims) was answered by a click on its button that keeps the game (see
         :mod:`calibration.dialogs`); ``board`` is the board before the veil."""
         view = self.view
-        before = with_part(view.fresh, board, view.board_in_window)
-        try:  # a dialog may fade in over its veil
-            now = wait_stable(view.grabber, view.window, interval=DIALOG_SETTLING)
-        except UnstableFrameError:
-            return False
-        dialog = veiled_dialog(before, now)
+        dialog = dialog_over(
+            view.grabber, view.window, with_part(view.fresh, board, view.board_in_window)
+        )
         if dialog is None:
             return False
         if dialog.button is None:
@@ -612,7 +610,8 @@ class CalibrationPlayer:
             frame = settled(view.grabber, rect, ended, KEY_TIMEOUT)
         if self._closed_dialogs():  # a question ("reset the game?"), declined: not this way
             frame = settled(view.grabber, rect, None, quiet=FLASH_QUIET)
-        if _most_cells_differ(view, ended, frame) and view.follow_move(view.fresh_board):
+        moved = _cells_that_differ(view, ended, frame) >= MOVED_SHARE
+        if moved and view.follow_move(view.fresh_board):
             log.debug("the new game moved the board in the window to %s", view.board_rect)
             frame = settled(view.grabber, view.board_rect, None, quiet=FLASH_QUIET)
         return frame
@@ -640,19 +639,9 @@ def _shows_everything(step: Step, safe: set[int]) -> bool:
     return bool((step.after[uncovered] == step.after[step.cell]).any())
 
 
-def _every_cell_differs(view: BoardView, before: Image, after: Image) -> bool:
-    """Whether every cell's picture differs between two board captures: a dialog drawn over
-    the board (or a board that moved)."""
-    return _cells_that_differ(view, before, after) == 1.0
-
-
-def _most_cells_differ(view: BoardView, before: Image, after: Image) -> bool:
-    """Whether most cells' pictures differ between two board captures (:data:`MOVED_SHARE`):
-    a board that moved (a few cells may look alike moved, two plain ones)."""
-    return _cells_that_differ(view, before, after) >= MOVED_SHARE
-
-
 def _cells_that_differ(view: BoardView, before: Image, after: Image) -> float:
+    """The share of cells whose pictures differ between two board captures: all of them under
+    a dialog drawn over the board, most when the board moved (a few plain ones look alike)."""
     pictures = (view.cell_pictures(frame) for frame in (before, after))
     changed = np.not_equal(*pictures).reshape(view.grid.rows, view.grid.columns, -1)
     return float(changed.any(axis=-1).mean())

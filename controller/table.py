@@ -11,14 +11,14 @@ from typing import Protocol
 
 import numpy as np
 
-from calibration.dialogs import DIALOG_SETTLING, veiled_dialog, with_part
+from calibration.dialogs import dialog_over, with_part
 from controller.mouse import Check, Grab
 from controller.stopping import failsafe_as_stop
 from controller.stopwatch import Stopwatch
 from solver import Cell, GameState, Tile
 from solver.strategy import Action, Move
 from vision.capture import ScreenGrabber
-from vision.errors import UnreadableCellError, UnstableFrameError, VisionError
+from vision.errors import UnreadableCellError, VisionError
 from vision.geometry import BoardGeometry, Rect
 from vision.locate import locate_on_screen
 from vision.match import TemplateBank
@@ -453,17 +453,12 @@ class ScreenTable:
                 region, left=region.left - self._window.left, top=region.top - self._window.top
             )
             before = with_part(before, self._frame, at)
-        try:  # a dialog may fade in over its veil
-            now = wait_stable(self._timed_grabber, self._window, interval=DIALOG_SETTLING)
-        except UnstableFrameError:
-            return DialogAnswer.NO_VEIL  # then no button is clicked: the board is read again
-        dialog = veiled_dialog(before, now)
+        dialog = dialog_over(self._timed_grabber, self._window, before)
         if dialog is None:
             return DialogAnswer.NO_VEIL
         if dialog.button is None:
             return DialogAnswer.UNANSWERED
-        label, box = dialog.button.label, dialog.button.rect
-        seen = now[box.top : box.bottom, box.left : box.right]
+        label, box, seen = dialog.button.label, dialog.button.rect, dialog.button.picture
         rect = replace(box, left=self._window.left + box.left, top=self._window.top + box.top)
 
         def still_shown(grab: Grab) -> bool:

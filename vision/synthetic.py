@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -154,8 +155,6 @@ def veil_with_dialog(screen: Image, box: Rect, labels: tuple[str, ...]) -> dict[
     message and buttons labelled ``labels`` left to right (the last one white on blue, as a
     browser draws its default button), as a game drawn in a browser shows one; where each
     button is."""
-    import cv2
-
     font = cv2.FONT_HERSHEY_SIMPLEX
     screen[:] = (screen * 0.4).astype(np.uint8)
     screen[box.top : box.bottom, box.left : box.right] = 240
