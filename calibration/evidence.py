@@ -20,7 +20,7 @@ where nothing else could) stop calibration with :class:`CalibrationError` naming
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
@@ -724,9 +724,13 @@ def learn_numbers(meanings: Meanings, safe: set[int]) -> None:
         meanings.give(appearance, Tile(value), meanings.numbers.where.get(appearance, "bounds"))
 
 
-def board_of(ids: Ids, meanings: Meanings, mines: int = 0) -> Board:
-    """The board ``ids`` shows under ``meanings``; raise naming the first unknown appearance."""
+def board_of(ids: Ids, meanings: Meanings, mines: int = 0, opened: Collection[int] = ()) -> Board:
+    """The board ``ids`` shows under ``meanings``; raise naming the first unknown appearance.
+
+    ``opened``: appearances seen on cells opened without losing. Those not learned yet are
+    numbers of unknown value, read as :attr:`Tile.OPENED` (safe, no constraint)."""
     tiles = np.full(ids.shape, 255, dtype=np.uint8)
+    tiles[np.isin(ids, list(opened))] = Tile.OPENED
     for appearance, tile in meanings.readable().items():
         tiles[ids == appearance] = tile
     unknown = np.argwhere(tiles == 255)

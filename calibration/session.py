@@ -315,25 +315,32 @@ class CalibrationPlayer:
         won game shows. Once every safe cell is open the mines left hidden are flagged
         (xdemineur declares the win only when the last mine is flagged).
 
-        Returns the record, won or lost; raises if the board shows an appearance not learned.
+        Returns the record, won or lost; raises if the board shows an appearance not learned,
+        but on a cell opened by a click the game survived: a number, whose value the solver is
+        not told (:attr:`Tile.OPENED`).
         """
         if self._game is not None and self._game.steps:
             raise CalibrationError("play_to_win needs a new game, not one in progress")
         game = self._game or self._new_game()
         self._game = None
+        opened: set[int] = set()  # appearances of cells opened while the face says "playing"
         for _ in range(MAX_STEPS):
             frame = self.view.still_board()
-            board = board_of(self.view.board_ids(frame), meanings, mines)
+            board = board_of(self.view.board_ids(frame), meanings, mines, opened)
             if board.is_won:
                 for cell in map(tuple, np.argwhere(board.tiles == Tile.HIDDEN)):
                     game.steps.append(self._mark((int(cell[0]), int(cell[1]))))
                 self._won(game)
                 return game
             move = next_moves(board)[0]
+            clicked = len(game.steps)
             game.steps.append(self._click(ClickKind.OPEN, move.cell, frame))
-            self._finish_if_over(game)
+            self._finish_if_over(game)  # may add a probe click
             if game.finished:
                 return game
+            if self.face is not None and self.face.state() is GameState.PLAYING:  # not won
+                for step in game.steps[clicked:]:
+                    opened.update(step.after[step.changed & (step.before == HIDDEN_ID)].tolist())
         raise CalibrationError(f"a game lasted {MAX_STEPS} clicks without ending")
 
     def _mark(self, cell: Cell, before_frame: Image | None = None) -> Step:

@@ -30,11 +30,20 @@ from calibration.evidence import (
     board_of,
     check_counting,
     learn,
+    learn_game,
+    new_meanings,
     unpainted_box,
 )
 from calibration.faces import find_face
 from calibration.grid import Grid, GridNotFoundError, find_lattice
-from calibration.learn import SET_ASIDE, Calibration, build_skin, calibrate, match_threshold
+from calibration.learn import (
+    SET_ASIDE,
+    WIN_ATTEMPTS,
+    Calibration,
+    build_skin,
+    calibrate,
+    match_threshold,
+)
 from calibration.session import CalibrationPlayer
 from calibration.store import (
     check_name,
@@ -1014,6 +1023,28 @@ def test_a_drawn_game_teaches_its_tiles_faces_and_first_click_rule_by_clicks_alo
     assert result.skin.new_game == NewGame("face")
     assert Tile.QUESTION not in result.missing_tiles
     assert result.skin.extra["first_click"] == "opening"
+
+
+def test_a_number_not_learned_yet_does_not_stop_a_game_played_to_win() -> None:
+    """A game played to see the won face reads a number not learned yet, on a cell opened
+    without losing, as an opened cell of unknown value. Such a game used to stop: a CI run
+    ended xdemineur's calibration without its won face, the random games on its sparse board
+    having left a number unseen (locally: a 4, in one run of three)."""
+    screen = DrawnGame(seed=2, rule="opening")
+    player = CalibrationPlayer.start(screen, screen, DRAWN_WINDOW, seed=1)
+    meanings = new_meanings(player.evidence.catalogue)
+    while not {Tile.FLAG, Tile.THREE} <= set(meanings.tiles.values()):
+        learn_game(meanings, player.play_game(), player.evidence.safe_appearances)
+        player.start_new_game()
+    three = meanings.id_of(Tile.THREE)
+    del meanings.tiles[three]  # a number as yet unknown, shown by many games
+    games = []
+    while GameState.WON not in player.face_pictures and len(games) < WIN_ATTEMPTS:
+        games.append(player.play_to_win(meanings, 10))
+        player.start_new_game()
+    assert all(game.finished for game in games)
+    assert any(three in step.after for game in games for step in game.steps)
+    assert GameState.WON in player.face_pictures
 
 
 def test_a_dialog_drawn_over_the_dimmed_window_at_a_game_s_end_is_answered() -> None:
