@@ -656,9 +656,12 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
         return np.isin(after, known)
 
     mines_shown = showing(Tile.MINE).any() or alike
-    flags_kept = showing(Tile.FLAG) & (before == after)
-    mines = showing(Tile.MINE, Tile.EXPLODED) | (flags_kept if mines_shown else False)
-    counts = neighbour_counts(mines)
+    # Flags left standing on a board that shows the mines are mines in a game that marks its
+    # wrong flags (one such mark learned); another game may leave a wrong flag as it was.
+    kept = neighbour_counts(showing(Tile.FLAG) & (before == after) & mines_shown)
+    none = np.zeros_like(kept)
+    sure, unsure = (kept, none) if meanings.ids_of(Tile.WRONG_FLAG) else (none, kept)
+    counts = neighbour_counts(showing(Tile.MINE, Tile.EXPLODED)) + sure
     # A question mark whose cell shows a known tile after the loss (the mine under it, or the
     # mark unchanged on a cell with none, as in Windows Minesweeper) is counted as what it shows.
     redrawn = np.isin(before, meanings.ids_of(Tile.QUESTION)) & ~np.isin(
@@ -674,7 +677,7 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
     for row, column in zip(*np.nonzero(np.isin(numbers, list(safe)) & ~was_flagged), strict=True):
         cell = (int(row), int(column))
         number = int(counts[cell])
-        high = number + int(marked[cell]) if mines_shown else HIGHEST
+        high = number + int(marked[cell] + unsure[cell]) if mines_shown else HIGHEST
         meanings.numbers.narrow(
             int(numbers[cell]), number, high, f"{where}, cell {cell} next to {number} mines shown"
         )
@@ -753,8 +756,9 @@ def lost_board(step: Step, meanings: Meanings) -> Board:
 def check_counting(board: Board, where: str) -> None:
     """Raise unless ``board`` obeys the counting rules.
 
-    On a lost board that shows the mines every number equals the mines shown around it (flags
-    left standing are mines); a game that shows only the mine hit is judged as during play.
+    On a lost board that shows the mines every number counts the mines shown around it, and
+    perhaps flags left standing (see :func:`calibration.numbers.count_bounds`); a game that
+    shows only the mine hit is judged as during play.
     During play a number lies between the mines already shown around it (none) and its
     unopened neighbours (flags may be wrong then), and a 0 has no hidden neighbour: the game
     opens those by itself.

@@ -302,6 +302,8 @@ class _Learner:
         rule = first_click_rule(first_opens(player.evidence.games, meanings))
         if rule is not None:
             skin.extra["first_click"] = rule.value
+        if self.mines is not None:
+            skin.extra["board"] = f"{view.grid.rows}x{view.grid.columns}x{self.mines}"
         return Calibration(skin, meanings, self.played, meanings.missing(), missing_faces)
 
 

@@ -129,17 +129,21 @@ def count_bounds(board: Board, won: bool = False) -> tuple[Counts, Counts]:
     """Per cell, the fewest and the most mines a number there can count on ``board``.
 
     A lost board that shows a MINE (or more than one EXPLODED: a game that draws every mine as
-    the one hit) shows every mine but perhaps those under question marks (a
-    game may keep the mark): the count is the mines shown and flags left standing, and perhaps
-    its question-marked neighbours. On a board ``won`` every closed cell is a mine. Otherwise a
-    number counts at least the mines shown (the one hit) and at most those and its closed
-    neighbours.
+    the one hit) shows every mine but perhaps those under question marks (a game may keep the
+    mark) and those under flags: the count is the mines shown, and perhaps its question-marked
+    and flagged neighbours. A board that shows a WRONG_FLAG is of a game that marks wrong flags,
+    so its flags left standing are mines. On a board ``won`` every closed cell is a mine.
+    Otherwise a number counts at least the mines shown (the one hit) and at most those and its
+    closed neighbours.
     """
     tiles = board.tiles
     shown = np.isin(tiles, (Tile.MINE, Tile.EXPLODED))
     if board.is_lost and ((tiles == Tile.MINE).any() or (tiles == Tile.EXPLODED).sum() > 1):
-        low = neighbour_counts(shown | (tiles == Tile.FLAG))
-        return low, low + neighbour_counts(tiles == Tile.QUESTION)
+        flags = tiles == Tile.FLAG
+        if (tiles == Tile.WRONG_FLAG).any():
+            shown, flags = shown | flags, np.zeros_like(flags)
+        low = neighbour_counts(shown)
+        return low, low + neighbour_counts(flags | (tiles == Tile.QUESTION))
     if won:
         exact = neighbour_counts(board.unopened)
         return exact, exact

@@ -51,7 +51,8 @@ def desktop_table(
 ) -> ScreenTable:
     """The game window open on the desktop, found by skin ``skin_name`` (default: each stored
     skin in turn) at ``level``'s size (default: any); its screen is closed when ``stack`` exits.
-    ``mines``: the mine count of a board that is not a standard level."""
+    ``mines``: the mine count of a board that is not a standard level (default: the count
+    the skin was calibrated with, for a board of its size)."""
     grabber = stack.enter_context(ScreenGrabber(os.environ.get("DISPLAY")))
     check_x_authority()
     skins = _stored_skins(skin_name)
@@ -63,7 +64,8 @@ def desktop_table(
     size = LEVELS.get(level or "")
     mouse = Mouse()
     skin, geometry = _locate_first(grabber, skins, mouse, shape=size[:2] if size else None)
-    mines = mines or (size[2] if size else _standard_mines(geometry.rows, geometry.columns))
+    shape = geometry.rows, geometry.columns
+    mines = mines or (size[2] if size else skin.mines_for(*shape) or _standard_mines(*shape))
     game = str(skin.extra.get("game", skin.name))
     return _screen_table(grabber, skin, geometry, mines, game, mouse)
 

@@ -82,9 +82,12 @@ EXTRA_TYPES: dict[str, type] = {
     "hit_mine_drawn_apart": bool,
     "game": str,
     "first_click": str,
+    "board": str,
 }
 """Types of the ``extra`` facts the program reads (null: not known); other keys are kept but
-never used."""
+never used. ``board`` is the board calibrated, when its mine count was given, as
+``ROWSxCOLUMNSxMINES`` (for example ``8x8x10``): play takes that count for a board of its size."""
+BOARD_TEXT = re.compile(r"([1-9][0-9]{0,2})x([1-9][0-9]{0,2})x([0-9]{1,6})")
 
 FIRST_CLICK_RULES = tuple(rule.value for rule in FirstClick)
 
@@ -303,7 +306,19 @@ class Skin:
         rule = self.extra.get("first_click")
         if rule is not None and rule not in FIRST_CLICK_RULES:
             return f"extra.first_click {shown(rule)} is not one of {', '.join(FIRST_CLICK_RULES)}"
+        board = self.extra.get("board")
+        if board is not None:
+            size = BOARD_TEXT.fullmatch(board)
+            if size is None or int(size[3]) >= int(size[1]) * int(size[2]):
+                return f"extra.board {shown(board)} is not ROWSxCOLUMNSxMINES (mines < cells)"
         return None
+
+    def mines_for(self, rows: int, columns: int) -> int | None:
+        """The mine count calibration was given for a board of this size, if it was."""
+        size = BOARD_TEXT.fullmatch(self.extra.get("board") or "")
+        if size is None or (int(size[1]), int(size[2])) != (rows, columns):
+            return None
+        return int(size[3])
 
     def pictures(self) -> list[tuple[Tile, Image]]:
         """Every template with its tile, sorted by tile, then the size-class variants by class

@@ -376,11 +376,12 @@ def ids_of(tiles: np.ndarray, ids: dict[Tile, int]) -> np.ndarray:
     return result
 
 
-def simulated_loss(seed: int) -> tuple[PlayedGame, dict[Tile, int]]:
+def simulated_loss(seed: int, marks_wrong_flags: bool = True) -> tuple[PlayedGame, dict[Tile, int]]:
     """A game with marks and a loss on a random 10x12 board, every tile drawn with a shuffled id.
 
     The player flags a mine and a safe cell, question-marks a safe cell, opens every safe cell
-    of the left half (and what its zeros open), then opens a mine.
+    of the left half (and what its zeros open), then opens a mine. Unless ``marks_wrong_flags``,
+    the loss leaves the wrong flag as it was, and that flag is next to an opened cell.
     """
     rng = np.random.default_rng(seed)
     rows, columns = 10, 12
@@ -402,7 +403,9 @@ def simulated_loss(seed: int) -> tuple[PlayedGame, dict[Tile, int]]:
     safe_right = [tuple(int(v) for v in c) for c in np.argwhere(~mines[:, 6:])]
     flagged_mine = (mine_cells[0][0], mine_cells[0][1] + 6)
     wrong_flag = (safe_right[0][0], safe_right[0][1] + 6)
-    question = (safe_right[1][0], safe_right[1][1] + 6)
+    if not marks_wrong_flags:  # beside a safe cell of the left half, which is opened
+        wrong_flag = (int(np.argwhere(~mines[:, 6] & ~mines[:, 5])[0][0]), 6)
+    question = next((r, c + 6) for r, c in safe_right[1:] if (r, c + 6) != wrong_flag)
     act(ClickKind.MARK, flagged_mine, Tile.FLAG)
     act(ClickKind.MARK, wrong_flag, Tile.FLAG)
     act(ClickKind.MARK, question, Tile.FLAG)
@@ -423,7 +426,8 @@ def simulated_loss(seed: int) -> tuple[PlayedGame, dict[Tile, int]]:
     before = ids_of(view, ids)
     view[mines & (view == Tile.HIDDEN)] = Tile.MINE
     view[boom] = Tile.EXPLODED
-    view[wrong_flag] = Tile.WRONG_FLAG
+    if marks_wrong_flags:
+        view[wrong_flag] = Tile.WRONG_FLAG
     steps.append(Step(ClickKind.OPEN, boom, before, ids_of(view, ids)))
     return PlayedGame(steps, GameState.LOST), ids
 
@@ -443,6 +447,19 @@ def test_meanings_follow_from_marks_and_a_loss(seed: int) -> None:
     assert meanings.has_question_marks is True
     lost_board = board_of(game.steps[-1].after, meanings)
     assert lost_board.is_lost
+    check_counting(lost_board, "the simulated loss")
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_loss_that_leaves_a_wrong_flag_standing_is_learned(seed: int) -> None:
+    """Some games (pages in a browser) show every mine on a loss but leave a wrong flag as a
+    flag: a flag left standing is not known to be a mine, in such a game."""
+    game, ids = simulated_loss(seed, marks_wrong_flags=False)
+    meanings = learn([game], numbers_of(ids))
+    for appearance, tile in meanings.tiles.items():
+        assert ids[tile] == appearance
+    assert Tile.WRONG_FLAG not in meanings.tiles.values()
+    lost_board = board_of(game.steps[-1].after, meanings)
     check_counting(lost_board, "the simulated loss")
 
 
@@ -1023,6 +1040,7 @@ def test_a_drawn_game_teaches_its_tiles_faces_and_first_click_rule_by_clicks_alo
     assert result.skin.new_game == NewGame("face")
     assert Tile.QUESTION not in result.missing_tiles
     assert result.skin.extra["first_click"] == "opening"
+    assert result.skin.mines_for(9, 9) == 10  # the count calibration was told
 
 
 def test_a_number_not_learned_yet_does_not_stop_a_game_played_to_win() -> None:

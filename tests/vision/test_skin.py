@@ -464,6 +464,11 @@ BROKEN_FIELDS = [
     ({"extra": []}, "extra"),
     ({"extra": {"first_click": "always"}}, "extra.first_click"),
     ({"extra": {"question_marks": "no"}}, "extra.question_marks"),
+    ({"extra": {"board": 81}}, "extra.board"),
+    ({"extra": {"board": "9x9"}}, "extra.board"),
+    ({"extra": {"board": "9x9x81"}}, "extra.board"),
+    ({"extra": {"board": "0x9x1"}}, "extra.board"),
+    ({"extra": {"board": "9x9x10\n"}}, "extra.board"),
     ({"tiles": "HIDDEN"}, "tiles"),
     ({"tiles": []}, "tiles"),
     ({"tiles": ["HIDDEN", "HIDDEN"]}, "tiles"),
@@ -599,8 +604,8 @@ NEAR_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "tiles": st.lists(NAMES, max_size=16),
     "faces": st.lists(NAMES, max_size=4),
     "extra": st.dictionaries(
-        st.sampled_from(["question_marks", "game", "first_click", "other"]),
-        st.sampled_from([True, False, None, "safe", "xp", "always"]) | JSON,
+        st.sampled_from(["question_marks", "game", "first_click", "board", "other"]),
+        st.sampled_from([True, False, None, "safe", "xp", "always", "8x8x10", "8x8x64"]) | JSON,
         max_size=3,
     ),
 }
@@ -613,6 +618,16 @@ def good_document() -> dict[str, Any]:
 
 
 GOOD_DOCUMENT = good_document()
+
+
+def test_a_skin_gives_the_mine_count_calibration_was_told_for_its_board_s_size_only(
+    tmp_path: Path,
+) -> None:
+    folder = replace(GOOD, extra={"board": "8x8x10"}).save(tmp_path / "skin")
+    loaded = Skin.load(folder)
+    assert loaded.mines_for(8, 8) == 10
+    assert loaded.mines_for(9, 9) is None and loaded.mines_for(8, 9) is None
+    assert GOOD.mines_for(8, 8) is None
 
 
 def test_a_skin_saved_before_level_weights_loads_with_the_plain_distance(tmp_path: Path) -> None:
