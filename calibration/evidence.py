@@ -753,18 +753,19 @@ def lost_board(step: Step, meanings: Meanings) -> Board:
     return Board(board.rows, board.columns, board.mines, tiles)
 
 
-def check_counting(board: Board, where: str) -> None:
+def check_counting(board: Board, where: str, flags_are_mines: bool = False) -> None:
     """Raise unless ``board`` obeys the counting rules.
 
     On a lost board that shows the mines every number counts the mines shown around it, and
-    perhaps flags left standing (see :func:`calibration.numbers.count_bounds`); a game that
+    perhaps flags left standing (those of ``flags_are_mines``, surely; see
+    :func:`calibration.numbers.count_bounds`); a game that
     shows only the mine hit is judged as during play.
     During play a number lies between the mines already shown around it (none) and its
     unopened neighbours (flags may be wrong then), and a 0 has no hidden neighbour: the game
     opens those by itself.
     """
     tiles = board.tiles
-    low, high = count_bounds(board)
+    low, high = count_bounds(board, flags_are_mines=flags_are_mines)
     hidden_around = neighbour_counts(tiles == Tile.HIDDEN)
     for cell in board.cells():
         tile = board[cell]

@@ -125,14 +125,17 @@ class NumberBounds:
                 del chosen[appearance]
 
 
-def count_bounds(board: Board, won: bool = False) -> tuple[Counts, Counts]:
+def count_bounds(
+    board: Board, won: bool = False, flags_are_mines: bool = False
+) -> tuple[Counts, Counts]:
     """Per cell, the fewest and the most mines a number there can count on ``board``.
 
     A lost board that shows a MINE (or more than one EXPLODED: a game that draws every mine as
     the one hit) shows every mine but perhaps those under question marks (a game may keep the
     mark) and those under flags: the count is the mines shown, and perhaps its question-marked
     and flagged neighbours. A board that shows a WRONG_FLAG is of a game that marks wrong flags,
-    so its flags left standing are mines. On a board ``won`` every closed cell is a mine.
+    so its flags left standing are mines, as are those of a player who flags only proven mines
+    (``flags_are_mines``: the bot in play). On a board ``won`` every closed cell is a mine.
     Otherwise a number counts at least the mines shown (the one hit) and at most those and its
     closed neighbours.
     """
@@ -140,7 +143,7 @@ def count_bounds(board: Board, won: bool = False) -> tuple[Counts, Counts]:
     shown = np.isin(tiles, (Tile.MINE, Tile.EXPLODED))
     if board.is_lost and ((tiles == Tile.MINE).any() or (tiles == Tile.EXPLODED).sum() > 1):
         flags = tiles == Tile.FLAG
-        if (tiles == Tile.WRONG_FLAG).any():
+        if flags_are_mines or (tiles == Tile.WRONG_FLAG).any():
             shown, flags = shown | flags, np.zeros_like(flags)
         low = neighbour_counts(shown)
         return low, low + neighbour_counts(flags | (tiles == Tile.QUESTION))
@@ -154,6 +157,7 @@ def label_from_play(
     boards: Sequence[tuple[Board, Mapping[Cell, int]]],
     known: Mapping[int, Iterable[int]],
     classes: Mapping[int, int] | None = None,
+    flags_are_mines: bool = False,
 ) -> dict[int, Tile]:
     """The numbers the boards of one game prove for pictures first seen in it.
 
@@ -173,7 +177,8 @@ def label_from_play(
             class_of[appearance] = size_class
             bounds.narrow(appearance, number, number, "a number the skin reads")
     for index, (board, pictures) in enumerate(boards):
-        low, high = count_bounds(board, won=index == len(boards) - 1 and board.is_won)
+        won = index == len(boards) - 1 and board.is_won
+        low, high = count_bounds(board, won, flags_are_mines)
         for cell, picture in pictures.items():
             bounds.narrow(
                 picture, int(low[cell]), int(high[cell]), f"read {index + 1}, cell {cell}"

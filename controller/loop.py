@@ -175,7 +175,9 @@ class GamePlayer:
             last = {cell: picture for cell, picture in boards[-1][1].items() if opened[cell]}
             boards.append((self._board, last))
         try:
-            labels = label_from_play(boards, known, self.table.picture_classes())
+            labels = label_from_play(  # the bot flags only proven mines
+                boards, known, self.table.picture_classes(), flags_are_mines=True
+            )
         except CalibrationError as contradiction:
             raise GameAborted(
                 Result.MISREAD, f"the pictures first seen in this game: {contradiction}"
@@ -192,7 +194,7 @@ class GamePlayer:
         and that a click did not expose, still does not go into the log as a real game."""
         final = self._board
         try:
-            check_counting(final, "the board at the game's end")
+            check_counting(final, "the board at the game's end", flags_are_mines=True)  # proven
         except CalibrationError as wrong:
             raise GameAborted(Result.MISREAD, str(wrong)) from wrong
         for number, reading in enumerate(self._reads or [], start=1):

@@ -102,6 +102,22 @@ def test_a_loss_showing_only_the_mine_hit_bounds_its_neighbours_from_below() -> 
     assert label_from_play(boards, known={0: [0, 3]}) == {}
 
 
+def test_a_flag_left_on_a_loss_that_shows_the_mines_counts_only_where_flags_are_proven() -> None:
+    # (0, 0) is a 2 or a 3: the mine shown and the hit one, and perhaps the flagged cell. A game
+    # may leave a wrong flag standing; the bot flags only proven mines, and a game that marks
+    # its wrong flags (a WRONG_FLAG on the board) leaves only right ones.
+    during = Board.from_rows(["-F", "UU"], mines=3)
+    lost = Board.from_rows(["-F", "@X"], mines=3)
+    boards = [(during, {(0, 0): 0}), (lost, {(0, 0): 0})]
+    assert label_from_play(boards, known={0: [0, 1]}) == {}
+    assert label_from_play(boards, known={0: [0, 1]}, flags_are_mines=True) == {0: Tile.THREE}
+    marked = Board.from_rows(["-FU#", "@XUU"], mines=3)
+    assert label_from_play([(marked, {(0, 0): 0})], known={0: [0, 1]}) == {0: Tile.THREE}
+    check_counting(Board.from_rows(["2F", "@X"], mines=3), "a wrong flag left standing")
+    with pytest.raises(CalibrationError, match="between 3 and 3"):
+        check_counting(Board.from_rows(["2F", "@X"], mines=3), "proven flags", True)
+
+
 def test_a_picture_of_a_size_class_may_be_a_number_another_class_reads() -> None:
     # Cell (0, 0) is of size class 1, where the skin has only ever seen 0 and 2; class 0 reads
     # 1 to 3. The won board forces 1 for the class-1 picture: class 0's 1 is no rival. With one
