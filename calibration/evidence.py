@@ -370,6 +370,11 @@ class Step:
     def changed(self) -> npt.NDArray[np.bool_]:
         return self.before != self.after
 
+    @property
+    def uncovered(self) -> npt.NDArray[np.bool_]:
+        """The cells hidden before the click that it changed."""
+        return self.changed & (self.before == HIDDEN_ID)
+
 
 @dataclass
 class PlayedGame:
@@ -409,7 +414,7 @@ class Evidence:
         """
         self._scan()
         flagged = np.isin(step.after, list(self._marks - {HIDDEN_ID}))
-        opened = step.changed & (step.before == HIDDEN_ID) & (neighbour_counts(flagged) == 0)
+        opened = step.uncovered & (neighbour_counts(flagged) == 0)
         self.opened.update(int(i) for i in np.unique(step.after[opened]))
 
     @property

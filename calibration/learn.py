@@ -36,7 +36,7 @@ from vision.ground import flattened
 from vision.locate import locate
 from vision.match import TemplateBank, flatness
 from vision.read import BoardReader
-from vision.skin import FACE_STATES, MAX_SLACK, SIZE_CLASSES, Image, NewGame, Skin
+from vision.skin import FACE_STATES, MAX_SLACK, SIZE_CLASSES, Image, NewGame, Skin, board_text
 from vision.stable import Grabber
 
 log = logging.getLogger(__name__)
@@ -303,7 +303,7 @@ class _Learner:
         if rule is not None:
             skin.extra["first_click"] = rule.value
         if self.mines is not None:
-            skin.extra["board"] = f"{view.grid.rows}x{view.grid.columns}x{self.mines}"
+            skin.extra["board"] = board_text(view.grid.rows, view.grid.columns, self.mines)
         return Calibration(skin, meanings, self.played, meanings.missing(), missing_faces)
 
 

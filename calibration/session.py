@@ -340,7 +340,7 @@ class CalibrationPlayer:
                 return game
             if self.face is not None and self.face.state() is GameState.PLAYING:  # not won
                 for step in game.steps[clicked:]:
-                    opened.update(step.after[step.changed & (step.before == HIDDEN_ID)].tolist())
+                    opened.update(step.after[step.uncovered].tolist())
         raise CalibrationError(f"a game lasted {MAX_STEPS} clicks without ending")
 
     def _mark(self, cell: Cell, before_frame: Image | None = None) -> Step:
@@ -641,7 +641,7 @@ def _shows_everything(step: Step, safe: set[int]) -> bool:
     opened_before = np.isin(step.before, list(safe))
     if (opened_before & step.changed).any():
         return True
-    uncovered = step.changed & (step.before == HIDDEN_ID)
+    uncovered = step.uncovered
     uncovered[step.cell] = False
     return bool((step.after[uncovered] == step.after[step.cell]).any())
 
@@ -649,9 +649,7 @@ def _shows_everything(step: Step, safe: set[int]) -> bool:
 def _cells_that_differ(view: BoardView, before: Image, after: Image) -> float:
     """The share of cells whose pictures differ between two board captures: all of them under
     a dialog drawn over the board, most when the board moved (a few plain ones look alike)."""
-    pictures = (view.cell_pictures(frame) for frame in (before, after))
-    changed = np.not_equal(*pictures).reshape(view.grid.rows, view.grid.columns, -1)
-    return float(changed.any(axis=-1).mean())
+    return float((view.cell_differences(before, after) > 0).mean())
 
 
 def _hidden_cells(ids: Ids) -> list[Cell]:

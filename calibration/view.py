@@ -158,18 +158,21 @@ class BoardView:
             return False
         there = window[y : y + here.height, x : x + here.width]
         now = window[here.top : here.bottom, here.left : here.right]
-        same_there, same_here = (self._same_cells(board, frame) for frame in (there, now))
+        same_there, same_here = (
+            float((self.cell_differences(board, frame) <= MOVED_LEVELS).mean())
+            for frame in (there, now)
+        )
         if same_there < MOVED_SAME or same_there <= same_here:
             return False
         self.grid = replace(self.grid, origin=(x, y))
         return True
 
-    def _same_cells(self, before: Image, after: Image) -> float:
-        """The share of cells whose pictures in two board captures are alike."""
+    def cell_differences(self, before: Image, after: Image) -> npt.NDArray[np.float64]:
+        """Per cell (row, column), the mean absolute difference of its pictures in two board
+        captures: 0 where they are equal."""
         pictures = (self.cell_pictures(frame).astype(np.int16) for frame in (before, after))
         difference = np.abs(np.subtract(*pictures))
-        rows, columns = self.grid.rows, self.grid.columns
-        return float((difference.reshape(rows, columns, -1).mean(axis=-1) <= MOVED_LEVELS).mean())
+        return difference.reshape(self.grid.rows, self.grid.columns, -1).mean(axis=-1)
 
     def still_board(self) -> Image:
         """A capture of the board once it holds still (the game may still be drawing a click)."""

@@ -87,7 +87,24 @@ EXTRA_TYPES: dict[str, type] = {
 """Types of the ``extra`` facts the program reads (null: not known); other keys are kept but
 never used. ``board`` is the board calibrated, when its mine count was given, as
 ``ROWSxCOLUMNSxMINES`` (for example ``8x8x10``): play takes that count for a board of its size."""
-BOARD_TEXT = re.compile(r"([1-9][0-9]{0,2})x([1-9][0-9]{0,2})x([0-9]{1,6})")
+_BOARD_TEXT = re.compile(r"([1-9][0-9]{0,2})x([1-9][0-9]{0,2})x([0-9]{1,6})")
+
+
+def board_text(rows: int, columns: int, mines: int) -> str:
+    """The text form of a board's size and mine count (``extra.board``), as :func:`parse_board`
+    reads it."""
+    return f"{rows}x{columns}x{mines}"
+
+
+def parse_board(text: object) -> tuple[int, int, int] | None:
+    """Rows, columns and mines from :func:`board_text`'s form; None for anything else, or for
+    a board with no cell left free of mines."""
+    size = _BOARD_TEXT.fullmatch(text) if isinstance(text, str) else None
+    if size is None:
+        return None
+    rows, columns, mines = (int(number) for number in size.groups())
+    return (rows, columns, mines) if mines < rows * columns else None
+
 
 FIRST_CLICK_RULES = tuple(rule.value for rule in FirstClick)
 
@@ -307,18 +324,14 @@ class Skin:
         if rule is not None and rule not in FIRST_CLICK_RULES:
             return f"extra.first_click {shown(rule)} is not one of {', '.join(FIRST_CLICK_RULES)}"
         board = self.extra.get("board")
-        if board is not None:
-            size = BOARD_TEXT.fullmatch(board)
-            if size is None or int(size[3]) >= int(size[1]) * int(size[2]):
-                return f"extra.board {shown(board)} is not ROWSxCOLUMNSxMINES (mines < cells)"
+        if board is not None and parse_board(board) is None:
+            return f"extra.board {shown(board)} is not ROWSxCOLUMNSxMINES (mines < cells)"
         return None
 
     def mines_for(self, rows: int, columns: int) -> int | None:
         """The mine count calibration was given for a board of this size, if it was."""
-        size = BOARD_TEXT.fullmatch(self.extra.get("board") or "")
-        if size is None or (int(size[1]), int(size[2])) != (rows, columns):
-            return None
-        return int(size[3])
+        board = parse_board(self.extra.get("board"))
+        return board[2] if board is not None and board[:2] == (rows, columns) else None
 
     def pictures(self) -> list[tuple[Tile, Image]]:
         """Every template with its tile, sorted by tile, then the size-class variants by class

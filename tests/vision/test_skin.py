@@ -23,7 +23,15 @@ from calibration.store import export_skin, import_skin, list_skins, load_skin, s
 from controller.cli import main
 from solver import Tile
 from solver.board import PICTURED_TILES
-from vision.skin import FACE_STATES, NEW_GAME_KEYS, NewGame, Skin, SkinError
+from vision.skin import (
+    FACE_STATES,
+    NEW_GAME_KEYS,
+    NewGame,
+    Skin,
+    SkinError,
+    board_text,
+    parse_board,
+)
 from vision.synthetic import make_skin
 
 GOOD = make_skin(16, name="good")
@@ -628,6 +636,13 @@ def test_a_skin_gives_the_mine_count_calibration_was_told_for_its_board_s_size_o
     assert loaded.mines_for(8, 8) == 10
     assert loaded.mines_for(9, 9) is None and loaded.mines_for(8, 9) is None
     assert GOOD.mines_for(8, 8) is None
+
+
+@given(rows=st.integers(1, 999), columns=st.integers(1, 999), data=st.data())
+def test_a_board_s_text_form_parses_back(rows: int, columns: int, data: st.DataObject) -> None:
+    mines = data.draw(st.integers(0, min(rows * columns - 1, 999_999)))
+    assert parse_board(board_text(rows, columns, mines)) == (rows, columns, mines)
+    assert parse_board(board_text(rows, columns, rows * columns)) is None
 
 
 def test_a_skin_saved_before_level_weights_loads_with_the_plain_distance(tmp_path: Path) -> None:
