@@ -2,10 +2,11 @@
 
 Each game opens random hidden cells until it is lost, with a few right-clicks on the way (flags
 that may turn out wrong, a question mark). Whether a click lost is told by the game itself.
-Until a loss has shown the face, a lost game is known by ignoring clicks: when a click changed
-several cells into an appearance not yet seen on a safe cell, a *probe* click on another hidden
-cell settles it (nothing happens: lost; something opens: still playing, and the probe is one
-more step). From then on the face says it.
+Until a loss has shown the face, a lost game is known by the cells it changes apart from the
+click (the mines it draws) or by ignoring clicks: when a click changed cells into an appearance
+not yet seen on a safe cell, a *probe* click on another hidden cell settles it (nothing happens:
+lost; something opens: still playing, and the probe is one more step). From then on the face
+says it.
 """
 
 from __future__ import annotations
@@ -373,9 +374,10 @@ class CalibrationPlayer:
     def _outcome(self, game: PlayedGame) -> GameState:
         """The game's state after its last step, probing with more clicks when unsure.
 
-        The face tells once it is known; before that a click that changed several cells into an
-        appearance never seen on a safe cell is followed by a probe click elsewhere: the game
-        goes on if the cell probed changes. A click that left no hidden cell to probe lost if
+        The face tells once it is known; before that a click that changed cells into an
+        appearance never seen on a safe cell lost if it changed cells apart from its own patch
+        (:func:`_changed_apart`), else it is followed by a probe click elsewhere: the game goes
+        on if the cell probed changes. A click that left no hidden cell to probe lost if
         the game showed every cell (:func:`_shows_everything`).
         """
         while True:
@@ -405,6 +407,10 @@ class CalibrationPlayer:
             # middle of an end-of-game flash would change under the probe, game over or not.
             self._closed_dialogs()  # never probe under a dialog that opened late
             still = settled(self.view.grabber, self.view.board_rect, None, quiet=FLASH_QUIET)
+            if _changed_apart(step.before, self.view.board_ids(still), step.cell):
+                # The mines drawn across the board; a probe could be fooled by a game that
+                # still draws a clicked cell pressed once it is over.
+                return GameState.LOST
             probe = self._click(
                 ClickKind.OPEN,
                 self.random.choice(hidden),
@@ -644,6 +650,15 @@ def _shows_everything(step: Step, safe: set[int]) -> bool:
     uncovered = step.uncovered
     uncovered[step.cell] = False
     return bool((step.after[uncovered] == step.after[step.cell]).any())
+
+
+def _changed_apart(before: Ids, after: Ids, cell: Cell) -> bool:
+    """Whether a click on ``cell`` changed a cell not joined to it through changed cells: an
+    opening in play is one patch around the click (each cell opened beside an opened 0), so
+    such a cell is the game showing what only its end shows (the mines)."""
+    changed = (before != after).astype(np.uint8)
+    _, patches = cv2.connectedComponents(changed, connectivity=8)
+    return bool((patches[changed.astype(bool)] != patches[cell]).any())
 
 
 def _cells_that_differ(view: BoardView, before: Image, after: Image) -> float:

@@ -757,7 +757,10 @@ class DrawnGame:
     clicked); with ``relabel_button`` the button looks different once a game is over, and
     ``end_label`` is a message shown then, on which a click does nothing. With ``paint_below``
     each number paints that many lines at the top of a hidden cell below it. With
-    ``veiled_dialog_on_end`` a dialog is drawn over the dimmed window when a game ends."""
+    ``veiled_dialog_on_end`` a dialog is drawn over the dimmed window when a game ends. With
+    ``presses_after_loss`` a left click on a hidden cell of a lost game leaves it drawn pressed,
+    as an opened cell with no number (a web page whose mouse-down handler ignores the game's
+    end)."""
 
     def __init__(
         self,
@@ -780,6 +783,7 @@ class DrawnGame:
         veiled_dialog_after: float = 0.0,
         marks_before_start: bool = True,
         board_drop: int = 0,
+        presses_after_loss: bool = False,
     ) -> None:
         self.skin = make_skin(16, seed=5, name="truth")
         self.screen = Rect(0, 0, *DRAWN_SCREEN)
@@ -847,6 +851,9 @@ class DrawnGame:
         self.reveal_on_loss = reveal_on_loss
         self.opened_by_player = np.zeros((9, 9), dtype=bool)
         """In a game lost with ``reveal_on_loss``, the cells opened before the loss."""
+        self.presses_after_loss = presses_after_loss
+        self.pressed: set[tuple[int, int]] = set()
+        """Hidden cells of the lost game left drawn pressed by a click on them."""
 
     def scene(self) -> synthetic.Scene:
         face = self.game.state.value
@@ -857,6 +864,8 @@ class DrawnGame:
         for cell in self.questions or ():
             if tiles[cell] == Tile.HIDDEN:
                 tiles[cell] = Tile.QUESTION
+        for cell in self.pressed:
+            tiles[cell] = Tile.ZERO
         repainting = time.monotonic() < self.lost_at + self.repaint_pause
         if self.losses in self.slow_repaints and repainting:
             tiles[tiles != Tile.EXPLODED] = Tile.HIDDEN
@@ -954,8 +963,12 @@ class DrawnGame:
             self.veiled_dialog_answered = False
             self.lost_at = -math.inf
             self.questions = None if self.questions is None else set()
+            self.pressed = set()
         elif self.message_on_finished_click and self.game.state is GameState.LOST:
             self.lost_at = time.monotonic()
+        elif self.presses_after_loss and self.game.state is GameState.LOST:
+            if button == "left" and self.game.board.tiles[cell] == Tile.HIDDEN:
+                self.pressed.add(cell)
         elif button == "left":
             playing = self.game.state is GameState.PLAYING
             opened = self.game.board.tiles <= Tile.EIGHT
@@ -1334,6 +1347,49 @@ def test_a_click_on_a_lost_board_that_draws_only_a_message_tells_the_game_is_ove
     result = calibrated(screen, max_games=6)
     assert result.usable and screen.losses > 2
     assert_learned_truly(result, screen, result.skin.templates)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 40))
+def test_a_click_in_play_changes_one_patch_and_a_loss_that_shows_the_mines_more(
+    seed: int, clicks: int
+) -> None:
+    """Every opening in play is joined to the cell clicked through changed cells; a loss that
+    draws every mine changes cells apart from it unless the mines all touch one another."""
+    game = Game(9, 9, 10, seed=seed)
+    generator = np.random.default_rng(seed)
+    for _ in range(clicks):
+        hidden = np.argwhere(game.board.tiles == Tile.HIDDEN)
+        cell = tuple(int(index) for index in hidden[generator.integers(len(hidden))])
+        before = game.board.tiles.copy()
+        game.open(cell)
+        if game.is_over:
+            break
+        assert not session._changed_apart(before, game.board.tiles, cell)
+    if game.state is GameState.LOST:  # drawn as a game that shows every mine
+        layout = game.mine_layout
+        assert layout is not None
+        shown = np.where(layout, Tile.MINE, before)
+        assert session._changed_apart(before, shown, cell) == (not _joined(layout, cell))
+
+
+def _joined(layout: np.ndarray, cell: tuple[int, int]) -> bool:
+    """Whether every mine of ``layout`` is joined to ``cell`` through mines."""
+    _, patches = cv2.connectedComponents(layout.astype(np.uint8), connectivity=8)
+    return bool((patches[layout] == patches[cell]).all())
+
+
+def test_a_lost_board_that_still_draws_clicked_cells_pressed_is_known_lost() -> None:
+    """A page that shows every mine on a loss still draws a clicked hidden cell pressed (as an
+    opened cell with no number) after it: a probe click changes the cell it clicked, as if the
+    game went on. The mines drawn across the board, apart from the cells the click uncovered,
+    say the game is over. Calibration used to go on clicking the lost board and stop on numbers
+    that contradicted each other (a page in Chromium, 2026-11-27)."""
+    screen = DrawnGame(seed=2, presses_after_loss=True)
+    result = calibrated(screen, max_games=6)
+    assert result.usable and screen.losses > 2
+    assert_learned_truly(result, screen, result.skin.templates)
+    assert result.skin.new_game == NewGame("face")
 
 
 def test_a_lost_board_repainted_with_a_long_pause_is_read_once_repainted() -> None:
