@@ -6,7 +6,8 @@ a game ends). Between the window captured during play and the finished one, the 
 differ off the board and off the face are such buttons, counters and messages. The labels are
 tried first, then each patch's middle; a try counts only when a fresh board appears
 (:meth:`calibration.session.CalibrationPlayer.start_new_game`), and one that turns the board
-into anything else stops calibration. No place whose words say the game closes is tried. A
+into anything else stops calibration. No place whose words say the game closes, or say
+anything but a new game (a "Send to ..." link a finished page shows), is tried. A
 button with no label read and the same look during play and after is not found here: the user
 names it (``--new-game X,Y``).
 """
@@ -16,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from calibration.faces import MIN_FACE_SIZE, changed_patches
-from calibration.labels import Word, new_game_labels, quitting_places
+from calibration.labels import Word, new_game_labels, quitting_places, says_something_else
 from vision.geometry import Rect
 from vision.skin import MIN_SIDE, Image
 
@@ -38,7 +39,7 @@ def button_points(
     (:func:`calibration.labels.new_game_labels`); then the middles of the other patches that
     differ between ``playing`` and ``ended`` (captures of the window) off ``board`` and
     ``face``, top to bottom, then left to right, at most :data:`MAX_TRIES` of them. No point is
-    on a place whose words say the game closes.
+    on a place whose words say the game closes, or say something else than a new game.
     """
     height, width = playing.shape[:2]
     where = np.zeros((height, width), dtype=bool)
@@ -53,6 +54,7 @@ def button_points(
         if patch.width >= MIN_FACE_SIZE
         and patch.height >= MIN_FACE_SIZE
         and not any(patch.overlaps(place) for place in known)
+        and not says_something_else(patch, words)
     ]
     patches.sort(key=lambda patch: (patch.top, patch.left))
     # A patch bent round a corner of the board may have its middle on it.

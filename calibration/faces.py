@@ -1,8 +1,10 @@
 """Finding the face button: the picture above the board that changes when the game is lost.
 
 Between a capture during play and one after a loss, the pixels that differ above the board are
-the face and the counters (the timer ticks, the mine counter may change). The face is the
-changed patch nearest the board's middle; its crop in each capture is that state's picture.
+the face, the counters (the timer ticks, the mine counter may change) and whatever the end of a
+game brings up (a message, a button where there was nothing). The face is the changed patch
+nearest the board's middle that showed a picture during play; its crop in each capture is that
+state's picture.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ FACE_JOIN = (5, 5)
 """Changed pixels this close (height, width) belong to one picture of the face."""
 MAX_FACE_GROWTH = 5
 """The face may be at most this many times the changed patch's longer side across."""
+PLAIN_LEVELS = 16
+"""Colour levels within which a patch was one plain colour during play: nothing was there."""
 
 
 def find_face(playing: Image, lost: Image, board: Rect) -> Rect | None:
@@ -36,7 +40,9 @@ def find_face(playing: Image, lost: Image, board: Rect) -> Rect | None:
     patches = [
         patch
         for patch in changed_patches(playing, lost, above, FACE_JOIN)
-        if patch.width >= MIN_FACE_SIZE and patch.height >= MIN_FACE_SIZE
+        if patch.width >= MIN_FACE_SIZE
+        and patch.height >= MIN_FACE_SIZE
+        and np.ptp(crop(playing, patch).reshape(-1, playing.shape[2]), axis=0).max() > PLAIN_LEVELS
     ]
     if not patches:
         return None

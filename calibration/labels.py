@@ -11,6 +11,7 @@ tesseract program no word is read, and :class:`NoTextReader` says so.
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -161,6 +162,28 @@ def new_game_labels(words: list[Word]) -> list[Rect]:
                 if not any(rect.overlaps(other) for other in found):
                     found.append(rect)
     return found
+
+
+NEW_GAME_WORDS = frozenset(word for phrase in NEW_GAME_PHRASES for word in phrase)
+NEAR_WORD = 0.75
+"""How alike (:class:`difflib.SequenceMatcher` ratio) a word read must be to a word of
+:data:`NEW_GAME_WORDS` to be taken for it: "pray" (tesseract's "Play") is, "send" is not."""
+MIN_LETTERS = 3
+"""Letters a word read needs to say what a button does ("to", "f" and other scraps do not)."""
+
+
+def says_new_game(text: str) -> bool:
+    """Whether ``text`` (one word, plain letters) is, or is a misreading of, a word of the
+    labels that start a new game."""
+    return bool(difflib.get_close_matches(text, NEW_GAME_WORDS, n=1, cutoff=NEAR_WORD))
+
+
+def says_something_else(place: Rect, words: list[Word]) -> bool:
+    """Whether the words read on ``place`` say what it is, and that is not a new game (a
+    finished game's "Send to ..." link to another site): never clicked for one."""
+    texts = [word.text for word in words if word.rect.overlaps(place)]
+    texts = [text for text in texts if len(text) >= MIN_LETTERS]
+    return bool(texts) and not any(says_new_game(text) for text in texts)
 
 
 def quitting_places(words: list[Word]) -> list[Rect]:

@@ -528,6 +528,27 @@ def test_face_is_the_whole_picture_around_the_change_nearest_the_middle() -> Non
     assert find_face(playing, playing, Rect(20, 50, 160, 60)) is None
 
 
+def test_a_button_a_loss_shows_where_there_was_nothing_is_not_the_face() -> None:
+    """A page shows buttons above the board once a game is over ("Send to ..." links to other
+    sites, nearer the board's middle than its face): calibration took one for the face and
+    clicked it, which opened another browser window (a page in Chromium, 2026-11-27). A face
+    shows a picture during play; a patch that was one plain colour then is something that
+    appeared, never the face."""
+    playing = np.full((120, 240, 3), 190, dtype=np.uint8)
+    playing[10:38, 30:58] = (0, 220, 220)  # a yellow face left of the middle
+    playing[28:31, 37:51] = 0  # its mouth
+    lost = playing.copy()
+    lost[28:31, 37:51] = (0, 220, 220)
+    lost[31:34, 37:51] = 0  # the mouth turned down
+    lost[12:36, 100:180] = (60, 60, 60)  # a button drawn where there was nothing
+    lost[20:28, 110:170] = 0  # its label
+    board = Rect(20, 50, 200, 60)
+    assert find_face(playing, lost, board) == Rect(30, 10, 28, 28)
+    nothing_changed_in_play = playing.copy()
+    nothing_changed_in_play[28:34, 37:51] = lost[28:34, 37:51]
+    assert find_face(nothing_changed_in_play, lost, board) is None
+
+
 def test_button_points_are_the_middles_of_what_a_finished_game_changed_off_the_board() -> None:
     playing = np.full((200, 300, 3), 190, dtype=np.uint8)
     board, face = Rect(20, 20, 160, 160), Rect(80, 2, 16, 14)

@@ -12,6 +12,7 @@ import pytest
 
 from calibration.buttons import blanked, button_points
 from calibration.dialogs import dismissing_button
+from calibration.faces import find_face
 from calibration.labels import (
     NoTextReader,
     dismissing_rank,
@@ -19,6 +20,7 @@ from calibration.labels import (
     plain_letters,
     quitting_places,
     read_words,
+    says_new_game,
 )
 from vision.geometry import Rect
 from vision.skin import Image
@@ -61,6 +63,32 @@ def test_gnome_mines_play_again_is_tried_first_among_what_its_finished_game_chan
     points = button_points(frame, frame, GNOME_BOARD, None, words)
     assert points and GNOME_PLAY_AGAIN.contains(*points[0]), points
     assert not any(GNOME_BOARD.contains(*point) for point in points)
+
+
+HELPER = Path(__file__).parent.parent / "data" / "webhelper"
+"""Captures of a Minesweeper page in Chromium (github.com/DavidNHill/JSMinesweeper, its hints
+off), its Expert window's left 920 columns: during a game, and once it is lost."""
+HELPER_BOARD = Rect(188, 172, 720, 384)
+HELPER_FACE = Rect(266, 122, 40, 40)
+"""Its face button, left of the board's middle."""
+HELPER_SEND = Rect(493, 79, 310, 28)
+"""Its "Send to Ptta Zini" and "Send to Llama Zini" buttons (links to other sites), shown above
+the board once a game is over, where there was nothing during the game."""
+
+
+def test_buttons_a_lost_game_shows_that_say_something_else_are_neither_face_nor_new_game() -> None:
+    playing, lost = (cv2.imread(str(HELPER / f"{name}.png")) for name in ("playing", "lost"))
+    face = find_face(playing, lost, HELPER_BOARD)
+    assert face is not None and HELPER_FACE.contains_rect(face), face
+    words = read_words(lost, blanked(HELPER_BOARD, face))
+    points = button_points(playing, lost, HELPER_BOARD, face, words)
+    assert not any(HELPER_SEND.contains(*point) for point in points), points
+
+
+def test_a_word_near_a_new_game_word_is_one_and_others_are_not() -> None:
+    assert says_new_game("pray")  # "Play" misread
+    assert says_new_game("again") and says_new_game("restart") and says_new_game("rejouer")
+    assert not any(says_new_game(word) for word in ("send", "ptta", "zini", "llama", "share"))
 
 
 def test_no_tesseract_program_is_said_and_no_word_is_guessed(
