@@ -146,6 +146,24 @@ def _buttons_of_one_colour(
     return found
 
 
+def dialog_seen(picture: Image, origin: tuple[int, int]) -> str | None:
+    """Where ``picture`` (a capture whose top-left is screen ``origin``) shows a dialog's button
+    that answers it, said for an error, or None (also without tesseract). For a window in which
+    no board was found: a page's dialog dims the board under it, so that no tile matches. With
+    no veil known the whole picture is read, and the button is only named, never clicked."""
+    try:
+        button = dismissing_button(picture, np.ones(picture.shape[:2], dtype=bool))
+    except NoTextReader:
+        return None
+    if button is None:
+        return None
+    x, y = origin[0] + button.rect.centre[0], origin[1] + button.rect.centre[1]
+    return (
+        f"a dialog's {button.label!r} button shows at ({x}, {y}): if a dialog covers the game, "
+        "answer it, then start again"
+    )
+
+
 def dismissing_button(picture: Image, dialog: npt.NDArray[np.bool_]) -> DialogButton | None:
     """The button of the dialog in ``picture`` (where ``dialog`` is true) that answers it and
     leaves the game as it is (see the module docstring), or None.

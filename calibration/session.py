@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from calibration.buttons import blanked, button_points
-from calibration.dialogs import DIALOGS_IN_A_ROW, dialog_over, with_part
+from calibration.dialogs import DIALOGS_IN_A_ROW, dialog_over, dialog_seen, with_part
 from calibration.evidence import (
     HIDDEN_ID,
     CalibrationError,
@@ -703,9 +703,10 @@ def _click_the_hidden_tile(
             return (x, y), fresh, settled(grabber, window, fresh)
         log.debug("tile at %s did not change when clicked: not the hidden tile", (x, y))
         fresh = grabber.grab(window)  # a click on a number may have opened cells
+    dialog = dialog_seen(fresh, (window.left, window.top))
     raise CalibrationError(
         f"none of the {HIDDEN_CANDIDATES} most common tiles in window {window} changed when "
-        "clicked: is it a fresh Minesweeper game?"
+        "clicked: is it a fresh Minesweeper game?" + ("" if dialog is None else f" ({dialog})")
     )
 
 

@@ -13,11 +13,8 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Protocol
 
-import numpy as np
-
-from calibration.dialogs import dismissing_button
+from calibration.dialogs import dialog_seen
 from calibration.errors import CalibrationError
-from calibration.labels import NoTextReader
 from calibration.store import list_skins, load_skin, save_skin, skins_dir
 from controller.desktop.display import VirtualDisplay
 from controller.desktop.games import LAUNCHERS, Size, launch_game
@@ -179,29 +176,10 @@ def _locate_first(
             return skin, locate_on_screen(grabber, skin, shape=shape)
         except BoardNotFoundError as again:
             problems.append(f"{again} (with the pointer moved out of the window at {area})")
-    dialog = _dialog_seen(grabber)
+    dialog = dialog_seen(grabber.grab(), (grabber.screen.left, grabber.screen.top))
     if dialog is not None:
         problems.append(dialog)
     raise SetupError("no Minesweeper board on the screen:\n  " + "\n  ".join(problems))
-
-
-def _dialog_seen(grabber: ScreenGrabber) -> str | None:
-    """Where the screen shows a dialog's button that answers it (Cancel, No, OK), said so that
-    the user answers it: a page's dialog dims the board under it, so that no tile matches. Nothing
-    is clicked: with no board found, no click is sure to be on the game's own dialog."""
-    screen = grabber.grab()
-    try:
-        button = dismissing_button(screen, np.ones(screen.shape[:2], dtype=bool))
-    except NoTextReader:
-        return None
-    if button is None:
-        return None
-    x = grabber.screen.left + button.rect.centre[0]
-    y = grabber.screen.top + button.rect.centre[1]
-    return (
-        f"a dialog's {button.label!r} button shows at ({x}, {y}): if a dialog covers the game, "
-        "answer it, then start again"
-    )
 
 
 def _standard_mines(rows: int, columns: int) -> int:
