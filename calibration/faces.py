@@ -42,12 +42,17 @@ def find_face(playing: Image, lost: Image, board: Rect) -> Rect | None:
         for patch in changed_patches(playing, lost, above, FACE_JOIN)
         if patch.width >= MIN_FACE_SIZE
         and patch.height >= MIN_FACE_SIZE
-        and np.ptp(crop(playing, patch).reshape(-1, playing.shape[2]), axis=0).max() > PLAIN_LEVELS
+        and not _plain(crop(playing, patch))
     ]
     if not patches:
         return None
     nearest = min(patches, key=lambda patch: abs(patch.left + patch.width / 2 - middle))
     return _whole_face(playing, nearest)
+
+
+def _plain(picture: Image) -> bool:
+    """Whether ``picture`` is one colour, within :data:`PLAIN_LEVELS`: nothing drawn there."""
+    return bool(np.ptp(picture.reshape(-1, picture.shape[2]), axis=0).max() <= PLAIN_LEVELS)
 
 
 def changed_patches(

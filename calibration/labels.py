@@ -181,8 +181,7 @@ def says_new_game(text: str) -> bool:
 def says_something_else(place: Rect, words: list[Word]) -> bool:
     """Whether the words read on ``place`` say what it is, and that is not a new game (a
     finished game's "Send to ..." link to another site): never clicked for one."""
-    texts = [word.text for word in words if word.rect.overlaps(place)]
-    texts = [text for text in texts if len(text) >= MIN_LETTERS]
+    texts = [w.text for w in words if w.rect.overlaps(place) and len(w.text) >= MIN_LETTERS]
     return bool(texts) and not any(says_new_game(text) for text in texts)
 
 

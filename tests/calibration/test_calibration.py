@@ -13,6 +13,7 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
+from captured_screen import CapturedScreen
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -1591,31 +1592,12 @@ def test_no_window_to_calibrate_is_an_error_before_any_click() -> None:
         calibrate("none", RefusingPointer(), DrawnGame(seed=0), [], progress=False)
 
 
-class VeiledPage:
-    """A capture of a page whose dialog (a browser's prompt) dims it, as the whole screen: a
-    click on the page does nothing while the dialog is open."""
-
-    def __init__(self) -> None:
-        self.picture = cv2.imread(str(WINDOWS.parent / "web98" / "prompt.png"))
-        self.clicks: list[tuple[int, int]] = []
-
-    def grab(self, region: Rect | None = None) -> np.ndarray:
-        region = region or Rect(0, 0, self.picture.shape[1], self.picture.shape[0])
-        return self.picture[region.top : region.bottom, region.left : region.right].copy()
-
-    def click(self, x: int, y: int, button: str = "left") -> None:
-        self.clicks.append((x, y))
-
-    def move(self, x: int, y: int) -> None:
-        pass
-
-
 def test_a_window_a_dialog_veils_when_calibration_starts_is_said_to_be() -> None:
     """Started while a page's dialog dims it, calibration clicked tiles that did not change and
     said only "is it a fresh Minesweeper game?"; it names the dialog's button, and clicks none of
     its buttons."""
-    page = VeiledPage()
-    window = Rect(0, 0, page.picture.shape[1], page.picture.shape[0])
+    page = CapturedScreen(cv2.imread(str(WINDOWS.parent / "web98" / "prompt.png")))
+    window = page.screen
     with pytest.raises(CalibrationError, match=r"a dialog's 'cancel' button shows at \(424, 158\)"):
         CalibrationPlayer.start(page, page, window)  # type: ignore[arg-type]
     assert not any(Rect(384, 139, 81, 38).contains(*click) for click in page.clicks)

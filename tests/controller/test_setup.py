@@ -9,6 +9,7 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
+from captured_screen import CapturedScreen
 
 from controller.mouse import Mouse
 from controller.setup import SetupError, _locate_first
@@ -172,31 +173,13 @@ def test_the_pointer_leaves_the_window_of_a_block_found_partly_outside_it() -> N
     assert not block.contains(*mouse.position())
 
 
-class StillScreen:
-    """A capture shown as the whole screen, and a pointer over no window."""
-
-    def __init__(self, picture: Image) -> None:
-        self.picture = picture
-        self.screen = Rect(0, 0, picture.shape[1], picture.shape[0])
-
-    def grab(self, region: Rect | None = None) -> Image:
-        if region is None:
-            return self.picture.copy()
-        return self.picture[region.top : region.bottom, region.left : region.right].copy()
-
-    def hovers(self, area: Rect) -> bool:
-        return False
-
-    def leave(self, area: Rect) -> None:
-        raise AssertionError("the pointer is over no window")
-
-
 def test_a_board_veiled_by_a_dialog_at_the_start_is_said_to_be() -> None:
     """Play started while a page's dialog (a browser's prompt for a best time's name) dims the
     board used to say only "only plain tiles matched"; it names the dialog's button and where
     it is, and clicks nothing."""
     folder = Path(__file__).parent.parent / "data" / "web98"
     skin = Skin.load(folder / "skin")
-    screen = StillScreen(cv2.imread(str(folder / "prompt.png")))
+    screen = CapturedScreen(cv2.imread(str(folder / "prompt.png")))
     with pytest.raises(SetupError, match=r"a dialog's 'cancel' button shows at \(424, 158\)"):
         _locate_first(screen, [skin], screen)  # type: ignore[arg-type]
+    assert screen.clicks == []
