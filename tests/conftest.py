@@ -27,7 +27,8 @@ from vision.stable import wait_stable
 
 TESTS = Path(__file__).resolve().parent
 """The tests folder: its data (``boards/``, ``data/``) and helpers (``bruteforce``,
-``click_recorder``) serve the test folders below it, which mirror the packages."""
+``captured_screen``, ``click_recorder``) serve the test folders below it, which mirror the
+packages."""
 REPO = TESTS.parent
 BOARDS = TESTS / "boards"
 
