@@ -1,10 +1,11 @@
-"""Finding a "New game" button beside the board, for a game with neither a face nor a key.
+"""Finding a "New game" button beside the board, for a game with no face.
 
 Two signs mark one: its label (xbomb's "Restart", read by :mod:`calibration.labels`), and a
 change a finished game makes beside the board (gnome-mines' "Start Over" reads "Play Again" once
 a game ends). Between the window captured during play and the finished one, the patches that
 differ off the board and off the face are such buttons, counters and messages. The labels are
-tried first, then each patch's middle; a try counts only when a fresh board appears
+tried before the keys a browser takes for its own, each patch's middle after them; a try counts
+only when a fresh board appears
 (:meth:`calibration.session.CalibrationPlayer.start_new_game`), and one that turns the board
 into anything else stops calibration. No place whose words say the game closes, or say
 anything but a new game (a "Send to ..." link a finished page shows), is tried. A
@@ -13,6 +14,8 @@ names it (``--new-game X,Y``).
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -30,16 +33,25 @@ MAX_TRIES = 5
 """Points tried at most: a game's counters and its end message change too, before its buttons."""
 
 
+class ButtonPoints(NamedTuple):
+    """Points (window coordinates) that may start a new game, each list in the order to try."""
+
+    labelled: list[tuple[int, int]]
+    """The middles of the labels that say so: the game's own word for its new game."""
+    changed: list[tuple[int, int]]
+    """The middles of other places a finished game changed: a button, or a counter or a
+    message (a click on those does nothing)."""
+
+
 def button_points(
     playing: Image, ended: Image, board: Rect, face: Rect | None, words: list[Word]
-) -> list[tuple[int, int]]:
-    """Points (window coordinates) that may start a new game, in the order to try them.
-
-    First the labels that ``words`` (read in ``ended``) make and that say so
-    (:func:`calibration.labels.new_game_labels`); then the middles of the other patches that
-    differ between ``playing`` and ``ended`` (captures of the window) off ``board`` and
-    ``face``, top to bottom, then left to right, at most :data:`MAX_TRIES` of them. No point is
-    on a place whose words say the game closes, or say something else than a new game.
+) -> ButtonPoints:
+    """Points that may start a new game: the labels that ``words`` (read in ``ended``) make
+    and that say so (:func:`calibration.labels.new_game_labels`); and the middles of the other
+    patches that differ between ``playing`` and ``ended`` (captures of the window) off
+    ``board`` and ``face``, top to bottom, then left to right, at most :data:`MAX_TRIES` of
+    them. No point is on a place whose words say the game closes, or say something else than
+    a new game.
     """
     height, width = playing.shape[:2]
     where = np.zeros((height, width), dtype=bool)
@@ -58,8 +70,10 @@ def button_points(
     ]
     patches.sort(key=lambda patch: (patch.top, patch.left))
     # A patch bent round a corner of the board may have its middle on it.
-    points = [(x, y) for x, y in (label.centre for label in labels) if where[y, x]]
-    return points + [(x, y) for x, y in (p.centre for p in patches[:MAX_TRIES]) if where[y, x]]
+    return ButtonPoints(
+        [(x, y) for x, y in (label.centre for label in labels) if where[y, x]],
+        [(x, y) for x, y in (p.centre for p in patches[:MAX_TRIES]) if where[y, x]],
+    )
 
 
 def blanked(board: Rect, face: Rect | None) -> list[Rect]:

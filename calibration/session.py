@@ -14,13 +14,13 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 import cv2
 import numpy as np
 
-from calibration.buttons import blanked, button_points
+from calibration.buttons import ButtonPoints, blanked, button_points
 from calibration.dialogs import DIALOGS_IN_A_ROW, dialog_over, dialog_seen, with_part
 from calibration.evidence import (
     HIDDEN_ID,
@@ -43,7 +43,7 @@ from calibration.view import PROBE_TIMEOUT, SETTLE_TIMEOUT, BoardView, FaceButto
 from solver import Cell, GameState, Tile
 from solver.strategy import next_moves
 from vision.geometry import Rect
-from vision.skin import MIN_SIDE, NEW_GAME_KEYS, Image, NewGame
+from vision.skin import KEYS_AFTER_LABELS, MIN_SIDE, NEW_GAME_KEYS, Image, NewGame
 from vision.stable import Grabber
 
 DOUBLE_CLICK_GAP = 0.6
@@ -493,10 +493,9 @@ class CalibrationPlayer:
     # -- new games --------------------------------------------------------------------------
 
     def start_new_game(self) -> NewGame:
-        """Start a new game the way that worked before; else try the face, then each key that
-        starts a new game in common games (:data:`vision.skin.NEW_GAME_KEYS`), then a button
-        beside the board: labelled so, or a place the finished game changed
-        (:func:`calibration.buttons.button_points`).
+        """Start a new game the way that worked before; else try the face, F2 and N, a button
+        beside the board labelled so, Ctrl+R and Ctrl+N (:data:`vision.skin.NEW_GAME_KEYS`),
+        then a place the finished game changed (:func:`calibration.buttons.button_points`).
         A way counts only when a fresh board appears; one that changes the board into anything
         else stops calibration rather than trying more on a game in an unknown state."""
         view = self.view
@@ -578,18 +577,31 @@ class CalibrationPlayer:
         return self._without_dialogs(None, ended)
 
     def _new_game_methods(self) -> Iterator[NewGame]:
-        """The ways to try, the one that worked before first; the points beside the board last,
-        looked for (in the finished window, as the failed ways left it) only once every other
-        way failed."""
-        methods = [] if self.new_game_method is None else [self.new_game_method]
-        if self.face is not None:
-            methods.append(NewGame("face"))
-        methods += [NewGame("key", key) for key in NEW_GAME_KEYS]
+        """The ways to try, the one that worked before first; then the face, the keys, the
+        labelled buttons beside the board before the keys a browser takes for its own
+        (:data:`vision.skin.KEYS_AFTER_LABELS`), and last the other places the finished game
+        changed. The buttons are looked for once, in the finished window as the failed ways
+        left it."""
         tried: list[NewGame] = []
-        for method in methods:
-            if method not in tried:
-                tried.append(method)
-                yield method
+
+        def untried(methods: Iterable[NewGame]) -> Iterator[NewGame]:
+            for method in methods:
+                if method not in tried:
+                    tried.append(method)
+                    yield method
+
+        first = [] if self.new_game_method is None else [self.new_game_method]
+        if self.face is not None:
+            first.append(NewGame("face"))
+        keys = [NewGame("key", key) for key in NEW_GAME_KEYS if key not in KEYS_AFTER_LABELS]
+        yield from untried(first + keys)
+        buttons = self._button_points()
+        yield from untried(self._point_method(point) for point in buttons.labelled)
+        yield from untried(NewGame("key", key) for key in KEYS_AFTER_LABELS)
+        yield from untried(self._point_method(point) for point in buttons.changed)
+
+    def _button_points(self) -> ButtonPoints:
+        """The places beside the board that may be a new-game button, as the window shows now."""
         view = self.view
         board = view.board_in_window
         face = None if self.face is None else self.face.in_window
@@ -599,10 +611,12 @@ class CalibrationPlayer:
         except NoTextReader as error:
             log.warning("%s: a button's label cannot be read, only a change seen", error)
             words = []
-        for x, y in button_points(view.fresh, ended_window, board, face, words):
-            method = NewGame("point", at=(x - board.left, y - board.top))
-            if method not in tried:
-                yield method
+        return button_points(view.fresh, ended_window, board, face, words)
+
+    def _point_method(self, point: tuple[int, int]) -> NewGame:
+        """A click at ``point`` (window coordinates), kept relative to the board."""
+        board = self.view.board_in_window
+        return NewGame("point", at=(point[0] - board.left, point[1] - board.top))
 
     def _try_new_game(self, method: NewGame, ended: Image) -> Image:
         """Start a new game by ``method``; the board once it has changed or the time is up.

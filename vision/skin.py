@@ -49,6 +49,10 @@ NEW_GAME_KEYS = ("f2", "n", "ctrl+r", "ctrl+n")
 tries them: F2 (Windows Minesweeper, winemine, Arbiter), N or Ctrl+N (Simon Tatham's Mines),
 Ctrl+R (gnome-mines' "replay size", where Ctrl+N opens a size picker), Ctrl+N (kmines). A user
 may name another key (:func:`is_new_game_key`)."""
+KEYS_AFTER_LABELS = ("ctrl+r", "ctrl+n")
+"""The keys of :data:`NEW_GAME_KEYS` calibration presses only after the buttons labelled for a
+new game: a browser takes them for its own (Ctrl+R reloads the page, losing the game's
+settings; Ctrl+N opens another window)."""
 PLAIN_KEY = re.compile(r"(ctrl\+)?([a-z0-9]|f[1-9]|f1[0-2])")
 """The keys a skin may name: a letter, a digit or F1 to F12, alone or with Ctrl (xbomb's S,
 ace-minesweeper's R); never Alt, Shift, Escape, Delete or a system key."""

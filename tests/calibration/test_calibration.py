@@ -37,6 +37,7 @@ from calibration.evidence import (
 )
 from calibration.faces import find_face
 from calibration.grid import Grid, GridNotFoundError, find_lattice
+from calibration.labels import Word
 from calibration.learn import (
     SET_ASIDE,
     WIN_ATTEMPTS,
@@ -559,15 +560,15 @@ def test_button_points_are_the_middles_of_what_a_finished_game_changed_off_the_b
     ended[150:170, 200:260] = 40  # a button below ...
     ended[40:52, 200:212] = ended[40:52, 218:240] = 40  # ... a label of two words above it
     ended[100:102, 250:290] = 40  # a line too thin to click
-    assert button_points(playing, ended, board, face, []) == [(220, 46), (230, 160)]
+    assert button_points(playing, ended, board, face, []).changed == [(220, 46), (230, 160)]
     # A change bent round the board's corner has its middle on the board: not a place to try.
     bent = playing.copy()
     bent[100:195, 184:200] = bent[184:195, 100:200] = 0
-    assert button_points(playing, bent, board, face, []) == []
+    assert button_points(playing, bent, board, face, []).changed == []
     many = playing.copy()
     for top in range(10, 190, 20):
         many[top : top + 8, 250:280] = 0
-    assert len(button_points(playing, many, board, None, [])) == buttons.MAX_TRIES
+    assert len(button_points(playing, many, board, None, []).changed) == buttons.MAX_TRIES
 
 
 # -- the skin -------------------------------------------------------------------------------
@@ -806,6 +807,7 @@ class DrawnGame:
         marks_before_start: bool = True,
         board_drop: int = 0,
         presses_after_loss: bool = False,
+        new_game_keys: tuple[str, ...] = (),
     ) -> None:
         self.skin = make_skin(16, seed=5, name="truth")
         self.screen = Rect(0, 0, *DRAWN_SCREEN)
@@ -876,6 +878,10 @@ class DrawnGame:
         self.presses_after_loss = presses_after_loss
         self.pressed: set[tuple[int, int]] = set()
         """Hidden cells of the lost game left drawn pressed by a click on them."""
+        self.new_game_keys = new_game_keys
+        """Keys that start a new game (none: keys reach no game)."""
+        self.keys: list[str] = []
+        """Each key pressed, in order."""
 
     def scene(self) -> synthetic.Scene:
         face = self.game.state.value
@@ -980,12 +986,7 @@ class DrawnGame:
             on_face = geometry.face is not None and geometry.face.contains(x, y)
             assert on_button or on_face, (x, y)
             self.new_games["button" if on_button else "face"] += 1
-            self.seed += 1
-            self.game = Game(9, 9, 10, rule=self.rule, seed=self.seed)
-            self.veiled_dialog_answered = False
-            self.lost_at = -math.inf
-            self.questions = None if self.questions is None else set()
-            self.pressed = set()
+            self.start_new_game()
         elif self.message_on_finished_click and self.game.state is GameState.LOST:
             self.lost_at = time.monotonic()
         elif self.presses_after_loss and self.game.state is GameState.LOST:
@@ -1016,8 +1017,19 @@ class DrawnGame:
         else:
             self.game.flag(cell)
 
+    def start_new_game(self) -> None:
+        self.seed += 1
+        self.game = Game(9, 9, 10, rule=self.rule, seed=self.seed)
+        self.veiled_dialog_answered = False
+        self.lost_at = -math.inf
+        self.questions = None if self.questions is None else set()
+        self.pressed = set()
+
     def press(self, key: str, x: int, y: int) -> None:
         assert Rect(0, 0, *DRAWN_SCREEN).contains(x, y), (key, x, y)
+        self.keys.append(key)
+        if key in self.new_game_keys:
+            self.start_new_game()
 
     def move(self, x: int, y: int) -> None:
         assert Rect(0, 0, *DRAWN_SCREEN).contains(x, y), (x, y)
@@ -1257,6 +1269,29 @@ def test_a_button_a_finished_game_relabels_is_found_tried_after_its_message_and_
     table.look()
     table.new_game()
     assert screen.new_games["button"] == clicked + 1
+
+
+def test_a_labelled_button_is_tried_before_the_keys_a_browser_takes_for_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In a browser Ctrl+R reloads the page (the game in it starts over as the page likes, its
+    settings lost) and Ctrl+N opens another window: a game with a "Restart" button beside its
+    board is started there, and neither key is pressed."""
+    screen = DrawnGame(
+        seed=2, button=DRAWN_BUTTON, faceless=True, new_game_keys=("ctrl+r", "ctrl+n")
+    )
+    left, top = DRAWN_BUTTON.left - DRAWN_WINDOW.left, DRAWN_BUTTON.top - DRAWN_WINDOW.top
+    label = Word("restart", Rect(left + 4, top + 5, 22, 10), (1, 1, 1))
+    monkeypatch.setattr(session, "read_words", lambda frame, blank: [label])
+    result = calibrated(screen, max_games=4)
+    board = screen.scene().geometry
+    at = (
+        label.rect.centre[0] + DRAWN_WINDOW.left - board.left,
+        label.rect.centre[1] + DRAWN_WINDOW.top - board.top,
+    )
+    assert result.skin.new_game == NewGame("point", at=at)
+    assert set(screen.keys) == {"f2", "n"}
+    assert screen.new_games["button"] >= 4
 
 
 def test_a_button_that_reads_the_same_during_play_and_after_is_not_clicked_by_itself() -> None:

@@ -10,7 +10,7 @@ import numpy as np
 import pytesseract
 import pytest
 
-from calibration.buttons import blanked, button_points
+from calibration.buttons import ButtonPoints, blanked, button_points
 from calibration.dialogs import dismissing_button
 from calibration.faces import find_face
 from calibration.labels import (
@@ -54,13 +54,13 @@ def test_xbomb_s_restart_is_the_button_to_try_and_its_quit_is_never_one() -> Non
     playing = frame.copy()
     playing[XBOMB_QUIT.top : XBOMB_QUIT.bottom, XBOMB_QUIT.left : XBOMB_QUIT.right] = 255
     points = button_points(playing, frame, XBOMB_BOARD, None, words)
-    assert points == [labels[0].centre]
+    assert points == ButtonPoints(labelled=[labels[0].centre], changed=[])
 
 
-def test_gnome_mines_play_again_is_tried_first_among_what_its_finished_game_changed() -> None:
+def test_gnome_mines_play_again_is_a_labelled_button_to_try() -> None:
     frame = window("gnome-mines")
     words = read_words(frame, blanked(GNOME_BOARD, None))
-    points = button_points(frame, frame, GNOME_BOARD, None, words)
+    points = button_points(frame, frame, GNOME_BOARD, None, words).labelled
     assert points and GNOME_PLAY_AGAIN.contains(*points[0]), points
     assert not any(GNOME_BOARD.contains(*point) for point in points)
 
@@ -81,7 +81,8 @@ def test_buttons_a_lost_game_shows_that_say_something_else_are_neither_face_nor_
     face = find_face(playing, lost, HELPER_BOARD)
     assert face is not None and HELPER_FACE.contains_rect(face), face
     words = read_words(lost, blanked(HELPER_BOARD, face))
-    points = button_points(playing, lost, HELPER_BOARD, face, words)
+    labelled, changed = button_points(playing, lost, HELPER_BOARD, face, words)
+    points = labelled + changed
     assert not any(HELPER_SEND.contains(*point) for point in points), points
 
 
@@ -128,7 +129,8 @@ def test_labels_of_a_game_in_another_language_are_read_too() -> None:
         for text in ("Beenden", "Quitter")
     )
     board = Rect(0, 150, 420, 10)
-    assert button_points(frame, frame, board, None, words) == [label.centre for label in labels]
+    points = button_points(frame, frame, board, None, words)
+    assert points == ButtonPoints(labelled=[label.centre for label in labels], changed=[])
 
 
 def test_a_word_s_accents_and_case_do_not_keep_it_from_its_label() -> None:
