@@ -191,22 +191,39 @@ class GamePlayer:
         number shows that number at the end, and the end obeys the counting rules (on a loss
         that shows the mines, each number counts them; see
         :func:`calibration.evidence.check_counting`). A misread that no rule caught during play,
-        and that a click did not expose, still does not go into the log as a real game."""
+        and that a click did not expose, still does not go into the log as a real game.
+        An end that disagrees may be a message the game draws over its board for a while, its
+        inside read as cells (kmines' "You have lost." fading in): the board is read again,
+        :data:`ANIMATION_REREADS` times at most, until it agrees."""
+        for _ in range(ANIMATION_REREADS):
+            if self._end_disagreement() is None:
+                return
+            time.sleep(_CLICK_CONFIRM_PAUSE)
+            self._board = self._look().board
+        disagreement = self._end_disagreement()
+        if disagreement is not None:
+            raise GameAborted(Result.MISREAD, disagreement)
+
+    def _end_disagreement(self) -> str | None:
+        """How the board read last contradicts the counting rules or a read made during play,
+        if it does (a read of the ended board is the end as it showed then)."""
         final = self._board
         try:
             check_counting(final, "the board at the game's end", flags_are_mines=True)  # proven
         except CalibrationError as wrong:
-            raise GameAborted(Result.MISREAD, str(wrong)) from wrong
+            return str(wrong)
         for number, reading in enumerate(self._reads or [], start=1):
+            if reading.outcome != GameState.PLAYING:
+                continue
             tiles = reading.board.tiles
             differ = np.argwhere((tiles <= Tile.EIGHT) & (tiles != final.tiles))
             if len(differ):
                 cell = (int(differ[0][0]), int(differ[0][1]))
-                raise GameAborted(
-                    Result.MISREAD,
+                return (
                     f"read {number} of the game showed cell {cell} as {Tile(tiles[cell]).name}, "
-                    f"the board at its end shows {Tile(final.tiles[cell]).name}",
+                    f"the board at its end shows {Tile(final.tiles[cell]).name}"
                 )
+        return None
 
     def _check_stop_key(self) -> None:
         if self.stop_key is not None and self.stop_key.pressed():

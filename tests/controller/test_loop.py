@@ -341,6 +341,42 @@ def test_a_read_the_end_of_the_game_contradicts_makes_the_game_misread(tmp_path:
     assert f"cell {table.misread} as" in (report.reason or ""), report.reason
 
 
+class MessageOverTheEnd(SimulatedTable):
+    """Once a game is lost, a message covers the middle of the board for ``reads`` looks, its
+    plain inside read as opened 0s (kmines' "You have lost." fading in, then gone)."""
+
+    def __init__(self, seed: int, reads: int) -> None:
+        super().__init__(seed, size=(9, 9, 25))
+        self.reads = reads
+        self.covered_reads = 0
+
+    def look(self, changed: bool = False) -> Reading:
+        reading = super().look(changed)
+        board = reading.board
+        if board.is_lost and self.covered_reads < self.reads:
+            self.covered_reads += 1
+            board.tiles[2:7, 2:7] = Tile.ZERO
+        return reading
+
+    def new_game(self, attempt: int = 0) -> None:
+        super().new_game(attempt)
+        self.covered_reads = 0
+
+
+def test_a_message_over_an_ended_board_read_as_opened_cells_is_waited_out(
+    tmp_path: Path,
+) -> None:
+    table = MessageOverTheEnd(seed=5, reads=6)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        reports = play_all(quick_player(table, log), 4)
+    results = [report.record.result for report in reports]
+    assert results.count(Result.LOST) >= 1, results
+    assert all(result in (Result.WON, Result.LOST) for result in results), [
+        report.reason for report in reports
+    ]
+    assert table.covered_reads == table.reads
+
+
 def lasting(fault: Exception, first_look: int) -> dict[int, Exception]:
     """``fault`` on look ``first_look`` and on every re-read the loop makes after it."""
     return {first_look + n: fault for n in range(ANIMATION_REREADS + 1)}
