@@ -512,14 +512,18 @@ def _edge_pixels(packed: npt.NDArray[np.int64], axis: int) -> npt.NDArray[np.boo
 
 def _textured(values: npt.NDArray[np.int32]) -> npt.NDArray[np.bool_]:
     """Pixels equal to the pixels some shift of 2 to ``MIN_PITCH - 1`` before and after them
-    along each row: a texture finer than any tile (a line's or an edge's pixels are not)."""
+    along each row: a texture finer than any tile. A line across the rows is not one, though
+    the texture beside it repeats its colour (a tile's edge beside a checkerboard stipple):
+    its pixels equal the pixels beside them in the next rows, as a stipple's do not."""
     found = np.zeros(values.shape, dtype=bool)
     for shift in range(2, MIN_PITCH):
         middle = values[:, shift:-shift]
         found[:, shift:-shift] |= (middle == values[:, : -2 * shift]) & (
             middle == values[:, 2 * shift :]
         )
-    return found
+    across = np.zeros(values.shape, dtype=bool)
+    across[1:-1] = (values[1:-1] == values[:-2]) & (values[1:-1] == values[2:])
+    return found & ~across
 
 
 def _pitch(packed: npt.NDArray[np.int64], axis: int) -> int:

@@ -378,7 +378,9 @@ class CalibrationPlayer:
         appearance never seen on a safe cell lost if it changed cells apart from its own patch
         (:func:`_changed_apart`), else it is followed by a probe click elsewhere: the game goes
         on if the cell probed changes. A click that left no hidden cell to probe lost if
-        the game showed every cell (:func:`_shows_everything`).
+        the game showed every cell (:func:`_shows_everything`). A known face showing neither
+        its playing nor its lost picture is probed too: a game that then takes no click has
+        been won, its mines left hidden.
         """
         while True:
             step = game.steps[-1]
@@ -400,14 +402,19 @@ class CalibrationPlayer:
             safe = self.evidence.safe_appearances
             if not hidden and shown not in safe and _shows_everything(step, safe):
                 return GameState.LOST
-            if shown in safe or not hidden:
+            # A face showing neither its playing nor its lost picture: won, if the game now
+            # ignores clicks (its mines left hidden), else a picture of its own during play.
+            may_have_won = self.face is not None
+            if not hidden or (shown in safe and not may_have_won):
                 self.evidence.opened_safely(step)
                 return GameState.PLAYING
             # The probe is judged against a board that has long held still: one caught in the
             # middle of an end-of-game flash would change under the probe, game over or not.
             self._closed_dialogs()  # never probe under a dialog that opened late
             still = settled(self.view.grabber, self.view.board_rect, None, quiet=FLASH_QUIET)
-            if _changed_apart(step.before, self.view.board_ids(still), step.cell):
+            if not may_have_won and _changed_apart(
+                step.before, self.view.board_ids(still), step.cell
+            ):
                 # The mines drawn across the board; a probe could be fooled by a game that
                 # still draws a clicked cell pressed once it is over.
                 return GameState.LOST
@@ -419,7 +426,7 @@ class CalibrationPlayer:
                 retry=False,
             )
             if not probe.changed[probe.cell]:  # other cells may change: a message drawn
-                return GameState.LOST
+                return GameState.WON if may_have_won else GameState.LOST
             self.evidence.opened_safely(step)
             game.steps.append(probe)
 

@@ -148,6 +148,16 @@ def test_grid_of_a_fresh_board_of_stippled_tiles(pitch: int) -> None:
     assert grid.origin in ((6, 38), (7, 39))  # the 2-pixel lines between tiles cut either way
 
 
+def test_grid_of_checkerboard_tiles_inside_a_framed_window() -> None:
+    """pygame-minesweeper's monochrome look (its Expert window, captured): tiles of a
+    checkerboard stipple whose edges share the stipple's colours, in a window whose frame draws
+    lines across its whole width 50 px apart. The tiles' pitch is found, not the frame's
+    (it was 16x48, five rows of three cells)."""
+    frame = cv2.imread(str(WINDOWS / "pygame-minesweeper-monochrome_fresh.png"))
+    grid = find_grid(frame)
+    assert (grid.pitch, (grid.rows, grid.columns), grid.origin) == ((16, 16), (16, 30), (9, 59))
+
+
 def cell_sizes(pitch: int) -> st.SearchStrategy[list[int]]:
     """Cell sizes along one axis: ``pitch``, and ``pitch + 1`` for a run of cells at the start
     or the end, as a toolkit hands out a board's leftover pixels."""
@@ -808,6 +818,7 @@ class DrawnGame:
         board_drop: int = 0,
         presses_after_loss: bool = False,
         new_game_keys: tuple[str, ...] = (),
+        won_leaves_mines_hidden: bool = False,
     ) -> None:
         self.skin = make_skin(16, seed=5, name="truth")
         self.screen = Rect(0, 0, *DRAWN_SCREEN)
@@ -882,6 +893,10 @@ class DrawnGame:
         """Keys that start a new game (none: keys reach no game)."""
         self.keys: list[str] = []
         """Each key pressed, in order."""
+        self.won_leaves_mines_hidden = won_leaves_mines_hidden
+        """A won game shows the mines the player did not flag still hidden (only its face
+        says it is over), and takes no click after."""
+        self.hidden_when_won = np.zeros((9, 9), dtype=bool)
 
     def scene(self) -> synthetic.Scene:
         face = self.game.state.value
@@ -894,6 +909,8 @@ class DrawnGame:
                 tiles[cell] = Tile.QUESTION
         for cell in self.pressed:
             tiles[cell] = Tile.ZERO
+        if self.game.state is GameState.WON:
+            tiles[self.hidden_when_won] = Tile.HIDDEN
         repainting = time.monotonic() < self.lost_at + self.repaint_pause
         if self.losses in self.slow_repaints and repainting:
             tiles[tiles != Tile.EXPLODED] = Tile.HIDDEN
@@ -995,7 +1012,10 @@ class DrawnGame:
         elif button == "left":
             playing = self.game.state is GameState.PLAYING
             opened = self.game.board.tiles <= Tile.EIGHT
+            flagged = self.game.board.tiles == Tile.FLAG
             self.game.open(cell)
+            if self.won_leaves_mines_hidden and playing and self.game.state is GameState.WON:
+                self.hidden_when_won = ~opened & ~flagged & (self.game.board.tiles == Tile.FLAG)
             if playing and self.game.state is not GameState.PLAYING:
                 self.ended_at = time.monotonic()
             lost = self.game.state is GameState.LOST
@@ -1018,6 +1038,7 @@ class DrawnGame:
             self.game.flag(cell)
 
     def start_new_game(self) -> None:
+        self.hidden_when_won = np.zeros((9, 9), dtype=bool)
         self.seed += 1
         self.game = Game(9, 9, 10, rule=self.rule, seed=self.seed)
         self.veiled_dialog_answered = False
@@ -1299,6 +1320,16 @@ def test_a_button_that_reads_the_same_during_play_and_after_is_not_clicked_by_it
     with pytest.raises(CalibrationError, match="cannot start a new game"):
         calibrated(screen, max_games=4)
     assert screen.new_games == {"face": 0, "button": 0}
+
+
+def test_a_won_game_that_leaves_its_mines_hidden_is_told_by_its_face() -> None:
+    """A game whose win leaves the mines not flagged hidden, and then takes no click: only its
+    face says it is over, with a picture not seen before; calibration learns that face as the
+    won one instead of playing on into a finished game."""
+    screen = DrawnGame(seed=2, won_leaves_mines_hidden=True)
+    result = calibrated(screen, max_games=8)
+    assert result.usable and "won" in result.skin.faces
+    assert np.array_equal(result.skin.faces["won"], screen.skin.faces["won"])
 
 
 def test_a_window_that_shows_part_of_the_board_is_refused_after_its_first_click() -> None:
