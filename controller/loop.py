@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -404,6 +404,7 @@ class GamePlayer:
         A cell still closed after every re-read is clicked once more: opening a cell known
         safe, or taking the same guess again, adds no risk, and a click on a cell that did open
         changes nothing. A missed flag is not: a second right-click could take a flag off.
+        Flags missed on a board with every safe cell open say the game is over: it is read won.
         """
         reading = self._reread_until_taken(moves)
         missed = _untaken(moves, reading.board) if reading.outcome == GameState.PLAYING else []
@@ -414,6 +415,11 @@ class GamePlayer:
                 return self._look()  # the game changed: what is left to click is decided anew
             reading = self._reread_until_taken(again) if again else self._look()
             missed = _untaken(missed, reading.board) if reading.outcome == GameState.PLAYING else []
+        if missed and reading.board.is_won and all(m.action == Action.FLAG for m in missed):
+            # Every safe cell open and no flag taken: the game is over, so won, though its face
+            # still shows its playing picture (a game may skip drawing its won face).
+            self.stopwatch.counts["wins the face did not show"] += 1
+            return replace(reading, face=GameState.WON)
         if missed:
             cells = ", ".join(str(move.cell) for move in missed)
             raise GameAborted(Result.STOPPED, f"the game did not take the clicks on {cells}")

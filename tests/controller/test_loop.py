@@ -74,6 +74,7 @@ class SimulatedTable:
         reveals_on_loss: bool = False,
         closed_mines_when_won: bool = False,
         flags_to_end: bool = False,
+        face_misses_win: bool = False,
     ) -> None:
         self.game = "simulated"
         self.skin = "simulated-skin"
@@ -118,6 +119,9 @@ class SimulatedTable:
         game ends (and counts as won) only once every mine is flagged."""
         self.late_flags: set[tuple[int, int]] = set()
         """The flags that game took after every safe cell was open."""
+        self.face_misses_win = face_misses_win
+        """A face that never shows a win: it still says playing (a game that forgets to draw
+        its won face), while the game, over, takes no click."""
         self.current = self._started(seed)
 
     def _started(self, seed: int) -> Game:
@@ -153,6 +157,8 @@ class SimulatedTable:
         board = self._shown()
         pictures = self._unlabelled(board)
         face = None
+        if self.face_misses_win:
+            face = "lost" if board.is_lost else "playing"
         if self.flags_to_win:
             all_flagged = board.is_won and not (board.tiles == Tile.HIDDEN).any()
             if all_flagged and self.face_lag:
@@ -797,6 +803,21 @@ def test_games_that_open_a_starting_area_are_recognised_as_new(tmp_path: Path) -
         reports = play_all(quick_player(table, log), 3)
     assert [r.reason for r in reports] == [None, None, None]
     assert table.new_games == 3  # the board shown at first was not known to be a new game
+
+
+def test_a_complete_board_that_takes_no_flag_is_won_though_its_face_still_says_playing(
+    tmp_path: Path,
+) -> None:
+    """Every safe cell is open, the face still shows its playing picture, and the flags that
+    games like xdemineur need are not taken: the game is over, and won."""
+    table = SimulatedTable(
+        seed=7, size=(9, 12, 10), closed_mines_when_won=True, face_misses_win=True
+    )
+    with OutcomeLog(tmp_path / "log.db") as log:
+        reports = play_all(quick_player(table, log), 6)
+    results = [report.record.result for report in reports]
+    assert len(results) == 6 and Result.WON in results, [r.reason for r in reports]
+    assert all(result in (Result.WON, Result.LOST) for result in results)
 
 
 def test_a_face_drawn_late_or_never_still_ends_a_complete_board_as_won(tmp_path: Path) -> None:
