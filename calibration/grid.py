@@ -539,7 +539,11 @@ def _pitch(packed: npt.NDArray[np.int64], axis: int) -> int:
         values, detail = values.T.copy(), detail.T.copy()
     detail &= ~_textured(values)
     for shift in range(MIN_PITCH, min(MAX_PITCH, size // 2) + 1):
+        # An edge repeats when the pixels on both its sides do: one side alone also repeats at
+        # any shift that lands inside a line as wide (flat tiles between 4-pixel lines).
         same = values[:, shift:] == values[:, :-shift]
+        same[:, :-1] &= values[:, shift + 1 :] == values[:, 1:-shift]
+        same[:, -1] = False
         same &= detail[:, :-shift]
         scores[shift] = float(np.count_nonzero(same))
     if not scores:

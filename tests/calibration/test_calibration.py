@@ -148,6 +148,17 @@ def test_grid_of_a_fresh_board_of_stippled_tiles(pitch: int) -> None:
     assert grid.origin in ((6, 38), (7, 39))  # the 2-pixel lines between tiles cut either way
 
 
+@pytest.mark.parametrize("pitch", [20, 30])
+def test_grid_of_flat_tiles_between_wide_lines(pitch: int) -> None:
+    """Flat tiles between 4-pixel lines (minesweeper-mvc's 60-pixel cells): one side of each
+    edge repeats under every shift that lands in a line, both sides only under the pitch
+    (57 was found for 60)."""
+    picture = np.full((pitch, pitch, 3), (157, 123, 69), dtype=np.uint8)
+    picture[:2] = picture[-2:] = picture[:, :2] = picture[:, -2:] = (87, 53, 29)
+    grid = find_grid(draw(np.zeros((7, 9), dtype=int), [picture], (10, 50)))
+    assert (grid.pitch, (grid.rows, grid.columns)) == ((pitch, pitch), (7, 9))
+
+
 def test_grid_of_checkerboard_tiles_inside_a_framed_window() -> None:
     """pygame-minesweeper's monochrome look (its Expert window, captured): tiles of a
     checkerboard stipple whose edges share the stipple's colours, in a window whose frame draws
