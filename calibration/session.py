@@ -43,7 +43,7 @@ from calibration.view import PROBE_TIMEOUT, SETTLE_TIMEOUT, BoardView, FaceButto
 from solver import Cell, GameState, Tile
 from solver.strategy import next_moves
 from vision.geometry import Rect
-from vision.skin import KEYS_AFTER_LABELS, MIN_SIDE, NEW_GAME_KEYS, Image, NewGame
+from vision.skin import KEYS_AFTER_LABELS, KEYS_BEFORE_LABELS, MIN_SIDE, Image, NewGame
 from vision.stable import Grabber
 
 DOUBLE_CLICK_GAP = 0.6
@@ -600,8 +600,7 @@ class CalibrationPlayer:
         first = [] if self.new_game_method is None else [self.new_game_method]
         if self.face is not None:
             first.append(NewGame("face"))
-        keys = [NewGame("key", key) for key in NEW_GAME_KEYS if key not in KEYS_AFTER_LABELS]
-        yield from untried(first + keys)
+        yield from untried(first + [NewGame("key", key) for key in KEYS_BEFORE_LABELS])
         buttons = self._button_points()
         yield from untried(self._point_method(point) for point in buttons.labelled)
         yield from untried(NewGame("key", key) for key in KEYS_AFTER_LABELS)
@@ -621,9 +620,9 @@ class CalibrationPlayer:
         return button_points(view.fresh, ended_window, board, face, words)
 
     def _point_method(self, point: tuple[int, int]) -> NewGame:
-        """A click at ``point`` (window coordinates), kept relative to the board."""
-        board = self.view.board_in_window
-        return NewGame("point", at=(point[0] - board.left, point[1] - board.top))
+        """:meth:`point_method` for ``point`` in window coordinates."""
+        window = self.view.window
+        return self.point_method((window.left + point[0], window.top + point[1]))
 
     def _try_new_game(self, method: NewGame, ended: Image) -> Image:
         """Start a new game by ``method``; the board once it has changed or the time is up.

@@ -44,15 +44,17 @@ board, so the click is on the game window), or click a point the user named besi
 (a "New game" button)."""
 MAX_POINT_OFFSET = 10_000
 """How far from the board's corner a new-game point may be, in pixels (a sanity bound)."""
-NEW_GAME_KEYS = ("f2", "n", "ctrl+r", "ctrl+n")
+KEYS_BEFORE_LABELS = ("f2", "n")
+"""The new-game keys calibration presses before it looks for a button labelled for a new game."""
+KEYS_AFTER_LABELS = ("ctrl+r", "ctrl+n")
+"""The new-game keys calibration presses only after the buttons labelled for a new game: a
+browser takes them for its own (Ctrl+R reloads the page, losing the game's settings; Ctrl+N
+opens another window)."""
+NEW_GAME_KEYS = KEYS_BEFORE_LABELS + KEYS_AFTER_LABELS
 """pyautogui names of the keys that start a new game in real games, in the order calibration
 tries them: F2 (Windows Minesweeper, winemine, Arbiter), N or Ctrl+N (Simon Tatham's Mines),
 Ctrl+R (gnome-mines' "replay size", where Ctrl+N opens a size picker), Ctrl+N (kmines). A user
 may name another key (:func:`is_new_game_key`)."""
-KEYS_AFTER_LABELS = ("ctrl+r", "ctrl+n")
-"""The keys of :data:`NEW_GAME_KEYS` calibration presses only after the buttons labelled for a
-new game: a browser takes them for its own (Ctrl+R reloads the page, losing the game's
-settings; Ctrl+N opens another window)."""
 PLAIN_KEY = re.compile(r"(ctrl\+)?([a-z0-9]|f[1-9]|f1[0-2])")
 """The keys a skin may name: a letter, a digit or F1 to F12, alone or with Ctrl (xbomb's S,
 ace-minesweeper's R); never Alt, Shift, Escape, Delete or a system key."""

@@ -24,15 +24,14 @@ from controller.learning import calibrate_game, calibrate_windows
 from vision.geometry import Rect
 from vision.skin import (
     KEYS_AFTER_LABELS,
+    KEYS_BEFORE_LABELS,
     NEW_GAME_KEY_RULE,
-    NEW_GAME_KEYS,
     NewGame,
     is_new_game_key,
 )
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    early = [key for key in NEW_GAME_KEYS if key not in KEYS_AFTER_LABELS]
     parser = subparsers.add_parser(
         "calibrate",
         help="learn a game's skin by playing it",
@@ -64,9 +63,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         metavar="{KEY,face,X,Y}",
         help=f"how the game starts a new one: a key ({NEW_GAME_KEY_RULE}), a click on its face, "
         "or a click at screen point X,Y beside the board (a 'New game' button); default: found "
-        f"by trying the face, then {', '.join(early)}, a button labelled so beside the board, "
-        f"{', '.join(KEYS_AFTER_LABELS)}, then a place beside the board a finished game "
-        "changed, until a fresh board appears",
+        f"by trying the face, then {', '.join(KEYS_BEFORE_LABELS)}, a button labelled so "
+        f"beside the board, {', '.join(KEYS_AFTER_LABELS)}, then a place beside the board a "
+        "finished game changed, until a fresh board appears",
     )
     parser.add_argument(
         "--max-games", type=positive_int, default=150, help="games per window at most"
