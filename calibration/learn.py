@@ -441,7 +441,11 @@ def match_threshold(
     """A distance well inside the gap between the two most alike templates (measured as the
     skin will read, with ``level_weight``), and at least ``grouped``: the distance within which
     calibration took pictures for one tile, so the skin reads what calibration saw (a digit over
-    a gradient varies that much). Never above :data:`MAX_THRESHOLD`."""
+    a gradient varies that much). Never above :data:`MAX_THRESHOLD`.
+
+    A flat patch of the hidden tile's colour (a window's background) must stay out of reach, or
+    the board could be found where there is none: when the tiles' gap would take it in (a faint
+    texture among far-apart tiles), the threshold is that share of the hidden tile's flatness."""
     tiles = sorted(templates)
     bank = TemplateBank(tiles, [templates[tile] for tile in tiles], level_weight)
     closest = MAX_THRESHOLD / THRESHOLD_SHARE
@@ -450,6 +454,8 @@ def match_threshold(
         closest = min(closest, distance)
     threshold = min(MAX_THRESHOLD, max(THRESHOLD_SHARE * closest, grouped))
     hidden = templates.get(Tile.HIDDEN)
+    if hidden is not None and flatness(hidden) <= threshold:
+        threshold = max(THRESHOLD_SHARE * flatness(hidden), grouped)
     if hidden is not None and flatness(hidden) <= threshold:
         raise CalibrationError(
             f"the hidden tile is too plain (flatness {flatness(hidden):.3f}) to find the board by"

@@ -67,7 +67,7 @@ from vision import synthetic
 from vision.errors import UnreadableCellError
 from vision.geometry import BoardGeometry, Rect
 from vision.locate import locate
-from vision.match import TemplateBank
+from vision.match import TemplateBank, flatness
 from vision.read import BoardReader
 from vision.skin import FACE_STATES, MAX_SLACK, NewGame, Skin, SkinError
 from vision.synthetic import make_skin, veil_with_dialog
@@ -691,6 +691,23 @@ def test_threshold_refuses_a_plain_hidden_tile() -> None:
     other = tile_pictures(16, 1)[0]
     with pytest.raises(CalibrationError, match="too plain"):
         match_threshold({Tile.HIDDEN: plain, Tile.ZERO: other})
+
+
+def test_a_faint_hidden_texture_gets_a_threshold_that_keeps_a_flat_patch_out() -> None:
+    """minegauler's "Textured" look: a dark green hidden tile only 0.044 from a flat patch, while
+    the other tiles lie far apart (the usual share of their gap, 0.064, would take the flat patch
+    in). The threshold shrinks to keep the patch out, no lower than the game's own spread."""
+    rng = np.random.default_rng(3)
+    faint = np.clip(rng.normal(60, 12, size=(20, 20, 3)), 0, 255).astype(np.uint8)
+    others = tile_pictures(20, 2)
+    grouped = 0.03
+    assert grouped < flatness(faint) < 0.4 * min_distance({1: others[0], 2: others[1]})
+    templates = {Tile.HIDDEN: faint, Tile.ZERO: others[0], Tile.ONE: others[1]}
+    threshold = match_threshold(templates, grouped=grouped)
+    flat = np.full_like(faint, int(round(float(faint.mean()))))
+    bank = TemplateBank([Tile.HIDDEN], [faint])
+    assert grouped <= threshold < float(bank.distances(flat[None])[0, 0])
+    assert float(bank.distances(faint[None])[0, 0]) <= threshold
 
 
 def test_skins_are_saved_listed_exported_and_imported(tmp_path: Path) -> None:
