@@ -11,3 +11,7 @@ class CalibrationError(AutosweeperError):
 
 class UnknownAppearanceError(CalibrationError):
     """A cell shows a picture whose meaning has not been learned yet."""
+
+
+class OutOfTimeError(CalibrationError):
+    """A game played for something calibration can do without ran past its time."""

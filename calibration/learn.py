@@ -13,6 +13,7 @@ from itertools import combinations
 
 import numpy as np
 
+from calibration.errors import OutOfTimeError
 from calibration.evidence import (
     CalibrationError,
     Evidence,
@@ -64,6 +65,9 @@ MAX_STARTS_OVER = 2
 painted over a band of some (see :func:`calibration.evidence.unpainted_box`)."""
 WIN_ATTEMPTS = 6
 """Games the solver plays, per window whose mine count is known, to see the won face."""
+WIN_SECONDS = 45.0
+"""Seconds of those games at most, per window: a game on a big board takes hundreds of clicks
+(ace-minesweeper's 32x32), and play learns the won face when it shows."""
 MAX_THRESHOLD = 0.1
 THRESHOLD_SHARE = 0.4
 """The match threshold is this share of the distance between the two closest templates."""
@@ -261,14 +265,15 @@ class _Learner:
         (none in a window whose face was never found)."""
         if player.face is None:
             return
+        deadline = time.monotonic() + WIN_SECONDS
         for _ in range(WIN_ATTEMPTS):
-            if GameState.WON in self.faces:
+            if GameState.WON in self.faces or time.monotonic() > deadline:
                 return
             self.new_game = player.start_new_game()
             self._count_game()
             try:
-                self._learn(player, player.play_to_win(self.meanings, mines))
-            except UnknownAppearanceError as error:
+                self._learn(player, player.play_to_win(self.meanings, mines, deadline))
+            except (UnknownAppearanceError, OutOfTimeError) as error:
                 log.info("stopped a game played to win: %s", error)
             self._take_faces(player)
 

@@ -12,6 +12,7 @@ says it.
 from __future__ import annotations
 
 import logging
+import math
 import random
 import time
 from collections.abc import Iterable, Iterator
@@ -22,6 +23,7 @@ import numpy as np
 
 from calibration.buttons import ButtonPoints, blanked, button_points
 from calibration.dialogs import DIALOGS_IN_A_ROW, dialog_over, dialog_seen, with_part
+from calibration.errors import OutOfTimeError
 from calibration.evidence import (
     HIDDEN_ID,
     CalibrationError,
@@ -67,7 +69,6 @@ BUTTON_SIDE = 17
 """Pixels a side of the picture kept of a new-game button, centred on its point."""
 KEY_TIMEOUT = 1.5
 """Seconds a new-game key (or a click on a tile that may be no hidden one) is given to act."""
-MAX_STEPS = 400
 MOVED_SHARE = 0.9
 """Share of the cells that must differ after a click before the board is looked for elsewhere
 in the window (see :meth:`calibration.view.BoardView.follow_move`)."""
@@ -274,7 +275,7 @@ class CalibrationPlayer:
             self._game = self._new_game()
         game = self._game
         flags_left = FLAGS_PER_GAME
-        for _ in range(MAX_STEPS):
+        for _ in range(self._step_limit()):
             if game.finished:
                 self._game = None
                 return game
@@ -292,7 +293,20 @@ class CalibrationPlayer:
                 continue
             game.steps.append(self._click(ClickKind.OPEN, cell, frame))
             self._finish_if_over(game)
-        raise CalibrationError(f"a game lasted {MAX_STEPS} clicks without ending")
+        raise self._endless()
+
+    def _step_limit(self) -> int:
+        """Clicks a game may take: each opening click opens a cell or ends the game, so one that
+        goes on past as many clicks as the board has cells (and the marks) does not take them."""
+        grid = self.view.grid
+        return grid.rows * grid.columns + 2 * FLAGS_PER_GAME + 1
+
+    def _endless(self) -> CalibrationError:
+        grid = self.view.grid
+        return CalibrationError(
+            f"a game lasted {self._step_limit()} clicks without ending on a "
+            f"{grid.rows}x{grid.columns} board"
+        )
 
     def _mark_at_random(self, game: PlayedGame, cell: Cell, frame: Image) -> None:
         """Right-click ``cell`` (chosen from the settled board ``frame``), and right-click it
@@ -311,21 +325,26 @@ class CalibrationPlayer:
             game.steps.append(self._mark(cell))
             self._question_tested = True
 
-    def play_to_win(self, meanings: Meanings, mines: int) -> PlayedGame:
+    def play_to_win(self, meanings: Meanings, mines: int, deadline: float = math.inf) -> PlayedGame:
         """Play one game with the solver, reading the board with ``meanings``, to see the face a
         won game shows. Once every safe cell is open the mines left hidden are flagged
         (xdemineur declares the win only when the last mine is flagged).
 
         Returns the record, won or lost; raises if the board shows an appearance not learned,
         but on a cell opened by a click the game survived: a number, whose value the solver is
-        not told (:attr:`Tile.OPENED`).
+        not told (:attr:`Tile.OPENED`). Raises :class:`OutOfTimeError`, the game left as it is,
+        once ``time.monotonic()`` passes ``deadline``.
         """
         if self._game is not None and self._game.steps:
             raise CalibrationError("play_to_win needs a new game, not one in progress")
         game = self._game or self._new_game()
         self._game = None
         opened: set[int] = set()  # appearances of cells opened while the face says "playing"
-        for _ in range(MAX_STEPS):
+        for _ in range(self._step_limit()):
+            if time.monotonic() > deadline:
+                raise OutOfTimeError(
+                    f"a game played to win was left after {len(game.steps)} clicks"
+                )
             frame = self.view.still_board()
             board = board_of(self.view.board_ids(frame), meanings, mines, opened)
             if board.is_won:
@@ -342,7 +361,7 @@ class CalibrationPlayer:
             if self.face is not None and self.face.state() is GameState.PLAYING:  # not won
                 for step in game.steps[clicked:]:
                     opened.update(step.after[step.uncovered].tolist())
-        raise CalibrationError(f"a game lasted {MAX_STEPS} clicks without ending")
+        raise self._endless()
 
     def _mark(self, cell: Cell, before_frame: Image | None = None) -> Step:
         """Right-click ``cell``; raise unless its picture changed."""

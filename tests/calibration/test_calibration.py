@@ -18,7 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from calibration import buttons, session
+from calibration import learn as learn_module
 from calibration.buttons import button_points
+from calibration.errors import OutOfTimeError
 from calibration.evidence import (
     GROUPING_TOLERANCE,
     HIDDEN_ID,
@@ -1159,6 +1161,32 @@ def test_a_number_not_learned_yet_does_not_stop_a_game_played_to_win() -> None:
     assert all(game.finished for game in games)
     assert any(three in step.after for game in games for step in game.steps)
     assert GameState.WON in player.face_pictures
+
+
+def test_a_game_played_to_win_past_its_time_is_left_without_a_click() -> None:
+    """An Expert-sized board played by the solver may take hundreds of clicks (ace-minesweeper's
+    32x32: a game ran past 400 and calibration failed): the won face is only looked for while
+    there is time, and play learns it otherwise."""
+    screen = DrawnGame(seed=2, rule="opening")
+    player = CalibrationPlayer.start(screen, screen, DRAWN_WINDOW, seed=1)
+    meanings = new_meanings(player.evidence.catalogue)
+    learn_game(meanings, player.play_game(), player.evidence.safe_appearances)
+    player.start_new_game()
+    clicks = screen.clicks
+    with pytest.raises(OutOfTimeError):
+        player.play_to_win(meanings, 10, deadline=time.monotonic())
+    assert screen.clicks == clicks
+
+
+def test_calibration_stops_playing_to_win_when_its_time_is_spent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(learn_module, "WIN_SECONDS", 0.0)
+    screen = DrawnGame(seed=2, rule="opening")
+    result = calibrated(screen, max_games=8)
+    assert result.games == 8
+    assert result.missing_faces == ["won"]
+    assert_learned_truly(result, screen, result.skin.templates)
 
 
 def test_a_dialog_drawn_over_the_dimmed_window_at_a_game_s_end_is_answered() -> None:
