@@ -30,6 +30,7 @@ from calibration.evidence import (
 from calibration.first_click import first_click_rule, first_opens
 from calibration.pointer import Pointer
 from calibration.session import CalibrationPlayer
+from calibration.view import settled
 from solver import Board, GameState, Tile
 from solver.bench.progress import progress_bar
 from vision.geometry import Rect
@@ -288,7 +289,7 @@ class _Learner:
         skin = build_skin(name, player.evidence, meanings, faces, new_game, uneven)
         view = player.view
         try:
-            shown = board_of(view.board_ids(), meanings)
+            shown = board_of(view.board_ids(view.still_board()), meanings)
         except UnknownAppearanceError:
             log.info("the board on the screen shows a tile not learned: not verified")
         else:
@@ -469,8 +470,9 @@ def match_threshold(
 
 
 def verify(skin: Skin, grabber: Grabber, window: Rect, expected: Board) -> None:
-    """Locate and read the board in ``window`` with ``skin``; raise unless it reads ``expected``."""
-    frame = grabber.grab(window)
+    """Locate and read the board in ``window`` with ``skin``, once it holds still (a game left
+    as a new one was starting may still be drawing it); raise unless it reads ``expected``."""
+    frame = settled(grabber, window, None)
     geometry = locate(skin, frame, origin=(window.left, window.top), shape=expected.tiles.shape)
     reader = BoardReader(skin, geometry)
     reading = reader.read(grabber.grab(reader.region), expected.mines)

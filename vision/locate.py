@@ -120,9 +120,11 @@ def locate(
             f" appears within distance {skin.threshold:.3f}"
         )
     if best is None:
-        raise BoardNotFoundError(
-            f"no board of {where}: " + "; ".join(problems), _on_screen(blocks, origin)
+        why = "; ".join(problems) or (
+            f"no cell reads for sure as a tile that is not plain, on any of the {len(tried)} "
+            "grids where its distinctive tiles matched in grey"
         )
+        raise BoardNotFoundError(f"no board of {where}: {why}", _on_screen(blocks, origin))
 
     candidate, (start_x, start_y) = best
     (pitch_x, pitch_y), (offset_x, offset_y) = skin.pitch, skin.tile_offset

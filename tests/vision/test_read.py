@@ -165,6 +165,23 @@ def test_no_board_names_the_skin_and_the_area() -> None:
         locate(SKINS[16], screen)
 
 
+def test_no_uneven_board_where_its_tiles_only_look_alike_says_why() -> None:
+    """An uneven skin's anchor matches hidden tiles drawn in other colours (grey levels alike),
+    but no cell reads as a tile: the error says so (gnome-mines' calibration once ended on "no
+    board of skin 'gnome-mines' in the screen area ...: " and nothing after)."""
+    skin = replace(make_skin(16, seed=5), slack=(1, 1))
+    hidden = skin.templates[Tile.HIDDEN].astype(np.int16)
+    hidden[..., 0] = 255 - hidden[..., 0]
+    height, width = hidden.shape[:2]
+    screen = np.full((300, 400, 3), 128, dtype=np.uint8)
+    for row in range(5):
+        for column in range(5):
+            y, x = 40 + 16 * row, 40 + 16 * column
+            screen[y : y + height, x : x + width] = hidden.astype(np.uint8)
+    with pytest.raises(BoardNotFoundError, match=r"Rect\(.*\): no cell reads for sure as a tile"):
+        locate(skin, screen)
+
+
 def test_missing_face_is_an_error() -> None:
     tiles = np.full((4, 4), Tile.HIDDEN, dtype=np.uint8)
     drawn = draw(SKINS[16], tiles, (40, 60), SCREEN, face=None)
