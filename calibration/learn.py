@@ -288,12 +288,14 @@ class _Learner:
         uneven = player.view.grid.edges is not None
         skin = build_skin(name, player.evidence, meanings, faces, new_game, uneven)
         view = player.view
+        # Once it holds still: a game left as a new one was starting may still be drawing it.
+        frame = settled(view.grabber, view.window, None)
         try:
-            shown = board_of(view.board_ids(view.still_board()), meanings)
+            shown = board_of(view.board_ids(view.board_part(frame)), meanings)
         except UnknownAppearanceError:
             log.info("the board on the screen shows a tile not learned: not verified")
         else:
-            verify(skin, view.grabber, view.window, shown)
+            verify(skin, view.grabber, view.window, frame, shown)
         # Leave a fresh board: the one a game ended on may show tiles not learned yet, and then
         # play could not find the board by the skin. The way that worked goes into the skin.
         try:
@@ -460,19 +462,21 @@ def match_threshold(
         closest = min(closest, distance)
     threshold = min(MAX_THRESHOLD, max(THRESHOLD_SHARE * closest, grouped))
     hidden = templates.get(Tile.HIDDEN)
-    if hidden is not None and flatness(hidden) <= threshold:
-        threshold = max(THRESHOLD_SHARE * flatness(hidden), grouped)
-    if hidden is not None and flatness(hidden) <= threshold:
+    if hidden is None:
+        return threshold
+    flat = flatness(hidden)
+    if flat <= threshold:
+        threshold = max(THRESHOLD_SHARE * flat, grouped)
+    if flat <= threshold:
         raise CalibrationError(
-            f"the hidden tile is too plain (flatness {flatness(hidden):.3f}) to find the board by"
+            f"the hidden tile is too plain (flatness {flat:.3f}) to find the board by"
         )
     return threshold
 
 
-def verify(skin: Skin, grabber: Grabber, window: Rect, expected: Board) -> None:
-    """Locate and read the board in ``window`` with ``skin``, once it holds still (a game left
-    as a new one was starting may still be drawing it); raise unless it reads ``expected``."""
-    frame = settled(grabber, window, None)
+def verify(skin: Skin, grabber: Grabber, window: Rect, frame: Image, expected: Board) -> None:
+    """Locate the board in ``frame`` (a capture of ``window``) with ``skin`` and read it as play
+    does; raise unless it reads ``expected``."""
     geometry = locate(skin, frame, origin=(window.left, window.top), shape=expected.tiles.shape)
     reader = BoardReader(skin, geometry)
     reading = reader.read(grabber.grab(reader.region), expected.mines)
