@@ -61,7 +61,9 @@ def changed_patches(
     """The patches of pixels that differ between two captures of one region, inside ``where``:
     each the bounding box of its changed pixels, strokes less than ``join`` (height, width)
     pixels apart taken as one picture (the eyes and mouth of a face, the words of a label)."""
-    changed = ((before != after).any(axis=2) & where).astype(np.uint8)
+    changed = ((before != after).any(axis=2) & where & ~_recoloured(before, after, where)).astype(
+        np.uint8
+    )
     if not changed.any():
         return []
     joined = cv2.dilate(changed, np.ones(join, np.uint8))
@@ -69,6 +71,23 @@ def changed_patches(
     return [
         _shrink(changed, Rect(*(int(v) for v in stats[label][:4]))) for label in range(1, count)
     ]
+
+
+def _recoloured(before: Image, after: Image, where: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """The pixels inside ``where`` that show the commonest colour there in ``before`` and the
+    commonest in ``after``: a background that took another colour (PyMines paints its window
+    red on a loss), not a change of what is drawn on it."""
+    if not where.any():
+        return np.zeros(where.shape, dtype=bool)
+    return np.all(before == _commonest(before[where]), axis=2) & np.all(
+        after == _commonest(after[where]), axis=2
+    )
+
+
+def _commonest(pixels: Image) -> Image:
+    """The colour most of ``pixels`` (an N x channels array) show."""
+    colours, counts = np.unique(pixels.reshape(-1, pixels.shape[-1]), axis=0, return_counts=True)
+    return colours[int(counts.argmax())]
 
 
 def _whole_face(frame: Image, changed: Rect) -> Rect:
