@@ -192,6 +192,11 @@ class Lattice:
         found = np.argwhere(shown)
         counts = shown.sum(axis=1)[found[:, 0]] + shown.sum(axis=0)[found[:, 1]]
         row, column = found[int(np.argmax(counts))]
+        if not self.detail[index][row, column]:
+            raise GridNotFoundError(
+                f"the hidden tile ({self.pitch[0]}x{self.pitch[1]} px) is one plain colour: its "
+                "cells cannot be told from each other or from a plain window around them"
+            )
         picture = np.array(self.blocks(index)[row, column])
         bank = TemplateBank([0], [picture])
         anywhere = np.logical_or.reduce(

@@ -69,6 +69,9 @@ WIN_ATTEMPTS = 6
 WIN_SECONDS = 45.0
 """Seconds of those games at most, per window: a game on a big board takes hundreds of clicks
 (ace-minesweeper's 32x32), and play learns the won face when it shows."""
+QUIET_WINS = 2
+"""Won games showing the face they show in play after which a window is not played to win
+any more: the game has no won face of its own (PyMines never says a game is won)."""
 MAX_THRESHOLD = 0.1
 THRESHOLD_SHARE = 0.4
 """The match threshold is this share of the distance between the two closest templates."""
@@ -270,6 +273,9 @@ class _Learner:
         for _ in range(WIN_ATTEMPTS):
             if GameState.WON in self.faces or time.monotonic() > deadline:
                 return
+            if player.wins_without_face >= QUIET_WINS:
+                log.info("%d won games kept the face they show in play", QUIET_WINS)
+                return
             self.new_game = player.start_new_game()
             self._count_game()
             try:
@@ -299,11 +305,12 @@ class _Learner:
         # Leave a fresh board: the one a game ended on may show tiles not learned yet, and then
         # play could not find the board by the skin. The way that worked goes into the skin.
         try:
-            self.new_game = player.start_new_game()
+            if not player.fresh:
+                self.new_game = player.start_new_game()
         except CalibrationError as error:
             log.info("no fresh game left on the window: %s", error)
         else:
-            skin = replace(skin, new_game=self.new_game)
+            skin = replace(skin, new_game=self.new_game or skin.new_game)
         if skin.new_game.at is not None:
             skin = replace(skin, button=player.new_game_button)
         missing_faces = sorted(set(FACE_STATES) - set(faces)) if faces else []

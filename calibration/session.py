@@ -96,6 +96,10 @@ class CalibrationPlayer:
         """The screen around the new-game point before the first click there that started a
         new game (see :attr:`vision.skin.Skin.button`)."""
         self._question_tested = False
+        self.wins_without_face = 0
+        """Won games whose face showed no picture of its own (see :meth:`_won`)."""
+        self.fresh = False
+        """Whether the board shows a new game no click has touched yet."""
         self._game: PlayedGame | None = None
         self._end_frame: Image | None = None
         """The lost board as :meth:`_lost` last read it, held still."""
@@ -186,6 +190,7 @@ class CalibrationPlayer:
         rect = view.board_rect
         if before_frame is None:
             before_frame = view.still_board()
+        self.fresh = False
         x, y = view.cell_point(cell)
         button = "left" if click == ClickKind.OPEN else "right"
         self._click_and_park(x, y, button)
@@ -515,6 +520,8 @@ class CalibrationPlayer:
         picture = face.picture_in(self.view.grabber.grab(self.view.window))
         if not any(np.array_equal(picture, known) for known in face.pictures.values()):
             face.pictures[GameState.WON] = picture
+        else:
+            self.wins_without_face += 1
 
     # -- new games --------------------------------------------------------------------------
 
@@ -537,6 +544,7 @@ class CalibrationPlayer:
             if self._is_new_game(frame, ended):
                 log.debug("%s started a new game", what)
                 self._board_seen = frame
+                self.fresh = True
                 self.new_game_method = method
                 if self.new_game_button is None:
                     self.new_game_button = button

@@ -28,6 +28,7 @@ from calibration.evidence import (
     Catalogue,
     ClickKind,
     Evidence,
+    Meanings,
     PlayedGame,
     Step,
     board_of,
@@ -389,6 +390,21 @@ def test_no_grid_in_a_plain_or_patternless_window() -> None:
     noise = np.random.default_rng(1).integers(0, 255, size=(200, 200, 3), dtype=np.uint8)
     with pytest.raises(GridNotFoundError, match="identical detailed tiles"):
         find_grid(noise)
+
+
+def test_a_board_of_flat_hidden_cells_is_refused_with_a_reason() -> None:
+    """minex (a Minesweeper drawn in a terminal) paints its hidden cells one flat green, edge to
+    edge: a fresh board is a green rectangle with no line between its cells, and calibration
+    stopped with a numpy error. Cells that show nothing of their own cannot be told from the
+    window around them, so the game is refused, saying why."""
+    fresh = np.zeros((300, 400, 3), dtype=np.uint8)
+    fresh[60:240, 100:370] = (0, 255, 0)  # 9 rows of 20 px, 9 columns of 30 px
+    after = fresh.copy()
+    after[100:140, 160:220] = (220, 245, 245)  # four opened cells ...
+    after[105:115, 175:178] = after[125:135, 205:208] = (255, 0, 0)  # ... two showing a 1
+    lattice = find_lattice(fresh, after)
+    with pytest.raises(GridNotFoundError, match="hidden tile .*plain"):
+        lattice.grid(lattice.hash_at(0, 110, 70))
 
 
 # -- meanings from simulated games --------------------------------------------------------------
@@ -873,6 +889,7 @@ class DrawnGame:
         presses_after_loss: bool = False,
         new_game_keys: tuple[str, ...] = (),
         won_leaves_mines_hidden: bool = False,
+        won_face: bool = True,
     ) -> None:
         self.skin = make_skin(16, seed=5, name="truth")
         self.screen = Rect(0, 0, *DRAWN_SCREEN)
@@ -951,9 +968,13 @@ class DrawnGame:
         """A won game shows the mines the player did not flag still hidden (only its face
         says it is over), and takes no click after."""
         self.hidden_when_won = np.zeros((9, 9), dtype=bool)
+        self.won_face = won_face
+        """Whether a won game shows a face of its own (PyMines keeps its playing face)."""
 
     def scene(self) -> synthetic.Scene:
         face = self.game.state.value
+        if self.game.state is GameState.WON and not self.won_face:
+            face = GameState.PLAYING.value
         tiles = self.game.board.tiles.copy()
         revealed = self.reveal_on_loss and self.game.state is GameState.LOST
         if revealed:
@@ -1211,6 +1232,39 @@ def test_calibration_stops_playing_to_win_when_its_time_is_spent(
     assert result.games == 8
     assert result.missing_faces == ["won"]
     assert_learned_truly(result, screen, result.skin.templates)
+
+
+def test_a_game_whose_won_face_is_its_playing_face_is_not_played_to_win_again_and_again() -> None:
+    """PyMines keeps its playing face on a won board (it never says a game is won): every game
+    calibration played to win waited 5 s for a won face and the next began, until its 45 s
+    were spent. Two wins that show no face of their own say the game has none."""
+    screen = DrawnGame(seed=2, rule="opening", won_face=False)
+    result = calibrated(screen, max_games=8)
+    played_to_win = screen.new_games["face"] - 7  # after the random games' new games
+    assert result.missing_faces == ["won"]
+    assert 2 <= played_to_win < WIN_ATTEMPTS, played_to_win
+    assert_learned_truly(result, screen, result.skin.templates)
+
+
+def test_a_game_left_fresh_for_lack_of_time_is_not_started_anew(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Calibration leaves a fresh board for play: when the time to play to win ran out just as
+    a new game began, the board is fresh already. Starting one more found that no way changed
+    it, and went on to try every key (PyMines, 12 s)."""
+
+    def out_of_time(
+        self: CalibrationPlayer, meanings: Meanings, mines: int, deadline: float
+    ) -> PlayedGame:
+        time.sleep(max(0.0, deadline - time.monotonic()))
+        raise OutOfTimeError("left after 0 clicks")
+
+    monkeypatch.setattr(CalibrationPlayer, "play_to_win", out_of_time)
+    monkeypatch.setattr(learn_module, "WIN_SECONDS", 1.0)
+    screen = DrawnGame(seed=2, rule="opening")
+    result = calibrated(screen, max_games=8)
+    assert screen.keys == []
+    assert result.skin.new_game == NewGame("face")
 
 
 def test_a_dialog_drawn_over_the_dimmed_window_at_a_game_s_end_is_answered() -> None:
