@@ -67,6 +67,8 @@ HIDDEN_CANDIDATES = 3
 """How many of a fresh board's most common tiles are clicked to find the hidden one."""
 BUTTON_SIDE = 17
 """Pixels a side of the picture kept of a new-game button, centred on its point."""
+EDGE_LEVELS = 24
+"""Colour levels by which neighbouring pixels differ across a line or an edge (less: shading)."""
 KEY_TIMEOUT = 1.5
 """Seconds a new-game key (or a click on a tile that may be no hidden one) is given to act."""
 MOVED_SHARE = 0.9
@@ -735,15 +737,12 @@ def _click_the_hidden_tile(
         cells = np.argwhere(lattice.hashes[0] == key)
         middle = np.array(lattice.hashes[0].shape) / 2
         row, column = cells[np.argmin(((cells - middle) ** 2).sum(axis=1))]
-        x = lattice.phase[0] + int(column) * lattice.pitch[0] + lattice.pitch[0] // 2
-        y = lattice.phase[1] + int(row) * lattice.pitch[1] + lattice.pitch[1] // 2
-        block = Rect(
-            window.left + x - lattice.pitch[0] // 2,
-            window.top + y - lattice.pitch[1] // 2,
-            lattice.pitch[0],
-            lattice.pitch[1],
-        )
+        left = lattice.phase[0] + int(column) * lattice.pitch[0]
+        top = lattice.phase[1] + int(row) * lattice.pitch[1]
+        block = Rect(window.left + left, window.top + top, *lattice.pitch)
         unclicked = grabber.grab(block)
+        inside_x, inside_y = _plainest_point(unclicked)
+        x, y = left + inside_x, top + inside_y
         pointer.click(window.left + x, window.top + y, "left")
         pointer.move(*rest)
         if not np.array_equal(settled(grabber, block, unclicked, KEY_TIMEOUT), unclicked):
@@ -755,6 +754,28 @@ def _click_the_hidden_tile(
         f"none of the {HIDDEN_CANDIDATES} most common tiles in window {window} changed when "
         "clicked: is it a fresh Minesweeper game?" + ("" if dialog is None else f" ({dialog})")
     )
+
+
+def _plainest_point(block: Image) -> tuple[int, int]:
+    """The point of ``block`` farthest from its edges and from any change of colour in it
+    (nearest its middle among equals): a click there lands on a tile, not on the line between
+    two. A fresh board of plain buttons repeats as well when cut through their middles (tk's
+    buttons in DangerUXB), and the middle of such a block is a line that takes no click."""
+    height, width = block.shape[:2]
+    levels = block.astype(np.int16)
+    steady = np.ones((height, width), dtype=bool)
+    across = (np.abs(np.diff(levels, axis=1)) > EDGE_LEVELS).any(axis=2)
+    down = (np.abs(np.diff(levels, axis=0)) > EDGE_LEVELS).any(axis=2)
+    steady[:, 1:] &= ~across
+    steady[:, :-1] &= ~across
+    steady[1:] &= ~down
+    steady[:-1] &= ~down
+    steady[[0, -1]] = steady[:, [0, -1]] = False
+    room = cv2.distanceTransform(steady.astype(np.uint8), cv2.DIST_L2, 3)
+    ys, xs = np.mgrid[0:height, 0:width]
+    off_middle = np.hypot(xs - width // 2, ys - height // 2)
+    y, x = np.unravel_index(np.argmax(room - off_middle / (height + width)), room.shape)
+    return int(x), int(y)
 
 
 def _only_changes_around(before: Image, after: Image, point: tuple[int, int]) -> Image:
