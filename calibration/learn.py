@@ -305,12 +305,11 @@ class _Learner:
         # Leave a fresh board: the one a game ended on may show tiles not learned yet, and then
         # play could not find the board by the skin. The way that worked goes into the skin.
         try:
-            if not player.fresh:
-                self.new_game = player.start_new_game()
+            self.new_game = player.start_new_game()
         except CalibrationError as error:
             log.info("no fresh game left on the window: %s", error)
         else:
-            skin = replace(skin, new_game=self.new_game or skin.new_game)
+            skin = replace(skin, new_game=self.new_game)
         if skin.new_game.at is not None:
             skin = replace(skin, button=player.new_game_button)
         missing_faces = sorted(set(FACE_STATES) - set(faces)) if faces else []

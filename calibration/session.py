@@ -100,7 +100,7 @@ class CalibrationPlayer:
         self._question_tested = False
         self.wins_without_face = 0
         """Won games whose face showed no picture of its own (see :meth:`_won`)."""
-        self.fresh = False
+        self._fresh = False
         """Whether the board shows a new game no click has touched yet."""
         self._game: PlayedGame | None = None
         self._end_frame: Image | None = None
@@ -192,7 +192,7 @@ class CalibrationPlayer:
         rect = view.board_rect
         if before_frame is None:
             before_frame = view.still_board()
-        self.fresh = False
+        self._fresh = False
         x, y = view.cell_point(cell)
         button = "left" if click == ClickKind.OPEN else "right"
         self._click_and_park(x, y, button)
@@ -532,7 +532,10 @@ class CalibrationPlayer:
         beside the board labelled so, Ctrl+R and Ctrl+N (:data:`vision.skin.NEW_GAME_KEYS`),
         then a place the finished game changed (:func:`calibration.buttons.button_points`).
         A way counts only when a fresh board appears; one that changes the board into anything
-        else stops calibration rather than trying more on a game in an unknown state."""
+        else stops calibration rather than trying more on a game in an unknown state. A board
+        no click has touched since the last new game is one already: no way would change it."""
+        if self._fresh and self.new_game_method is not None:
+            return self.new_game_method
         view = self.view
         ended = self._ended_board()
         tried = []
@@ -546,7 +549,7 @@ class CalibrationPlayer:
             if self._is_new_game(frame, ended):
                 log.debug("%s started a new game", what)
                 self._board_seen = frame
-                self.fresh = True
+                self._fresh = True
                 self.new_game_method = method
                 if self.new_game_button is None:
                     self.new_game_button = button
