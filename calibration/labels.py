@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from calibration.faces import commonest_colour
 from vision.geometry import Rect
 from vision.skin import Image
 
@@ -117,9 +118,9 @@ def read_words(frame: Image, blank: list[Rect]) -> list[Word]:
     import pytesseract
 
     picture = np.ascontiguousarray(frame[:, :, 2::-1])  # as RGB
-    colours, counts = np.unique(picture[::4, ::4].reshape(-1, 3), axis=0, return_counts=True)
+    background = commonest_colour(picture[::4, ::4])
     for rect in blank:
-        picture[rect.top : rect.bottom, rect.left : rect.right] = colours[int(np.argmax(counts))]
+        picture[rect.top : rect.bottom, rect.left : rect.right] = background
     try:
         data = pytesseract.image_to_data(
             picture, config="--psm 11", output_type=pytesseract.Output.DICT

@@ -68,7 +68,7 @@ HIDDEN_CANDIDATES = 3
 BUTTON_SIDE = 17
 """Pixels a side of the picture kept of a new-game button, centred on its point."""
 EDGE_LEVELS = 24
-"""Colour levels by which neighbouring pixels differ across a line or an edge (less: shading)."""
+"""Colour levels by which the pixels around one differ across a line or an edge (less: shading)."""
 KEY_TIMEOUT = 1.5
 """Seconds a new-game key (or a click on a tile that may be no hidden one) is given to act."""
 MOVED_SHARE = 0.9
@@ -765,16 +765,12 @@ def _plainest_point(block: Image) -> tuple[int, int]:
     two. A fresh board of plain buttons repeats as well when cut through their middles (tk's
     buttons in DangerUXB), and the middle of such a block is a line that takes no click."""
     height, width = block.shape[:2]
-    levels = block.astype(np.int16)
-    steady = np.ones((height, width), dtype=bool)
-    across = (np.abs(np.diff(levels, axis=1)) > EDGE_LEVELS).any(axis=2)
-    down = (np.abs(np.diff(levels, axis=0)) > EDGE_LEVELS).any(axis=2)
-    steady[:, 1:] &= ~across
-    steady[:, :-1] &= ~across
-    steady[1:] &= ~down
-    steady[:-1] &= ~down
-    steady[[0, -1]] = steady[:, [0, -1]] = False
-    room = cv2.distanceTransform(steady.astype(np.uint8), cv2.DIST_L2, 3)
+    spread = cv2.morphologyEx(
+        np.ascontiguousarray(block), cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8)
+    )
+    steady = (spread.max(axis=2) <= EDGE_LEVELS).astype(np.uint8)
+    steady[[0, -1]] = steady[:, [0, -1]] = 0
+    room = cv2.distanceTransform(steady, cv2.DIST_L2, 3)
     ys, xs = np.mgrid[0:height, 0:width]
     off_middle = np.hypot(xs - width // 2, ys - height // 2)
     y, x = np.unravel_index(np.argmax(room - off_middle / (height + width)), room.shape)
