@@ -450,6 +450,26 @@ class Evidence:
         del self.games[index]
         del self._scanned[index : index + 1]
 
+    def rebase(self, catalogue: Catalogue) -> None:
+        """Read every game recorded so far, and the ones to come, with ``catalogue`` (one that
+        compares another part of the cells' pictures): each appearance becomes the one its
+        picture is in the new catalogue, so pictures that differed only outside the part
+        compared now are one."""
+        old = self.catalogue
+        new_ids = np.array(
+            [catalogue.add(image, old.classes.get(i, 0)) for i, image in enumerate(old.images)],
+            dtype=np.int32,
+        )
+        for game in self.games:
+            game.steps[:] = [
+                replace(step, before=new_ids[step.before], after=new_ids[step.after])
+                for step in game.steps
+            ]
+        self.opened = {int(new_ids[i]) for i in self.opened}
+        self._lasting = {int(new_ids[i]) for i in self._lasting}
+        self._marks = {int(new_ids[i]) for i in self._marks}
+        self.catalogue = catalogue
+
     def end_appearances(self) -> list[int]:
         """Appearances only a lost game shows: those the losing click showed on its cell, not
         safe ones. Not the other cells a loss changed: a game that shows every cell on a loss

@@ -62,8 +62,8 @@ next: a lost board caught in a repaint that outlasts every wait (Wine on a loade
 2026-11-23: "cell (0, 0) changed from appearance #15 ... on losing") is one such game; a third
 says the game is not understood."""
 MAX_STARTS_OVER = 2
-"""Times calibration starts over comparing a smaller part of the cells, a neighbour having
-painted over a band of some (see :func:`calibration.evidence.unpainted_box`)."""
+"""Times calibration starts comparing a smaller part of the cells, a neighbour having painted
+over a band of some (see :func:`calibration.evidence.unpainted_box`)."""
 WIN_ATTEMPTS = 6
 """Games the solver plays, per window whose mine count is known, to see the won face."""
 WIN_SECONDS = 45.0
@@ -231,13 +231,19 @@ class _Learner:
 
     def _learn(self, player: CalibrationPlayer, game: PlayedGame) -> None:
         """Learn what ``game`` proves, or set it aside, learning nothing from it, if it
-        contradicts the rules or the other games (up to :data:`SET_ASIDE` games)."""
+        contradicts the rules or the other games (up to :data:`SET_ASIDE` games). A game with a
+        click that painted over a band of other cells first makes calibration compare only the
+        rest of each cell (up to :data:`MAX_STARTS_OVER` times), in every game so far."""
+        game.mines = self.mines
         box = player.evidence.catalogue.box
         steps = game.steps[:-1] if game.finished else game.steps
         smaller = next((s.unpainted for s in steps if s.unpainted not in (None, box)), None)
-        if smaller is not None and self._start_over(player, smaller):
-            return
-        game.mines = self.mines
+        if smaller is not None and self.started_over < MAX_STARTS_OVER:
+            self._start_over(player, smaller)
+        else:
+            self._learn_one(player, game)
+
+    def _learn_one(self, player: CalibrationPlayer, game: PlayedGame) -> None:
         trial = self.meanings.copy()
         try:
             learn_game(trial, game, player.evidence.safe_appearances)
@@ -250,19 +256,24 @@ class _Learner:
             return
         self.meanings = trial
 
-    def _start_over(self, player: CalibrationPlayer, box: tuple[int, int, int, int]) -> bool:
-        """Whether calibration starts over comparing only ``box`` of each cell's picture, as it
-        may :data:`MAX_STARTS_OVER` times: a click of the game painted over the rest of some
-        cells beside those it opened. The games so far are forgotten."""
-        if self.started_over >= MAX_STARTS_OVER:
-            return False
-        log.warning("calibration starts over, comparing only the part %s of each cell", box)
+    def _start_over(self, player: CalibrationPlayer, box: tuple[int, int, int, int]) -> None:
+        """Compare only ``box`` of each cell's picture from now on: a click of the game painted
+        over the rest of some cells beside those it opened. Every game so far is read and
+        learned again that way (forgetting them left nothing learned when it happened in the
+        last games of a calibration)."""
+        games = player.evidence.games
+        log.warning(
+            "calibration compares only the part %s of each cell from now on, and reads its %d "
+            "games again",
+            box,
+            len(games),
+        )
         catalogue = player.evidence.catalogue.with_box(box)
-        player.start_over(Evidence(catalogue))
-        self.evidence = player.evidence
+        player.start_over(catalogue)
         self.meanings = new_meanings(catalogue)
         self.started_over += 1
-        return True
+        for game in list(games):
+            self._learn_one(player, game)
 
     def play_to_win(self, player: CalibrationPlayer, mines: int) -> None:
         """Up to :data:`WIN_ATTEMPTS` games played by the solver, until one shows the won face

@@ -156,10 +156,11 @@ class CalibrationPlayer:
         player._finish_if_over(player._game)
         return player
 
-    def start_over(self, evidence: Evidence) -> None:
-        """Record games from now on as ``evidence`` (a catalogue that compares another part
-        of the cells): what was seen so far is forgotten."""
-        self.evidence, self.view.catalogue, self._game = evidence, evidence.catalogue, None
+    def start_over(self, catalogue: Catalogue) -> None:
+        """Read the games recorded so far, and the ones to come, with ``catalogue`` (one that
+        compares another part of the cells); a game in progress is left unrecorded."""
+        self.evidence.rebase(catalogue)
+        self.view.catalogue, self._game = catalogue, None
 
     @property
     def face_pictures(self) -> dict[GameState, Image]:
@@ -361,9 +362,14 @@ class CalibrationPlayer:
                 return game
             move = next_moves(board)[0]
             clicked = len(game.steps)
-            game.steps.append(self._click(ClickKind.OPEN, move.cell, frame))
+            step = self._click(ClickKind.OPEN, move.cell, frame)
+            game.steps.append(step)
             self._finish_if_over(game)  # may add a probe click
             if game.finished:
+                return game
+            if step.unpainted != self.evidence.catalogue.box:
+                # The click painted over a part of other cells that is compared: they may read
+                # as opened ones. Calibration starts over comparing less (see _Learner._learn).
                 return game
             if self.face is not None and self.face.state() is GameState.PLAYING:  # not won
                 for step in game.steps[clicked:]:

@@ -859,7 +859,8 @@ class DrawnGame:
     a green grid line (outside the tile), as xbomb does. With ``faceless`` no face is drawn (nor
     clicked); with ``relabel_button`` the button looks different once a game is over, and
     ``end_label`` is a message shown then, on which a click does nothing. With ``paint_below``
-    each number paints that many lines at the top of a hidden cell below it. With
+    each number paints that many lines at the top of a hidden cell below it (from game
+    ``paint_from_game`` on, counted from 1). With
     ``veiled_dialog_on_end`` a dialog is drawn over the dimmed window when a game ends. With
     ``presses_after_loss`` a left click on a hidden cell of a lost game leaves it drawn pressed,
     as an opened cell with no number (a web page whose mouse-down handler ignores the game's
@@ -882,6 +883,7 @@ class DrawnGame:
         relabel_button: bool = False,
         end_label: Rect | None = None,
         paint_below: int = 0,
+        paint_from_game: int = 1,
         veiled_dialog_on_end: tuple[str, ...] = (),
         veiled_dialog_after: float = 0.0,
         marks_before_start: bool = True,
@@ -914,6 +916,9 @@ class DrawnGame:
         self.paint_below = paint_below
         """Lines of a hidden cell that the number above it paints over (a digit drawn taller
         than its cell, as xbomb's in 20-px cells), in a colour of its own per number."""
+        self.paint_from_game = paint_from_game
+        self.games = 1
+        """Games begun, this one counted."""
         self.edges = None
         if numbers_per_size:
             self.skin.variants = synthetic.per_size_numbers(self.skin)
@@ -1010,11 +1015,12 @@ class DrawnGame:
                 moved.screen[box] = scene.screen[box]
             scene = replace(moved, geometry=replace(moved.geometry, face=face_rect))
         left, top = DRAWN_BOARD_AT
+        painted = self.paint_below * (self.games >= self.paint_from_game)
         for row, column in np.argwhere((tiles[:-1] <= Tile.EIGHT) & (tiles[1:] == Tile.HIDDEN)):
             number = int(tiles[row, column])
             if number:
                 y, x = top + 16 * (row + 1), left + 16 * column
-                scene.screen[y : y + self.paint_below, x + 4 : x + 12] = (30 * number, 0, 200)
+                scene.screen[y : y + painted, x + 4 : x + 12] = (30 * number, 0, 200)
         if revealed:
             for row, column in np.argwhere(self.opened_by_player):
                 y, x = top + 16 * row, left + 16 * column
@@ -1115,6 +1121,7 @@ class DrawnGame:
     def start_new_game(self) -> None:
         self.hidden_when_won = np.zeros((9, 9), dtype=bool)
         self.seed += 1
+        self.games += 1
         self.game = Game(9, 9, 10, rule=self.rule, seed=self.seed)
         self.veiled_dialog_answered = False
         self.lost_at = -math.inf
@@ -1495,6 +1502,23 @@ def test_a_game_whose_numbers_paint_the_cells_below_is_learned_from_the_rest_of_
     region = reader.region
     shown = reader.read(frame[region.top : region.bottom, region.left : region.right], 10)
     assert np.array_equal(shown.board.tiles, screen.game.board.tiles)
+
+
+def test_games_learned_before_calibration_compares_a_smaller_part_of_the_cells_are_kept() -> None:
+    """Numbers start painting into the cells below only once the games played to win have
+    begun (a paint first caught there). Calibration then compares less of each cell, and reads
+    the games played so far again that way: it forgot them all, and with no random game left
+    to play, it ended with nothing learned (an xdemineur Expert calibration in a slow test run:
+    "the games never showed tiles ZERO, ONE, ..." after its one start-over)."""
+    screen = DrawnGame(seed=2, paint_below=3, paint_from_game=7)
+    result = calibrated(screen, max_games=6)
+    assert screen.games > 7, "no game was played to win after the random ones"
+    assert result.skin.tile_offset[1] >= 3 + 2, "calibration did not start over"
+    assert result.usable, result.describe_missing()
+    (x, y), (width, height) = result.skin.tile_offset, result.skin.tile_size
+    for tile, template in result.skin.templates.items():
+        expected = screen.skin.templates[tile][y : y + height, x : x + width]
+        assert np.array_equal(template, expected), tile
 
 
 def test_a_new_game_point_not_beside_the_board_in_its_window_is_refused() -> None:
