@@ -38,7 +38,7 @@ from calibration.evidence import (
     redrawn_numbers,
 )
 from calibration.faces import find_face
-from calibration.grid import find_lattice
+from calibration.grid import GridNotFoundError, find_lattice
 from calibration.labels import NoTextReader, read_words
 from calibration.pointer import Pointer
 from calibration.view import PROBE_TIMEOUT, SETTLE_TIMEOUT, BoardView, FaceButton, settled
@@ -126,7 +126,10 @@ class CalibrationPlayer:
         point, fresh, after = _click_the_hidden_tile(pointer, grabber, window)
         # The hidden tile is the block under the click in the fresh frame; with the opened cells
         # of the second frame the cut is certain (see calibration.grid).
-        lattice = find_lattice(fresh, _only_changes_around(fresh, after, point))
+        try:
+            lattice = find_lattice(fresh, _only_changes_around(fresh, after, point))
+        except GridNotFoundError as error:
+            raise GridNotFoundError(f"{error}, after the first click{_LOST_FIRST}") from error
         grid = lattice.grid(lattice.hash_at(0, *point))
         cut = grid.cut_sides(fresh)
         if cut:
@@ -152,6 +155,11 @@ class CalibrationPlayer:
             view.board_ids(board[1]),
             view.unpainted(*board),
         )
+        if not (first.after == HIDDEN_ID).any():
+            raise CalibrationError(
+                f"the first click, at {(window.left + point[0], window.top + point[1])}, "
+                f"changed every hidden cell in window {window}{_LOST_FIRST}"
+            )
         player._game = player._new_game([first])
         player._finish_if_over(player._game)
         return player
@@ -781,6 +789,12 @@ def _plainest_point(block: Image) -> tuple[int, int]:
     off_middle = np.hypot(xs - width // 2, ys - height // 2)
     y, x = np.unravel_index(np.argmax(room - off_middle / (height + width)), room.shape)
     return int(x), int(y)
+
+
+_LOST_FIRST = (
+    ": if it lost the game (a game with no safe first click may, and show every cell), start "
+    "a new game there and calibrate again"
+)
 
 
 def _only_changes_around(before: Image, after: Image, point: tuple[int, int]) -> Image:

@@ -1914,3 +1914,14 @@ def test_the_pointer_rests_in_the_window_off_the_board(window: Rect, board: Rect
 
 def test_a_board_filling_its_window_leaves_no_place_to_rest() -> None:
     assert rest_point(Rect(0, 0, 50, 50), Rect(0, 0, 50, 50)) is None
+
+
+def test_a_first_click_that_loses_the_game_is_told_as_such() -> None:
+    """A game with no safe first click may lose on calibration's first click and show every
+    cell (DangerUXB at Beginner, one time in six): the board cannot be found from that click,
+    and the user is told to start a new game and calibrate again, not that no board is there."""
+    screen = DrawnGame(seed=10, rule="none", reveal_on_loss=True)
+    lost_on_first_click = r"first click, .* changed every hidden cell .* if it lost the game"
+    with pytest.raises(CalibrationError, match=lost_on_first_click):
+        calibrated(screen, max_games=2)
+    assert screen.clicks == 1
