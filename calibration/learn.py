@@ -61,9 +61,9 @@ SET_ASIDE = 2
 next: a lost board caught in a repaint that outlasts every wait (Wine on a loaded CI machine,
 2026-11-23: "cell (0, 0) changed from appearance #15 ... on losing") is one such game; a third
 says the game is not understood."""
-MAX_STARTS_OVER = 2
-"""Times calibration starts comparing a smaller part of the cells, a neighbour having painted
-over a band of some (see :func:`calibration.evidence.unpainted_box`)."""
+MAX_NARROWINGS = 2
+"""Times calibration narrows what it compares to a smaller part of the cells, a neighbour
+having painted over a band of some (see :func:`calibration.evidence.unpainted_box`)."""
 WIN_ATTEMPTS = 6
 """Games the solver plays, per window whose mine count is known, to see the won face."""
 WIN_SECONDS = 45.0
@@ -170,8 +170,8 @@ class _Learner:
     played: int = 0
     set_aside: list[str] = field(default_factory=list)
     """Why each game set aside (:data:`SET_ASIDE`) was."""
-    started_over: int = 0
-    """Times calibration started over comparing a smaller part of the cells."""
+    narrowed: int = 0
+    """Times calibration went on comparing a smaller part of the cells (see :meth:`_narrow`)."""
     mines: int | None = None
     """The mine count of the window being played, where the user gave it."""
 
@@ -233,13 +233,13 @@ class _Learner:
         """Learn what ``game`` proves, or set it aside, learning nothing from it, if it
         contradicts the rules or the other games (up to :data:`SET_ASIDE` games). A game with a
         click that painted over a band of other cells first makes calibration compare only the
-        rest of each cell (up to :data:`MAX_STARTS_OVER` times), in every game so far."""
+        rest of each cell (up to :data:`MAX_NARROWINGS` times), in every game so far."""
         game.mines = self.mines
         box = player.evidence.catalogue.box
         steps = game.steps[:-1] if game.finished else game.steps
         smaller = next((s.unpainted for s in steps if s.unpainted not in (None, box)), None)
-        if smaller is not None and self.started_over < MAX_STARTS_OVER:
-            self._start_over(player, smaller)
+        if smaller is not None and self.narrowed < MAX_NARROWINGS:
+            self._narrow(player, smaller)
         else:
             self._learn_one(player, game)
 
@@ -256,7 +256,7 @@ class _Learner:
             return
         self.meanings = trial
 
-    def _start_over(self, player: CalibrationPlayer, box: tuple[int, int, int, int]) -> None:
+    def _narrow(self, player: CalibrationPlayer, box: tuple[int, int, int, int]) -> None:
         """Compare only ``box`` of each cell's picture from now on: a click of the game painted
         over the rest of some cells beside those it opened. Every game so far is read and
         learned again that way (forgetting them left nothing learned when it happened in the
@@ -269,9 +269,9 @@ class _Learner:
             len(games),
         )
         catalogue = player.evidence.catalogue.with_box(box)
-        player.start_over(catalogue)
+        player.read_with(catalogue)
         self.meanings = new_meanings(catalogue)
-        self.started_over += 1
+        self.narrowed += 1
         for game in list(games):
             self._learn_one(player, game)
 

@@ -105,6 +105,10 @@ class CalibrationPlayer:
         self._game: PlayedGame | None = None
         self._end_frame: Image | None = None
         """The lost board as :meth:`_lost` last read it, held still."""
+        self._window_in_play: Image | None = None
+        """The window as the last click that left a game going showed it, until the face is
+        found: a fresh window may differ in more than the face (a focus ring on the button
+        clicked to start the game)."""
         self._board_seen: Image | None = None
         """The board as the last click the game took left it (or as a game ended, or began),
         with no dialog over it: what a dialog drawn in the window later veils."""
@@ -164,7 +168,7 @@ class CalibrationPlayer:
         player._finish_if_over(player._game)
         return player
 
-    def start_over(self, catalogue: Catalogue) -> None:
+    def read_with(self, catalogue: Catalogue) -> None:
         """Read the games recorded so far, and the ones to come, with ``catalogue`` (one that
         compares another part of the cells); a game in progress is left unrecorded."""
         self.evidence.rebase(catalogue)
@@ -377,7 +381,7 @@ class CalibrationPlayer:
                 return game
             if step.unpainted != self.evidence.catalogue.box:
                 # The click painted over a part of other cells that is compared: they may read
-                # as opened ones. Calibration starts over comparing less (see _Learner._learn).
+                # as opened ones. Calibration goes on comparing less (see _Learner._learn).
                 return game
             if self.face is not None and self.face.state() is GameState.PLAYING:  # not won
                 for step in game.steps[clicked:]:
@@ -453,7 +457,7 @@ class CalibrationPlayer:
             self._closed_dialogs()  # never probe under a dialog that opened late
             still = settled(self.view.grabber, self.view.board_rect, None, quiet=FLASH_QUIET)
             if not may_have_won and _changed_apart(
-                step.before, self.view.board_ids(still), step.cell
+                step.before, self.view.board_ids(still), step.cell, safe
             ):
                 # The mines drawn across the board; a probe could be fooled by a game that
                 # still draws a clicked cell pressed once it is over.
@@ -477,6 +481,8 @@ class CalibrationPlayer:
             self._lost(game)
         elif outcome is GameState.WON:
             self._won(game)
+        elif self.face is None:
+            self._window_in_play = self.view.grabber.grab(self.view.window)
 
     def _lost(self, game: PlayedGame) -> None:
         """Record a lost game; the first loss shows where the face is.
@@ -505,10 +511,11 @@ class CalibrationPlayer:
         game.steps[-1] = replace(last, after=view.board_ids(final))
         frame = view.grabber.grab(view.window)
         if self.face is None:
-            found = find_face(view.fresh, frame, view.board_in_window)
+            playing = view.fresh if self._window_in_play is None else self._window_in_play
+            found = find_face(playing, frame, view.board_in_window)
             if found is not None:
                 self.face = FaceButton(view.grabber, view.window, found)
-                self.face.pictures[GameState.PLAYING] = self.face.picture_in(view.fresh)
+                self.face.pictures[GameState.PLAYING] = self.face.picture_in(playing)
         if self.face is not None:
             self.face.pictures.setdefault(GameState.LOST, self.face.picture_in(frame))
 
@@ -718,11 +725,13 @@ def _shows_everything(step: Step, safe: set[int]) -> bool:
     return bool((step.after[uncovered] == step.after[step.cell]).any())
 
 
-def _changed_apart(before: Ids, after: Ids, cell: Cell) -> bool:
+def _changed_apart(before: Ids, after: Ids, cell: Cell, opened: set[int]) -> bool:
     """Whether a click on ``cell`` changed a cell not joined to it through changed cells: an
     opening in play is one patch around the click (each cell opened beside an opened 0), so
-    such a cell is the game showing what only its end shows (the mines)."""
-    changed = (before != after).astype(np.uint8)
+    such a cell is the game showing what only its end shows (the mines). Cells showing an
+    ``opened`` appearance before do not count: no mine is there, and a toolkit moves its focus
+    ring off the button clicked before (DangerUXB)."""
+    changed = ((before != after) & ~np.isin(before, list(opened))).astype(np.uint8)
     _, patches = cv2.connectedComponents(changed, connectivity=8)
     return bool((patches[changed.astype(bool)] != patches[cell]).any())
 

@@ -860,7 +860,10 @@ class DrawnGame:
     clicked); with ``relabel_button`` the button looks different once a game is over, and
     ``end_label`` is a message shown then, on which a click does nothing. With ``paint_below``
     each number paints that many lines at the top of a hidden cell below it (from game
-    ``paint_from_game`` on, counted from 1). With
+    ``paint_from_game`` on, counted from 1). With ``focus_ring`` the cell clicked last shows a
+    dotted ring just inside its edges, as a toolkit draws on the button that has the keyboard
+    focus (DangerUXB's tk buttons). With ``face_focus`` the face draws that ring while it has
+    the focus: from the start (clicked to open the game) and after each click on it. With
     ``veiled_dialog_on_end`` a dialog is drawn over the dimmed window when a game ends. With
     ``presses_after_loss`` a left click on a hidden cell of a lost game leaves it drawn pressed,
     as an opened cell with no number (a web page whose mouse-down handler ignores the game's
@@ -884,6 +887,8 @@ class DrawnGame:
         end_label: Rect | None = None,
         paint_below: int = 0,
         paint_from_game: int = 1,
+        focus_ring: bool = False,
+        face_focus: bool = False,
         veiled_dialog_on_end: tuple[str, ...] = (),
         veiled_dialog_after: float = 0.0,
         marks_before_start: bool = True,
@@ -917,6 +922,12 @@ class DrawnGame:
         """Lines of a hidden cell that the number above it paints over (a digit drawn taller
         than its cell, as xbomb's in 20-px cells), in a colour of its own per number."""
         self.paint_from_game = paint_from_game
+        self.focus_ring = focus_ring
+        self.face_focus = face_focus
+        self.focused: tuple[int, int] | str | None = "face" if face_focus else None
+        """What was clicked last: a cell, "face" or None."""
+        self.abandoned = 0
+        """New games started on a game begun and not over."""
         self.games = 1
         """Games begun, this one counted."""
         self.edges = None
@@ -1021,6 +1032,14 @@ class DrawnGame:
             if number:
                 y, x = top + 16 * (row + 1), left + 16 * column
                 scene.screen[y : y + painted, x + 4 : x + 12] = (30 * number, 0, 200)
+        if self.focus_ring and isinstance(self.focused, tuple):
+            y, x = top + 16 * self.focused[0], left + 16 * self.focused[1]
+            focus_ring(scene.screen[y : y + 15, x : x + 15])
+        face_rect = scene.geometry.face
+        if self.face_focus and self.focused == "face" and face_rect is not None:
+            focus_ring(
+                scene.screen[face_rect.top : face_rect.bottom, face_rect.left : face_rect.right]
+            )
         if revealed:
             for row, column in np.argwhere(self.opened_by_player):
                 y, x = top + 16 * row, left + 16 * column
@@ -1084,6 +1103,7 @@ class DrawnGame:
             on_face = geometry.face is not None and geometry.face.contains(x, y)
             assert on_button or on_face, (x, y)
             self.new_games["button" if on_button else "face"] += 1
+            self.focused = "face" if on_face else None
             self.start_new_game()
         elif self.message_on_finished_click and self.game.state is GameState.LOST:
             self.lost_at = time.monotonic()
@@ -1091,6 +1111,7 @@ class DrawnGame:
             if button == "left" and self.game.board.tiles[cell] == Tile.HIDDEN:
                 self.pressed.add(cell)
         elif button == "left":
+            self.focused = cell
             playing = self.game.state is GameState.PLAYING
             opened = self.game.board.tiles <= Tile.EIGHT
             flagged = self.game.board.tiles == Tile.FLAG
@@ -1119,6 +1140,8 @@ class DrawnGame:
             self.game.flag(cell)
 
     def start_new_game(self) -> None:
+        begun = (self.game.board.tiles != Tile.HIDDEN).any()
+        self.abandoned += begun and self.game.state is GameState.PLAYING
         self.hidden_when_won = np.zeros((9, 9), dtype=bool)
         self.seed += 1
         self.games += 1
@@ -1141,6 +1164,15 @@ class DrawnGame:
         was_open, self.dialog_open = self.dialog_open, False
         self.dialogs_closed += was_open
         return int(was_open)
+
+
+def focus_ring(picture: np.ndarray) -> None:
+    """Draw a dotted black ring one pixel inside the edges of ``picture`` (a view)."""
+    height, width = picture.shape[:2]
+    ring = np.zeros((height, width), dtype=bool)
+    ring[[1, height - 2], 1 : width - 1] = ring[1 : height - 1, [1, width - 2]] = True
+    dotted = np.add.outer(np.arange(height), np.arange(width)) % 2 == 0
+    picture[ring & dotted] = 0
 
 
 DRAWN_WINDOW = Rect(60, 60, 240, 240)
@@ -1483,7 +1515,7 @@ def test_a_window_that_shows_part_of_the_board_is_refused_after_its_first_click(
 
 def test_a_game_whose_numbers_paint_the_cells_below_is_learned_from_the_rest_of_the_cells() -> None:
     """Each number paints the top 3 lines of the hidden cell below it: calibration leaves
-    them out of what it compares (starting over if it had begun), so the hidden tile is one
+    them out of what it compares (reading the games played so far again), so the hidden tile is one
     appearance, and the skin it saves reads such a board right."""
     screen = DrawnGame(seed=2, paint_below=3)
     result = calibrated(screen, max_games=12)
@@ -1513,12 +1545,39 @@ def test_games_learned_before_calibration_compares_a_smaller_part_of_the_cells_a
     screen = DrawnGame(seed=2, paint_below=3, paint_from_game=7)
     result = calibrated(screen, max_games=6)
     assert screen.games > 7, "no game was played to win after the random ones"
-    assert result.skin.tile_offset[1] >= 3 + 2, "calibration did not start over"
+    assert result.skin.tile_offset[1] >= 3 + 2, "calibration compares the painted band still"
     assert result.usable, result.describe_missing()
     (x, y), (width, height) = result.skin.tile_offset, result.skin.tile_size
     for tile, template in result.skin.templates.items():
         expected = screen.skin.templates[tile][y : y + height, x : x + width]
         assert np.array_equal(template, expected), tile
+
+
+def test_a_focus_ring_moved_off_the_cell_clicked_before_is_not_taken_for_a_loss() -> None:
+    """Each click moves a dotted ring from the cell clicked before (an opened one) to the one
+    clicked. That change apart from the click is not the mines a loss shows: calibration took
+    it for one, and then looked for a new game on a game still going (DangerUXB's tk buttons:
+    "cannot start a new game ... the f2 key, the n key ...")."""
+    screen = DrawnGame(seed=2, focus_ring=True)
+    player = CalibrationPlayer.start(screen, screen, DRAWN_WINDOW, seed=1)
+    for _ in range(3):
+        game = player.play_game()
+        assert game.state is GameState.LOST
+        assert screen.game.state is GameState.LOST, f"judged lost after {len(game.steps)} clicks"
+        player.start_new_game()
+    assert screen.abandoned == 0
+
+
+def test_a_face_that_has_the_focus_on_a_fresh_board_is_known_by_its_look_in_play() -> None:
+    """The face clicked to start a game keeps a focus ring until the first click on a cell
+    takes it (DangerUXB's Start button): its playing picture is the one a game in play shows,
+    not the fresh window's."""
+    screen = DrawnGame(seed=2, face_focus=True)
+    result = calibrated(screen, max_games=6)
+    assert result.usable and screen.abandoned == 0
+    assert sorted(result.skin.faces) == ["lost", "playing", "won"]
+    for state, picture in result.skin.faces.items():
+        assert np.array_equal(picture, screen.skin.faces[state]), state
 
 
 def test_a_new_game_point_not_beside_the_board_in_its_window_is_refused() -> None:
@@ -1611,12 +1670,12 @@ def test_a_click_in_play_changes_one_patch_and_a_loss_that_shows_the_mines_more(
         game.open(cell)
         if game.is_over:
             break
-        assert not session._changed_apart(before, game.board.tiles, cell)
+        assert not session._changed_apart(before, game.board.tiles, cell, set())
     if game.state is GameState.LOST:  # drawn as a game that shows every mine
         layout = game.mine_layout
         assert layout is not None
         shown = np.where(layout, Tile.MINE, before)
-        assert session._changed_apart(before, shown, cell) == (not _joined(layout, cell))
+        assert session._changed_apart(before, shown, cell, set()) == (not _joined(layout, cell))
 
 
 def _joined(layout: np.ndarray, cell: tuple[int, int]) -> bool:
