@@ -105,10 +105,6 @@ class CalibrationPlayer:
         self._game: PlayedGame | None = None
         self._end_frame: Image | None = None
         """The lost board as :meth:`_lost` last read it, held still."""
-        self._window_in_play: Image | None = None
-        """The window as the last click that left a game going showed it, until the face is
-        found: a fresh window may differ in more than the face (a focus ring on the button
-        clicked to start the game)."""
         self._board_seen: Image | None = None
         """The board as the last click the game took left it (or as a game ended, or began),
         with no dialog over it: what a dialog drawn in the window later veils."""
@@ -170,7 +166,7 @@ class CalibrationPlayer:
 
     def read_with(self, catalogue: Catalogue) -> None:
         """Read the games recorded so far, and the ones to come, with ``catalogue`` (one that
-        compares another part of the cells); a game in progress is left unrecorded."""
+        compares another part of the cells); a game left in progress is not played on."""
         self.evidence.rebase(catalogue)
         self.view.catalogue, self._game = catalogue, None
 
@@ -374,12 +370,12 @@ class CalibrationPlayer:
                 return game
             move = next_moves(board)[0]
             clicked = len(game.steps)
-            step = self._click(ClickKind.OPEN, move.cell, frame)
-            game.steps.append(step)
+            opening = self._click(ClickKind.OPEN, move.cell, frame)
+            game.steps.append(opening)
             self._finish_if_over(game)  # may add a probe click
             if game.finished:
                 return game
-            if step.unpainted != self.evidence.catalogue.box:
+            if opening.unpainted != self.evidence.catalogue.box:
                 # The click painted over a part of other cells that is compared: they may read
                 # as opened ones. Calibration goes on comparing less (see _Learner._learn).
                 return game
@@ -481,8 +477,6 @@ class CalibrationPlayer:
             self._lost(game)
         elif outcome is GameState.WON:
             self._won(game)
-        elif self.face is None:
-            self._window_in_play = self.view.grabber.grab(self.view.window)
 
     def _lost(self, game: PlayedGame) -> None:
         """Record a lost game; the first loss shows where the face is.
@@ -511,11 +505,10 @@ class CalibrationPlayer:
         game.steps[-1] = replace(last, after=view.board_ids(final))
         frame = view.grabber.grab(view.window)
         if self.face is None:
-            playing = view.fresh if self._window_in_play is None else self._window_in_play
-            found = find_face(playing, frame, view.board_in_window)
+            found = find_face(view.fresh, frame, view.board_in_window)
             if found is not None:
                 self.face = FaceButton(view.grabber, view.window, found)
-                self.face.pictures[GameState.PLAYING] = self.face.picture_in(playing)
+                self.face.pictures[GameState.PLAYING] = self.face.picture_in(view.fresh)
         if self.face is not None:
             self.face.pictures.setdefault(GameState.LOST, self.face.picture_in(frame))
 

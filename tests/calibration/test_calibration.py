@@ -862,8 +862,7 @@ class DrawnGame:
     each number paints that many lines at the top of a hidden cell below it (from game
     ``paint_from_game`` on, counted from 1). With ``focus_ring`` the cell clicked last shows a
     dotted ring just inside its edges, as a toolkit draws on the button that has the keyboard
-    focus (DangerUXB's tk buttons). With ``face_focus`` the face draws that ring while it has
-    the focus: from the start (clicked to open the game) and after each click on it. With
+    focus (DangerUXB's tk buttons). With
     ``veiled_dialog_on_end`` a dialog is drawn over the dimmed window when a game ends. With
     ``presses_after_loss`` a left click on a hidden cell of a lost game leaves it drawn pressed,
     as an opened cell with no number (a web page whose mouse-down handler ignores the game's
@@ -888,7 +887,6 @@ class DrawnGame:
         paint_below: int = 0,
         paint_from_game: int = 1,
         focus_ring: bool = False,
-        face_focus: bool = False,
         veiled_dialog_on_end: tuple[str, ...] = (),
         veiled_dialog_after: float = 0.0,
         marks_before_start: bool = True,
@@ -923,9 +921,8 @@ class DrawnGame:
         than its cell, as xbomb's in 20-px cells), in a colour of its own per number."""
         self.paint_from_game = paint_from_game
         self.focus_ring = focus_ring
-        self.face_focus = face_focus
-        self.focused: tuple[int, int] | str | None = "face" if face_focus else None
-        """What was clicked last: a cell, "face" or None."""
+        self.focused: tuple[int, int] | None = None
+        """The cell clicked last."""
         self.abandoned = 0
         """New games started on a game begun and not over."""
         self.games = 1
@@ -1032,14 +1029,9 @@ class DrawnGame:
             if number:
                 y, x = top + 16 * (row + 1), left + 16 * column
                 scene.screen[y : y + painted, x + 4 : x + 12] = (30 * number, 0, 200)
-        if self.focus_ring and isinstance(self.focused, tuple):
+        if self.focus_ring and self.focused is not None:
             y, x = top + 16 * self.focused[0], left + 16 * self.focused[1]
             focus_ring(scene.screen[y : y + 15, x : x + 15])
-        face_rect = scene.geometry.face
-        if self.face_focus and self.focused == "face" and face_rect is not None:
-            focus_ring(
-                scene.screen[face_rect.top : face_rect.bottom, face_rect.left : face_rect.right]
-            )
         if revealed:
             for row, column in np.argwhere(self.opened_by_player):
                 y, x = top + 16 * row, left + 16 * column
@@ -1103,7 +1095,7 @@ class DrawnGame:
             on_face = geometry.face is not None and geometry.face.contains(x, y)
             assert on_button or on_face, (x, y)
             self.new_games["button" if on_button else "face"] += 1
-            self.focused = "face" if on_face else None
+            self.focused = None
             self.start_new_game()
         elif self.message_on_finished_click and self.game.state is GameState.LOST:
             self.lost_at = time.monotonic()
@@ -1566,18 +1558,6 @@ def test_a_focus_ring_moved_off_the_cell_clicked_before_is_not_taken_for_a_loss(
         assert screen.game.state is GameState.LOST, f"judged lost after {len(game.steps)} clicks"
         player.start_new_game()
     assert screen.abandoned == 0
-
-
-def test_a_face_that_has_the_focus_on_a_fresh_board_is_known_by_its_look_in_play() -> None:
-    """The face clicked to start a game keeps a focus ring until the first click on a cell
-    takes it (DangerUXB's Start button): its playing picture is the one a game in play shows,
-    not the fresh window's."""
-    screen = DrawnGame(seed=2, face_focus=True)
-    result = calibrated(screen, max_games=6)
-    assert result.usable and screen.abandoned == 0
-    assert sorted(result.skin.faces) == ["lost", "playing", "won"]
-    for state, picture in result.skin.faces.items():
-        assert np.array_equal(picture, screen.skin.faces[state]), state
 
 
 def test_a_new_game_point_not_beside_the_board_in_its_window_is_refused() -> None:
