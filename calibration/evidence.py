@@ -370,6 +370,11 @@ class Step:
     def changed(self) -> npt.NDArray[np.bool_]:
         return self.before != self.after
 
+    def painted_past(self, box: tuple[int, int, int, int]) -> bool:
+        """Whether the click painted over part of ``box`` (the part of the cells compared) in
+        cells beside those it opened (see :func:`unpainted_box`)."""
+        return self.unpainted not in (None, box)
+
     @property
     def uncovered(self) -> npt.NDArray[np.bool_]:
         """The cells hidden before the click that it changed."""

@@ -237,7 +237,7 @@ class _Learner:
         game.mines = self.mines
         box = player.evidence.catalogue.box
         steps = game.steps[:-1] if game.finished else game.steps
-        smaller = next((s.unpainted for s in steps if s.unpainted not in (None, box)), None)
+        smaller = next((s.unpainted for s in steps if s.painted_past(box)), None)
         if smaller is not None and self.narrowed < MAX_NARROWINGS:
             self._narrow(player, smaller)
         else:

@@ -375,7 +375,7 @@ class CalibrationPlayer:
             self._finish_if_over(game)  # may add a probe click
             if game.finished:
                 return game
-            if opening.unpainted != self.evidence.catalogue.box:
+            if opening.painted_past(self.evidence.catalogue.box):
                 # The click painted over a part of other cells that is compared: they may read
                 # as opened ones. Calibration goes on comparing less (see _Learner._learn).
                 return game
