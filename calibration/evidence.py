@@ -65,6 +65,12 @@ PAINT_LEVELS = 96
 shade an opened cell casts on its neighbours (kmines: up to 41 levels) nor antialiasing."""
 PAINT_MARGIN = 2
 """Lines left out past the deepest band painted over: another digit may reach a little further."""
+MAX_RING = 1 / 4
+"""The deepest frame inside a cell's picture a focus ring may take, as a share of the picture
+(see :func:`ring_pixels`)."""
+RING_LINE = 3
+"""Changed pixels in one line of a cell's picture that make that line a line of a ring: a
+dotted ring changes every other pixel of it."""
 SHARED_LINES = 0.75
 """The share of a first click's opened pictures that must show an edge line as the hidden tile
 does for it to be a grid line (see :meth:`Catalogue.trim_shared_lines`)."""
@@ -95,6 +101,9 @@ class Catalogue:
         self.lines_box = self.box
         """The box without the lines most pictures share (see :meth:`trim_shared_lines`)."""
         self.level_weight = 1.0
+        self.ignored: npt.NDArray[np.bool_] | None = None
+        """Pixels of each picture left out of comparisons (a focus ring's, see
+        :func:`ring_pixels`); None: none."""
         self.classes: dict[int, int] = {}
         """Per appearance id but the hidden tile's, the size class of the cells it shows."""
         self._bank: TemplateBank[int] | None = None
@@ -170,7 +179,33 @@ class Catalogue:
         if not shared.width or not shared.height:
             catalogue.box = box
         catalogue.lines_box, catalogue.level_weight = self.lines_box, self.level_weight
+        catalogue.ignored = self.ignored
         return catalogue
+
+    def ignoring(self, pixels: npt.NDArray[np.bool_]) -> Catalogue:
+        """A catalogue that also leaves ``pixels`` (of a picture) out of comparisons, comparing
+        this one's box, knowing only the hidden tile."""
+        catalogue = self.with_box(self.box)
+        catalogue.box = self.box
+        catalogue.ignored = pixels if self.ignored is None else self.ignored | pixels
+        return catalogue
+
+    def ignores_all(self, pixels: npt.NDArray[np.bool_]) -> bool:
+        """Whether every one of ``pixels`` (of a picture) is left out of comparisons already,
+        or lies outside the box compared."""
+        x, y, width, height = self.box
+        inside = pixels[y : y + height, x : x + width]
+        if self.ignored is not None:
+            inside = inside & ~self.ignored[y : y + height, x : x + width]
+        return not inside.any()
+
+    @property
+    def mask(self) -> npt.NDArray[np.bool_] | None:
+        """The pixels of the box compared (see :class:`vision.match.TemplateBank`); None: all."""
+        if self.ignored is None:
+            return None
+        x, y, width, height = self.box
+        return np.ascontiguousarray(~self.ignored[y : y + height, x : x + width])
 
     def add(self, image: Image, size_class: int = 0) -> int:
         """The id of ``image``'s appearance (seen on a cell of ``size_class``), new if no known
@@ -229,7 +264,7 @@ class Catalogue:
         x, y, width, height = self.box
         if self._bank is None:
             crops = [image[y : y + height, x : x + width] for image in self.images]
-            self._bank = TemplateBank(list(range(len(crops))), crops, self.level_weight)
+            self._bank = TemplateBank(list(range(len(crops))), crops, self.level_weight, self.mask)
         return self._bank.distances(blocks[..., y : y + height, x : x + width, :])
 
 
@@ -332,6 +367,48 @@ def unpainted_box(
     return left_edge, top_edge, right_edge - left_edge, bottom_edge - top_edge
 
 
+def ring_pixels(
+    before: npt.NDArray[np.uint8],
+    after: npt.NDArray[np.uint8],
+    opened_before: npt.NDArray[np.bool_],
+    clicked: Cell,
+) -> npt.NDArray[np.bool_] | None:
+    """The pixels of a cell's picture where a focus ring moved off a cell that showed an opened
+    tile (``opened_before``, rows x columns) and was not ``clicked``, between ``before`` and
+    ``after`` (every cell's picture: rows, columns, height, width, 3); None if none did.
+
+    A game whose cells are toolkit buttons (tk, Qt, Swing) draws a ring, often dotted, just
+    inside the edges of the button clicked last: a tile shows with it and without it. A cell
+    counts when it changed only within a frame no deeper than :data:`MAX_RING` of its picture,
+    on all four sides. The pixels are those that changed, with each line of the frame that
+    holds :data:`RING_LINE` of them filled from end to end (a dotted ring's gaps)."""
+    height, width = before.shape[2:4]
+    deepest = MAX_RING * min(height, width)
+    ring = np.zeros((height, width), dtype=bool)
+    candidates = opened_before & (before != after).any(axis=(2, 3, 4))
+    candidates[clicked] = False
+    for row, column in np.argwhere(candidates):
+        changed = (before[row, column] != after[row, column]).any(axis=2)
+        ys, xs = np.nonzero(changed)
+        insets = np.minimum(np.minimum(ys, height - 1 - ys), np.minimum(xs, width - 1 - xs))
+        depth = int(insets.max())
+        sides = (
+            (ys <= depth).any(),
+            (ys >= height - 1 - depth).any(),
+            (xs <= depth).any(),
+            (xs >= width - 1 - depth).any(),
+        )
+        if depth > deepest or not all(sides):
+            continue
+        ring |= changed
+        (top, bottom), (left, right) = (ys.min(), ys.max() + 1), (xs.min(), xs.max() + 1)
+        for line in np.flatnonzero(changed.sum(axis=1) >= RING_LINE):
+            ring[line, left:right] = True
+        for line in np.flatnonzero(changed.sum(axis=0) >= RING_LINE):
+            ring[top:bottom, line] = True
+    return ring if ring.any() else None
+
+
 def _leading(flags: np.ndarray) -> int:
     count = 0
     for flag in flags:
@@ -365,6 +442,9 @@ class Step:
     unpainted: tuple[int, int, int, int] | None = None
     """For a click that opened cells, the part of the cells' pictures it left unpainted beside
     them (see :func:`unpainted_box`); None: not looked at."""
+    ring: npt.NDArray[np.bool_] | None = None
+    """The pixels of a cell's picture where a focus ring moved off a cell opened before (see
+    :func:`ring_pixels`); None: none did."""
 
     @property
     def changed(self) -> npt.NDArray[np.bool_]:

@@ -12,10 +12,12 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 import numpy as np
+import numpy.typing as npt
 
 from calibration.errors import OutOfTimeError
 from calibration.evidence import (
     CalibrationError,
+    Catalogue,
     Evidence,
     Meanings,
     PlayedGame,
@@ -38,7 +40,16 @@ from vision.ground import flattened
 from vision.locate import locate
 from vision.match import TemplateBank, flatness
 from vision.read import BoardReader
-from vision.skin import FACE_STATES, MAX_SLACK, SIZE_CLASSES, Image, NewGame, Skin, board_text
+from vision.skin import (
+    FACE_STATES,
+    MAX_SLACK,
+    MIN_COMPARED,
+    SIZE_CLASSES,
+    Image,
+    NewGame,
+    Skin,
+    board_text,
+)
 from vision.stable import Grabber
 
 log = logging.getLogger(__name__)
@@ -63,7 +74,8 @@ next: a lost board caught in a repaint that outlasts every wait (Wine on a loade
 says the game is not understood."""
 MAX_NARROWINGS = 2
 """Times calibration narrows what it compares to a smaller part of the cells, a neighbour
-having painted over a band of some (see :func:`calibration.evidence.unpainted_box`)."""
+having painted over a band of some (see :func:`calibration.evidence.unpainted_box`) or a focus
+ring having moved (see :func:`calibration.evidence.ring_pixels`)."""
 WIN_ATTEMPTS = 6
 """Games the solver plays, per window whose mine count is known, to see the won face."""
 WIN_SECONDS = 45.0
@@ -232,14 +244,26 @@ class _Learner:
     def _learn(self, player: CalibrationPlayer, game: PlayedGame) -> None:
         """Learn what ``game`` proves, or set it aside, learning nothing from it, if it
         contradicts the rules or the other games (up to :data:`SET_ASIDE` games). A game with a
-        click that painted over a band of other cells first makes calibration compare only the
-        rest of each cell (up to :data:`MAX_NARROWINGS` times), in every game so far."""
+        click that painted over a band of other cells, or moved a focus ring, first makes
+        calibration compare only the rest of each cell (up to :data:`MAX_NARROWINGS` times), in
+        every game so far."""
         game.mines = self.mines
-        box = player.evidence.catalogue.box
+        catalogue = player.evidence.catalogue
         steps = game.steps[:-1] if game.finished else game.steps
-        smaller = next((s.unpainted for s in steps if s.painted_past(box)), None)
-        if smaller is not None and self.narrowed < MAX_NARROWINGS:
-            self._narrow(player, smaller)
+        smaller = next((s.unpainted for s in steps if s.painted_past(catalogue.box)), None)
+        rings = [s.ring for s in game.steps if s.ring is not None]
+        rings = [ring for ring in rings if not catalogue.ignores_all(ring)]
+        narrower = None
+        if smaller is not None:
+            narrower = catalogue.with_box(smaller)
+        elif rings:
+            narrower = catalogue.ignoring(np.logical_or.reduce(rings))
+            mask = narrower.mask
+            if mask is not None and mask.mean() < MIN_COMPARED:
+                log.info("a focus ring would leave too little of each cell compared")
+                narrower = None
+        if narrower is not None and self.narrowed < MAX_NARROWINGS:
+            self._narrow(player, narrower)
         else:
             self._learn_one(player, game)
 
@@ -256,19 +280,20 @@ class _Learner:
             return
         self.meanings = trial
 
-    def _narrow(self, player: CalibrationPlayer, box: tuple[int, int, int, int]) -> None:
-        """Compare only ``box`` of each cell's picture from now on: a click of the game painted
-        over the rest of some cells beside those it opened. Every game so far is read and
-        learned again that way (forgetting them left nothing learned when it happened in the
-        last games of a calibration)."""
+    def _narrow(self, player: CalibrationPlayer, catalogue: Catalogue) -> None:
+        """Read with ``catalogue`` from now on, which compares a smaller part of each cell's
+        picture: a click of the game painted over the rest of some cells beside those it opened,
+        or moved a focus ring. Every game so far is read and learned again that way (forgetting
+        them left nothing learned when it happened in the last games of a calibration)."""
         games = player.evidence.games
+        ignored = 0 if catalogue.ignored is None else int(catalogue.ignored.sum())
         log.warning(
-            "calibration compares only the part %s of each cell from now on, and reads its %d "
-            "games again",
-            box,
+            "calibration compares only the part %s of each cell, less %d pixels of a focus "
+            "ring, from now on, and reads its %d games again",
+            catalogue.box,
+            ignored,
             len(games),
         )
-        catalogue = player.evidence.catalogue.with_box(box)
         player.read_with(catalogue)
         self.meanings = new_meanings(catalogue)
         self.narrowed += 1
@@ -391,6 +416,13 @@ def build_skin(
         )
 
     templates = {tile: crop(i) for tile, i in blocks.items()}
+    ignored = catalogue.ignored
+    mask = None
+    if (
+        ignored is not None
+        and ignored[offset_y : offset_y + height, offset_x : offset_x + width].any()
+    ):
+        mask = ~ignored[offset_y : offset_y + height, offset_x : offset_x + width]
     variants = {
         size_class: {
             tile: crop(i)
@@ -407,12 +439,12 @@ def build_skin(
         for size_class in range(SIZE_CLASSES)
     }
     threshold = min(
-        match_threshold(templates | tiles, catalogue.level_weight, catalogue.tolerance)
+        match_threshold(templates | tiles, catalogue.level_weight, catalogue.tolerance, mask)
         for tiles in [{}, *variants.values()]
     )
     for look in meanings.finished:
         _check_finished_look(
-            look, meanings, templates, crop(look), threshold, catalogue.level_weight
+            look, meanings, templates, crop(look), threshold, catalogue.level_weight, mask
         )
     grid = evidence.catalogue.images[0].shape
     return Skin(
@@ -432,6 +464,7 @@ def build_skin(
         },
         slack=(MAX_SLACK, MAX_SLACK) if uneven else (0, 0),
         level_weight=catalogue.level_weight,
+        mask=mask,
     )
 
 
@@ -442,6 +475,7 @@ def _check_finished_look(
     tile: Image,
     threshold: float,
     level_weight: float,
+    mask: npt.NDArray[np.bool_] | None = None,
 ) -> None:
     """Raise unless ``tile``, the tile crop of a number redrawn on a lost board
     (:attr:`Meanings.finished`), reads as that number (as the skin reads, with ``level_weight``):
@@ -450,7 +484,7 @@ def _check_finished_look(
     number = meanings.readable().get(look)
     if number is None or number not in templates:
         return
-    bank = TemplateBank([number], [templates[number]], level_weight)
+    bank = TemplateBank([number], [templates[number]], level_weight, mask)
     distance = float(bank.distances(tile[None])[0, 0])
     if distance > threshold:
         raise CalibrationError(
@@ -461,18 +495,21 @@ def _check_finished_look(
 
 
 def match_threshold(
-    templates: dict[Tile, Image], level_weight: float = 1.0, grouped: float = 0.0
+    templates: dict[Tile, Image],
+    level_weight: float = 1.0,
+    grouped: float = 0.0,
+    mask: npt.NDArray[np.bool_] | None = None,
 ) -> float:
     """A distance well inside the gap between the two most alike templates (measured as the
-    skin will read, with ``level_weight``), and at least ``grouped``: the distance within which
-    calibration took pictures for one tile, so the skin reads what calibration saw (a digit over
-    a gradient varies that much). Never above :data:`MAX_THRESHOLD`.
+    skin will read, with ``level_weight`` and ``mask``), and at least ``grouped``: the distance
+    within which calibration took pictures for one tile, so the skin reads what calibration saw
+    (a digit over a gradient varies that much). Never above :data:`MAX_THRESHOLD`.
 
     A flat patch of the hidden tile's colour (a window's background) must stay out of reach, or
     the board could be found where there is none: when the tiles' gap would take it in (a faint
     texture among far-apart tiles), the threshold is that share of the hidden tile's flatness."""
     tiles = sorted(templates)
-    bank = TemplateBank(tiles, [templates[tile] for tile in tiles], level_weight)
+    bank = TemplateBank(tiles, [templates[tile] for tile in tiles], level_weight, mask)
     closest = MAX_THRESHOLD / THRESHOLD_SHARE
     for a, b in combinations(range(len(tiles)), 2):
         distance = float(bank.distances(templates[tiles[a]][None])[0, b])
@@ -481,7 +518,7 @@ def match_threshold(
     hidden = templates.get(Tile.HIDDEN)
     if hidden is None:
         return threshold
-    flat = flatness(hidden)
+    flat = flatness(hidden, mask)
     if flat <= threshold:
         threshold = max(THRESHOLD_SHARE * flat, grouped)
     if flat <= threshold:

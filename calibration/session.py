@@ -230,8 +230,10 @@ class CalibrationPlayer:
             # (sgt-mines flashes the whole board when a game ends) or a repaint. Read the board
             # once it has long held still.
             log.debug("%s %s changed opened cells: waiting for the board to settle", click, cell)
-            after_ids = view.board_ids(settled(view.grabber, rect, None, quiet=FLASH_QUIET))
-        step = Step(click, cell, before_ids, after_ids, unpainted)
+            after_frame = settled(view.grabber, rect, None, quiet=FLASH_QUIET)
+            after_ids = view.board_ids(after_frame)
+        ring = view.ring(before_frame, after_frame, opened_before, cell)
+        step = Step(click, cell, before_ids, after_ids, unpainted, ring)
         log.debug("%s %s at %s: %d cells changed", click, cell, (x, y), int(step.changed.sum()))
         return step
 

@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from calibration.errors import CalibrationError
-from calibration.evidence import Catalogue, Ids, unpainted_box
+from calibration.evidence import Catalogue, Ids, ring_pixels, unpainted_box
 from calibration.faces import crop
 from calibration.grid import Grid
 from solver import Cell, GameState
@@ -138,6 +138,15 @@ class BoardView:
         :func:`calibration.evidence.unpainted_box`)."""
         pictures = (self.cell_pictures(before), self.cell_pictures(after))
         return unpainted_box(*pictures, self.catalogue.box)
+
+    def ring(
+        self, before: Image, after: Image, opened_before: npt.NDArray[np.bool_], clicked: Cell
+    ) -> npt.NDArray[np.bool_] | None:
+        """The pixels of a cell's picture where a focus ring moved off a cell opened before a
+        click on ``clicked``, between board captures ``before`` and ``after`` (see
+        :func:`calibration.evidence.ring_pixels`)."""
+        pictures = (self.cell_pictures(before), self.cell_pictures(after))
+        return ring_pixels(*pictures, opened_before, clicked)
 
     def cell_pictures(self, frame: Image) -> npt.NDArray[np.uint8]:
         """Each cell's picture in ``frame`` (a board capture), by (row, column)."""

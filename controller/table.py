@@ -301,8 +301,9 @@ class ScreenTable:
 
     def _is_new(self, image: Image, pictures: list[Image]) -> bool:
         """Whether ``image`` is farther than the skin's threshold from each of ``pictures``."""
-        bank = TemplateBank(list(range(len(pictures))), pictures, self._skin.level_weight)
-        return bool(bank.distances(image[None]).min() > self._skin.threshold)
+        skin = self._skin
+        bank = TemplateBank(list(range(len(pictures))), pictures, skin.level_weight, skin.mask)
+        return bool(bank.distances(image[None]).min() > skin.threshold)
 
     def label(self, tiles: Mapping[int, Tile]) -> None:
         for picture, tile in tiles.items():

@@ -80,17 +80,19 @@ def locate(
     if not tiles:
         raise BoardNotFoundError(f"skin {skin.name!r} has no tile templates to look for")
     labels, pictures = zip(*skin.pictures(), strict=True)
-    bank = TemplateBank(list(labels), list(pictures), skin.level_weight)
+    bank = TemplateBank(list(labels), list(pictures), skin.level_weight, skin.mask)
     plain = np.zeros(LABELS, dtype=bool)  # by tile value (see _judge)
     for tile in tiles:
-        plain[tile] = flatness(skin.templates[tile]) <= skin.threshold
+        plain[tile] = flatness(skin.templates[tile], skin.mask) <= skin.threshold
     area = Rect(origin[0], origin[1], screen.shape[1], screen.shape[0])
     where = f"skin {skin.name!r} in the screen area {area}"
     tile_width, tile_height = skin.tile_size
     if screen.shape[0] < tile_height or screen.shape[1] < tile_width:
         raise BoardNotFoundError(f"no board of {where}: the area is smaller than one tile")
 
-    distinctive = [tile for tile in tiles if flatness(skin.templates[tile]) > skin.threshold]
+    distinctive = [
+        tile for tile in tiles if flatness(skin.templates[tile], skin.mask) > skin.threshold
+    ]
     uneven = skin.slack != (0, 0)
     best: tuple[_Candidate, tuple[int, int]] | None = None
     problems: list[str] = []

@@ -13,6 +13,10 @@ times its size while everything else counts in full. Weight 1 is the plain
 distance; a flat hidden tile and a flat opened one that differ only in level are still
 ``level_weight`` times that difference apart.
 
+A bank made with a ``mask`` compares only the pixels it keeps: a toolkit draws a focus ring on
+the button clicked last, so the cell clicked last shows its tile with a ring that other cells of
+that tile lack. The distance is then over the pixels kept, as if the pictures were cut to them.
+
 A match is accepted only when it is also clearly better than the runner-up: the best distance
 must be at most :data:`AMBIGUITY_RATIO` times the second best, so a cell half-way between two
 templates (a half-drawn frame, a skin whose tiles look alike) is refused instead of guessed.
@@ -90,7 +94,11 @@ class TemplateBank(Generic[Label]):
     """Equal-sized templates stacked as one matrix, compared with many patches in one product."""
 
     def __init__(
-        self, labels: Sequence[Label], images: Sequence[Image], level_weight: float = 1.0
+        self,
+        labels: Sequence[Label],
+        images: Sequence[Image],
+        level_weight: float = 1.0,
+        mask: npt.NDArray[np.bool_] | None = None,
     ) -> None:
         if not images:
             raise ValueError("a template bank needs at least one template")
@@ -100,26 +108,46 @@ class TemplateBank(Generic[Label]):
         for label, image in zip(labels, images, strict=True):
             if image.shape != shape:
                 raise ValueError(f"template {label} has shape {image.shape}, the first has {shape}")
+        if mask is not None and (mask.shape != shape[:2] or not mask.any()):
+            raise ValueError(
+                f"a mask of shape {mask.shape} for templates of {shape} compares nothing"
+            )
+        if mask is not None:  # a pixel left out is the middle level in templates and patches
+            images = [np.where(mask[..., None], image, np.uint8(MID_LEVEL)) for image in images]
         self.labels = list(labels)
         self.shape: tuple[int, ...] = shape
+        self.mask = mask
         self._matrix = np.stack([image.reshape(-1) for image in images]).astype(np.float32)
         self._matrix -= MID_LEVEL
         self._squared_norms = np.einsum("ij,ij->i", self._matrix, self._matrix)
         self._size = self._matrix.shape[1]
+        channels = shape[-1]
+        kept = np.ones(self._size // channels, dtype=bool) if mask is None else mask.reshape(-1)
+        self._kept_pixels = kept.astype(np.float32)
+        self._compared = int(kept.sum()) * channels
+        """Values of a picture compared: the size less the channels of each pixel left out."""
+        self._keep: Floats | None = None
+        """Per value of a patch as :meth:`distances` lays it out, 1 if compared, else 0."""
         self.level_weight = level_weight
         self._lenient = level_weight < 1
         self._transposed = np.ascontiguousarray(self._matrix.T)
         self._pictures = np.stack([image.reshape(-1) for image in images])
+        self._keep_bytes = None if mask is None else np.repeat(kept, channels).astype(np.uint8)
+        if mask is not None:
+            self._keep = np.repeat(kept, channels).astype(np.float32)
         if self._lenient:
             # Lenient distances read patches channel by channel (all blue values, then green,
             # then red): one layout serves both products, with no second copy of the patches.
-            channels = shape[-1]
             by_channel = self._matrix.reshape(len(images), -1, channels).transpose(0, 2, 1)
             self._transposed = np.ascontiguousarray(by_channel.reshape(len(images), -1).T)
-            self._averaging, self._background_means, counts = _backgrounds(self._matrix, shape)
+            self._averaging, self._background_means, counts = _backgrounds(
+                self._matrix, shape, kept
+            )
             self._background_counts = counts.astype(np.float32)
             self._shares = self._averaging[:, :-1].T * self._background_counts[:, None]
-            self._means = by_channel.mean(axis=2).T
+            self._means = by_channel.sum(axis=2).T / kept.sum()
+            if mask is not None:
+                self._keep = np.tile(kept, channels).astype(np.float32)
 
     def distances(self, patches: npt.NDArray[np.uint8]) -> Floats:
         """Distances of ``patches`` (any leading shape, then the template shape) to every template.
@@ -140,6 +168,8 @@ class TemplateBank(Generic[Label]):
         centred = np.empty(source.shape, dtype=np.float32)  # in the one pass that converts
         np.subtract(source, np.float32(MID_LEVEL), out=centred, dtype=np.float32)
         flat = centred.reshape(-1, self._size)
+        if self._keep is not None:
+            flat *= self._keep
         squared = _product(flat, self._transposed)
         squared *= -2.0
         squared += np.einsum("ij,ij->i", flat, flat)[:, None]
@@ -153,22 +183,24 @@ class TemplateBank(Generic[Label]):
             offsets = means[:, :, :-1] - self._background_means
             explained = self._background_counts * np.einsum("ict,ict->it", offsets, offsets)
             whole = means[:, :, -1:] - self._means
-            np.maximum(explained, pixels * np.einsum("ict,ict->it", whole, whole), out=explained)
+            compared = self._compared // channels
+            np.maximum(explained, compared * np.einsum("ict,ict->it", whole, whole), out=explained)
             squared -= (1 - self.level_weight**2) * explained
         np.maximum(squared, 0.0, out=squared)
-        squared /= self._size * 255.0**2
+        squared /= self._compared * 255.0**2
         return np.sqrt(squared, out=squared).reshape(*leading, len(self.labels))
 
     @cached_property
     def separations(self) -> Floats:
         """(templates, templates): the exact distance between each two templates, infinite from
         a template to itself."""
-        count, size = self._pictures.shape
+        count = len(self._pictures)
         apart = np.full((count, count), np.inf, dtype=np.float32)
         for first in range(count):
             for second in range(first + 1, count):
                 squared = cv2.norm(self._pictures[first], self._pictures[second], cv2.NORM_L2SQR)
-                apart[first, second] = apart[second, first] = np.sqrt(squared / (size * 255.0**2))
+                scale = self._compared * 255.0**2
+                apart[first, second] = apart[second, first] = np.sqrt(squared / scale)
         return apart
 
     def nearest_others(
@@ -208,13 +240,15 @@ class TemplateBank(Generic[Label]):
             return np.zeros(len(guessed), dtype=bool), np.full(len(guessed), np.inf, np.float32)
         flat = np.ascontiguousarray(patches).reshape(-1, self._size)
         some = np.maximum(guessed, 0)  # a patch without a guess is measured against the first
-        scale = self._size * 255.0**2
+        scale = self._compared * 255.0**2
         sure_within = np.minimum(gaps[some] * (AMBIGUITY_RATIO / (1 + AMBIGUITY_RATIO)), threshold)
         away = cv2.absdiff(flat, self._pictures[some])
+        if self._keep_bytes is not None:
+            np.multiply(away, self._keep_bytes, out=away)
         summed = cv2.reduce(away, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S).ravel().astype(np.float64)
         # The squared sum is at least summed^2 / size: a patch that changed is told at once.
         hopeful = (guessed >= 0) & (
-            summed**2 <= sure_within.astype(np.float64) ** 2 * scale * self._size
+            summed**2 <= sure_within.astype(np.float64) ** 2 * scale * self._compared
         )
         squared = np.where(hopeful, 0.0, np.inf)
         for row in np.flatnonzero(hopeful & (summed > 0)).tolist():
@@ -239,15 +273,17 @@ class TemplateBank(Generic[Label]):
         result = np.empty((len(patches), len(self.labels)), dtype=np.float32)
         for index, (patch, ground) in enumerate(zip(patches, grounds, strict=True)):
             by_channel = patch.reshape(pixels, channels).T.astype(np.float64) - MID_LEVEL
+            by_channel *= self._kept_pixels
             differences = by_channel[None] - templates  # (templates, channels, pixels)
             shape = ground.reshape(pixels, channels).T
             for template, difference in enumerate(differences):
                 explained = max(
                     _explained(difference, share, shape)
-                    for share in (self._shares[template], np.ones(pixels))
+                    for share in (self._shares[template], self._kept_pixels.astype(np.float64))
                 )
                 squared = float((difference**2).sum()) - (1 - self.level_weight**2) * explained
-                result[index, template] = np.sqrt(max(squared, 0.0) / (self._size * 255.0**2))
+                scale = self._compared * 255.0**2
+                result[index, template] = np.sqrt(max(squared, 0.0) / scale)
         return result
 
     def judge(self, distances: Floats, threshold: float) -> Verdict:
@@ -277,12 +313,13 @@ def _product(left: Floats, right: Floats) -> Floats:
 
 
 def _backgrounds(
-    matrix: Floats, shape: tuple[int, ...]
+    matrix: Floats, shape: tuple[int, ...], kept: npt.NDArray[np.bool_]
 ) -> tuple[Floats, Floats, npt.NDArray[np.float64]]:
-    """Per template (a row of ``matrix``, pictures of ``shape``): the (pixels, templates + 1)
-    matrix that gives the best offset of one channel of a patch over each template's background
-    (and, last, over the whole picture), the same of the template itself (channels, templates),
-    and what a unit offset explains (the sum of the squared shares).
+    """Per template (a row of ``matrix``, pictures of ``shape`` of which the ``kept`` pixels are
+    compared): the (pixels, templates + 1) matrix that gives the best offset of one channel of
+    a patch over each template's background (and, last, over the whole picture compared), the
+    same of the template itself (channels, templates), and what a unit offset explains (the sum
+    of the squared shares).
 
     A template's background is the flat colour most of its pixels are within
     :data:`BACKGROUND_NEAR` levels of, if at least :data:`BACKGROUND_LEAST` of them are (a
@@ -292,11 +329,12 @@ def _backgrounds(
     height, width, channels = shape
     templates = len(matrix)
     pictures = matrix.reshape(templates, height * width, channels)
-    shares = np.ones((templates, height * width))
+    shares = np.ones((templates, height * width)) * kept
     for index, picture in enumerate(pictures):
-        away = flat_background(picture)
+        away = np.full(height * width, np.inf, dtype=np.float32)
+        away[kept] = flat_background(picture[kept])
         core = (away <= BACKGROUND_NEAR).reshape(height, width)
-        if core.mean() < BACKGROUND_LEAST:
+        if core.sum() < BACKGROUND_LEAST * kept.sum():
             continue
         padded = np.pad(core, 1)
         ring = np.zeros_like(core)
@@ -306,8 +344,8 @@ def _backgrounds(
         partial = np.clip((BACKGROUND_RANGE - away) / (BACKGROUND_RANGE - BACKGROUND_NEAR), 0, 1)
         shares[index] = np.where(core.reshape(-1), 1.0, np.where(ring.reshape(-1), partial, 0.0))
     weights = np.einsum("tp,tp->t", shares, shares)
-    whole = np.ones((1, shares.shape[1]))
-    averaging = np.concatenate([shares / weights[:, None], whole / whole.size]).T
+    whole = kept[None].astype(np.float64)
+    averaging = np.concatenate([shares / weights[:, None], whole / whole.sum()]).T
     averaging = np.ascontiguousarray(averaging, dtype=np.float32)
     means = np.einsum("tpc,tp->ct", pictures, shares) / weights
     return averaging, means.astype(np.float32), weights
@@ -425,11 +463,13 @@ def _take_runs(image: Image, indices: npt.NDArray[np.intp], axis: int = 0) -> Im
     return taken
 
 
-def flatness(image: Image) -> float:
-    """The distance from ``image`` to a flat patch of its own mean colour.
+def flatness(image: Image, mask: npt.NDArray[np.bool_] | None = None) -> float:
+    """The distance from ``image`` to a flat patch of its own mean colour, over the pixels
+    ``mask`` keeps (default all).
 
     A template no farther than the threshold from flat matches any plain area of that colour
     (window backgrounds, a black desktop), so it cannot show where a board is.
     """
-    mean = image.reshape(-1, image.shape[-1]).mean(axis=0)
-    return float(np.sqrt(np.mean((image.astype(np.float32) - mean) ** 2)) / 255.0)
+    pixels = image.reshape(-1, image.shape[-1]) if mask is None else image[mask]
+    mean = pixels.mean(axis=0)
+    return float(np.sqrt(np.mean((pixels.astype(np.float32) - mean) ** 2)) / 255.0)

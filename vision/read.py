@@ -69,7 +69,10 @@ def _by_class(
     for size_class in present:
         templates = np.flatnonzero(allowed[size_class])
         bank = TemplateBank(
-            [labels[i] for i in templates], [images[i] for i in templates], skin.level_weight
+            [labels[i] for i in templates],
+            [images[i] for i in templates],
+            skin.level_weight,
+            skin.mask,
         )
         banks.append(_ClassBank(size_class, np.r_[templates, len(labels)], bank))
     read = allowed[present].astype(np.uint8)
@@ -159,7 +162,7 @@ class BoardReader:
         labels = [tile for tile, _ in pictures] + [Tile.OPENED] * len(unlabelled)
         self._tiles = np.array(labels, dtype=np.uint8)
         images = [picture for _, picture in pictures] + [image for _, image in unlabelled]
-        self._bank = TemplateBank(labels, images, skin.level_weight)
+        self._bank = TemplateBank(labels, images, skin.level_weight, skin.mask)
         self._tile_names = (
             [tile.name for tile in tiles]
             + [f"{tile.name} of size class {size_class}" for size_class, tile in variants]

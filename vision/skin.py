@@ -1,9 +1,10 @@
 """A skin: how one Minesweeper program draws its board, learned by calibration.
 
 A skin is stored as a folder: ``skin.json`` plus one PNG per tile (``tiles/<TILE_NAME>.png``),
-where the game has a face button one PNG per face (``faces/<state>.png``), and where a new game
-is a click on a point beside the board the button there (``button.png``). Calibration writes
-skins; vision only reads them.
+where the game has a face button one PNG per face (``faces/<state>.png``), where a new game
+is a click on a point beside the board the button there (``button.png``), and where some pixels
+of each tile are left out of comparisons the mask of the rest (``mask.png``, white where
+compared). Calibration writes skins; vision only reads them.
 
 Skins travel between machines as archives, so a skin folder is untrusted data: every field is
 checked before use, file names come only from the known tiles and face states, the only keys the
@@ -79,6 +80,8 @@ MIN_SIDE, MAX_SIDE = 4, 256
 MAX_SLACK = 2
 """At most this many pixels may a cell of an uneven board be wider than the skin's pitch (GTK
 shares a window's leftover pixels out one per cell)."""
+MIN_COMPARED = 0.5
+"""The least share of a tile's pixels a skin's mask may keep (see :attr:`Skin.mask`)."""
 MAX_JSON_BYTES = 64 * 1024
 MAX_PNG_BYTES = 1024 * 1024
 """Far above what a skin needs (an uncompressed 256x256 PNG is under 200 kB)."""
@@ -214,6 +217,10 @@ class Skin:
     """What the screen showed around the new-game point (centred on it) just before a click
     there started a new game: play clicks the point only while it shows this, so that a window
     laid out anew never gets a click on whatever button took its place."""
+    mask: npt.NDArray[np.bool_] | None = None
+    """Per pixel of a tile (height, width), whether it is compared; None: every pixel. A game
+    whose cells are toolkit buttons draws a focus ring on the one clicked last: the ring's
+    pixels are left out, so a tile reads the same with it and without it."""
 
     def __post_init__(self) -> None:
         self.check()
@@ -309,6 +316,16 @@ class Skin:
             return (
                 f"faces: the pictures differ in size ({', '.join(sorted(_size(s) for s in sizes))})"
             )
+        if self.mask is not None and not (
+            isinstance(self.mask, np.ndarray)
+            and self.mask.dtype == np.bool_
+            and (self.mask.shape[1], self.mask.shape[0]) == tuple(self.tile_size)
+            and self.mask.mean() >= MIN_COMPARED
+        ):
+            return (
+                f"mask (mask.png) is not a black and white {_size(self.tile_size)} picture "
+                f"white on at least {MIN_COMPARED:.0%} of it"
+            )
         if self.button is not None:
             if self.new_game.at is None:
                 return "button: a picture of a new-game button, but new_game names no point"
@@ -394,6 +411,7 @@ class Skin:
             },
             "faces": sorted(self.faces),
             "button": self.button is not None,
+            "mask": self.mask is not None,
             "extra": self.extra,
         }
         try:
@@ -412,6 +430,8 @@ class Skin:
                 _write_png(folder / "faces" / f"{state}.png", image)
         if self.button is not None:
             _write_png(folder / "button.png", self.button)
+        if self.mask is not None:
+            _write_png(folder / "mask.png", np.repeat(self.mask[..., None] * np.uint8(255), 3, 2))
         (folder / "skin.json").write_text(text)
         return folder
 
@@ -477,6 +497,8 @@ class Skin:
         pictures = {state: _read_png(folder / "faces" / f"{state}.png") for state in faces}
         has_button = meta.get("button", bool) if "button" in meta.data else False
         button = _read_png(folder / "button.png") if has_button else None
+        has_mask = meta.get("mask", bool) if "mask" in meta.data else False
+        mask = _read_mask(folder / "mask.png") if has_mask else None
         try:
             return cls(
                 name,
@@ -493,6 +515,7 @@ class Skin:
                 variants,
                 seen,
                 button,
+                mask,
             )
         except SkinError as error:
             raise meta.error(str(error)) from error
@@ -586,6 +609,15 @@ def _read_png(path: Path) -> Image:
     if image is None:
         raise SkinError(f"{path}: a damaged PNG file")
     return np.asarray(image, dtype=np.uint8)
+
+
+def _read_mask(path: Path) -> npt.NDArray[np.bool_]:
+    """The mask in PNG file ``path``: white where compared, black where not, nothing else."""
+    image = _read_png(path)
+    white = (image == 255).all(axis=2)
+    if not (white | (image == 0).all(axis=2)).all():
+        raise SkinError(f"{path}: a mask has only black and white pixels")
+    return white
 
 
 def _write_png(path: Path, image: Image) -> None:

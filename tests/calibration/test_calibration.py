@@ -36,6 +36,7 @@ from calibration.evidence import (
     learn,
     learn_game,
     new_meanings,
+    ring_pixels,
     unpainted_box,
 )
 from calibration.faces import find_face
@@ -61,7 +62,9 @@ from calibration.store import (
 )
 from calibration.view import BoardView, rest_point
 from controller.cli import main
+from controller.loop import GamePlayer, play_games
 from controller.mouse import Check, ClickOutsideError
+from controller.outcomes import OutcomeLog, Result
 from controller.table import NotAsRead, ScreenTable
 from solver import Board, Game, GameState, Tile
 from solver.board import PICTURED_TILES
@@ -1558,6 +1561,54 @@ def test_a_focus_ring_moved_off_the_cell_clicked_before_is_not_taken_for_a_loss(
         assert screen.game.state is GameState.LOST, f"judged lost after {len(game.steps)} clicks"
         player.start_new_game()
     assert screen.abandoned == 0
+
+
+def test_ring_pixels_are_a_thin_frame_moved_off_an_opened_cell_not_the_one_clicked() -> None:
+    rng = np.random.default_rng(3)
+    before = rng.integers(0, 256, size=(2, 3, 16, 16, 3), dtype=np.uint8)
+    after = before.copy()
+    focus_ring(before[0, 1, :15, :15])  # the ring moves off cell (0, 1) ...
+    focus_ring(after[1, 2, :15, :15])  # ... onto the cell clicked, (1, 2)
+    opened = np.ones((2, 3), dtype=bool)
+    ring = ring_pixels(before, after, opened, (1, 2))
+    drawn = np.zeros((16, 16), dtype=bool)
+    drawn[[1, 13], 1:14] = drawn[1:14, [1, 13]] = True
+    assert ring is not None and np.array_equal(ring, drawn), "the dotted lines are filled"
+    assert ring_pixels(before, after, opened & ~np.eye(2, 3, 1, dtype=bool), (1, 2)) is None
+    after[0, 1, 6:9, 6:9] = 0  # a change inside the frame too: no ring
+    assert ring_pixels(before, after, opened, (1, 2)) is None
+
+
+def test_a_focus_ring_is_left_out_of_the_tiles_compared_and_play_reads_through_it(
+    tmp_path: Path,
+) -> None:
+    """The ring on the cell clicked last made each tile two appearances ("the number pictures
+    cannot show distinct numbers", DangerUXB's tk buttons). Calibration learns the ring's pixels
+    from the cell it moves off, leaves them out of every comparison, and saves them as the
+    skin's mask; play then reads the cell clicked last, ring and all."""
+    screen = DrawnGame(seed=2, focus_ring=True)
+    result = calibrated(screen, max_games=8)
+    skin = result.skin
+    assert result.usable and skin.mask is not None
+    (x, y), (width, height) = skin.tile_offset, skin.tile_size
+    ringed = np.full((16, 16, 3), 255, dtype=np.uint8)
+    focus_ring(ringed[:15, :15])
+    ring = (ringed != 255).any(axis=2)[y : y + height, x : x + width]
+    assert not (skin.mask & ring).any(), "a pixel of the ring is compared"
+    assert skin.mask.mean() >= 0.5
+    for tile, template in skin.templates.items():
+        expected = screen.skin.templates[tile][y : y + height, x : x + width]
+        assert np.array_equal(template[skin.mask], expected[skin.mask]), tile
+    screen.start_new_game()
+    mouse = GuardedMouse(screen)
+    geometry = locate(skin, screen.grab(), shape=(9, 9))
+    table = ScreenTable(screen, skin, geometry, mouse, 10, game="drawn", first_click="safe")
+    with OutcomeLog(tmp_path / "outcomes.sqlite3") as log:
+        player = GamePlayer(table, log, one_game_a_second=False)
+        reports = list(play_games(player, 3, echo=lambda line: None))
+        records = log.games()
+    assert [report.reason for report in reports if report.reason] == []
+    assert len(records) == 3 and {r.result for r in records} <= {Result.WON, Result.LOST}
 
 
 def test_a_new_game_point_not_beside_the_board_in_its_window_is_refused() -> None:

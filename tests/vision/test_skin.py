@@ -83,6 +83,8 @@ def same(a: Skin, b: Skin) -> bool:
         and all(np.array_equal(a.faces[state], b.faces[state]) for state in a.faces)
         and (a.button is None) == (b.button is None)
         and (a.button is None or np.array_equal(a.button, b.button))
+        and (a.mask is None) == (b.mask is None)
+        and (a.mask is None or np.array_equal(a.mask, b.mask))
     )
 
 
@@ -384,6 +386,39 @@ def test_a_skin_with_a_new_game_button_survives_export_and_import(tmp_path: Path
     save_skin(skin, tmp_path / "home")
     imported = import_skin(export_skin("b", tmp_path / "b.zip", tmp_path / "home"), tmp_path)
     assert same(imported, skin)
+
+
+def a_mask(skin: Skin) -> np.ndarray:
+    """A mask leaving out a ring one pixel inside the edges of ``skin``'s tiles."""
+    width, height = skin.tile_size
+    mask = np.ones((height, width), dtype=bool)
+    mask[1 : height - 1, 1 : width - 1] = False
+    mask[2 : height - 2, 2 : width - 2] = True
+    return mask
+
+
+def test_a_skin_with_a_mask_survives_save_load_export_and_import(tmp_path: Path) -> None:
+    skin = make_skin(16, name="m")
+    skin = replace(skin, mask=a_mask(skin))
+    save_skin(skin, tmp_path / "home")
+    assert same(load_skin("m", tmp_path / "home"), skin)
+    imported = import_skin(export_skin("m", tmp_path / "m.zip", tmp_path / "home"), tmp_path)
+    assert same(imported, skin)
+
+
+def test_load_refuses_a_mask_that_is_grey_small_or_keeps_too_little(tmp_path: Path) -> None:
+    skin = make_skin(16, name="m")
+    folder = save_skin(replace(skin, mask=a_mask(skin)), tmp_path)
+    width, height = skin.tile_size
+    for picture, problem in [
+        (np.full((height, width, 3), 128, np.uint8), "only black and white"),
+        (np.full((height - 1, width, 3), 255, np.uint8), "not a black and white"),
+        (np.zeros((height, width, 3), np.uint8), "white on at least 50%"),
+    ]:
+        cv2.imwrite(str(folder / "mask.png"), picture)
+        with pytest.raises(SkinError) as raised:
+            Skin.load(folder)
+        one_line_naming(raised, "mask", problem)
 
 
 # --- 4. a failed save keeps the skin saved before ----------------------------------------------
