@@ -252,6 +252,12 @@ class Catalogue:
         one, other = self.classes.get(first), self.classes.get(second)
         return one is None or other is None or one == other
 
+    def alike(self, first: int, second: int) -> bool:
+        """Whether two appearances' pictures are within the tolerance of each other: one tile,
+        if they show on cells of different size classes."""
+        distances = self._distances(self.images[first][None])[0]
+        return bool(distances[second] <= self.tolerance)
+
     def _barred(self, size_class: int) -> npt.NDArray[np.float32]:
         """Per appearance, infinity unless it may show on a cell of ``size_class``."""
         barred = np.zeros(len(self.images), dtype=np.float32)
@@ -372,6 +378,7 @@ def ring_pixels(
     after: npt.NDArray[np.uint8],
     opened_before: npt.NDArray[np.bool_],
     clicked: Cell,
+    box: tuple[int, int, int, int],
 ) -> npt.NDArray[np.bool_] | None:
     """The pixels of a cell's picture where a focus ring moved off a cell that showed an opened
     tile (``opened_before``, rows x columns) and was not ``clicked``, between ``before`` and
@@ -379,16 +386,19 @@ def ring_pixels(
 
     A game whose cells are toolkit buttons (tk, Qt, Swing) draws a ring, often dotted, just
     inside the edges of the button clicked last: a tile shows with it and without it. A cell
-    counts when it changed only within a frame no deeper than :data:`MAX_RING` of its picture,
-    on all four sides. The pixels are those that changed, with each line of the frame that
-    holds :data:`RING_LINE` of them filled from end to end (a dotted ring's gaps)."""
-    height, width = before.shape[2:4]
+    counts when it changed only within a frame no deeper than :data:`MAX_RING` of ``box`` (x,
+    y, width, height: the part of the pictures compared), on all four sides; changes outside
+    ``box`` (lines between cells, which a game may redraw when a game ends) do not count. The
+    pixels are those that changed, with each line of the frame that holds :data:`RING_LINE` of
+    them filled from end to end (a dotted ring's gaps)."""
+    x, y, width, height = box
+    inside = np.s_[y : y + height, x : x + width]
     deepest = MAX_RING * min(height, width)
-    ring = np.zeros((height, width), dtype=bool)
-    candidates = opened_before & (before != after).any(axis=(2, 3, 4))
+    ring = np.zeros(before.shape[2:4], dtype=bool)
+    candidates = opened_before & (before[:, :, *inside] != after[:, :, *inside]).any(axis=(2, 3, 4))
     candidates[clicked] = False
     for row, column in np.argwhere(candidates):
-        changed = (before[row, column] != after[row, column]).any(axis=2)
+        changed = (before[row, column][inside] != after[row, column][inside]).any(axis=2)
         ys, xs = np.nonzero(changed)
         insets = np.minimum(np.minimum(ys, height - 1 - ys), np.minimum(xs, width - 1 - xs))
         depth = int(insets.max())
@@ -400,12 +410,12 @@ def ring_pixels(
         )
         if depth > deepest or not all(sides):
             continue
-        ring |= changed
-        (top, bottom), (left, right) = (ys.min(), ys.max() + 1), (xs.min(), xs.max() + 1)
+        ring[inside] |= changed
+        top, bottom, left, right = y + ys.min(), y + ys.max() + 1, x + xs.min(), x + xs.max() + 1
         for line in np.flatnonzero(changed.sum(axis=1) >= RING_LINE):
-            ring[line, left:right] = True
+            ring[y + line, left:right] = True
         for line in np.flatnonzero(changed.sum(axis=0) >= RING_LINE):
-            ring[top:bottom, line] = True
+            ring[top:bottom, x + line] = True
     return ring if ring.any() else None
 
 
@@ -699,10 +709,11 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
 
     A hidden cell that changes on the loss shows a MINE, unless its new picture is a number
     (a game that shows everything on a loss) or the EXPLODED one (a game that draws every mine
-    as the one hit). A question-marked one teaches nothing: some games
-    show the mine under it, others keep the mark, redrawn on the finished board (gnome-mines),
-    mine or not. Cells opened before the loss keep their numbers, or are all redrawn, each
-    number into a finished look of its own (:func:`redrawn_numbers`). A game that showed the
+    as the one hit; on a cell of another size class, a picture alike is EXPLODED there). A
+    question-marked one teaches nothing: some games show the mine under it, others keep the
+    mark, redrawn on the finished board (gnome-mines), mine or not. Cells opened before the loss
+    keep their numbers, or are all redrawn, each number into a finished look of its own
+    (:func:`redrawn_numbers`). A game that showed the
     mines shows all of them but perhaps those under marks
     redrawn so, so a number counts the mines shown plus at most its neighbours of that kind; one
     that shows only the mine hit bounds its neighbours.
@@ -719,7 +730,14 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
     changed[last.cell] = False
     closed = [i for i, tile in meanings.tiles.items() if tile.is_closed]
     uncovered = changed & np.isin(before, closed)
-    alike = bool((after[uncovered] == hit).any())
+    catalogue = meanings.catalogue
+    for other in {int(i) for i in np.unique(after[uncovered])} - {hit} - safe:
+        if catalogue is None or catalogue.share_class(hit, other):
+            continue
+        if catalogue.alike(hit, other):  # the mine hit's picture, on a cell of another size
+            meanings.give(other, Tile.EXPLODED, f"{where}, drawn as the mine hit")
+    hits = meanings.ids_of(Tile.EXPLODED)
+    alike = bool(np.isin(after[uncovered], hits).any())
     for row, column in zip(*np.nonzero(changed), strict=True):
         cell = (int(row), int(column))
         was, now = int(before[cell]), int(after[cell])
@@ -732,7 +750,7 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
             if not alike:
                 meanings.give(now, Tile.MINE, f"{where}, cell {cell} uncovered")
         elif was_tile == Tile.FLAG:
-            if not (alike and now == hit):  # else the mine under the flag, drawn as the hit one
+            if not (alike and now in hits):  # else the mine under the flag, drawn as the hit one
                 meanings.give(now, Tile.WRONG_FLAG, f"{where}, the flag on cell {cell} changed")
         elif was_tile is None and was not in safe:
             # A picture that never lasted: the board before the click was caught mid-draw (Wine

@@ -146,7 +146,7 @@ class BoardView:
         click on ``clicked``, between board captures ``before`` and ``after`` (see
         :func:`calibration.evidence.ring_pixels`)."""
         pictures = (self.cell_pictures(before), self.cell_pictures(after))
-        return ring_pixels(*pictures, opened_before, clicked)
+        return ring_pixels(*pictures, opened_before, clicked, self.catalogue.box)
 
     def cell_pictures(self, frame: Image) -> npt.NDArray[np.uint8]:
         """Each cell's picture in ``frame`` (a board capture), by (row, column)."""

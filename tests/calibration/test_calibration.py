@@ -1037,8 +1037,13 @@ class DrawnGame:
             focus_ring(scene.screen[y : y + 15, x : x + 15])
         if revealed:
             for row, column in np.argwhere(self.opened_by_player):
-                y, x = top + 16 * row, left + 16 * column
-                scene.screen[y + 15, x : x + 16] = scene.screen[y : y + 16, x + 15] = (0, 255, 0)
+                (y, x), (height, width) = self.cell_at(row, column)
+                end_y, end_x = y + height - 1, x + width - 1
+                scene.screen[end_y, x : end_x + 1] = scene.screen[y : end_y + 1, end_x] = (
+                    0,
+                    255,
+                    0,
+                )
         if self.button is not None:
             box = self.button
             scene.screen[box.top : box.bottom, box.left : box.right] = (60, 60, 60)
@@ -1055,6 +1060,12 @@ class DrawnGame:
         if self.veiled_dialog_open():
             veil_with_dialog(scene.screen, DRAWN_VEILED_DIALOG, self.veiled_dialog_on_end)
         return scene
+
+    def cell_at(self, row: int, column: int) -> tuple[tuple[int, int], tuple[int, int]]:
+        """The screen (y, x) of a cell's top-left corner and its (height, width)."""
+        xs, ys = self.edges or (uneven_starts(16, 9, 0), uneven_starts(16, 9, 0))
+        y, x = DRAWN_BOARD_AT[1] + ys[row], DRAWN_BOARD_AT[0] + xs[column]
+        return (y, x), (ys[row + 1] - ys[row], xs[column + 1] - xs[column])
 
     def veiled_dialog_open(self) -> bool:
         over = self.game.state is not GameState.PLAYING
@@ -1570,13 +1581,15 @@ def test_ring_pixels_are_a_thin_frame_moved_off_an_opened_cell_not_the_one_click
     focus_ring(before[0, 1, :15, :15])  # the ring moves off cell (0, 1) ...
     focus_ring(after[1, 2, :15, :15])  # ... onto the cell clicked, (1, 2)
     opened = np.ones((2, 3), dtype=bool)
-    ring = ring_pixels(before, after, opened, (1, 2))
+    box = (0, 0, 16, 16)
+    ring = ring_pixels(before, after, opened, (1, 2), box)
     drawn = np.zeros((16, 16), dtype=bool)
     drawn[[1, 13], 1:14] = drawn[1:14, [1, 13]] = True
     assert ring is not None and np.array_equal(ring, drawn), "the dotted lines are filled"
-    assert ring_pixels(before, after, opened & ~np.eye(2, 3, 1, dtype=bool), (1, 2)) is None
+    assert ring_pixels(before, after, opened & ~np.eye(2, 3, 1, dtype=bool), (1, 2), box) is None
+    assert ring_pixels(before, after, opened, (1, 2), (3, 3, 10, 10)) is None  # outside the box
     after[0, 1, 6:9, 6:9] = 0  # a change inside the frame too: no ring
-    assert ring_pixels(before, after, opened, (1, 2)) is None
+    assert ring_pixels(before, after, opened, (1, 2), box) is None
 
 
 def test_a_focus_ring_is_left_out_of_the_tiles_compared_and_play_reads_through_it(
@@ -1803,6 +1816,21 @@ def test_a_question_mark_drawn_almost_as_the_flag_is_learned_apart_from_it() -> 
     assert 0 < TemplateBank([0], [flag]).distances(question[None])[0, 0] < GROUPING_TOLERANCE
     result = calibrated(screen, max_games=8)
     assert_learned_truly(result, screen, (Tile.FLAG, Tile.QUESTION))
+
+
+def test_every_mine_drawn_as_the_one_hit_counts_as_a_mine_in_every_size_class() -> None:
+    """A game that shows every mine of a loss as the one hit, on a board whose cells differ in
+    size: the mines in cells of another size class than the one hit are another appearance of
+    its picture. They were taken for numbers, and the numbers around them miscounted
+    (DangerUXB: "appearance #8 would be a number from 0 to 0 ... and from 1 to 1")."""
+    screen = DrawnGame(seed=2, numbers_per_size=True, reveal_on_loss=True)
+    result = calibrated(screen, max_games=8)
+    assert result.usable
+    assert result.skin.extra["hit_mine_drawn_apart"] is False
+    width, height = result.skin.tile_size
+    for tile, template in result.skin.templates.items():
+        drawn = Tile.MINE if tile == Tile.EXPLODED else tile  # every mine is drawn as a MINE
+        assert np.array_equal(template, screen.skin.templates[drawn][:height, :width]), tile
 
 
 def test_numbers_drawn_differently_in_wider_cells_are_learned_per_size_class(
