@@ -384,7 +384,7 @@ def ring_pixels(
     tile (``opened_before``, rows x columns) and was not ``clicked``, between ``before`` and
     ``after`` (every cell's picture: rows, columns, height, width, 3); None if none did.
 
-    A game whose cells are toolkit buttons (tk, Qt, Swing) draws a ring, often dotted, just
+    A game whose cells are toolkit buttons (DangerUXB's tk ones) draws a ring, often dotted, just
     inside the edges of the button clicked last: a tile shows with it and without it. A cell
     counts when it changed only within a frame no deeper than :data:`MAX_RING` of ``box`` (x,
     y, width, height: the part of the pictures compared), on all four sides; changes outside
