@@ -4,7 +4,8 @@
   winemine (16 px) and xdemineur (21 px), a board of 24 and 25 px cells spaced as gnome-mines
   spaces its cells, and 40 px cells (xbomb's window as the tests open it): the per-move cost of
   seeing the board. Timed twice: after a move (a read of a frame where 12 cells changed since
-  the last read, as in play) and for a board where every cell changed (the first read of a game).
+  the last read, as in play) and for a board where every cell changed (the first read of a game);
+  plain, with a level weight (a gradient), and with a mask (a focus ring's frame left out).
 * locate: finding that board on a 1280x1024 screen (done once per game, or after a move).
 * capture (needs a display): grabbing an Expert board's region, and the whole screen.
 * with ``--skin DIR`` and a display: locate and read the real game on the screen with that skin.
@@ -22,6 +23,7 @@ from functools import partial
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 
 from solver import LEVELS
 from vision.capture import ScreenGrabber
@@ -57,6 +59,16 @@ def uneven_edges(pitch: int, shape: tuple[int, int]) -> Edges:
         tuple(int(edge) for edge in np.cumsum([0, *sizes_x])),
         tuple(int(edge) for edge in np.cumsum([0, *sizes_y])),
     )
+
+
+def ring_mask(skin: Skin) -> npt.NDArray[np.bool_]:
+    """A mask that leaves out a frame one pixel inside the edges of ``skin``'s tiles, where a
+    toolkit draws its focus ring."""
+    width, height = skin.tile_size
+    mask = np.ones((height, width), dtype=bool)
+    mask[1 : height - 1, 1 : width - 1] = False
+    mask[2 : height - 2, 2 : width - 2] = True
+    return mask
 
 
 def alternating_ms(
@@ -95,8 +107,12 @@ def bench_synthetic(repeat: int) -> None:
             for scene in scenes
         )
         kind = f"pitch {pitch} px" + (" and 1 px wider, numbers per size class" if uneven else "")
-        for weight, what in ((1.0, ""), (LENIENT_WEIGHT, " with level weight 0.25 (a gradient)")):
-            reader = BoardReader(replace(skin, level_weight=weight), scenes[0].geometry)
+        for looks, what in (
+            ({}, ""),
+            ({"level_weight": LENIENT_WEIGHT}, " with level weight 0.25 (a gradient)"),
+            ({"mask": ring_mask(skin)}, " with a mask (a focus ring left out)"),
+        ):
+            reader = BoardReader(replace(skin, **looks), scenes[0].geometry)
             read = partial(reader.read, mines=mines)
             moved_ms = alternating_ms(read, (start, after_move), repeat)
             new_ms = alternating_ms(read, (start, every_cell), repeat)

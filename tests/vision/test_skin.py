@@ -23,6 +23,7 @@ from calibration.store import export_skin, import_skin, list_skins, load_skin, s
 from controller.cli import main
 from solver import Tile
 from solver.board import PICTURED_TILES
+from vision.bench import ring_mask
 from vision.skin import (
     FACE_STATES,
     NEW_GAME_KEYS,
@@ -388,18 +389,9 @@ def test_a_skin_with_a_new_game_button_survives_export_and_import(tmp_path: Path
     assert same(imported, skin)
 
 
-def a_mask(skin: Skin) -> np.ndarray:
-    """A mask leaving out a ring one pixel inside the edges of ``skin``'s tiles."""
-    width, height = skin.tile_size
-    mask = np.ones((height, width), dtype=bool)
-    mask[1 : height - 1, 1 : width - 1] = False
-    mask[2 : height - 2, 2 : width - 2] = True
-    return mask
-
-
 def test_a_skin_with_a_mask_survives_save_load_export_and_import(tmp_path: Path) -> None:
     skin = make_skin(16, name="m")
-    skin = replace(skin, mask=a_mask(skin))
+    skin = replace(skin, mask=ring_mask(skin))
     save_skin(skin, tmp_path / "home")
     assert same(load_skin("m", tmp_path / "home"), skin)
     imported = import_skin(export_skin("m", tmp_path / "m.zip", tmp_path / "home"), tmp_path)
@@ -408,7 +400,7 @@ def test_a_skin_with_a_mask_survives_save_load_export_and_import(tmp_path: Path)
 
 def test_load_refuses_a_mask_that_is_grey_small_or_keeps_too_little(tmp_path: Path) -> None:
     skin = make_skin(16, name="m")
-    folder = save_skin(replace(skin, mask=a_mask(skin)), tmp_path)
+    folder = save_skin(replace(skin, mask=ring_mask(skin)), tmp_path)
     width, height = skin.tile_size
     for picture, problem in [
         (np.full((height, width, 3), 128, np.uint8), "only black and white"),
