@@ -286,12 +286,12 @@ class _Learner:
         or moved a focus ring. Every game so far is read and learned again that way (forgetting
         them left nothing learned when it happened in the last games of a calibration)."""
         games = player.evidence.games
-        ignored = 0 if catalogue.ignored is None else int(catalogue.ignored.sum())
+        ringed = 0 if catalogue.ignored is None else int(catalogue.ignored.sum())
         log.warning(
-            "calibration compares only the part %s of each cell, less %d pixels of a focus "
-            "ring, from now on, and reads its %d games again",
+            "calibration compares only the part %s of each cell%s from now on, and reads its "
+            "%d games again",
             catalogue.box,
-            ignored,
+            f" less the {ringed} pixels a focus ring takes" if ringed else "",
             len(games),
         )
         player.read_with(catalogue)
