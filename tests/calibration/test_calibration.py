@@ -1038,12 +1038,8 @@ class DrawnGame:
         if revealed:
             for row, column in np.argwhere(self.opened_by_player):
                 (y, x), (height, width) = self.cell_at(row, column)
-                end_y, end_x = y + height - 1, x + width - 1
-                scene.screen[end_y, x : end_x + 1] = scene.screen[y : end_y + 1, end_x] = (
-                    0,
-                    255,
-                    0,
-                )
+                bottom, right = y + height - 1, x + width - 1  # the cell's own grid lines
+                scene.screen[bottom, x : right + 1] = scene.screen[y : bottom + 1, right] = GREEN
         if self.button is not None:
             box = self.button
             scene.screen[box.top : box.bottom, box.left : box.right] = (60, 60, 60)
@@ -1181,6 +1177,8 @@ def focus_ring(picture: np.ndarray) -> None:
     picture[ring & dotted] = 0
 
 
+GREEN = (0, 255, 0)
+"""The colour a drawn game that reveals every cell on a loss redraws its opened cells' lines in."""
 DRAWN_WINDOW = Rect(60, 60, 240, 240)
 """The drawn game's window, as calibration is given it."""
 
