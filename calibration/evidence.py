@@ -173,21 +173,24 @@ class Catalogue:
         """A catalogue comparing only ``box`` of each picture, and of it only what
         :attr:`lines_box` holds (a game that paints past its cells crosses grid lines too),
         with this one's tolerance and background weight, knowing only the hidden tile."""
-        catalogue = Catalogue(self.images[HIDDEN_ID], self.tolerance)
         shared = Rect(*box).intersection(Rect(*self.lines_box))
-        catalogue.box = (shared.left, shared.top, shared.width, shared.height)
-        if not shared.width or not shared.height:
-            catalogue.box = box
-        catalogue.lines_box, catalogue.level_weight = self.lines_box, self.level_weight
-        catalogue.ignored = self.ignored
-        return catalogue
+        if shared.width and shared.height:
+            box = (shared.left, shared.top, shared.width, shared.height)
+        return self._anew(box, self.ignored)
 
     def ignoring(self, pixels: npt.NDArray[np.bool_]) -> Catalogue:
         """A catalogue that also leaves ``pixels`` (of a picture) out of comparisons, comparing
         this one's box, knowing only the hidden tile."""
-        catalogue = self.with_box(self.box)
-        catalogue.box = self.box
-        catalogue.ignored = pixels if self.ignored is None else self.ignored | pixels
+        return self._anew(self.box, pixels if self.ignored is None else self.ignored | pixels)
+
+    def _anew(
+        self, box: tuple[int, int, int, int], ignored: npt.NDArray[np.bool_] | None
+    ) -> Catalogue:
+        """A catalogue comparing ``box`` less ``ignored``, with this one's tolerance, lines and
+        background weight, knowing only the hidden tile."""
+        catalogue = Catalogue(self.images[HIDDEN_ID], self.tolerance)
+        catalogue.box, catalogue.ignored = box, ignored
+        catalogue.lines_box, catalogue.level_weight = self.lines_box, self.level_weight
         return catalogue
 
     def ignores_all(self, pixels: npt.NDArray[np.bool_]) -> bool:
@@ -731,11 +734,11 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
     closed = [i for i, tile in meanings.tiles.items() if tile.is_closed]
     uncovered = changed & np.isin(before, closed)
     catalogue = meanings.catalogue
-    for other in {int(i) for i in np.unique(after[uncovered])} - {hit} - safe:
-        if catalogue is None or catalogue.share_class(hit, other):
-            continue
-        if catalogue.alike(hit, other):  # the mine hit's picture, on a cell of another size
-            meanings.give(other, Tile.EXPLODED, f"{where}, drawn as the mine hit")
+    others = {int(i) for i in np.unique(after[uncovered])} - {hit} - safe
+    if catalogue is not None:  # the mine hit's picture, on a cell of another size class
+        for other in others:
+            if not catalogue.share_class(hit, other) and catalogue.alike(hit, other):
+                meanings.give(other, Tile.EXPLODED, f"{where}, drawn as the mine hit")
     hits = meanings.ids_of(Tile.EXPLODED)
     alike = bool(np.isin(after[uncovered], hits).any())
     for row, column in zip(*np.nonzero(changed), strict=True):

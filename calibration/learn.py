@@ -416,13 +416,10 @@ def build_skin(
         )
 
     templates = {tile: crop(i) for tile, i in blocks.items()}
-    ignored = catalogue.ignored
-    mask = None
-    if (
-        ignored is not None
-        and ignored[offset_y : offset_y + height, offset_x : offset_x + width].any()
-    ):
-        mask = ~ignored[offset_y : offset_y + height, offset_x : offset_x + width]
+    mask = None  # the pixels of the tile compared, where a focus ring's are left out
+    if catalogue.ignored is not None:
+        kept = ~catalogue.ignored[offset_y : offset_y + height, offset_x : offset_x + width]
+        mask = None if kept.all() else kept
     variants = {
         size_class: {
             tile: crop(i)

@@ -126,15 +126,17 @@ class TemplateBank(Generic[Label]):
         self._kept_pixels = kept.astype(np.float32)
         self._compared = int(kept.sum()) * channels
         """Values of a picture compared: the size less the channels of each pixel left out."""
-        self._keep: Floats | None = None
-        """Per value of a patch as :meth:`distances` lays it out, 1 if compared, else 0."""
         self.level_weight = level_weight
         self._lenient = level_weight < 1
         self._transposed = np.ascontiguousarray(self._matrix.T)
         self._pictures = np.stack([image.reshape(-1) for image in images])
         self._keep_bytes = None if mask is None else np.repeat(kept, channels).astype(np.uint8)
-        if mask is not None:
-            self._keep = np.repeat(kept, channels).astype(np.float32)
+        """Per value of a patch as :meth:`certify` lays it out, 1 if compared, else 0."""
+        by_values = np.tile if self._lenient else np.repeat  # the layout :meth:`distances` reads
+        self._keep: Floats | None = (
+            None if mask is None else by_values(kept, channels).astype(np.float32)
+        )
+        """Per value of a patch as :meth:`distances` lays it out, 1 if compared, else 0."""
         if self._lenient:
             # Lenient distances read patches channel by channel (all blue values, then green,
             # then red): one layout serves both products, with no second copy of the patches.
@@ -146,8 +148,6 @@ class TemplateBank(Generic[Label]):
             self._background_counts = counts.astype(np.float32)
             self._shares = self._averaging[:, :-1].T * self._background_counts[:, None]
             self._means = by_channel.sum(axis=2).T / kept.sum()
-            if mask is not None:
-                self._keep = np.tile(kept, channels).astype(np.float32)
 
     def distances(self, patches: npt.NDArray[np.uint8]) -> Floats:
         """Distances of ``patches`` (any leading shape, then the template shape) to every template.
