@@ -32,9 +32,9 @@ from calibration.numbers import HIGHEST, NumberBounds, count_bounds
 from solver import Board, Cell, GameState, Tile
 from solver.board import PICTURED_TILES
 from solver.engine import neighbour_counts
-from vision.geometry import Rect
+from vision.geometry import Rect, padded_sources
 from vision.match import TemplateBank
-from vision.skin import SIZE_CLASSES, Image
+from vision.skin import MAX_SLACK, SIZE_CLASSES, Image
 
 Ids = npt.NDArray[np.int32]
 """A (rows, columns) grid of appearance ids."""
@@ -257,9 +257,47 @@ class Catalogue:
 
     def alike(self, first: int, second: int) -> bool:
         """Whether two appearances' pictures are within the tolerance of each other: one tile,
-        if they show on cells of different size classes."""
-        distances = self._distances(self.images[first][None])[0]
-        return bool(distances[second] <= self.tolerance)
+        if they show on cells of different size classes (then at the best of the places where
+        the game may add a wider cell's pixels, see :func:`vision.geometry.padded_sources`)."""
+        if self.share_class(first, second):
+            distances = self._distances(self.images[first][None])[0]
+            return bool(distances[second] <= self.tolerance)
+        x, y, width, height = self.box
+        crop = (..., slice(y, y + height), slice(x, x + width), slice(None))
+        target = self.images[second]
+        bank = TemplateBank([second], [target[crop]], self.level_weight, self.mask)
+        distances = bank.distances(self._placed(first, second)[crop])
+        return bool(distances.min() <= self.tolerance)
+
+    def _placed(self, first: int, second: int) -> npt.NDArray[np.uint8]:
+        """(places along y, places along x, height, width, 3): appearance ``first``'s picture
+        moved as a cell of ``second``'s size class would show the tile, for each place where
+        the game may add the wider cell's pixels. A pixel no pixel of ``first`` shows (an added
+        one, or one left out of comparisons) is ``second``'s own, so only the rest counts."""
+        picture, target = self.images[first], self.images[second]
+        one, other = self.classes.get(first, 0), self.classes.get(second, 0)
+        takes = []  # per axis: for each place, the line of ``first`` each line of ``second`` shows
+        for axis, wide in ((0, 2), (1, 1)):  # y, then x (size class bits, vision.geometry)
+            lines = picture.shape[axis]
+            if not (one ^ other) & wide:
+                takes.append(np.arange(lines)[None])
+                continue
+            placements = []
+            for excess in range(1, MAX_SLACK + 1):
+                sources = padded_sources(lines, excess)
+                if one & wide:  # ``first`` is the wider cell: turn the map round
+                    turned = np.full_like(sources, -1)
+                    places, shown = np.nonzero(sources >= 0)
+                    turned[places, sources[places, shown]] = shown
+                    sources = turned
+                placements.append(sources)
+            takes.append(np.unique(np.concatenate(placements), axis=0))
+        rows, columns = takes[0][:, None, :, None], takes[1][None, :, None, :]
+        shown_here = (rows >= 0) & (columns >= 0)
+        rows, columns = np.maximum(rows, 0), np.maximum(columns, 0)
+        if self.ignored is not None:
+            shown_here &= ~self.ignored[rows, columns]
+        return np.where(shown_here[..., None], picture[rows, columns], target)
 
     def _barred(self, size_class: int) -> npt.NDArray[np.float32]:
         """Per appearance, infinity unless it may show on a cell of ``size_class``."""
@@ -393,11 +431,12 @@ def ring_pixels(
     y, width, height: the part of the pictures compared), on all four sides; changes outside
     ``box`` (lines between cells, which a game may redraw when a game ends) do not count. The
     pixels are those that changed, with each line of the frame that holds :data:`RING_LINE` of
-    them filled from end to end (a dotted ring's gaps)."""
+    them filled from end to end (a dotted ring's gaps). A ring leaves one cell: frames that
+    changed on several (a game redrawing its buttons on a loss) are none."""
     x, y, width, height = box
     inside = np.s_[y : y + height, x : x + width]
     deepest = MAX_RING * min(height, width)
-    ring = np.zeros(before.shape[2:4], dtype=bool)
+    rings = []
     candidates = opened_before & (before[:, :, *inside] != after[:, :, *inside]).any(axis=(2, 3, 4))
     candidates[clicked] = False
     for row, column in np.argwhere(candidates):
@@ -413,13 +452,15 @@ def ring_pixels(
         )
         if depth > deepest or not all(sides):
             continue
-        ring[inside] |= changed
+        ring = np.zeros(before.shape[2:4], dtype=bool)
+        ring[inside] = changed
         top, bottom, left, right = y + ys.min(), y + ys.max() + 1, x + xs.min(), x + xs.max() + 1
         for line in np.flatnonzero(changed.sum(axis=1) >= RING_LINE):
             ring[y + line, left:right] = True
         for line in np.flatnonzero(changed.sum(axis=0) >= RING_LINE):
             ring[top:bottom, x + line] = True
-    return ring if ring.any() else None
+        rings.append(ring)
+    return rings[0] if len(rings) == 1 else None
 
 
 def _leading(flags: np.ndarray) -> int:

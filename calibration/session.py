@@ -98,6 +98,8 @@ class CalibrationPlayer:
         """The screen around the new-game point before the first click there that started a
         new game (see :attr:`vision.skin.Skin.button`)."""
         self._question_tested = False
+        self._marks = 0
+        """Cells marked so far (see :meth:`_cell_to_mark`)."""
         self.wins_without_face = 0
         """Won games whose face showed no picture of its own (see :meth:`_won`)."""
         self._fresh = False
@@ -307,11 +309,27 @@ class CalibrationPlayer:
             # Some games take no mark before a game's first click has begun it.
             if opened and flags_left and (not self._question_tested or self.random.random() < 0.3):
                 flags_left -= 1
-                self._mark_at_random(game, cell, frame)
+                self._mark_at_random(game, self._cell_to_mark(cell, hidden), frame)
                 continue
             game.steps.append(self._click(ClickKind.OPEN, cell, frame))
             self._finish_if_over(game)
         raise self._endless()
+
+    def _cell_to_mark(self, cell: Cell, hidden: list[Cell]) -> Cell:
+        """The hidden cell to mark instead of ``cell`` (chosen at random from ``hidden``): on a
+        board whose cells differ in size, one of each size class in turn, since a game may draw
+        its flag apart in each (a tk button pads its picture on one side), and play marks
+        cells of every class."""
+        classes = self.view.grid.size_classes
+        present = np.unique(classes).tolist()
+        if len(present) == 1:
+            return cell
+        wanted = present[self._marks % len(present)]
+        self._marks += 1
+        if classes[cell] == wanted:
+            return cell
+        candidates = [each for each in hidden if classes[each] == wanted]
+        return self.random.choice(candidates) if candidates else cell
 
     def _step_limit(self) -> int:
         """Clicks a game may take: each opening click opens a cell or ends the game, so one that

@@ -70,7 +70,7 @@ class Spacing:
     @property
     def half(self) -> int:
         """How many of a picture's pixels are taken from the cell's start."""
-        return (self.cut + 1) // 2
+        return _half(self.cut)
 
     @cached_property
     def is_even(self) -> bool:
@@ -109,6 +109,26 @@ class Spacing:
         if not 0 <= position < self.length:
             return None
         return bisect_right(self.starts, position) - 1
+
+
+def _half(cut: int) -> int:
+    """How many of the ``cut`` pixels of a cell's picture :class:`Spacing` takes from its start."""
+    return (cut + 1) // 2
+
+
+def padded_sources(cut: int, excess: int) -> npt.NDArray[np.intp]:
+    """(cut + 1, cut): for each place (0 to ``cut``) where a game may add a wide cell's
+    ``excess`` pixels to a narrow cell's ``cut``, which pixel of the narrow cell's picture each
+    pixel of the wide cell's picture shows (-1: an added one). :class:`Spacing` cuts the excess
+    out of the middle, so both cells give one picture of a tile when the game adds it there (a
+    toolkit widening a tile); a game that pads beside an edge instead (a tk button) moves the
+    pixels between the middle and the pad by ``excess``."""
+    lines = np.arange(cut)
+    widened = np.where(lines < _half(cut), lines, lines + excess)  # where each is in the cell
+    places = np.arange(cut + 1)[:, None]
+    return np.where(
+        widened < places, widened, np.where(widened < places + excess, -1, widened - excess)
+    )
 
 
 def size_classes(along_x: Spacing, along_y: Spacing) -> npt.NDArray[np.uint8]:

@@ -102,13 +102,17 @@ def draw(
     background: tuple[int, int, int] = (90, 40, 20),
     face: str | None = "playing",
     edges: Edges | None = None,
+    widened_at: int | None = None,
 ) -> Scene:
     """Draw the board ``tiles`` with its top-left pitch corner at ``at`` on a plain screen.
 
     A 3 px sunken frame surrounds the grid and the face sits centred 10 px above the frame.
     With ``edges`` (see :data:`vision.geometry.Edges`) cells wider than the pitch repeat their
     middle line, as a toolkit widens a flat tile, so each reads as its pitch-sized picture;
-    a tile the skin has a variant of for the cell's size class is drawn as that variant.
+    a tile the skin has a variant of for the cell's size class is drawn as that variant. With
+    ``widened_at`` they repeat the line before that one instead (a game that pads a button's
+    picture on one side, as DangerUXB's tk buttons do), so only tiles plain from the middle
+    to there read as their pitch-sized pictures.
     """
     width, height = screen_size
     screen = np.empty((height, width, 3), dtype=np.uint8)
@@ -123,14 +127,14 @@ def draw(
     left, top = at
     right, bottom = left + starts[0][-1], top + starts[1][-1]
     screen[top - 3 : bottom + 3, left - 3 : right + 3] = (128, 128, 128)
-    middle = (pitch + 1) // 2
+    widened = (pitch + 1) // 2 if widened_at is None else widened_at
     cell = np.empty((pitch, pitch, 3), dtype=np.uint8)
     for row in range(rows):
         y0, y1 = top + starts[1][row], top + starts[1][row + 1]
-        taken_y = np.r_[0:middle, np.full(y1 - y0 - pitch, middle - 1), middle:pitch]
+        taken_y = np.r_[0:widened, np.full(y1 - y0 - pitch, widened - 1), widened:pitch]
         for column in range(columns):
             x0, x1 = left + starts[0][column], left + starts[0][column + 1]
-            taken_x = np.r_[0:middle, np.full(x1 - x0 - pitch, middle - 1), middle:pitch]
+            taken_x = np.r_[0:widened, np.full(x1 - x0 - pitch, widened - 1), widened:pitch]
             cell[:] = GRID
             tile = Tile(int(tiles[row, column]))
             size_class = (x1 - x0 > pitch) + 2 * (y1 - y0 > pitch)
