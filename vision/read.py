@@ -116,9 +116,14 @@ class Reading:
         """Lost when either the face or the board says so; won when the game's face says so.
 
         Without a face the board decides (every safe cell opened). With one the face has the last
-        word on winning, because some games (xdemineur) need every mine flagged as well.
+        word on winning, because some games (xdemineur) need every mine flagged as well. Without
+        one, mines shown while a cell is still closed are a loss too: mines show only once a game
+        is over, and the mine hit may be a picture the skin never saw on its size of cell.
         """
+        tiles = self.board.tiles
         if self.face == GameState.LOST or self.board.is_lost:
+            return GameState.LOST
+        if self.face is None and (tiles == Tile.MINE).any() and (tiles == Tile.HIDDEN).any():
             return GameState.LOST
         if self.face == GameState.WON or (self.face is None and self.board.is_won):
             return GameState.WON

@@ -1069,6 +1069,21 @@ def test_a_loss_that_shows_a_number_never_seen_on_unopened_cells_is_a_loss_not_a
     assert table.lost_reads > 0
 
 
+def test_a_mine_hit_drawn_in_a_picture_the_skin_lacks_ends_the_game_lost(tmp_path: Path) -> None:
+    # gnome-mines with a skin whose calibration never saw a mine hit on one size class of its
+    # cells: the hit there is a picture no tile matches, with the other mines shown. It was
+    # taken for a number first seen ("the solver finds the board impossible ... the board
+    # shows MINE") and the game logged misread. No face says lost: the mines shown do.
+    table = SimulatedTable(seed=5, size=(9, 9, 20), unknown_numbers=frozenset({Tile.EXPLODED}))
+    with OutcomeLog(tmp_path / "log.db") as log:
+        reports = play_all(quick_player(table, log), 12)
+    results = [report.record.result for report in reports]
+    assert all(result in (Result.WON, Result.LOST) for result in results), [
+        report.reason for report in reports
+    ]
+    assert Result.LOST in results
+
+
 def test_numbers_the_skin_lacks_are_played_as_unknown_and_learned_from_the_games(
     tmp_path: Path,
 ) -> None:

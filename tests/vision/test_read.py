@@ -354,6 +354,15 @@ def test_outcome_from_face_and_board(rows: list[str], face: str | None, outcome:
     assert Reading(board, np.zeros(board.tiles.shape, np.float32), face).outcome == outcome
 
 
+def test_mines_shown_with_a_cell_still_closed_are_a_loss_when_no_face_says_otherwise() -> None:
+    """Mines show only once a game is over, so with a cell still closed it was lost, even where
+    the mine hit is a picture the skin never saw there (read as an opened cell, ``-``)."""
+    board = Board.from_rows(["@2U", "-21", "111"], mines=2)
+    scores = np.zeros(board.tiles.shape, np.float32)
+    assert Reading(board, scores, None).outcome == "lost"
+    assert Reading(board, scores, "playing").outcome == "playing"  # the face has its say
+
+
 @settings(max_examples=50, deadline=None)
 @given(st.integers(1, 40), st.integers(1, 6), st.integers(0, 2**32 - 1))
 def test_bank_distance_is_the_rms_difference(patches: int, templates: int, seed: int) -> None:
