@@ -1076,7 +1076,7 @@ def test_a_mine_hit_drawn_in_a_picture_the_skin_lacks_ends_the_game_lost(tmp_pat
     # shows MINE") and the game logged misread. No face says lost: the mines shown do.
     table = SimulatedTable(seed=5, size=(9, 9, 20), unknown_numbers=frozenset({Tile.EXPLODED}))
     with OutcomeLog(tmp_path / "log.db") as log:
-        reports = play_all(quick_player(table, log), 12)
+        reports = play_all(quick_player(table, log), 4)
     results = [report.record.result for report in reports]
     assert all(result in (Result.WON, Result.LOST) for result in results), [
         report.reason for report in reports
