@@ -436,7 +436,7 @@ def ring_pixels(
     x, y, width, height = box
     inside = np.s_[y : y + height, x : x + width]
     deepest = MAX_RING * min(height, width)
-    rings = []
+    ring = None
     candidates = opened_before & (before[:, :, *inside] != after[:, :, *inside]).any(axis=(2, 3, 4))
     candidates[clicked] = False
     for row, column in np.argwhere(candidates):
@@ -452,6 +452,8 @@ def ring_pixels(
         )
         if depth > deepest or not all(sides):
             continue
+        if ring is not None:  # a second cell: no ring
+            return None
         ring = np.zeros(before.shape[2:4], dtype=bool)
         ring[inside] = changed
         top, bottom, left, right = y + ys.min(), y + ys.max() + 1, x + xs.min(), x + xs.max() + 1
@@ -459,8 +461,7 @@ def ring_pixels(
             ring[y + line, left:right] = True
         for line in np.flatnonzero(changed.sum(axis=0) >= RING_LINE):
             ring[top:bottom, x + line] = True
-        rings.append(ring)
-    return rings[0] if len(rings) == 1 else None
+    return ring
 
 
 def _leading(flags: np.ndarray) -> int:
