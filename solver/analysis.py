@@ -440,6 +440,10 @@ class Analysis:
     total that the groups' ``layouts_by_mines`` are combined against."""
     frontier_layout_count: int
     """Distinct mine layouts of the whole frontier that some solution completes."""
+    off_frontier_counted: int
+    """Off-frontier cells the count spreads mines over (those the simple rules left open).
+    When the count proves them all mines, they are in :attr:`mines` yet still in
+    :attr:`mines_to_place`."""
     exact: bool = True
     """False if some group was too big to count exactly (see the module notes)."""
     approximation: str = ""
@@ -710,6 +714,7 @@ def analyze_position(
         mines_left=position.mines_left,
         mines_to_place=mines_left,
         frontier_layout_count=sum(n for t, n in frontier_by_mines.items() if t in possible),
+        off_frontier_counted=off,
         exact=not inexact and not rough,
         approximation=_approximation(len(inexact), len(groups), products if rough else 0),
         _mined_solutions=mined_solutions,

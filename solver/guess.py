@@ -73,12 +73,15 @@ class LookAhead:
         self.fixed_mines = analysis.mines - grouped
         """Certain mines in no group: the mine count the groups share already leaves them out."""
         self.off_free = analysis.off_frontier - analysis.mines - analysis.safe
-        to_place = analysis.mines_to_place
+        proven_off = bool(analysis.off_frontier) and analysis.off_frontier <= analysis.mines
+        self.to_place = analysis.mines_to_place - analysis.off_frontier_counted * proven_off
+        """Mines the groups and :attr:`off_free` share (off-frontier cells the count proved
+        mines are among :attr:`fixed_mines`)."""
         every_group: Polynomial = {0: 1}
         for group in analysis.groups:
-            every_group = polynomial_product(every_group, group.layouts_by_mines, to_place)
+            every_group = polynomial_product(every_group, group.layouts_by_mines, self.to_place)
         self.consistent = analysis.solutions == sum(
-            count * ways(len(self.off_free), to_place - t) for t, count in every_group.items()
+            count * ways(len(self.off_free), self.to_place - t) for t, count in every_group.items()
         )
         """Whether these counts rebuild the analysis's own (else no outlook is given)."""
 
@@ -141,8 +144,7 @@ class LookAhead:
         all, so the groups' layouts are counted by those two (small numbers, in numpy) and each
         such class is weighed once, exactly, instead of each layout.
         """
-        analysis = self.analysis
-        to_place = analysis.mines_to_place
+        to_place = self.to_place
         others = self._untouched(tuple(touched))
         spare_off = len(self.off_free) - len(off_around) - (cell in self.off_free)
         k = len(off_around)
@@ -178,9 +180,7 @@ class LookAhead:
             others = {0: 1}
             for index, group in enumerate(self.analysis.groups):
                 if index not in touched:
-                    others = polynomial_product(
-                        others, group.layouts_by_mines, self.analysis.mines_to_place
-                    )
+                    others = polynomial_product(others, group.layouts_by_mines, self.to_place)
             self._others[touched] = others
         return others
 
