@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import sys
 import time
 import zipfile
 from collections.abc import Iterable
@@ -16,9 +17,11 @@ import pytest
 from captured_screen import CapturedScreen
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from virtual_clock import use_virtual_clock
 
 from calibration import buttons, session
 from calibration import learn as learn_module
+from calibration import view as view_module
 from calibration.buttons import button_points
 from calibration.errors import OutOfTimeError
 from calibration.evidence import (
@@ -61,6 +64,8 @@ from calibration.store import (
     save_skin,
 )
 from calibration.view import BoardView, rest_point
+from controller import loop as loop_module
+from controller import mouse as mouse_module
 from controller.cli import main
 from controller.loop import GamePlayer, play_games
 from controller.mouse import Check, ClickOutsideError
@@ -69,6 +74,7 @@ from controller.table import NotAsRead, ScreenTable
 from solver import Board, Game, GameState, Tile
 from solver.board import PICTURED_TILES
 from solver.engine import neighbour_counts
+from vision import stable as stable_module
 from vision import synthetic
 from vision.errors import UnreadableCellError
 from vision.geometry import BoardGeometry, Rect
@@ -815,9 +821,9 @@ DRAWN_BOARD_AT = (100, 120)
 
 
 DRAWN_DIALOG = Rect(120, 150, 110, 50)
+"""Where a drawn game's "Game Over" dialog covers its board."""
 DRAWN_VEILED_DIALOG = Rect(70, 170, 220, 80)
 """Where a dialog drawn over the dimmed window is: in the window, over the board's middle."""
-"""Where a drawn game's "Game Over" dialog covers its board."""
 
 
 QUICK_WAITS = {"FLASH_QUIET": 0.12, "LOST_QUIET": 0.25, "MESSAGE_WAIT": 1.1, "PROBE_TIMEOUT": 0.3}
@@ -835,9 +841,20 @@ STUCK_REPAINT = 4.0
 
 @pytest.fixture(autouse=True)
 def quick_waits(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Calibration waits on drawn games as :data:`QUICK_WAITS` says."""
+    """Calibration waits on drawn games as :data:`QUICK_WAITS` says, on a clock the drawn
+    games share with the code that plays them, so no test waits real time."""
     for name, seconds in QUICK_WAITS.items():
         monkeypatch.setattr(session, name, seconds)
+    use_virtual_clock(
+        monkeypatch,
+        sys.modules[__name__],
+        session,
+        view_module,
+        learn_module,
+        stable_module,
+        loop_module,
+        mouse_module,
+    )
 
 
 def uneven_starts(pitch: int, count: int, wide: int) -> tuple[int, ...]:
