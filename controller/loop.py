@@ -116,7 +116,9 @@ class GamePlayer:
         same game, and a fast bot would count one board twice."""
         self._last_start_second: int | None = None
         self._clicked: set[Cell] = set()
-        """The cells the last burst clicked."""
+        """The cells the last burst clicked to open (or chord)."""
+        self._flagged: set[Cell] = set()
+        """The cells the last burst flagged."""
         self._reads: list[Reading] | None = None
         """The reads of the game being played (None between games)."""
         self._won_board_takes_flags: bool | None = None
@@ -293,7 +295,7 @@ class GamePlayer:
                 continue
 
             clicked, refusal = self._click(moves, logged)
-            self._clicked = {move.cell for move in clicked}
+            self._remember(clicked)
             if refusal is not None and not clicked:
                 refusals += 1
                 if refusals == _REFUSED_BURSTS:
@@ -330,6 +332,7 @@ class GamePlayer:
             clicked, _ = self._click(flags[:1], logged)
             if not clicked:
                 return
+            self._remember(clicked)
             reading = self._look_for_change()
             self._won_board_takes_flags = reading.board[flags[0].cell] == Tile.FLAG
             if not self._won_board_takes_flags:
@@ -337,7 +340,14 @@ class GamePlayer:
             self._board, flags = reading.board, flags[1:]
         clicked, _ = self._click(flags, logged)
         if clicked:
+            self._remember(clicked)
             self._board = self._reread_until_taken(clicked).board
+
+    def _remember(self, clicked: Sequence[Move]) -> None:
+        """Which cells a burst just opened and which it flagged: a picture no tile matches on
+        one of them may be the game's picture of what the click did (see :meth:`_adopt`)."""
+        self._clicked = {move.cell for move in clicked if move.action != Action.FLAG}
+        self._flagged = {move.cell for move in clicked if move.action == Action.FLAG}
 
     def _moves(self, rule: str) -> tuple[list[Move], GameState]:
         """The solver's moves on the last board read, and the game's state. A board no mine
@@ -540,13 +550,20 @@ class GamePlayer:
         read with such pictures as opened cells of unknown number, but only where a click just
         opened a cell: each was closed, is now read as opened, and was clicked or lies next to
         a 0 (the game's flood); and the game goes on. A board that vanished or was covered, or
-        the mines of a loss the skin never saw, are none of that. A loss that shows every cell
-        (xbomb) may show a number never seen on closed cells no click opened: the rest of the
-        board, read lost, ends the game with those cells read as opened cells of unknown
-        number, learning nothing from them."""
+        the mines of a loss the skin never saw, are none of that. On cells the last burst
+        flagged, and only there, such pictures are the game's flag for their size class (a
+        skin may have seen flags on some sizes of cell only); they are learned as flags, never
+        as numbers. A loss that shows every cell (xbomb) may show a number never seen on closed
+        cells no click opened: the rest of the board, read lost, ends the game with those cells
+        read as opened cells of unknown number, learning nothing from them."""
         cells = unreadable.cells
         board = self._board
         if self._reads is not None and all(board.closed[cell] for cell in cells):
+            if all(cell in self._flagged for cell in cells):
+                learned = self.table.learn_flags(cells)
+                if learned is not None:
+                    self.stopwatch.counts["flags first seen in play"] += len(cells)
+                    return learned
             adopted = self._adopt_in_play(cells)
             if adopted is not None:
                 return adopted

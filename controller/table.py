@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from enum import Enum
@@ -82,6 +83,12 @@ class Table(Protocol):
         """The board just found unreadable at ``cells``, with the pictures there taken as
         numbers not known yet (:attr:`solver.Tile.OPENED`), if ``keep`` accepts that reading;
         else None, and nothing is kept."""
+
+    def learn_flags(self, cells: Sequence[Cell]) -> Reading | None:
+        """The board just found unreadable at ``cells`` (closed cells a click just flagged),
+        with the pictures there taken as the game's flag on cells of their size class, if the
+        whole board then reads (each of ``cells`` as a flag): from now on they read so, and the
+        skin keeps them. Else None, and nothing is kept."""
 
     def read_lost(self, cells: Sequence[Cell]) -> Reading | None:
         """The board just found unreadable at ``cells`` with those cells read as opened cells of
@@ -250,14 +257,12 @@ class ScreenTable:
     def adopt_unknown(
         self, cells: Sequence[Cell], keep: Callable[[Reading], bool]
     ) -> Reading | None:
-        frame = self._unreadable
-        if frame is None or not cells:
+        met = self._met(cells)
+        if met is None:
             return None
-        tiles = self._reader.tile_images(frame)
-        classes = self.geometry.size_classes
+        frame, pictures = met
         trial = list(self._unlabelled)
-        for cell in cells:  # one picture per new appearance: a twin would tie with it for good
-            size_class, image = int(classes[cell]), np.array(tiles[cell])
+        for size_class, image in pictures:  # one per new appearance: a twin would tie with it
             alike = [picture for c, picture in trial if c == size_class]
             if not alike or self._is_new(image, alike):
                 trial.append((size_class, image))
@@ -270,13 +275,38 @@ class ScreenTable:
         self._keep(frame, reading)
         return reading
 
-    def read_lost(self, cells: Sequence[Cell]) -> Reading | None:
-        frame = self._unreadable
-        if frame is None or not cells:
+    def learn_flags(self, cells: Sequence[Cell]) -> Reading | None:
+        met = self._met(cells)
+        if met is None:
             return None
-        tiles = self._reader.tile_images(frame)
-        classes = self.geometry.size_classes
-        pictures = [(int(classes[cell]), np.array(tiles[cell])) for cell in cells]
+        frame, pictures = met
+        flags = dict(pictures)  # one per size class: the others of that class must read as it
+
+        def teach(skin: Skin) -> None:
+            for size_class, picture in flags.items():
+                learn_picture(skin, Tile.FLAG, size_class, picture)
+
+        trial = copy.deepcopy(self._skin)
+        teach(trial)
+        try:
+            trial.check()
+            reading = BoardReader(trial, self.geometry, unlabelled=self._unlabelled).read(
+                frame, self.mines
+            )
+        except VisionError:
+            return None
+        if any(reading.board[cell] != Tile.FLAG for cell in cells):
+            return None
+        teach(self._skin)
+        self._learned()
+        self._keep(frame, reading)
+        return reading
+
+    def read_lost(self, cells: Sequence[Cell]) -> Reading | None:
+        met = self._met(cells)
+        if met is None:
+            return None
+        frame, pictures = met
         read = self._read_with(frame, [*self._unlabelled, *pictures])
         if read is None or read[1].outcome != GameState.LOST:
             return None
@@ -287,6 +317,16 @@ class ScreenTable:
         lost = replace(reading, pictures=unknown)
         self._keep(frame, lost)  # the last read, which the next new-game action is checked with
         return lost
+
+    def _met(self, cells: Sequence[Cell]) -> tuple[Image, list[tuple[int, Image]]] | None:
+        """The frame last found unreadable, and the picture of each of ``cells`` in it with
+        the size class of the cell; None without such a frame (or cells)."""
+        frame = self._unreadable
+        if frame is None or not cells:
+            return None
+        tiles = self._reader.tile_images(frame)
+        classes = self.geometry.size_classes
+        return frame, [(int(classes[cell]), np.array(tiles[cell])) for cell in cells]
 
     def _read_with(
         self, frame: Image, unlabelled: list[tuple[int, Image]]
@@ -310,6 +350,10 @@ class ScreenTable:
             learn_picture(self._skin, tile, *self._unlabelled[picture])
         self._unlabelled[:] = [p for i, p in enumerate(self._unlabelled) if i not in tiles]
         self._skin.check()
+        self._learned()
+
+    def _learned(self) -> None:
+        """Keep the skin play has just taught a picture, and read with it from now on."""
         if self._save_skin is not None:
             self._save_skin(self._skin)
         self._use(self.geometry)

@@ -197,6 +197,12 @@ class SimulatedTable:
         self.adopted = adopted
         return None
 
+    def learn_flags(self, cells: Sequence[tuple[int, int]]) -> Reading | None:
+        if not all(self._shown()[cell] == Tile.FLAG for cell in cells):
+            return None  # the real table reads the new pictures as flags, or learns nothing
+        self.labelled[Tile.FLAG] = Tile.FLAG
+        return self._reading()
+
     def read_lost(self, cells: Sequence[tuple[int, int]]) -> Reading | None:
         board = self._shown()
         if not board.is_lost:
@@ -1082,6 +1088,28 @@ def test_a_mine_hit_drawn_in_a_picture_the_skin_lacks_ends_the_game_lost(tmp_pat
         report.reason for report in reports
     ]
     assert Result.LOST in results
+
+
+@pytest.mark.parametrize("flags", [False, True], ids=["flags-to-end", "flags-in-play"])
+def test_a_flag_the_skin_cannot_read_is_learned_where_play_placed_it(
+    tmp_path: Path, flags: bool
+) -> None:
+    # DangerUXB with a skin whose calibration never flagged a cell of one size class: the flag
+    # play put on a mine it proved was a picture no tile matched, and the game was logged
+    # misread. A closed cell the last burst flagged, unreadable alike after it, shows the
+    # game's flag: it is learned as FLAG, never taken for a number (which would make a mine
+    # an opened cell).
+    table = SimulatedTable(
+        seed=5, size=(9, 9, 10), unknown_numbers=frozenset({Tile.FLAG}), flags_to_end=not flags
+    )
+    with OutcomeLog(tmp_path / "log.db") as log:
+        reports = play_all(quick_player(table, log, flags=flags), 4)
+    results = [report.record.result for report in reports]
+    assert all(result in (Result.WON, Result.LOST) for result in results), [
+        report.reason for report in reports
+    ]
+    assert Result.WON in results
+    assert table.labelled == {Tile.FLAG: Tile.FLAG} and Tile.FLAG not in table.adopted
 
 
 def test_numbers_the_skin_lacks_are_played_as_unknown_and_learned_from_the_games(

@@ -245,6 +245,41 @@ def test_numbers_a_size_class_never_showed_are_learned_for_that_class_in_play(
     assert all(np.array_equal(skin.templates[t], truth.templates[t]) for t in truth.templates)
 
 
+def test_flags_a_size_class_never_showed_are_learned_where_play_placed_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The game draws its flag apart in each wider size class, and the skin has seen it on the
+    # narrow cells only (DangerUXB's calibration flagged one class of four). Play flags the
+    # mines it proves, meets each class's flag as a picture no tile matches on a cell it has
+    # just flagged, learns it as that class's flag, and misreads no game.
+    truth = replace(SKIN, threshold=0.02, slack=(MAX_SLACK, MAX_SLACK))
+    moved = {1: (0, 1), 2: (1, 0), 3: (1, 1)}
+    flag = truth.templates[Tile.FLAG].astype(np.uint16)
+    truth.variants = {
+        c: {Tile.FLAG: ((flag + np.roll(flag, move, axis=(0, 1))) // 2).astype(np.uint8)}
+        for c, move in moved.items()
+    }
+    skin = replace(truth, templates=dict(truth.templates), variants={})
+    edges = (
+        tuple(16 * i + min(i, 4) for i in range(10)),
+        tuple(16 * i + min(i, 3) for i in range(10)),
+    )
+    screen = DrawnScreen(seed=21, skin=truth, edges=edges)
+    monkeypatch.setattr(loop, "ANIMATION_REREADS", 10)  # no animation to wait out: 1 s, not 5
+    mouse = RecordingMouse(screen)
+    geometry = locate(skin, screen.grab(), shape=(9, 9))
+    table = ScreenTable(screen, skin, geometry, mouse, 10, game="drawn", first_click="safe")
+    with OutcomeLog(tmp_path / "log.db") as log:
+        play_all(GamePlayer(table, log, flags=True), 4)
+        records = log.games()
+    assert all(r.result in (Result.WON, Result.LOST) for r in records), [r.reason for r in records]
+    assert skin.variants, "no flag was placed on a wide cell"
+    for size_class, learned in skin.variants.items():
+        assert list(learned) == [Tile.FLAG]
+        assert np.array_equal(learned[Tile.FLAG], truth.variants[size_class][Tile.FLAG])
+    assert np.array_equal(skin.templates[Tile.FLAG], truth.templates[Tile.FLAG])
+
+
 def test_a_picture_learned_in_play_changes_only_how_its_size_class_reads() -> None:
     skin = replace(SKIN, templates=dict(SKIN.templates), variants={}, seen={0: {Tile.ONE}})
     del skin.templates[Tile.EIGHT]
