@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
 import pytest
+from virtual_clock import use_virtual_clock
 
 import controller.loop
 from controller.loop import (
@@ -33,6 +35,12 @@ from vision.errors import (
     UnstableFrameError,
 )
 from vision.read import Reading
+
+
+@pytest.fixture(autouse=True)
+def virtual_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loop's waits pass at once: a simulated game changes only when it is played."""
+    use_virtual_clock(monkeypatch, sys.modules[__name__], controller.loop)
 
 
 def play_all(player: GamePlayer, games: int) -> list[GameReport]:

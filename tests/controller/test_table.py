@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from test_loop import play_all
+from virtual_clock import use_virtual_clock
 
 from controller import loop
 from controller.loop import GamePlayer, NoFreshGame
@@ -17,6 +18,7 @@ from controller.outcomes import OutcomeLog, Result
 from controller.table import NotAsRead, ScreenTable, learn_picture
 from solver import Game, Tile
 from solver.strategy import Action, Move
+from vision import stable
 from vision.capture import ScreenGrabber
 from vision.geometry import BoardGeometry, Edges, Rect
 from vision.locate import locate
@@ -27,6 +29,12 @@ SCREEN = (640, 480)
 DIALOG = Rect(60, 150, 360, 100)
 """Where a dialog the drawn game opens is: over the board's middle rows."""
 SKIN = make_skin(16, seed=3, name="drawn")
+
+
+@pytest.fixture(autouse=True)
+def virtual_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Waits on a drawn screen pass at once: it changes only when it is clicked."""
+    use_virtual_clock(monkeypatch, loop, stable)
 
 
 class DrawnScreen(ScreenGrabber):
