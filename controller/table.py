@@ -288,15 +288,10 @@ class ScreenTable:
 
         trial = copy.deepcopy(self._skin)
         teach(trial)
-        try:
-            trial.check()
-            reading = BoardReader(trial, self.geometry, unlabelled=self._unlabelled).read(
-                frame, self.mines
-            )
-        except VisionError:
+        read = self._read_with(frame, self._unlabelled, trial)
+        if read is None or any(read[1].board[cell] != Tile.FLAG for cell in cells):
             return None
-        if any(reading.board[cell] != Tile.FLAG for cell in cells):
-            return None
+        reading = read[1]
         teach(self._skin)
         self._learned()
         self._keep(frame, reading)
@@ -329,11 +324,14 @@ class ScreenTable:
         return frame, [(int(classes[cell]), np.array(tiles[cell])) for cell in cells]
 
     def _read_with(
-        self, frame: Image, unlabelled: list[tuple[int, Image]]
+        self, frame: Image, unlabelled: list[tuple[int, Image]], skin: Skin | None = None
     ) -> tuple[BoardReader, Reading] | None:
-        """A reader that also knows the ``unlabelled`` pictures, and its read of ``frame``; None
-        if a cell is still unreadable (or matches two of those pictures)."""
-        reader = BoardReader(self._skin, self.geometry, unlabelled=unlabelled)
+        """A reader (of ``skin``, by default the table's) that also knows the ``unlabelled``
+        pictures, and its read of ``frame``; None if a cell is still unreadable (or matches two
+        of those pictures)."""
+        reader = BoardReader(
+            self._skin if skin is None else skin, self.geometry, unlabelled=unlabelled
+        )
         try:
             return reader, reader.read(frame, self.mines)
         except VisionError:
@@ -349,11 +347,11 @@ class ScreenTable:
         for picture, tile in tiles.items():
             learn_picture(self._skin, tile, *self._unlabelled[picture])
         self._unlabelled[:] = [p for i, p in enumerate(self._unlabelled) if i not in tiles]
-        self._skin.check()
         self._learned()
 
     def _learned(self) -> None:
         """Keep the skin play has just taught a picture, and read with it from now on."""
+        self._skin.check()
         if self._save_skin is not None:
             self._save_skin(self._skin)
         self._use(self.geometry)
