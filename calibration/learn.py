@@ -42,6 +42,7 @@ from vision.match import TemplateBank, flatness
 from vision.read import BoardReader
 from vision.skin import (
     FACE_STATES,
+    MAX_BUTTONS,
     MAX_SLACK,
     MIN_COMPARED,
     SIZE_CLASSES,
@@ -302,23 +303,39 @@ class _Learner:
 
     def play_to_win(self, player: CalibrationPlayer, mines: int) -> None:
         """Up to :data:`WIN_ATTEMPTS` games played by the solver, until one shows the won face
-        (none in a window whose face was never found)."""
-        if player.face is None:
-            return
+        (in a window whose face was found) and, where a new game is a click on a point, until
+        that point has started a new game after a won one (the button there may show how the
+        game ended)."""
         deadline = time.monotonic() + WIN_SECONDS
         for _ in range(WIN_ATTEMPTS):
-            if GameState.WON in self.faces or time.monotonic() > deadline:
+            if not self._wants_win(player) or time.monotonic() > deadline:
                 return
-            if player.wins_without_face >= QUIET_WINS:
-                log.info("%d won games kept the face they show in play", QUIET_WINS)
+            if player.stuck_mid_game:
+                log.info("no more games played to win: the last one was left before its end")
                 return
             self.new_game = player.start_new_game()
             self._count_game()
             try:
-                self._learn(player, player.play_to_win(self.meanings, mines, deadline))
+                game = player.play_to_win(self.meanings, mines, deadline)
+                self._learn(player, game)
             except (UnknownAppearanceError, OutOfTimeError) as error:
                 log.info("stopped a game played to win: %s", error)
+            else:
+                if game.state is GameState.WON and player.wants_button_after_win:
+                    self.new_game = player.start_new_game()  # its button as the win left it
             self._take_faces(player)
+
+    def _wants_win(self, player: CalibrationPlayer) -> bool:
+        """Whether a won game would teach something: the face it shows, or how the new-game
+        button looks after it."""
+        if player.wants_button_after_win:
+            return True
+        if player.face is None or GameState.WON in self.faces:
+            return False
+        if player.wins_without_face >= QUIET_WINS:
+            log.info("%d won games kept the face they show in play", QUIET_WINS)
+            return False
+        return True
 
     def result(self, name: str, player: CalibrationPlayer) -> Calibration:
         """The skin learned, checked against every board seen and, when every tile it shows is
@@ -340,14 +357,17 @@ class _Learner:
             verify(skin, view.grabber, view.window, frame, shown)
         # Leave a fresh board: the one a game ended on may show tiles not learned yet, and then
         # play could not find the board by the skin. The way that worked goes into the skin.
-        try:
-            self.new_game = player.start_new_game()
-        except CalibrationError as error:
-            log.info("no fresh game left on the window: %s", error)
+        if player.stuck_mid_game:
+            log.info("no fresh game left on the window: the last game was left before its end")
         else:
-            skin = replace(skin, new_game=self.new_game)
+            try:
+                self.new_game = player.start_new_game()
+            except CalibrationError as error:
+                log.info("no fresh game left on the window: %s", error)
+            else:
+                skin = replace(skin, new_game=self.new_game)
         if skin.new_game.at is not None:
-            skin = replace(skin, button=player.new_game_button)
+            skin = replace(skin, buttons=_distinct_looks(player.new_game_buttons, skin.threshold))
         missing_faces = sorted(set(FACE_STATES) - set(faces)) if faces else []
         rule = first_click_rule(first_opens(player.evidence.games, meanings))
         if rule is not None:
@@ -355,6 +375,31 @@ class _Learner:
         if self.mines is not None:
             skin.extra["board"] = board_text(view.grid.rows, view.grid.columns, self.mines)
         return Calibration(skin, meanings, self.played, meanings.missing(), missing_faces)
+
+
+def _distinct_looks(looks: list[Image], threshold: float) -> tuple[Image, ...]:
+    """The looks of a new-game button to keep, in the order seen: each one further than half
+    the match ``threshold`` from those kept before (play takes a look within the threshold of
+    one kept), at most :data:`vision.skin.MAX_BUTTONS`."""
+
+    def near(look: Image, kept_look: Image) -> bool:
+        if look.shape != kept_look.shape:
+            return False
+        distance = float(TemplateBank(["kept"], [kept_look]).distances(look[None])[0, 0])
+        return distance <= threshold / 2
+
+    kept: list[Image] = []
+    for look in looks:
+        if not any(near(look, kept_look) for kept_look in kept):
+            kept.append(look)
+    if len(kept) > MAX_BUTTONS:
+        log.warning(
+            "the new-game button showed %d looks; play clicks it only while it shows one of "
+            "the first %d",
+            len(kept),
+            MAX_BUTTONS,
+        )
+    return tuple(kept[:MAX_BUTTONS])
 
 
 def _check_all_boards(games: list[PlayedGame], meanings: Meanings) -> None:

@@ -94,9 +94,12 @@ class CalibrationPlayer:
         self.face: FaceButton | None = None
         """The face button, once a loss has shown where it is."""
         self.new_game_method: NewGame | None = None
-        self.new_game_button: Image | None = None
-        """The screen around the new-game point before the first click there that started a
-        new game (see :attr:`vision.skin.Skin.button`)."""
+        self.new_game_buttons: list[Image] = []
+        """The screen around the new-game point before each click there that started a new
+        game, each look once (see :attr:`vision.skin.Skin.buttons`)."""
+        self.button_after_win = False
+        """Whether a click on the new-game point started a new game after a won one (the
+        button may show how the game ended, as DangerUXB's face does)."""
         self._question_tested = False
         self._marks = 0
         """Cells marked so far (see :meth:`_cell_to_mark`)."""
@@ -105,6 +108,8 @@ class CalibrationPlayer:
         self._fresh = False
         """Whether the board shows a new game no click has touched yet."""
         self._game: PlayedGame | None = None
+        self._latest: PlayedGame | None = None
+        """The game begun last, played on or not (a game set aside is gone from the evidence)."""
         self._end_frame: Image | None = None
         """The lost board as :meth:`_lost` last read it, held still."""
         self._board_seen: Image | None = None
@@ -180,6 +185,7 @@ class CalibrationPlayer:
     def _new_game(self, steps: list[Step] | None = None) -> PlayedGame:
         game = PlayedGame(steps or [])
         self.evidence.games.append(game)
+        self._latest = game
         return game
 
     # -- playing ----------------------------------------------------------------------------
@@ -578,15 +584,15 @@ class CalibrationPlayer:
                 "face": "a click on the face",
                 "point": f"a click at {method.at} from the board's corner",
             }.get(method.kind, f"the {method.key} key")
-            button = self._button_picture(method) if self.new_game_button is None else None
+            button = self._button_picture(method)
             frame = self._try_new_game(method, ended)
             if self._is_new_game(frame, ended):
                 log.debug("%s started a new game", what)
                 self._board_seen = frame
                 self._fresh = True
                 self.new_game_method = method
-                if self.new_game_button is None:
-                    self.new_game_button = button
+                if button is not None:
+                    self._keep_button(button)
                 view.check_no_hidden_cells_outside()
                 return method
             if not np.array_equal(frame, ended):
@@ -601,6 +607,30 @@ class CalibrationPlayer:
             "change the finished board into a new one (did the window move? else say how with "
             "--new-game)"
         )
+
+    @property
+    def wants_button_after_win(self) -> bool:
+        """Whether a new game starts with a click on a point, not yet clicked after a won game."""
+        method = self.new_game_method
+        return method is not None and method.at is not None and not self.button_after_win
+
+    @property
+    def stuck_mid_game(self) -> bool:
+        """Whether the board shows a game begun and not over (a game played to win, stopped)
+        while a new game is a click on a point: a button there may show only once a game is
+        over (gnome-mines' "Play Again"), and what else a game changes beside its board
+        mid-game is no button to try."""
+        method, latest = self.new_game_method, self._latest
+        at_point = method is not None and method.at is not None
+        return at_point and not self._fresh and latest is not None and not latest.finished
+
+    def _keep_button(self, button: Image) -> None:
+        """Keep ``button``, the look of the new-game point before a click there started a new
+        game, unless the same look is kept already."""
+        if self._latest is not None and self._latest.state is GameState.WON:
+            self.button_after_win = True
+        if not any(np.array_equal(button, kept) for kept in self.new_game_buttons):
+            self.new_game_buttons.append(button)
 
     def point_method(self, point: tuple[int, int]) -> NewGame:
         """The new-game method that clicks screen ``point`` (a "New game" button the user

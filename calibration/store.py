@@ -2,11 +2,11 @@
 move a skin between machines (``autosweeper skins export/import``).
 
 An archive is untrusted data. Only the files a skin has are taken from it (``skin.json``,
-``tiles/<TILE>.png``, ``faces/<state>.png``, ``button.png``, ``mask.png``); its directory must
-promise a small skin (few members, small sizes, a plausible compression ratio) before anything
-is unpacked, and no member is read past its cap whatever the directory says. A skin is saved
-into a new folder beside the old one and swapped in only when complete, so a failed import or
-calibration loses nothing.
+``tiles/<TILE>.png``, ``faces/<state>.png``, ``button.png``, ``button.<N>.png``, ``mask.png``);
+its directory must promise a small skin (few members, small sizes, a plausible compression
+ratio) before anything is unpacked, and no member is read past its cap whatever the directory
+says. A skin is saved into a new folder beside the old one and swapped in only when complete,
+so a failed import or calibration loses nothing.
 """
 
 from __future__ import annotations
@@ -25,11 +25,13 @@ import platformdirs
 from solver.board import PICTURED_TILES
 from vision.skin import (
     FACE_STATES,
+    MAX_BUTTONS,
     MAX_PNG_BYTES,
     NAME_PATTERN,
     SIZE_CLASSES,
     Skin,
     SkinError,
+    button_file,
     shown,
 )
 
@@ -42,7 +44,8 @@ SKIN_FILES = frozenset(
         for size in range(1, SIZE_CLASSES)
     ]
     + [f"faces/{state}.png" for state in FACE_STATES]
-    + ["button.png", "mask.png"]
+    + [button_file(number) for number in range(1, MAX_BUTTONS + 1)]
+    + ["mask.png"]
 )
 """The only member names an archive may have, besides the folders ``tiles/`` and ``faces/``."""
 SKIN_FOLDERS = frozenset(["tiles/", "faces/"])
@@ -170,7 +173,7 @@ def export_skin(name: str, archive: Path, folder: Path | None = None) -> Path:
             for tile in sorted(variants)
         ]
         + [f"faces/{state}.png" for state in sorted(skin.faces)]
-        + (["button.png"] if skin.button is not None else [])
+        + [button_file(number) for number in range(1, len(skin.buttons) + 1)]
         + (["mask.png"] if skin.mask is not None else [])
     )
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zipped:
@@ -234,7 +237,7 @@ def _check_directory(archive: Path, members: list[zipfile.ZipInfo]) -> None:
         if name not in SKIN_FILES and name not in SKIN_FOLDERS:
             raise SkinError(
                 f"{where} is not a file of a skin (skin.json, tiles/<TILE>.png, faces/<state>.png, "
-                "button.png, mask.png)"
+                "button.png, button.<N>.png, mask.png)"
             )
         if name in seen:
             raise SkinError(f"{where} is in the archive twice")

@@ -407,21 +407,26 @@ class ScreenTable:
 
     def _point_as_saved(self) -> Check:
         """The check before a click on the new-game point: the corners as last read, and the
-        point showing the button the skin saw there, else :class:`NotAsRead` is raised."""
+        point showing one of the looks of the button the skin saw there, else
+        :class:`NotAsRead` is raised."""
         corners = self._still_as_read(self._corners)
-        button = self._skin.button
+        buttons = self._skin.buttons
 
         def check(grab: Grab) -> bool:
             corners(grab)
-            if button is None:  # a skin saved before buttons were kept
+            if not buttons:  # a skin saved before buttons were kept
                 return True
             x, y = self._new_game_point()
-            area = Rect.around(x, y, button.shape[1], button.shape[0])
-            distance = float(TemplateBank(["button"], [button]).distances(grab(area)[None])[0, 0])
+
+            def away(button: Image) -> float:
+                area = Rect.around(x, y, button.shape[1], button.shape[0])
+                return float(TemplateBank(["button"], [button]).distances(grab(area)[None])[0, 0])
+
+            distance = min(away(button) for button in buttons)
             if distance > self._skin.threshold:
                 raise NotAsRead(
                     f"just before a click, the new-game button at screen ({x}, {y}) differs from "
-                    f"the one calibration saw there (distance {distance:.3f}): the game window "
+                    f"each look calibration saw there (distance {distance:.3f}): the game window "
                     "closed, moved or changed"
                 )
             return True

@@ -123,7 +123,7 @@ def test_a_game_deaf_to_keys_is_learned_with_the_button_a_finished_game_changes(
     calibrate_window("deaf", "gnome-mines", size[2], tmp_path / "skins", capsys)
     assert [key for key in keys if key in NEW_GAME_KEYS] == list(NEW_GAME_KEYS), keys
     skin = load_skin("deaf")
-    assert skin.new_game.kind == "point" and skin.button is not None
+    assert skin.new_game.kind == "point" and skin.buttons
 
     db = tmp_path / "outcomes.db"
     games = 6

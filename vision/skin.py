@@ -2,7 +2,8 @@
 
 A skin is stored as a folder: ``skin.json`` plus one PNG per tile (``tiles/<TILE_NAME>.png``),
 where the game has a face button one PNG per face (``faces/<state>.png``), where a new game
-is a click on a point beside the board the button there (``button.png``), and where some pixels
+is a click on a point beside the board each look of the button there (``button.png``,
+``button.2.png``, ...), and where some pixels
 of each tile are left out of comparisons the mask of the rest (``mask.png``, white where
 compared). Calibration writes skins; vision only reads them.
 
@@ -75,6 +76,8 @@ def is_new_game_key(key: object) -> bool:
     )
 
 
+MAX_BUTTONS = 4
+"""Looks of a new-game button a skin keeps at most: one per way a game ends, and as it starts."""
 MIN_SIDE, MAX_SIDE = 4, 256
 """Bounds in pixels of a cell's pitch, a tile's and a face's width and height."""
 MAX_SLACK = 2
@@ -213,10 +216,11 @@ class Skin:
     every class (an even board's one class). A class reads a tile it never showed with another
     class's picture, which may be far from how it draws that tile: a picture met there in play
     may still be that number (see :meth:`known_in`)."""
-    button: Image | None = None
-    """What the screen showed around the new-game point (centred on it) just before a click
-    there started a new game: play clicks the point only while it shows this, so that a window
-    laid out anew never gets a click on whatever button took its place."""
+    buttons: tuple[Image, ...] = ()
+    """What the screen showed around the new-game point (centred on it) just before clicks
+    there started a new game, one picture per look (a face that shows how the game ended): play
+    clicks the point only while it shows one of them, so that a window laid out anew never gets
+    a click on whatever button took its place."""
     mask: npt.NDArray[np.bool_] | None = None
     """Per pixel of a tile (height, width), whether it is compared; None: every pixel. A game
     whose cells are toolkit buttons draws a focus ring on the one clicked last: the ring's
@@ -326,12 +330,14 @@ class Skin:
                 f"mask (mask.png) is not a black and white {_size(self.tile_size)} picture "
                 f"white on at least {MIN_COMPARED:.0%} of it"
             )
-        if self.button is not None:
-            if self.new_game.at is None:
-                return "button: a picture of a new-game button, but new_game names no point"
-            if not _is_picture(self.button) or not _is_pair(_picture_size(self.button), MIN_SIDE):
+        if not isinstance(self.buttons, tuple) or len(self.buttons) > MAX_BUTTONS:
+            return f"buttons: not a tuple of at most {MAX_BUTTONS} pictures"
+        if self.buttons and self.new_game.at is None:
+            return "buttons: pictures of a new-game button, but new_game names no point"
+        for number, button in enumerate(self.buttons, start=1):
+            if not _is_picture(button) or not _is_pair(_picture_size(button), MIN_SIDE):
                 return (
-                    f"button (button.png) is {_describe(self.button)}, "
+                    f"button {number} ({button_file(number)}) is {_describe(button)}, "
                     f"not {MIN_SIDE} to {MAX_SIDE} pixels a side"
                 )
         return None
@@ -410,7 +416,7 @@ class Skin:
                 for size_class, tiles in sorted(self.seen.items())
             },
             "faces": sorted(self.faces),
-            "button": self.button is not None,
+            "buttons": len(self.buttons),
             "mask": self.mask is not None,
             "extra": self.extra,
         }
@@ -428,8 +434,8 @@ class Skin:
             (folder / "faces").mkdir(exist_ok=True)
             for state, image in self.faces.items():
                 _write_png(folder / "faces" / f"{state}.png", image)
-        if self.button is not None:
-            _write_png(folder / "button.png", self.button)
+        for number, button in enumerate(self.buttons, start=1):
+            _write_png(folder / button_file(number), button)
         if self.mask is not None:
             _write_png(folder / "mask.png", np.repeat(self.mask[..., None] * np.uint8(255), 3, 2))
         (folder / "skin.json").write_text(text)
@@ -495,8 +501,9 @@ class Skin:
                 )
             seen[int(key)] = {Tile[tile] for tile in names}
         pictures = {state: _read_png(folder / "faces" / f"{state}.png") for state in faces}
-        has_button = meta.get("button", bool) if "button" in meta.data else False
-        button = _read_png(folder / "button.png") if has_button else None
+        buttons = tuple(
+            _read_png(folder / button_file(number)) for number in range(1, meta.buttons() + 1)
+        )
         has_mask = meta.get("mask", bool) if "mask" in meta.data else False
         mask = _read_mask(folder / "mask.png") if has_mask else None
         try:
@@ -514,7 +521,7 @@ class Skin:
                 level_weight,
                 variants,
                 seen,
-                button,
+                buttons,
                 mask,
             )
         except SkinError as error:
@@ -556,6 +563,16 @@ class _SkinJson:
         if len(value) != 2 or not all(type(number) is int for number in value):
             raise self.error(f"{name} {shown(value)} is not [x, y], two whole numbers")
         return value[0], value[1]
+
+    def buttons(self) -> int:
+        """How many looks of a new-game button the skin keeps: ``buttons``, or (a skin saved
+        before a button had several) one where ``button`` is true."""
+        if "buttons" not in self.data:
+            return int(self.get("button", bool)) if "button" in self.data else 0
+        count = self.get("buttons", int)
+        if not 0 <= count <= MAX_BUTTONS:
+            raise self.error(f"buttons {shown(count)} is not from 0 to {MAX_BUTTONS}")
+        return int(count)
 
     def number(self, name: str) -> float:
         value = self.get(name, object)
@@ -618,6 +635,11 @@ def _read_mask(path: Path) -> npt.NDArray[np.bool_]:
     if not (white | (image == 0).all(axis=2)).all():
         raise SkinError(f"{path}: a mask has only black and white pixels")
     return white
+
+
+def button_file(number: int) -> str:
+    """The file of a skin's ``number``-th look of its new-game button (counted from 1)."""
+    return "button.png" if number == 1 else f"button.{number}.png"
 
 
 def _write_png(path: Path, image: Image) -> None:

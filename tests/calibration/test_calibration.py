@@ -903,6 +903,8 @@ class DrawnGame:
         reveal_on_loss: bool = False,
         faceless: bool = False,
         relabel_button: bool = False,
+        button_shows_state: bool = False,
+        button_only_when_over: bool = False,
         end_label: Rect | None = None,
         paint_below: int = 0,
         paint_from_game: int = 1,
@@ -969,6 +971,13 @@ class DrawnGame:
         self.relabel_button = relabel_button
         """The button looks different once a game is over (gnome-mines' "Start Over" becomes
         "Play Again")."""
+        self.button_shows_state = button_shows_state
+        """The button's inside shows how the game stands, as DangerUXB's Start button (a face)
+        does: its own grey while playing, another after a loss, a third after a win."""
+        self.button_only_when_over = button_only_when_over
+        """A click on the button starts a new game only once a game is over (gnome-mines'
+        "Play Again"); before, it does nothing but count in :attr:`button_clicks_ignored`."""
+        self.button_clicks_ignored = 0
         self.faceless = faceless
         self.end_label = end_label
         """Where a message shows once a game is over; a click on it does nothing."""
@@ -1064,9 +1073,10 @@ class DrawnGame:
         if self.button is not None:
             box = self.button
             scene.screen[box.top : box.bottom, box.left : box.right] = (60, 60, 60)
-            scene.screen[box.top + 2 : box.bottom - 2, box.left + 2 : box.right - 2] = (
-                self.button_grey - 60 * (over and self.relabel_button)
-            )
+            grey = self.button_grey - 60 * (over and self.relabel_button)
+            if self.button_shows_state:
+                grey = {GameState.LOST: 170, GameState.WON: 130}.get(self.game.state, grey)
+            scene.screen[box.top + 2 : box.bottom - 2, box.left + 2 : box.right - 2] = grey
         if self.end_label is not None and over:
             box = self.end_label
             scene.screen[box.top : box.bottom, box.left : box.right] = (30, 30, 200)
@@ -1125,6 +1135,9 @@ class DrawnGame:
             on_button = self.button is not None and self.button.contains(x, y)
             on_face = geometry.face is not None and geometry.face.contains(x, y)
             assert on_button or on_face, (x, y)
+            if on_button and self.button_only_when_over and self.game.state is GameState.PLAYING:
+                self.button_clicks_ignored += 1
+                return
             self.new_games["button" if on_button else "face"] += 1
             self.focused = None
             self.start_new_game()
@@ -1447,7 +1460,7 @@ def test_a_new_game_button_the_user_names_is_the_skins_way_and_play_clicks_it_th
 def test_play_clicks_a_new_game_point_only_while_it_shows_the_button_calibration_saw() -> None:
     screen = DrawnGame(seed=2, button=DRAWN_BUTTON)
     result = calibrated(screen, max_games=4, new_game_at=DRAWN_BUTTON.centre)
-    assert result.skin.button is not None
+    assert result.skin.buttons
     mouse = GuardedMouse(screen)
     geometry = locate(result.skin, screen.grab(), shape=(9, 9))
     table = ScreenTable(screen, result.skin, geometry, mouse, 10, game="drawn", first_click="safe")
@@ -1457,6 +1470,51 @@ def test_play_clicks_a_new_game_point_only_while_it_shows_the_button_calibration
     with pytest.raises(NotAsRead, match=r"new-game button at screen \(265, 280\) differs"):
         table.new_game()
     assert screen.new_games["button"] == clicked
+
+
+def test_a_new_game_button_that_shows_how_the_game_ended_is_clicked_after_a_win(
+    tmp_path: Path,
+) -> None:
+    """DangerUXB's Start button is a face: surprised after a loss, grinning after a win. Play
+    used to stop after its first win ("differs from the one calibration saw"): calibration kept
+    the look of the button before the first click that started a game, after a loss. Now it
+    keeps each look that started a game, plays to win to see the button after a win, and play
+    clicks the button after either."""
+    screen = DrawnGame(seed=2, button=DRAWN_BUTTON, faceless=True, button_shows_state=True)
+    result = calibrated(screen, max_games=4, new_game_at=DRAWN_BUTTON.centre)
+    geometry = locate(result.skin, screen.grab(), shape=(9, 9))
+    mouse = GuardedMouse(screen)
+    table = ScreenTable(screen, result.skin, geometry, mouse, 10, game="drawn", first_click="safe")
+    with OutcomeLog(tmp_path / "outcomes.sqlite3") as log:
+        player = GamePlayer(table, log, one_game_a_second=False)
+        reports = list(play_games(player, 6, echo=lambda line: None))
+        records = log.games()
+    assert [report.reason for report in reports if report.reason] == []
+    assert len(records) == 6 and Result.WON in {record.result for record in records}
+    assert len(result.skin.buttons) == 2  # after a loss, after a win
+
+
+def test_a_game_played_to_win_left_before_its_end_is_not_started_anew_by_a_button(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """gnome-mines' "Play Again" shows only once a game is over. A game played to win that was
+    stopped (out of time, or a picture not learned yet) left a game in progress, and the next
+    new game clicked the button there for nothing, then every key and every place the game had
+    changed ("cannot start a new game"). Calibration now stops playing to win there, and leaves
+    the board as it is."""
+    original = CalibrationPlayer.play_to_win
+
+    def out_of_time_after_a_click(
+        self: CalibrationPlayer, meanings: Meanings, mines: int, deadline: float
+    ) -> PlayedGame:
+        return original(self, meanings, mines, deadline=time.monotonic() + 0.05)
+
+    monkeypatch.setattr(CalibrationPlayer, "play_to_win", out_of_time_after_a_click)
+    screen = DrawnGame(seed=2, button=DRAWN_BUTTON, faceless=True, button_only_when_over=True)
+    result = calibrated(screen, max_games=4, new_game_at=DRAWN_BUTTON.centre)
+    assert result.usable and result.skin.new_game.kind == "point"
+    assert screen.game.state is GameState.PLAYING and screen.clicks > 0
+    assert screen.button_clicks_ignored == 0
 
 
 def test_a_button_a_finished_game_relabels_is_found_tried_after_its_message_and_played() -> None:

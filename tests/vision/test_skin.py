@@ -26,7 +26,9 @@ from solver.board import PICTURED_TILES
 from vision.bench import ring_mask
 from vision.skin import (
     FACE_STATES,
+    MAX_BUTTONS,
     NEW_GAME_KEYS,
+    Image,
     NewGame,
     Skin,
     SkinError,
@@ -82,8 +84,8 @@ def same(a: Skin, b: Skin) -> bool:
         and a.faces.keys() == b.faces.keys()
         and all(np.array_equal(a.templates[tile], b.templates[tile]) for tile in a.templates)
         and all(np.array_equal(a.faces[state], b.faces[state]) for state in a.faces)
-        and (a.button is None) == (b.button is None)
-        and (a.button is None or np.array_equal(a.button, b.button))
+        and len(a.buttons) == len(b.buttons)
+        and all(np.array_equal(x, y) for x, y in zip(a.buttons, b.buttons, strict=True))
         and (a.mask is None) == (b.mask is None)
         and (a.mask is None or np.array_equal(a.mask, b.mask))
     )
@@ -132,7 +134,8 @@ def test_load_refuses_tile_names_that_are_not_tiles(tmp_path: Path) -> None:
 
 def test_import_refuses_members_that_are_not_skin_files(tmp_path: Path) -> None:
     folder = saved(tmp_path / "made")
-    for member in ("../evil.png", "/etc/evil.png", "tiles/../../evil.png", "notes.txt"):
+    beyond = f"button.{MAX_BUTTONS + 1}.png"
+    for member in ("../evil.png", "/etc/evil.png", "tiles/../../evil.png", "notes.txt", beyond):
         archive = zip_of(folder, tmp_path / "extra.zip")
         with zipfile.ZipFile(archive, "a") as zipped:
             zipped.writestr(member, b"x")
@@ -177,26 +180,72 @@ def test_a_new_game_point_beside_the_board_is_saved_and_loaded(tmp_path: Path) -
     assert loaded.to_json() == {"kind": "point", "key": None, "at": [-30, 12]}
 
 
-def test_the_picture_of_a_new_game_button_is_saved_and_loaded(tmp_path: Path) -> None:
-    button = np.zeros((17, 17, 3), dtype=np.uint8)
-    button[4:13, 4:13] = (40, 200, 90)
-    skin = replace(make_skin(16, name="b"), new_game=NewGame("point", at=(-30, 12)), button=button)
-    loaded = Skin.load(save_skin(skin, tmp_path))
-    assert loaded.button is not None and np.array_equal(loaded.button, button)
+def button_looks(count: int) -> tuple[Image, ...]:
+    """``count`` pictures of a new-game button, each its own colour inside."""
+    looks = []
+    for number in range(count):
+        look = np.zeros((17, 17, 3), dtype=np.uint8)
+        look[4:13, 4:13] = (40, 200 - 40 * number, 90)
+        looks.append(look)
+    return tuple(looks)
+
+
+@pytest.mark.parametrize("count", [1, 3])
+def test_the_looks_of_a_new_game_button_are_saved_and_loaded(tmp_path: Path, count: int) -> None:
+    looks = button_looks(count)
+    skin = replace(make_skin(16, name="b"), new_game=NewGame("point", at=(-30, 12)), buttons=looks)
+    folder = save_skin(skin, tmp_path)
+    assert (folder / "button.png").exists() and (folder / "button.3.png").exists() == (count == 3)
+    loaded = Skin.load(folder)
+    assert len(loaded.buttons) == count
+    assert all(np.array_equal(a, b) for a, b in zip(loaded.buttons, looks, strict=True))
     assert loaded.new_game == NewGame("point", at=(-30, 12))
 
 
+def test_a_skin_saved_when_a_button_had_one_look_loads_it(tmp_path: Path) -> None:
+    skin = replace(
+        make_skin(16, name="b"), new_game=NewGame("point", at=(-30, 12)), buttons=button_looks(1)
+    )
+    folder = save_skin(skin, tmp_path)
+    meta = json.loads((folder / "skin.json").read_text())
+    del meta["buttons"]
+    meta["button"] = True  # as sessions before 29 wrote it
+    (folder / "skin.json").write_text(json.dumps(meta))
+    assert same(Skin.load(folder), skin)
+
+
 def test_a_button_picture_needs_a_new_game_point() -> None:
-    with pytest.raises(SkinError, match="button: a picture of a new-game button, but new_game"):
-        replace(make_skin(16), button=np.zeros((17, 17, 3), dtype=np.uint8))
+    with pytest.raises(SkinError, match="buttons: pictures of a new-game button, but new_game"):
+        replace(make_skin(16), buttons=button_looks(1))
 
 
-def test_load_refuses_a_button_picture_that_is_missing(tmp_path: Path) -> None:
+def test_a_skin_keeps_at_most_max_buttons_looks_of_its_button(tmp_path: Path) -> None:
+    point = NewGame("point", at=(-30, 12))
+    with pytest.raises(SkinError, match=f"buttons: not a tuple of at most {MAX_BUTTONS} pictures"):
+        replace(make_skin(16), new_game=point, buttons=button_looks(MAX_BUTTONS + 1))
     folder = saved(tmp_path)
-    edit_json(folder, new_game={"kind": "point", "key": None, "at": [-30, 12]}, button=True)
+    edit_json(folder, new_game={"kind": "point", "key": None, "at": [-30, 12]}, buttons=9)
     with pytest.raises(SkinError) as raised:
         Skin.load(folder)
-    one_line_naming(raised, str(folder / "button.png"), "missing")
+    one_line_naming(raised, str(folder / "skin.json"), f"buttons 9 is not from 0 to {MAX_BUTTONS}")
+
+
+@pytest.mark.parametrize(
+    ("looks", "missing"), [({"button": True}, "button.png"), ({"buttons": 2}, "button.2.png")]
+)
+def test_load_refuses_a_button_picture_that_is_missing(
+    tmp_path: Path, looks: dict[str, object], missing: str
+) -> None:
+    folder = saved(tmp_path)
+    meta = json.loads((folder / "skin.json").read_text())
+    del meta["buttons"]
+    meta.update(looks, new_game={"kind": "point", "key": None, "at": [-30, 12]})
+    (folder / "skin.json").write_text(json.dumps(meta))
+    if missing != "button.png":
+        cv2.imwrite(str(folder / "button.png"), button_looks(1)[0])
+    with pytest.raises(SkinError) as raised:
+        Skin.load(folder)
+    one_line_naming(raised, str(folder / missing), "missing")
 
 
 @pytest.mark.parametrize(
@@ -381,9 +430,8 @@ def test_a_skin_survives_its_own_export_and_import(tmp_path: Path) -> None:
 
 
 def test_a_skin_with_a_new_game_button_survives_export_and_import(tmp_path: Path) -> None:
-    button = np.full((9, 15, 3), 200, dtype=np.uint8)
-    button[3:6, 2:13] = 30
-    skin = replace(make_skin(16, name="b"), new_game=NewGame("point", at=(5, -20)), button=button)
+    looks = button_looks(2)
+    skin = replace(make_skin(16, name="b"), new_game=NewGame("point", at=(5, -20)), buttons=looks)
     save_skin(skin, tmp_path / "home")
     imported = import_skin(export_skin("b", tmp_path / "b.zip", tmp_path / "home"), tmp_path)
     assert same(imported, skin)
