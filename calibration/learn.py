@@ -310,10 +310,14 @@ class _Learner:
         for _ in range(WIN_ATTEMPTS):
             if not self._wants_win(player) or time.monotonic() > deadline:
                 return
-            if player.stuck_mid_game:
-                log.info("no more games played to win: the last one was left before its end")
+            stuck = player.stuck_mid_game
+            try:
+                self.new_game = player.start_new_game()
+            except CalibrationError as error:
+                if not stuck:
+                    raise
+                log.info("no more games played to win: %s", error)
                 return
-            self.new_game = player.start_new_game()
             self._count_game()
             try:
                 game = player.play_to_win(self.meanings, mines, deadline)
@@ -357,15 +361,12 @@ class _Learner:
             verify(skin, view.grabber, view.window, frame, shown)
         # Leave a fresh board: the one a game ended on may show tiles not learned yet, and then
         # play could not find the board by the skin. The way that worked goes into the skin.
-        if player.stuck_mid_game:
-            log.info("no fresh game left on the window: the last game was left before its end")
+        try:
+            self.new_game = player.start_new_game()
+        except CalibrationError as error:
+            log.info("no fresh game left on the window: %s", error)
         else:
-            try:
-                self.new_game = player.start_new_game()
-            except CalibrationError as error:
-                log.info("no fresh game left on the window: %s", error)
-            else:
-                skin = replace(skin, new_game=self.new_game)
+            skin = replace(skin, new_game=self.new_game)
         if skin.new_game.at is not None:
             skin = replace(skin, buttons=_distinct_looks(player.new_game_buttons, skin.threshold))
         missing_faces = sorted(set(FACE_STATES) - set(faces)) if faces else []

@@ -573,13 +573,17 @@ class CalibrationPlayer:
         then a place the finished game changed (:func:`calibration.buttons.button_points`).
         A way counts only when a fresh board appears; one that changes the board into anything
         else stops calibration rather than trying more on a game in an unknown state. A board
-        no click has touched since the last new game is one already: no way would change it."""
+        no click has touched since the last new game is one already: no way would change it.
+        On a game perhaps not over (:attr:`stuck_mid_game`) only the way that worked is tried."""
         if self._fresh and self.new_game_method is not None:
             return self.new_game_method
         view = self.view
+        methods = self._new_game_methods()
+        if self.stuck_mid_game and self.new_game_method is not None:
+            methods = iter([self.new_game_method])
         ended = self._ended_board()
         tried = []
-        for method in self._new_game_methods():
+        for method in methods:
             what = {
                 "face": "a click on the face",
                 "point": f"a click at {method.at} from the board's corner",
@@ -616,10 +620,10 @@ class CalibrationPlayer:
 
     @property
     def stuck_mid_game(self) -> bool:
-        """Whether the board shows a game begun and not over (a game played to win, stopped)
+        """Whether the board may show a game begun and not over (a game played to win, stopped)
         while a new game is a click on a point: a button there may show only once a game is
         over (gnome-mines' "Play Again"), and what else a game changes beside its board
-        mid-game is no button to try."""
+        mid-game is no button to try (its "Pause")."""
         method, latest = self.new_game_method, self._latest
         at_point = method is not None and method.at is not None
         return at_point and not self._fresh and latest is not None and not latest.finished

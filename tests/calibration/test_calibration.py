@@ -1499,9 +1499,10 @@ def test_a_game_played_to_win_left_before_its_end_is_not_started_anew_by_a_butto
 ) -> None:
     """gnome-mines' "Play Again" shows only once a game is over. A game played to win that was
     stopped (out of time, or a picture not learned yet) left a game in progress, and the next
-    new game clicked the button there for nothing, then every key and every place the game had
-    changed ("cannot start a new game"). Calibration now stops playing to win there, and leaves
-    the board as it is."""
+    new game clicked the button there for nothing, then pressed every key and would have
+    clicked every place the game had changed ("cannot start a new game"). On a game perhaps not
+    over, calibration now tries only the way that worked (kmines' won board, drawn anew, starts
+    one), and when it does not, stops playing to win and leaves the board as it is."""
     original = CalibrationPlayer.play_to_win
 
     def out_of_time_after_a_click(
@@ -1514,7 +1515,7 @@ def test_a_game_played_to_win_left_before_its_end_is_not_started_anew_by_a_butto
     result = calibrated(screen, max_games=4, new_game_at=DRAWN_BUTTON.centre)
     assert result.usable and result.skin.new_game.kind == "point"
     assert screen.game.state is GameState.PLAYING and screen.clicks > 0
-    assert screen.button_clicks_ignored == 0
+    assert screen.keys == [] and 1 <= screen.button_clicks_ignored <= 2
 
 
 def test_a_button_a_finished_game_relabels_is_found_tried_after_its_message_and_played() -> None:
