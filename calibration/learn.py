@@ -155,6 +155,7 @@ def calibrate(
             player = learner.start(pointer, grabber, window, None if seed is None else seed + index)
             if new_game_at is not None:
                 learner.new_game = player.new_game_method = player.point_method(new_game_at)
+                player.point_named = True
             # Boards chosen to show every tile (no budget) are played on to the last one's end.
             patient = index == len(windows) - 1 and math.isinf(budget)
             learner.play_at_random(player, max_games, stop_when_stale=not patient)
@@ -303,9 +304,9 @@ class _Learner:
 
     def play_to_win(self, player: CalibrationPlayer, mines: int) -> None:
         """Up to :data:`WIN_ATTEMPTS` games played by the solver, until one shows the won face
-        (in a window whose face was found) and, where a new game is a click on a point, until
-        that point has started a new game after a won one (the button there may show how the
-        game ended)."""
+        (in a window whose face was found) and, where a new game is a click on a point the user
+        named, until that point has started a new game after a won one (the button there may
+        show how the game ended)."""
         deadline = time.monotonic() + WIN_SECONDS
         for _ in range(WIN_ATTEMPTS):
             if not self._wants_win(player) or time.monotonic() > deadline:

@@ -97,6 +97,10 @@ class CalibrationPlayer:
         self.new_game_buttons: list[Image] = []
         """The screen around the new-game point before each click there that started a new
         game, each look once (see :attr:`vision.skin.Skin.buttons`)."""
+        self.point_named = False
+        """Whether the user named the new-game point: a button that may be anything, a face
+        showing how the game ended among them (a button found by its label, or by a finished
+        game bringing it up, says "new game"; a face calibration finds has faces of its own)."""
         self.button_after_win = False
         """Whether a click on the new-game point started a new game after a won one (the
         button may show how the game ended, as DangerUXB's face does)."""
@@ -614,9 +618,11 @@ class CalibrationPlayer:
 
     @property
     def wants_button_after_win(self) -> bool:
-        """Whether a new game starts with a click on a point, not yet clicked after a won game."""
+        """Whether a new game starts with a click on a point the user named, not yet clicked
+        after a won game."""
         method = self.new_game_method
-        return method is not None and method.at is not None and not self.button_after_win
+        at_point = method is not None and method.at is not None
+        return at_point and self.point_named and not self.button_after_win
 
     @property
     def stuck_mid_game(self) -> bool:

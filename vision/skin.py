@@ -3,9 +3,9 @@
 A skin is stored as a folder: ``skin.json`` plus one PNG per tile (``tiles/<TILE_NAME>.png``),
 where the game has a face button one PNG per face (``faces/<state>.png``), where a new game
 is a click on a point beside the board each look of the button there (``button.png``,
-``button.2.png``, ...), and where some pixels
-of each tile are left out of comparisons the mask of the rest (``mask.png``, white where
-compared). Calibration writes skins; vision only reads them.
+``button.2.png``, ...), and where some pixels of each tile are left out of comparisons the
+mask of the rest (``mask.png``, white where compared). Calibration writes skins; vision only
+reads them.
 
 Skins travel between machines as archives, so a skin folder is untrusted data: every field is
 checked before use, file names come only from the known tiles and face states, the only keys the
