@@ -38,7 +38,7 @@ from solver.bench.progress import progress_bar
 from vision.geometry import Rect
 from vision.ground import flattened
 from vision.locate import locate
-from vision.match import TemplateBank, flatness
+from vision.match import TemplateBank, flatness, picture_distance
 from vision.read import BoardReader
 from vision.skin import (
     FACE_STATES,
@@ -385,10 +385,7 @@ def _distinct_looks(looks: list[Image], threshold: float) -> tuple[Image, ...]:
     one kept), at most :data:`vision.skin.MAX_BUTTONS`."""
 
     def near(look: Image, kept_look: Image) -> bool:
-        if look.shape != kept_look.shape:
-            return False
-        distance = float(TemplateBank(["kept"], [kept_look]).distances(look[None])[0, 0])
-        return distance <= threshold / 2
+        return look.shape == kept_look.shape and picture_distance(kept_look, look) <= threshold / 2
 
     kept: list[Image] = []
     for look in looks:

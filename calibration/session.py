@@ -620,9 +620,7 @@ class CalibrationPlayer:
     def wants_button_after_win(self) -> bool:
         """Whether a new game starts with a click on a point the user named, not yet clicked
         after a won game."""
-        method = self.new_game_method
-        at_point = method is not None and method.at is not None
-        return at_point and self.point_named and not self.button_after_win
+        return self._at_point and self.point_named and not self.button_after_win
 
     @property
     def stuck_mid_game(self) -> bool:
@@ -630,9 +628,14 @@ class CalibrationPlayer:
         while a new game is a click on a point: a button there may show only once a game is
         over (gnome-mines' "Play Again"), and what else a game changes beside its board
         mid-game is no button to try (its "Pause")."""
-        method, latest = self.new_game_method, self._latest
-        at_point = method is not None and method.at is not None
-        return at_point and not self._fresh and latest is not None and not latest.finished
+        latest = self._latest
+        return self._at_point and not self._fresh and latest is not None and not latest.finished
+
+    @property
+    def _at_point(self) -> bool:
+        """Whether a new game starts with a click on a point beside the board."""
+        method = self.new_game_method
+        return method is not None and method.at is not None
 
     def _keep_button(self, button: Image) -> None:
         """Keep ``button``, the look of the new-game point before a click there started a new

@@ -22,7 +22,7 @@ from vision.capture import ScreenGrabber
 from vision.errors import UnreadableCellError, VisionError
 from vision.geometry import BoardGeometry, Rect
 from vision.locate import locate_on_screen
-from vision.match import TemplateBank
+from vision.match import TemplateBank, picture_distance
 from vision.read import BoardReader, Reading
 from vision.skin import SIZE_CLASSES, Image, Skin, SkinError
 from vision.stable import wait_stable
@@ -418,11 +418,10 @@ class ScreenTable:
                 return True
             x, y = self._new_game_point()
 
-            def away(button: Image) -> float:
-                area = Rect.around(x, y, button.shape[1], button.shape[0])
-                return float(TemplateBank(["button"], [button]).distances(grab(area)[None])[0, 0])
-
-            distance = min(away(button) for button in buttons)
+            distance = min(
+                picture_distance(button, grab(Rect.around(x, y, button.shape[1], button.shape[0])))
+                for button in buttons
+            )
             if distance > self._skin.threshold:
                 raise NotAsRead(
                     f"just before a click, the new-game button at screen ({x}, {y}) differs from "
@@ -510,7 +509,7 @@ class ScreenTable:
         rect = replace(box, left=self._window.left + box.left, top=self._window.top + box.top)
 
         def still_shown(grab: Grab) -> bool:
-            distance = float(TemplateBank(["button"], [seen]).distances(grab(rect)[None])[0, 0])
+            distance = picture_distance(seen, grab(rect))
             if distance > self._skin.threshold:
                 raise NotAsRead(f"the dialog's {label!r} button at {rect} is gone")
             return True

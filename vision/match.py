@@ -463,6 +463,12 @@ def _take_runs(image: Image, indices: npt.NDArray[np.intp], axis: int = 0) -> Im
     return taken
 
 
+def picture_distance(template: Image, picture: Image) -> float:
+    """The distance from ``picture`` to ``template`` (one of the same size), as a
+    :class:`TemplateBank` of that template alone measures it."""
+    return float(TemplateBank(["template"], [template]).distances(picture[None])[0, 0])
+
+
 def flatness(image: Image, mask: npt.NDArray[np.bool_] | None = None) -> float:
     """The distance from ``image`` to a flat patch of its own mean colour, over the pixels
     ``mask`` keeps (default all).
