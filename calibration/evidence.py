@@ -541,6 +541,8 @@ class Evidence:
     """Appearances seen on hidden cells that changed on a click that did not lose."""
     loss_messages: list[bool] = field(default_factory=list)
     """Per lost board watched for a message drawn over it, whether the board changed again."""
+    set_aside: list[PlayedGame] = field(default_factory=list)
+    """Games whose boards contradicted the others (see :meth:`set_game_aside`), in order."""
     _lasting: set[int] = field(default_factory=set, init=False, repr=False)
     _marks: set[int] = field(default_factory=set, init=False, repr=False)
     _scanned: list[int] = field(default_factory=list, init=False, repr=False)
@@ -583,12 +585,21 @@ class Evidence:
                     self._marks.add(int(step.after[step.cell]))
             self._scanned[index] = len(game.steps)
 
-    def discard(self, game: PlayedGame) -> None:
-        """Forget ``game``'s boards (a game set aside); the pictures it showed that lasted stay
-        known, as a later capture confirmed each."""
+    def set_game_aside(self, game: PlayedGame) -> None:
+        """Learn nothing more from ``game``'s boards (they contradict the others), but keep
+        them to be weighed again (:meth:`take_back_instead_of`); the pictures it showed that
+        lasted stay known, as a later capture confirmed each."""
         index = next(index for index, kept in enumerate(self.games) if kept is game)
         del self.games[index]
         del self._scanned[index : index + 1]
+        self.set_aside.append(game)
+
+    def take_back_instead_of(self, odd: PlayedGame) -> None:
+        """Set ``odd`` aside and learn from the games set aside before again: together with
+        the others they outvote it."""
+        back, self.set_aside = self.set_aside, []
+        self.set_game_aside(odd)
+        self.games += back
 
     def rebase(self, catalogue: Catalogue) -> None:
         """Read every game recorded so far, and the ones to come, with ``catalogue`` (one that
@@ -600,7 +611,7 @@ class Evidence:
             [catalogue.add(image, old.classes.get(i, 0)) for i, image in enumerate(old.images)],
             dtype=np.int32,
         )
-        for game in self.games:
+        for game in self.games + self.set_aside:
             game.steps[:] = [
                 replace(step, before=new_ids[step.before], after=new_ids[step.after])
                 for step in game.steps

@@ -69,10 +69,11 @@ ESSENTIAL = (Tile.HIDDEN, Tile.FLAG, Tile.EXPLODED, Tile.ZERO, Tile.ONE, Tile.TW
 """Without these a skin cannot play: the cells to click, flags, a loss, and the commonest numbers.
 Other numbers first seen in play are learned there (see :mod:`calibration.numbers`)."""
 SET_ASIDE = 2
-"""Games whose boards contradict the rules that calibration sets aside before it stops on the
-next: a lost board caught in a repaint that outlasts every wait (Wine on a loaded CI machine,
-2026-11-23: "cell (0, 0) changed from appearance #15 ... on losing") is one such game; a third
-says the game is not understood."""
+"""Games whose boards contradict the rules or the others that calibration sets aside: a lost
+board caught in a repaint that outlasts every wait (Wine on a loaded CI machine, 2026-11-23:
+"cell (0, 0) changed from appearance #15 ... on losing") is one such game. A third stops
+calibration (the game is not understood) unless one game learned from is the odd one out: the
+games set aside agree with all the others without it."""
 MAX_NARROWINGS = 2
 """Times calibration narrows what it compares to a smaller part of the cells, a neighbour
 having painted over a band of some (see :func:`calibration.evidence.unpainted_box`) or a focus
@@ -182,8 +183,6 @@ class _Learner:
     """The way a new game was last started, tried first on the next window."""
     evidence: Evidence | None = None
     played: int = 0
-    set_aside: list[str] = field(default_factory=list)
-    """Why each game set aside (:data:`SET_ASIDE`) was."""
     narrowed: int = 0
     """Times calibration went on comparing a smaller part of the cells (see :meth:`_narrow`)."""
     mines: int | None = None
@@ -274,13 +273,39 @@ class _Learner:
         try:
             learn_game(trial, game, player.evidence.safe_appearances)
         except CalibrationError as error:
-            if len(self.set_aside) >= SET_ASIDE:
+            evidence = player.evidence
+            evidence.set_game_aside(game)
+            if len(evidence.set_aside) > SET_ASIDE:
+                if self._outvote(evidence):
+                    return
                 raise
-            self.set_aside.append(str(error))
-            player.evidence.discard(game)
             log.warning("calibration set a game aside: %s", error)
             return
         self.meanings = trial
+
+    def _outvote(self, evidence: Evidence) -> bool:
+        """Whether one game learned from is the odd one: without it, every game set aside
+        agrees with all the others (a board caught mid-repaint early on makes every later
+        loss look wrong). It is then set aside in their stead, and they are learned."""
+        safe = evidence.safe_appearances
+        for number, odd in enumerate(evidence.games, start=1):
+            trial = new_meanings(evidence.catalogue)
+            try:
+                for game in evidence.games + evidence.set_aside:
+                    if game is not odd:
+                        learn_game(trial, game, safe)
+            except CalibrationError:
+                continue
+            log.warning(
+                "calibration set aside game %d of those learned from: the %d games set aside "
+                "agree with all the others without it (outvoted)",
+                number,
+                len(evidence.set_aside),
+            )
+            evidence.take_back_instead_of(odd)
+            self.meanings = trial
+            return True
+        return False
 
     def _narrow(self, player: CalibrationPlayer, catalogue: Catalogue) -> None:
         """Read with ``catalogue`` from now on, which compares a smaller part of each cell's

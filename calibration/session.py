@@ -255,7 +255,24 @@ class CalibrationPlayer:
         closed = self.pointer.close_dialogs()
         if closed:
             log.debug("closed %d dialog(s) of the game", closed)
+            self._park_again()
         return closed > 0
+
+    def _park_again(self) -> None:
+        """Move the pointer a pixel away from where it rests and back. A modal dialog takes the
+        pointer's moves, so the game still has it where the click that opened the dialog was;
+        kmines keeps its "You have lost." over the board while the pointer rests on it."""
+        view = self.view
+        park = view.park_point()
+        if park is None:
+            return
+        x, y = park
+        beside = [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)]
+        for point in beside:
+            if view.window.contains(*point) and not view.board_rect.contains(*point):
+                self.pointer.move(*point)
+                self.pointer.move(*park)
+                return
 
     def _without_dialogs(self, before: Image | None, after: Image) -> Image:
         """The board ``after`` shows (a capture of it), or, when every cell of it differs from

@@ -894,9 +894,11 @@ class DrawnGame:
         dialog_on_loss: bool = False,
         message_on_loss: float = 0.0,
         message_on_finished_click: bool = False,
+        message_held_by_pointer: bool = False,
         question_like_flag: bool = False,
         numbers_per_size: bool = False,
         slow_repaints: frozenset[int] = frozenset(),
+        odd_losses: frozenset[int] = frozenset(),
         repaint_pause: float = REPAINT_PAUSE,
         rule: str = "safe",
         button: Rect | None = None,
@@ -995,10 +997,19 @@ class DrawnGame:
         self.message_on_finished_click = message_on_finished_click
         """The message is drawn not on the loss but on a click on the board of the lost game
         (for ``message_on_loss`` seconds), which changes no cell."""
+        self.message_held_by_pointer = message_held_by_pointer
+        """The message stays past its time while the pointer the game last saw rests on it, and
+        goes once the game sees it elsewhere (kmines' popups); the game sees no pointer move
+        while its dialog is open (a modal dialog takes the pointer's events)."""
+        self.pointer_seen: tuple[int, int] | None = None
+        self.message_gone = False
         self.slow_repaints = slow_repaints
         """The losses (counted from 1) whose repaint pauses for ``repaint_pause`` seconds with
         every cell but the mine hit blank (Wine on a busy machine), or until the next game."""
         self.repaint_pause = repaint_pause
+        self.odd_losses = odd_losses
+        """The losses (counted from 1) that draw the mine hit with a dark bar across it, a look
+        no other game shows (a board caught as a toolkit drew it pressed)."""
         self.reveal_on_loss = reveal_on_loss
         self.opened_by_player = np.zeros((9, 9), dtype=bool)
         """In a game lost with ``reveal_on_loss``, the cells opened before the loss."""
@@ -1062,6 +1073,10 @@ class DrawnGame:
             if number:
                 y, x = top + 16 * (row + 1), left + 16 * column
                 scene.screen[y : y + painted, x + 4 : x + 12] = (30 * number, 0, 200)
+        if self.losses in self.odd_losses and self.game.state is GameState.LOST:
+            for cell in np.argwhere(tiles == Tile.EXPLODED):
+                (y, x), _ = self.cell_at(*cell)
+                scene.screen[y + 6 : y + 9, x + 2 : x + 14] = 20
         if self.focus_ring and self.focused is not None:
             (y, x), _ = self.cell_at(*self.focused)
             focus_ring(scene.screen[y : y + 15, x : x + 15])
@@ -1080,13 +1095,24 @@ class DrawnGame:
         if self.end_label is not None and over:
             box = self.end_label
             scene.screen[box.top : box.bottom, box.left : box.right] = (30, 30, 200)
-        if self.dialog_open or time.monotonic() < self.lost_at + self.message_on_loss:
+        if self.dialog_open or self.message_shown():
             box = DRAWN_DIALOG
             scene.screen[box.top : box.bottom, box.left : box.right] = (200, 190, 180)
             scene.screen[box.top + 20 : box.top + 30, box.left + 10 : box.right - 10] = 40
         if self.veiled_dialog_open():
             veil_with_dialog(scene.screen, DRAWN_VEILED_DIALOG, self.veiled_dialog_on_end)
         return scene
+
+    def message_shown(self) -> bool:
+        """Whether the message over the board shows now (see :attr:`message_on_loss`)."""
+        if time.monotonic() < self.lost_at + self.message_on_loss:
+            return True
+        if not self.message_held_by_pointer or self.message_gone or self.lost_at == -math.inf:
+            return False
+        self.message_gone = self.pointer_seen is None or not DRAWN_DIALOG.contains(
+            *self.pointer_seen
+        )
+        return not self.message_gone
 
     def cell_at(self, row: int, column: int) -> tuple[tuple[int, int], tuple[int, int]]:
         """The screen (y, x) of a cell's top-left corner and its (height, width)."""
@@ -1119,6 +1145,7 @@ class DrawnGame:
     def click(self, x: int, y: int, button: str = "left") -> None:
         assert not self.dialog_open, f"clicked ({x}, {y}) while the game's dialog was open"
         self.clicks += 1
+        self.pointer_seen = (x, y)
         if self.veiled_dialog_open():
             label = self.veiled_dialog_on_end[0]
             labels = self.veiled_dialog_on_end
@@ -1184,6 +1211,7 @@ class DrawnGame:
         self.game = Game(9, 9, 10, rule=self.rule, seed=self.seed)
         self.veiled_dialog_answered = False
         self.lost_at = -math.inf
+        self.message_gone = False
         self.questions = None if self.questions is None else set()
         self.pressed = set()
 
@@ -1195,6 +1223,8 @@ class DrawnGame:
 
     def move(self, x: int, y: int) -> None:
         assert Rect(0, 0, *DRAWN_SCREEN).contains(x, y), (x, y)
+        if not self.dialog_open:
+            self.pointer_seen = (x, y)
 
     def close_dialogs(self) -> int:
         was_open, self.dialog_open = self.dialog_open, False
@@ -1767,6 +1797,38 @@ def test_a_game_that_draws_a_message_over_its_loss_is_watched_at_every_loss(
     assert result.usable and seen.losses > session.MESSAGE_CHECKS + 2
     assert seen.watches == seen.losses
     assert_learned_truly(result, screen, result.skin.templates)
+
+
+def test_a_message_that_stays_while_the_game_thinks_the_pointer_rests_on_it_is_sent_away(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """kmines' "You have lost." stays while the pointer rests on it, and the pointer it last
+    saw is where the losing click was when that click opened a dialog (which takes the pointer's
+    moves): once the dialog is closed, the pointer is moved again so that the game sees it off
+    the board, and the message goes."""
+    seen = watched_losses(monkeypatch)
+    screen = DrawnGame(
+        seed=2, dialog_on_loss=True, message_on_loss=MESSAGE_SHOWN, message_held_by_pointer=True
+    )
+    result = calibrated(screen, max_games=10)
+    assert result.usable and screen.dialogs_closed > 2
+    assert seen.watches == seen.losses
+    assert "set a game aside" not in caplog.text  # no loss read with the message over it
+    assert_learned_truly(result, screen, result.skin.templates)
+
+
+def test_one_early_game_that_every_later_one_contradicts_is_outvoted(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The first loss draws the mine hit in a way no other shows: each later loss then says
+    EXPLODED looks otherwise. Once more games disagree with that one than calibration sets
+    aside, the odd game is set aside in their stead and they are learned."""
+    screen = DrawnGame(seed=2, odd_losses=frozenset({1}))
+    result = calibrated(screen, max_games=12)
+    assert screen.losses > learn_module.SET_ASIDE + 2
+    assert "outvoted" in caplog.text
+    assert_learned_truly(result, screen, result.skin.templates)
+    assert Tile.EXPLODED in result.skin.templates
 
 
 def test_a_click_on_a_lost_board_that_draws_only_a_message_tells_the_game_is_over() -> None:
