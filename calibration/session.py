@@ -34,6 +34,7 @@ from calibration.evidence import (
     Meanings,
     PlayedGame,
     Step,
+    UnknownAppearanceError,
     board_of,
     redrawn_numbers,
 )
@@ -409,7 +410,13 @@ class CalibrationPlayer:
                     f"a game played to win was left after {len(game.steps)} clicks"
                 )
             frame = self.view.still_board()
-            board = board_of(self.view.board_ids(frame), meanings, mines, opened)
+            try:
+                board = board_of(self.view.board_ids(frame), meanings, mines, opened)
+            except UnknownAppearanceError:
+                if not game.steps:
+                    raise
+                frame = self._after_message(game, frame)
+                board = board_of(self.view.board_ids(frame), meanings, mines, opened)
             if board.is_won:
                 for cell in map(tuple, np.argwhere(board.tiles == Tile.HIDDEN)):
                     game.steps.append(self._mark((int(cell[0]), int(cell[1]))))
@@ -430,6 +437,17 @@ class CalibrationPlayer:
                 for step in game.steps[clicked:]:
                     opened.update(step.after[step.uncovered].tolist())
         raise self._endless()
+
+    def _after_message(self, game: PlayedGame, frame: Image) -> Image:
+        """The board once a message drawn over it (``frame``) has gone by itself, as the last
+        step of ``game`` left it: with no face to tell a win, a won board is known by reading
+        it, and kmines writes "Congratulations! You have won!" over it for four seconds."""
+        view = self.view
+        later = settled(view.grabber, view.board_rect, frame, MESSAGE_WAIT, quiet=LOST_QUIET)
+        if not np.array_equal(later, frame):
+            log.debug("the board changed again after a message over it went")
+            game.steps[-1] = replace(game.steps[-1], after=view.board_ids(later))
+        return later
 
     def _mark(self, cell: Cell, before_frame: Image | None = None) -> Step:
         """Right-click ``cell``; raise unless its picture changed."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import math
 import sys
 import time
@@ -835,6 +836,9 @@ REPAINT_PAUSE = 0.6
 MESSAGE_SHOWN = 0.8
 """Seconds a drawn game's message stays over a lost board: longer than a probe click after a
 FLASH_QUIET, shorter than LOST_QUIET and the watch for the message after it."""
+WIN_MESSAGE_SHOWN = 1.0
+"""Seconds a drawn game's message stays over a won board: longer than the waits for a still
+board after the winning click, shorter than those and the watch for a message together."""
 STUCK_REPAINT = 4.0
 """Seconds a stuck repaint pauses: longer than every wait calibration gives a lost board."""
 
@@ -895,6 +899,7 @@ class DrawnGame:
         message_on_loss: float = 0.0,
         message_on_finished_click: bool = False,
         message_held_by_pointer: bool = False,
+        message_on_win: float = 0.0,
         question_like_flag: bool = False,
         numbers_per_size: bool = False,
         slow_repaints: frozenset[int] = frozenset(),
@@ -1002,6 +1007,9 @@ class DrawnGame:
         goes once the game sees it elsewhere (kmines' popups); the game sees no pointer move
         while its dialog is open (a modal dialog takes the pointer's events)."""
         self.pointer_seen: tuple[int, int] | None = None
+        self.message_on_win = message_on_win
+        """Seconds the message shows over the board after a win (kmines' "Congratulations!")."""
+        self.won_at = -math.inf
         self.message_gone = False
         self.slow_repaints = slow_repaints
         """The losses (counted from 1) whose repaint pauses for ``repaint_pause`` seconds with
@@ -1107,6 +1115,8 @@ class DrawnGame:
         """Whether the message over the board shows now (see :attr:`message_on_loss`)."""
         if time.monotonic() < self.lost_at + self.message_on_loss:
             return True
+        if time.monotonic() < self.won_at + self.message_on_win:
+            return True
         if not self.message_held_by_pointer or self.message_gone or self.lost_at == -math.inf:
             return False
         self.message_gone = self.pointer_seen is None or not DRAWN_DIALOG.contains(
@@ -1183,6 +1193,8 @@ class DrawnGame:
                 self.hidden_when_won = ~opened & ~flagged & (self.game.board.tiles == Tile.FLAG)
             if playing and self.game.state is not GameState.PLAYING:
                 self.ended_at = time.monotonic()
+            if playing and self.game.state is GameState.WON:
+                self.won_at = time.monotonic()
             lost = self.game.state is GameState.LOST
             if lost and playing:
                 self.opened_by_player = opened
@@ -1210,7 +1222,7 @@ class DrawnGame:
         self.games += 1
         self.game = Game(9, 9, 10, rule=self.rule, seed=self.seed)
         self.veiled_dialog_answered = False
-        self.lost_at = -math.inf
+        self.lost_at = self.won_at = -math.inf
         self.message_gone = False
         self.questions = None if self.questions is None else set()
         self.pressed = set()
@@ -1522,6 +1534,27 @@ def test_a_new_game_button_that_shows_how_the_game_ended_is_clicked_after_a_win(
     assert [report.reason for report in reports if report.reason] == []
     assert len(records) == 6 and Result.WON in {record.result for record in records}
     assert len(result.skin.buttons) == 2  # after a loss, after a win
+
+
+def test_a_won_game_under_a_message_that_goes_by_itself_is_told_won(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """kmines writes "Congratulations! You have won!" over its board for four seconds. With no
+    face to tell the win, a game played to win read the board under it, met pictures never
+    seen, and stopped: calibration never saw a win, nor the button after one. The board is
+    now read again once the message has gone."""
+    screen = DrawnGame(
+        seed=2,
+        button=DRAWN_BUTTON,
+        faceless=True,
+        button_shows_state=True,
+        message_on_win=WIN_MESSAGE_SHOWN,
+    )
+    with caplog.at_level(logging.INFO):
+        result = calibrated(screen, max_games=4, new_game_at=DRAWN_BUTTON.centre)
+    assert "stopped a game played to win" not in caplog.text
+    assert len(result.skin.buttons) == 2  # after a loss, after a win
+    assert_learned_truly(result, screen, result.skin.templates)
 
 
 def test_a_game_played_to_win_left_before_its_end_is_not_started_anew_by_a_button(
