@@ -592,8 +592,11 @@ class CalibrationPlayer:
         return redrawn_numbers(last.before, ids, self.evidence.safe_appearances) is None
 
     def _won(self, game: PlayedGame) -> None:
-        """Record a won game and, once the face shows something new, the won face."""
+        """Record a won game, its board once a message over it has gone (as for a loss, see
+        :meth:`_watches_for_message`), and, once the face shows something new, the won face."""
         game.state = GameState.WON
+        if self._watches_for_message():
+            self._after_message(game, self.view.grabber.grab(self.view.board_rect))
         face = self.face
         if face is None or GameState.WON in face.pictures:
             return
