@@ -410,17 +410,18 @@ class CalibrationPlayer:
                     f"a game played to win was left after {len(game.steps)} clicks"
                 )
             frame = self.view.still_board()
+            waited = False
             try:
                 board = board_of(self.view.board_ids(frame), meanings, mines, opened)
             except UnknownAppearanceError:
                 if not game.steps:
                     raise
-                frame = self._after_message(game, frame)
+                frame, waited = self._after_message(game, frame), True
                 board = board_of(self.view.board_ids(frame), meanings, mines, opened)
             if board.is_won:
                 for cell in map(tuple, np.argwhere(board.tiles == Tile.HIDDEN)):
                     game.steps.append(self._mark((int(cell[0]), int(cell[1]))))
-                self._won(game)
+                self._won(game, watch=not waited)
                 return game
             move = next_moves(board)[0]
             clicked = len(game.steps)
@@ -439,13 +440,14 @@ class CalibrationPlayer:
         raise self._endless()
 
     def _after_message(self, game: PlayedGame, frame: Image) -> Image:
-        """The board once a message drawn over it (``frame``) has gone by itself, as the last
-        step of ``game`` left it: with no face to tell a win, a won board is known by reading
-        it, and kmines writes "Congratulations! You have won!" over it for four seconds."""
+        """The board once a message drawn over it (``frame``) has gone by itself (kmines writes
+        "You have lost." or "Congratulations! You have won!" over it for four seconds), or
+        ``frame`` after :data:`MESSAGE_WAIT` without a change; the last step of ``game`` records
+        it."""
         view = self.view
         later = settled(view.grabber, view.board_rect, frame, MESSAGE_WAIT, quiet=LOST_QUIET)
         if not np.array_equal(later, frame):
-            log.debug("the board changed again after a message over it went")
+            log.debug("the board changed again after %.1f s of stillness", LOST_QUIET)
             game.steps[-1] = replace(game.steps[-1], after=view.board_ids(later))
         return later
 
@@ -557,17 +559,14 @@ class CalibrationPlayer:
         self._closed_dialogs()  # one that opened late
         final = settled(view.grabber, view.board_rect, None, quiet=LOST_QUIET)
         final = self._board_seen = self._without_dialogs(None, final)  # one drawn in the window
-        watch = self._watches_for_message()
-        if watch or self._mid_repaint(view.board_ids(final), last):
-            later = settled(view.grabber, view.board_rect, final, MESSAGE_WAIT, quiet=LOST_QUIET)
-            changed = not np.array_equal(later, final)
-            if watch:
-                self.evidence.loss_messages.append(changed)
-            if changed:
-                log.debug("the lost board changed again after %.1f s of stillness", LOST_QUIET)
-                final = later
-        self._end_frame = final
         game.steps[-1] = replace(last, after=view.board_ids(final))
+        watch = self._watches_for_message()
+        if watch or self._mid_repaint(game.steps[-1].after, last):
+            later = self._after_message(game, final)
+            if watch:
+                self.evidence.loss_messages.append(not np.array_equal(later, final))
+            final = later
+        self._end_frame = final
         frame = view.grabber.grab(view.window)
         if self.face is None:
             found = find_face(view.fresh, frame, view.board_in_window)
@@ -591,11 +590,12 @@ class CalibrationPlayer:
         repaint."""
         return redrawn_numbers(last.before, ids, self.evidence.safe_appearances) is None
 
-    def _won(self, game: PlayedGame) -> None:
+    def _won(self, game: PlayedGame, watch: bool = True) -> None:
         """Record a won game, its board once a message over it has gone (as for a loss, see
-        :meth:`_watches_for_message`), and, once the face shows something new, the won face."""
+        :meth:`_watches_for_message`; not ``watch``: a message was waited out already), and,
+        once the face shows something new, the won face."""
         game.state = GameState.WON
-        if self._watches_for_message():
+        if watch and self._watches_for_message():
             self._after_message(game, self.view.grabber.grab(self.view.board_rect))
         face = self.face
         if face is None or GameState.WON in face.pictures:

@@ -1849,9 +1849,9 @@ def watched_losses(monkeypatch: pytest.MonkeyPatch) -> LossWatches:
         seen.losses += 1
         real_lost(player, game)
 
-    def won(player: CalibrationPlayer, game: PlayedGame) -> None:
-        seen.wins += 1
-        real_won(player, game)
+    def won(player: CalibrationPlayer, game: PlayedGame, watch: bool = True) -> None:
+        seen.wins += watch
+        real_won(player, game, watch)
 
     monkeypatch.setattr(session, "settled", settled)
     monkeypatch.setattr(CalibrationPlayer, "_lost", lost)
