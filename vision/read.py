@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -223,6 +224,9 @@ class BoardReader:
         self._guesses: npt.NDArray[np.intp] = np.full(geometry.shape, -1, dtype=np.intp)
         """Per cell, the template the last read found nearest, the first guess for the next
         (most cells show the same after a move)."""
+        self._last: tuple[npt.NDArray[np.uint8], Verdict] | None = None
+        """The last read's tile images (flat, one per cell) and its verdict before any cell was
+        judged over its ground: a cell showing the same pixels again has the same verdict."""
         self._hidden = np.full(geometry.rows * geometry.columns, -1, dtype=np.intp)
         """Per cell, the hidden tile's template its size class reads (-1 if none): the second
         guess, right for every cell of a new game."""
@@ -298,11 +302,32 @@ class BoardReader:
         return self._bank.nearest_others(self._together)
 
     def _judge(self, frame: Image) -> Verdict:
-        """Every cell of ``frame`` judged against the templates its size class reads: first
-        against the template it showed at the last read, then against the hidden tile, then, if
-        neither is it for sure, against all of them."""
+        """Every cell of ``frame`` judged against the templates its size class reads. A cell
+        whose pixels are those of the last read keeps its verdict; the others are judged first
+        against the template they showed at the last read, then against the hidden tile, then,
+        if neither is it for sure, against all of them."""
         tiles = np.ascontiguousarray(self.tile_images(frame)).reshape(-1, *self._bank.shape)
-        best, sure, best_distance = self._certified(tiles)
+        if self._last is None:
+            cells = np.arange(len(tiles))
+            verdict = _blank_verdict(len(tiles))
+        else:
+            last_tiles, last = self._last
+            moved = (tiles != last_tiles).reshape(len(tiles), -1).any(axis=1)
+            cells = np.flatnonzero(moved)
+            verdict = Verdict(*(part.copy() for part in _parts(last)))
+        if len(cells):
+            judged = self._judge_cells(tiles if len(cells) == len(tiles) else tiles[cells], cells)
+            for mine, theirs in zip(_parts(verdict), _parts(judged), strict=True):
+                mine[cells] = theirs
+        self._last = (tiles.copy(), verdict)
+        shape = self.geometry.shape
+        self._guesses = verdict.best.reshape(shape)
+        return Verdict(*(part.reshape(shape) for part in _parts(verdict)))
+
+    def _judge_cells(self, tiles: npt.NDArray[np.uint8], cells: npt.NDArray[np.intp]) -> Verdict:
+        """The verdict (flat) on ``tiles``, the images of the flat indices ``cells``: see
+        :meth:`_judge`."""
+        best, sure, best_distance = self._certified(tiles, cells)
         nearest, gap = self._nearest
         known = np.maximum(best, 0)
         second, second_distance = nearest[known], gap[known] - best_distance
@@ -310,42 +335,34 @@ class BoardReader:
         unsure = np.flatnonzero(~sure)
         if len(unsure):
             patches = tiles if len(unsure) == len(tiles) else tiles[unsure]
-            classes = self.geometry.size_classes.reshape(-1)[unsure]
+            classes = self.geometry.size_classes.reshape(-1)[cells[unsure]]
             for part in self._classes:
                 mine = classes == part.size_class
                 if not mine.any():
                     continue
-                cells = unsure[mine]
+                where = unsure[mine]
                 verdict = part.bank.judge(part.bank.distances(patches[mine]), self.skin.threshold)
-                best[cells], second[cells] = (
+                best[where], second[where] = (
                     part.templates[verdict.best],
                     part.templates[verdict.second],  # a bank of one has no second: the pad
                 )
-                best_distance[cells] = verdict.best_distance
-                second_distance[cells] = verdict.second_distance
-                within[cells], unambiguous[cells] = verdict.within_threshold, verdict.unambiguous
-        shape = self.geometry.shape
-        self._guesses = best.reshape(shape)
-        return Verdict(
-            self._guesses,
-            second.reshape(shape),
-            best_distance.reshape(shape),
-            second_distance.reshape(shape),
-            within.reshape(shape),
-            unambiguous.reshape(shape),
-        )
+                best_distance[where] = verdict.best_distance
+                second_distance[where] = verdict.second_distance
+                within[where], unambiguous[where] = verdict.within_threshold, verdict.unambiguous
+        return Verdict(best, second, best_distance, second_distance, within, unambiguous)
 
     def _certified(
-        self, tiles: npt.NDArray[np.uint8]
+        self, tiles: npt.NDArray[np.uint8], cells: npt.NDArray[np.intp]
     ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_], npt.NDArray[np.float32]]:
-        """Per tile (one per cell, flat), the template it is for sure (its last one, else the
-        hidden tile), whether it is, and its distance to it (see
+        """Per tile (the images of the flat indices ``cells``), the template it is for sure (its
+        last one, else the hidden tile), whether it is, and its distance to it (see
         :meth:`vision.match.TemplateBank.certify`)."""
-        best = self._guesses.reshape(-1).copy()
+        best = self._guesses.reshape(-1)[cells]
         sure, distance = self._bank.certify(tiles, self.skin.threshold, best, self._nearest[1])
-        again = np.flatnonzero(~sure & (self._hidden >= 0) & (self._hidden != best))
+        hidden = self._hidden[cells]
+        again = np.flatnonzero(~sure & (hidden >= 0) & (hidden != best))
         if len(again):
-            hidden = self._hidden[again]
+            hidden = hidden[again]
             now, hidden_distance = self._bank.certify(
                 tiles[again], self.skin.threshold, hidden, self._nearest[1]
             )
@@ -489,11 +506,25 @@ class BoardReader:
         digest = hashlib.sha256(repr(picture.shape).encode() + picture.tobytes()).hexdigest()
         path = self.crops_dir / f"{self.skin.name}-{what}-{digest[:16]}.png"
         if path.exists():
-            path.touch()
-        elif not cv2.imwrite(str(path), picture):
+            path.touch()  # newest again; the folder holds no more files than before
+            return path
+        if not cv2.imwrite(str(path), picture):
             raise VisionError(f"could not write the crop {path}")
         _keep_newest(self.crops_dir, MAX_SAVED_CROPS)
         return path
+
+
+def _parts(verdict: Verdict) -> list[npt.NDArray[Any]]:
+    """The arrays of ``verdict`` in the order :class:`Verdict` takes them."""
+    return [getattr(verdict, part.name) for part in fields(verdict)]
+
+
+def _blank_verdict(cells: int) -> Verdict:
+    """A flat verdict on ``cells`` cells to be filled in: every cell refused."""
+    refused = np.zeros(cells, dtype=bool)
+    unknown = np.full(cells, -1, dtype=np.intp)
+    far = np.full(cells, np.inf, dtype=np.float32)
+    return Verdict(unknown, unknown.copy(), far, far.copy(), refused, refused.copy())
 
 
 def _keep_newest(folder: Path, count: int) -> None:
