@@ -15,3 +15,8 @@ class UnknownAppearanceError(CalibrationError):
 
 class OutOfTimeError(CalibrationError):
     """A game played for something calibration can do without ran past its time."""
+
+
+class PartialBoardError(CalibrationError):
+    """A new game shows hidden tiles outside the board found at first: that was a part of the
+    board (an opened edge, or a window not yet redrawn, hid the rest)."""

@@ -20,7 +20,7 @@ where nothing else could) stop calibration with :class:`CalibrationError` naming
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
@@ -593,6 +593,16 @@ class Evidence:
         del self.games[index]
         del self._scanned[index : index + 1]
         self.set_aside.append(game)
+
+    def forget(self, games: Sequence[PlayedGame]) -> None:
+        """Learn nothing from ``games``, kept or set aside (played on a part of the board taken
+        for the whole: their numbers count mines outside it). The pictures they showed that
+        lasted stay known, as a game set aside's do."""
+        gone = {id(game) for game in games}
+        kept = [index for index, game in enumerate(self.games) if id(game) not in gone]
+        self._scanned = [self._scanned[index] for index in kept if index < len(self._scanned)]
+        self.games = [self.games[index] for index in kept]
+        self.set_aside = [game for game in self.set_aside if id(game) not in gone]
 
     def take_back_instead_of(self, odd: PlayedGame) -> None:
         """Set ``odd`` aside and learn from the games set aside before again: together with

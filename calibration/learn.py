@@ -14,7 +14,7 @@ from itertools import combinations
 import numpy as np
 import numpy.typing as npt
 
-from calibration.errors import OutOfTimeError
+from calibration.errors import OutOfTimeError, PartialBoardError
 from calibration.evidence import (
     CalibrationError,
     Catalogue,
@@ -159,9 +159,12 @@ def calibrate(
                 player.point_named = True
             # Boards chosen to show every tile (no budget) are played on to the last one's end.
             patient = index == len(windows) - 1 and math.isinf(budget)
-            learner.play_at_random(player, max_games, stop_when_stale=not patient)
-            if learner.mines is not None:
-                learner.play_to_win(player, learner.mines)
+            try:
+                learner.play_window(player, max_games, patient)
+            except PartialBoardError as error:
+                log.warning("%s; calibration starts over on the whole board", error)
+                player = learner.on_the_whole_board(player)
+                learner.play_window(player, max_games, patient)
             if learner.learned_all:
                 break
         if player is None:
@@ -236,6 +239,26 @@ class _Learner:
             ):
                 return
             self.new_game = player.start_new_game()
+
+    def play_window(self, player: CalibrationPlayer, max_games: int, patient: bool) -> None:
+        """Random games on ``player``'s window (``patient``: not stopped when stale, see
+        :meth:`play_at_random`), then, where the mine count is known, games played to win."""
+        self.play_at_random(player, max_games, stop_when_stale=not patient)
+        if self.mines is not None:
+            self.play_to_win(player, self.mines)
+
+    def on_the_whole_board(self, player: CalibrationPlayer) -> CalibrationPlayer:
+        """``player``'s window played on with the board found whole
+        (:meth:`CalibrationPlayer.on_the_whole_board`), what its part's games taught forgotten."""
+        whole = player.on_the_whole_board()
+        self._learn_again(whole)
+        return whole
+
+    def _learn_again(self, player: CalibrationPlayer) -> None:
+        """Learn every game kept so far again, from nothing."""
+        self.meanings = new_meanings(player.evidence.catalogue)
+        for game in list(player.evidence.games):
+            self._learn_one(player, game)
 
     def _patience(self) -> int:
         """Games in a row that teach nothing before random play moves on."""
@@ -322,10 +345,8 @@ class _Learner:
             len(games),
         )
         player.read_with(catalogue)
-        self.meanings = new_meanings(catalogue)
         self.narrowed += 1
-        for game in list(games):
-            self._learn_one(player, game)
+        self._learn_again(player)
 
     def play_to_win(self, player: CalibrationPlayer, mines: int) -> None:
         """Up to :data:`WIN_ATTEMPTS` games played by the solver, until one shows the won face

@@ -113,6 +113,8 @@ class CalibrationPlayer:
         self._fresh = False
         """Whether the board shows a new game no click has touched yet."""
         self._game: PlayedGame | None = None
+        self.games: list[PlayedGame] = []
+        """Every game begun on this window's board."""
         self._latest: PlayedGame | None = None
         """The game begun last, played on or not (a game set aside is gone from the evidence)."""
         self._end_frame: Image | None = None
@@ -190,8 +192,26 @@ class CalibrationPlayer:
     def _new_game(self, steps: list[Step] | None = None) -> PlayedGame:
         game = PlayedGame(steps or [])
         self.evidence.games.append(game)
+        self.games.append(game)
         self._latest = game
         return game
+
+    def on_the_whole_board(self) -> CalibrationPlayer:
+        """The player of this window once a new game has shown hidden tiles outside the board
+        found at first (:class:`calibration.errors.PartialBoardError`): the board is found
+        anew on the fresh game showing, as :meth:`start` finds it, and the games played on the
+        part are forgotten (they counted mines they could not see). What is known of the window
+        stays: its face, its new-game way and that way's looks."""
+        self.evidence.forget(self.games)
+        view, seed = self.view, self.random.getrandbits(32)
+        player = self.start(self.pointer, view.grabber, view.window, self.evidence, seed)
+        player.face = self.face
+        player.new_game_method = self.new_game_method
+        player.new_game_buttons = self.new_game_buttons
+        player.point_named = self.point_named
+        player.button_after_win = self.button_after_win
+        player.wins_without_face = self.wins_without_face
+        return player
 
     # -- playing ----------------------------------------------------------------------------
 

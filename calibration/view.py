@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from calibration.errors import CalibrationError
+from calibration.errors import CalibrationError, PartialBoardError
 from calibration.evidence import Catalogue, Ids, ring_pixels, unpainted_box
 from calibration.faces import crop
 from calibration.grid import Grid
@@ -206,7 +206,7 @@ class BoardView:
             top, left = y + tops[row + 1], x + lefts[column + 1]
             block = frame[top : top + pitch_y, left : left + pitch_x]
             if top >= 0 and left >= 0 and np.array_equal(block, self.grid.hidden):
-                raise CalibrationError(
+                raise PartialBoardError(
                     f"a new game shows a hidden tile at row {row}, column {column}, outside the "
                     f"{rows}x{columns} board found at first: calibrate again on a fresh game"
                 )

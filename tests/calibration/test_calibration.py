@@ -926,6 +926,7 @@ class DrawnGame:
         won_leaves_mines_hidden: bool = False,
         won_face: bool = True,
         widened_at: int | None = None,
+        rows_covered_at_first: int = 0,
     ) -> None:
         self.skin = make_skin(16, seed=5, name="truth")
         self.screen = Rect(0, 0, *DRAWN_SCREEN)
@@ -1036,6 +1037,9 @@ class DrawnGame:
         self.hidden_when_won = np.zeros((9, 9), dtype=bool)
         self.won_face = won_face
         """Whether a won game shows a face of its own (PyMines keeps its playing face)."""
+        self.rows_covered_at_first = rows_covered_at_first
+        """The board's last rows are covered by a plain colour until the first click (a window
+        not yet redrawn where another one lay over it)."""
 
     def scene(self) -> synthetic.Scene:
         face = self.game.state.value
@@ -1095,6 +1099,9 @@ class DrawnGame:
                 (y, x), (height, width) = self.cell_at(row, column)
                 bottom, right = y + height - 1, x + width - 1  # the cell's own grid lines
                 scene.screen[bottom, x : right + 1] = scene.screen[y : bottom + 1, right] = GREEN
+        if self.rows_covered_at_first and self.clicks == 0:
+            top = DRAWN_BOARD_AT[1] + 16 * (9 - self.rows_covered_at_first)
+            scene.screen[top : DRAWN_BOARD_AT[1] + 16 * 9, left : left + 16 * 9] = (40, 90, 140)
         if self.button is not None:
             box = self.button
             scene.screen[box.top : box.bottom, box.left : box.right] = (60, 60, 60)
@@ -1909,6 +1916,20 @@ def test_one_early_game_that_every_later_one_contradicts_is_outvoted(
     assert "outvoted" in caplog.text
     assert_learned_truly(result, screen, result.skin.templates)
     assert Tile.EXPLODED in result.skin.templates
+
+
+def test_a_board_found_in_part_at_first_is_found_whole_when_a_new_game_shows_the_rest(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The first frame showed only the top six rows (the rest not drawn yet, as a window
+    another one lay over may be on a busy machine): the first new game shows hidden tiles
+    below the board found, and calibration starts the window over on the whole board, the
+    games of the part forgotten (they counted mines they could not see)."""
+    screen = DrawnGame(seed=2, rows_covered_at_first=3)
+    result = calibrated(screen, max_games=8)
+    assert "starts over on the whole board" in caplog.text
+    assert result.usable and result.games >= 8
+    assert_learned_truly(result, screen, result.skin.templates)
 
 
 def test_a_click_on_a_lost_board_that_draws_only_a_message_tells_the_game_is_over() -> None:
