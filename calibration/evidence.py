@@ -427,40 +427,84 @@ def ring_pixels(
 
     A game whose cells are toolkit buttons (DangerUXB's tk ones) draws a ring, often dotted, just
     inside the edges of the button clicked last: a tile shows with it and without it. A cell
-    counts when it changed only within a frame no deeper than :data:`MAX_RING` of ``box`` (x,
-    y, width, height: the part of the pictures compared), on all four sides; changes outside
-    ``box`` (lines between cells, which a game may redraw when a game ends) do not count. The
-    pixels are those that changed, with each line of the frame that holds :data:`RING_LINE` of
-    them filled from end to end (a dotted ring's gaps). A ring leaves one cell: frames that
-    changed on several (a game redrawing its buttons on a loss) are none."""
+    counts when it changed only within a frame (see :func:`_frame_ring`); changes outside
+    ``box`` (lines between cells, which a game may redraw when a game ends) do not count. A ring
+    leaves one cell: frames that changed on several (a game redrawing its buttons on a loss) are
+    none."""
     x, y, width, height = box
     inside = np.s_[y : y + height, x : x + width]
-    deepest = MAX_RING * min(height, width)
     ring = None
     candidates = opened_before & (before[:, :, *inside] != after[:, :, *inside]).any(axis=(2, 3, 4))
     candidates[clicked] = False
     for row, column in np.argwhere(candidates):
-        changed = (before[row, column][inside] != after[row, column][inside]).any(axis=2)
-        ys, xs = np.nonzero(changed)
-        insets = np.minimum(np.minimum(ys, height - 1 - ys), np.minimum(xs, width - 1 - xs))
-        depth = int(insets.max())
-        sides = (
-            (ys <= depth).any(),
-            (ys >= height - 1 - depth).any(),
-            (xs <= depth).any(),
-            (xs >= width - 1 - depth).any(),
-        )
-        if depth > deepest or not all(sides):
+        found = _frame_ring(before[row, column], after[row, column], box)
+        if found is None:
             continue
         if ring is not None:  # a second cell: no ring
             return None
-        ring = np.zeros(before.shape[2:4], dtype=bool)
-        ring[inside] = changed
-        top, bottom, left, right = y + ys.min(), y + ys.max() + 1, x + xs.min(), x + xs.max() + 1
-        for line in np.flatnonzero(changed.sum(axis=1) >= RING_LINE):
-            ring[y + line, left:right] = True
-        for line in np.flatnonzero(changed.sum(axis=0) >= RING_LINE):
-            ring[top:bottom, x + line] = True
+        ring = found
+    return ring
+
+
+def hit_ring(
+    after: npt.NDArray[np.uint8],
+    uncovered: npt.NDArray[np.bool_],
+    clicked: Cell,
+    classes: npt.NDArray[np.uint8],
+    box: tuple[int, int, int, int],
+) -> npt.NDArray[np.bool_] | None:
+    """The pixels of a cell's picture where the ``clicked`` cell differs from another cell the
+    same click ``uncovered`` (rows x columns), of its size class (``classes``), by a focus ring
+    alone (see :func:`_frame_ring`); None if it differs from none so. ``after``: every cell's
+    picture after the click.
+
+    DangerUXB draws every mine of a loss as the one hit, and the hit, its button sunken, with
+    its focus ring deeper inside than on a number: no ring moves off an opened cell there, and
+    the hit would otherwise look unlike the mines it uncovered whenever the focus is on it."""
+    x, y, width, height = box
+    inside = np.s_[y : y + height, x : x + width]
+    same = uncovered & (classes == classes[clicked])
+    same[clicked] = False
+    hit = after[clicked]
+    for row, column in np.argwhere(same):
+        if (after[row, column][inside] != hit[inside]).any():
+            ring = _frame_ring(after[row, column], hit, box)
+            if ring is not None:
+                return ring
+    return None
+
+
+def _frame_ring(
+    first: npt.NDArray[np.uint8], second: npt.NDArray[np.uint8], box: tuple[int, int, int, int]
+) -> npt.NDArray[np.bool_] | None:
+    """Where two pictures of a cell differ, as a ring: None unless, within ``box`` (x, y,
+    width, height: the part compared), they differ only within a frame no deeper than
+    :data:`MAX_RING` of it, on all four sides. The pixels are those that differ, with each
+    line of the frame that holds :data:`RING_LINE` of them filled from end to end (a dotted
+    ring's gaps)."""
+    x, y, width, height = box
+    inside = np.s_[y : y + height, x : x + width]
+    changed = (first[inside] != second[inside]).any(axis=2)
+    ys, xs = np.nonzero(changed)
+    if not len(ys):
+        return None
+    insets = np.minimum(np.minimum(ys, height - 1 - ys), np.minimum(xs, width - 1 - xs))
+    depth = int(insets.max())
+    sides = (
+        (ys <= depth).any(),
+        (ys >= height - 1 - depth).any(),
+        (xs <= depth).any(),
+        (xs >= width - 1 - depth).any(),
+    )
+    if depth > MAX_RING * min(height, width) or not all(sides):
+        return None
+    ring = np.zeros(first.shape[:2], dtype=bool)
+    ring[inside] = changed
+    top, bottom, left, right = y + ys.min(), y + ys.max() + 1, x + xs.min(), x + xs.max() + 1
+    for line in np.flatnonzero(changed.sum(axis=1) >= RING_LINE):
+        ring[y + line, left:right] = True
+    for line in np.flatnonzero(changed.sum(axis=0) >= RING_LINE):
+        ring[top:bottom, x + line] = True
     return ring
 
 

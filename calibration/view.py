@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from calibration.errors import CalibrationError, PartialBoardError
-from calibration.evidence import Catalogue, Ids, ring_pixels, unpainted_box
+from calibration.evidence import Catalogue, Ids, hit_ring, ring_pixels, unpainted_box
 from calibration.faces import crop
 from calibration.grid import Grid
 from solver import Cell, GameState
@@ -140,13 +140,26 @@ class BoardView:
         return unpainted_box(*pictures, self.catalogue.box)
 
     def ring(
-        self, before: Image, after: Image, opened_before: npt.NDArray[np.bool_], clicked: Cell
+        self,
+        before: Image,
+        after: Image,
+        opened_before: npt.NDArray[np.bool_],
+        uncovered: npt.NDArray[np.bool_],
+        clicked: Cell,
     ) -> npt.NDArray[np.bool_] | None:
         """The pixels of a cell's picture where a focus ring moved off a cell opened before a
         click on ``clicked``, between board captures ``before`` and ``after`` (see
-        :func:`calibration.evidence.ring_pixels`)."""
+        :func:`calibration.evidence.ring_pixels`), and where the cell clicked differs by a ring
+        alone from a cell of its size class the click ``uncovered`` (see
+        :func:`calibration.evidence.hit_ring`); None where neither shows a ring."""
         pictures = (self.cell_pictures(before), self.cell_pictures(after))
-        return ring_pixels(*pictures, opened_before, clicked, self.catalogue.box)
+        box = self.catalogue.box
+        rings = [
+            ring_pixels(*pictures, opened_before, clicked, box),
+            hit_ring(pictures[1], uncovered, clicked, self.grid.size_classes, box),
+        ]
+        found = [ring for ring in rings if ring is not None]
+        return np.logical_or.reduce(found) if found else None
 
     def cell_pictures(self, frame: Image) -> npt.NDArray[np.uint8]:
         """Each cell's picture in ``frame`` (a board capture), by (row, column)."""

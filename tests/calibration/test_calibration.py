@@ -37,6 +37,7 @@ from calibration.evidence import (
     Step,
     board_of,
     check_counting,
+    hit_ring,
     learn,
     learn_game,
     new_meanings,
@@ -927,6 +928,9 @@ class DrawnGame:
         won_face: bool = True,
         widened_at: int | None = None,
         rows_covered_at_first: int = 0,
+        mines_drawn_as_hit: bool = False,
+        hit_ring_inset: int = 1,
+        unfocused_games: frozenset[int] = frozenset(),
     ) -> None:
         self.skin = make_skin(16, seed=5, name="truth")
         self.screen = Rect(0, 0, *DRAWN_SCREEN)
@@ -1038,6 +1042,13 @@ class DrawnGame:
         self.won_face = won_face
         """Whether a won game shows a face of its own (PyMines keeps its playing face)."""
         self.rows_covered_at_first = rows_covered_at_first
+        self.mines_drawn_as_hit = mines_drawn_as_hit
+        """A loss draws every mine as the one hit (DangerUXB)."""
+        self.hit_ring_inset = hit_ring_inset
+        """How far inside its edges the focus ring runs on the mine hit (DangerUXB's sunken tk
+        button: 3 pixels; on every other tile, 1)."""
+        self.unfocused_games = unfocused_games
+        """The games (counted from 1) whose mine hit shows no focus ring (the focus elsewhere)."""
         """The board's last rows are covered by a plain colour until the first click (a window
         not yet redrawn where another one lay over it)."""
 
@@ -1049,6 +1060,8 @@ class DrawnGame:
         revealed = self.reveal_on_loss and self.game.state is GameState.LOST
         if revealed:
             tiles = self.revealed_tiles()
+        if self.mines_drawn_as_hit and self.game.state is GameState.LOST:
+            tiles[tiles == Tile.MINE] = Tile.EXPLODED
         for cell in self.questions or ():
             if tiles[cell] == Tile.HIDDEN:
                 tiles[cell] = Tile.QUESTION
@@ -1093,7 +1106,10 @@ class DrawnGame:
                 scene.screen[y + 6 : y + 9, x + 2 : x + 14] = 20
         if self.focus_ring and self.focused is not None:
             (y, x), _ = self.cell_at(*self.focused)
-            focus_ring(scene.screen[y : y + 15, x : x + 15])
+            on_hit = self.game.state is GameState.LOST and tiles[self.focused] == Tile.EXPLODED
+            if not (on_hit and self.games in self.unfocused_games):
+                inset = self.hit_ring_inset if on_hit else 1
+                focus_ring(scene.screen[y : y + 15, x : x + 15], inset)
         if revealed:
             for row, column in np.argwhere(self.opened_by_player):
                 (y, x), (height, width) = self.cell_at(row, column)
@@ -1253,11 +1269,12 @@ class DrawnGame:
         return int(was_open)
 
 
-def focus_ring(picture: np.ndarray) -> None:
-    """Draw a dotted black ring one pixel inside the edges of ``picture`` (a view)."""
+def focus_ring(picture: np.ndarray, inset: int = 1) -> None:
+    """Draw a dotted black ring ``inset`` pixels inside the edges of ``picture`` (a view)."""
     height, width = picture.shape[:2]
     ring = np.zeros((height, width), dtype=bool)
-    ring[[1, height - 2], 1 : width - 1] = ring[1 : height - 1, [1, width - 2]] = True
+    near, far = inset, height - 1 - inset
+    ring[[near, far], near : width - inset] = ring[near : far + 1, [near, width - 1 - inset]] = True
     dotted = np.add.outer(np.arange(height), np.arange(width)) % 2 == 0
     picture[ring & dotted] = 0
 
@@ -1758,6 +1775,35 @@ def test_a_focus_ring_moved_off_the_cell_clicked_before_is_not_taken_for_a_loss(
     assert screen.abandoned == 0
 
 
+def test_a_focus_ring_on_the_mine_hit_alone_is_learned_from_the_mines_the_loss_shows(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """DangerUXB draws every mine of a loss as the one hit, and the hit sunken with its focus
+    ring deeper inside than on a number, unless the focus was elsewhere. The hit then differs
+    from the other mines by a ring alone: those pixels are left out of every comparison, and
+    every loss draws its mines alike (old code: "the other mines were drawn as the one hit and
+    the other way on an earlier loss")."""
+    screen = DrawnGame(
+        seed=2,
+        focus_ring=True,
+        mines_drawn_as_hit=True,
+        hit_ring_inset=3,
+        unfocused_games=frozenset(range(1, 40, 3)),
+    )
+    result = calibrated(screen, max_games=10)
+    assert screen.losses > 3 and result.usable
+    assert "set a game aside" not in caplog.text
+    skin = result.skin
+    assert skin.mask is not None
+    (x, y), (width, height) = skin.tile_offset, skin.tile_size
+    ringed = np.full((16, 16, 3), 255, dtype=np.uint8)
+    focus_ring(ringed[:15, :15], 3)
+    ring = (ringed != 255).any(axis=2)[y : y + height, x : x + width]
+    assert not (skin.mask & ring).any(), "a pixel of the hit's ring is compared"
+    expected = screen.skin.templates[Tile.EXPLODED][y : y + height, x : x + width]
+    assert np.array_equal(skin.templates[Tile.EXPLODED][skin.mask], expected[skin.mask])
+
+
 def test_ring_pixels_are_a_thin_frame_moved_off_an_opened_cell_not_the_one_clicked() -> None:
     rng = np.random.default_rng(3)
     before = rng.integers(0, 256, size=(2, 3, 16, 16, 3), dtype=np.uint8)
@@ -1777,6 +1823,26 @@ def test_ring_pixels_are_a_thin_frame_moved_off_an_opened_cell_not_the_one_click
     assert ring_pixels(before, redrawn, opened, (1, 2), box) is None
     after[0, 1, 6:9, 6:9] = 0  # a change inside the frame too: no ring
     assert ring_pixels(before, after, opened, (1, 2), box) is None
+
+
+def test_a_hit_ring_is_where_the_cell_clicked_differs_from_one_it_uncovered_by_a_frame() -> None:
+    mine = np.random.default_rng(4).integers(0, 256, size=(16, 16, 3), dtype=np.uint8)
+    after = np.broadcast_to(mine, (2, 3, 16, 16, 3)).copy()
+    focus_ring(after[1, 2, :15, :15], 3)  # the cell clicked, drawn with its ring
+    uncovered = np.zeros((2, 3), dtype=bool)
+    uncovered[0, 0] = uncovered[1, 2] = True
+    classes = np.zeros((2, 3), dtype=np.uint8)
+    box = (0, 0, 16, 16)
+    ring = hit_ring(after, uncovered, (1, 2), classes, box)
+    drawn = np.zeros((16, 16), dtype=bool)
+    drawn[[3, 11], 3:12] = drawn[3:12, [3, 11]] = True
+    assert ring is not None and np.array_equal(ring, drawn), "the dotted lines are filled"
+    other_class = classes.copy()
+    other_class[0, 0] = 1  # the only other mine uncovered is drawn for cells of another size
+    assert hit_ring(after, uncovered, (1, 2), other_class, box) is None
+    assert hit_ring(after, uncovered, (1, 2), classes, (4, 4, 7, 7)) is None  # inside the ring
+    after[1, 2, 6:9, 6:9] = 0  # a change inside the frame too (another picture): no ring
+    assert hit_ring(after, uncovered, (1, 2), classes, box) is None
 
 
 def test_a_focus_ring_is_left_out_of_the_tiles_compared_and_play_reads_through_it(
