@@ -2,8 +2,9 @@
 
 The hot path builds a strided (rows, columns, height, width, 3) view of the captured frame, one
 tile image per cell (a gathered copy when the cells are not all one size), and compares all of
-them with all templates in a single matrix product (:class:`vision.match.TemplateBank`); a cell
-that still shows what the last read found is recognised from that template alone
+them with all templates in a single matrix product (:class:`vision.match.TemplateBank`). A cell
+whose pixels are those of the last read keeps that read's verdict; one that still shows what
+the last read found is recognised from that template alone
 (:meth:`vision.match.TemplateBank.certify`: the same verdict, in a fraction of the time).
 No cell is guessed: one that matches nothing, or two templates about equally, stops the read
 with its crop saved as a PNG. On a board over a gradient, a cell refused is first judged once
