@@ -461,16 +461,12 @@ def hit_ring(
     DangerUXB draws every mine of a loss as the one hit, and the hit, its button sunken, with
     its focus ring deeper inside than on a number: no ring moves off an opened cell there, and
     the hit would otherwise look unlike the mines it uncovered whenever the focus is on it."""
-    x, y, width, height = box
-    inside = np.s_[y : y + height, x : x + width]
     same = uncovered & (classes == classes[clicked])
     same[clicked] = False
-    hit = after[clicked]
     for row, column in np.argwhere(same):
-        if (after[row, column][inside] != hit[inside]).any():
-            ring = _frame_ring(after[row, column], hit, box)
-            if ring is not None:
-                return ring
+        ring = _frame_ring(after[row, column], after[clicked], box)
+        if ring is not None:
+            return ring
     return None
 
 

@@ -222,12 +222,11 @@ class BoardReader:
         )
         """Said of every unreadable cell while the skin lacks tiles (a short calibration
         may never have seen a 7 or an 8)."""
-        self._guesses: npt.NDArray[np.intp] = np.full(geometry.shape, -1, dtype=np.intp)
-        """Per cell, the template the last read found nearest, the first guess for the next
-        (most cells show the same after a move)."""
         self._last: tuple[npt.NDArray[np.uint8], Verdict] | None = None
         """The last read's tile images (flat, one per cell) and its verdict before any cell was
-        judged over its ground: a cell showing the same pixels again has the same verdict."""
+        judged over its ground: a cell showing the same pixels again has the same verdict, and
+        the template it was nearest is the first guess for a cell that changed (most show the
+        same after a move)."""
         self._hidden = np.full(geometry.rows * geometry.columns, -1, dtype=np.intp)
         """Per cell, the hidden tile's template its size class reads (-1 if none): the second
         guess, right for every cell of a new game."""
@@ -308,21 +307,22 @@ class BoardReader:
         against the template they showed at the last read, then against the hidden tile, then,
         if neither is it for sure, against all of them."""
         tiles = np.ascontiguousarray(self.tile_images(frame)).reshape(-1, *self._bank.shape)
-        if self._last is None:
+        last = self._last
+        if last is None:
             cells = np.arange(len(tiles))
-            verdict = _blank_verdict(len(tiles))
         else:
-            last_tiles, last = self._last
-            moved = (tiles != last_tiles).reshape(len(tiles), -1).any(axis=1)
-            cells = np.flatnonzero(moved)
-            verdict = Verdict(*(part.copy() for part in _parts(last)))
-        if len(cells):
-            judged = self._judge_cells(tiles if len(cells) == len(tiles) else tiles[cells], cells)
-            for mine, theirs in zip(_parts(verdict), _parts(judged), strict=True):
-                mine[cells] = theirs
+            cells = np.flatnonzero((tiles != last[0]).reshape(len(tiles), -1).any(axis=1))
+        if last is None or len(cells) == len(tiles):
+            verdict = self._judge_cells(tiles, cells)
+        else:
+            verdict = last[1]
+            if len(cells):
+                judged = self._judge_cells(tiles[cells], cells)
+                verdict = Verdict(*(part.copy() for part in _parts(verdict)))
+                for mine, theirs in zip(_parts(verdict), _parts(judged), strict=True):
+                    mine[cells] = theirs
         self._last = (tiles.copy(), verdict)
         shape = self.geometry.shape
-        self._guesses = verdict.best.reshape(shape)
         return Verdict(*(part.reshape(shape) for part in _parts(verdict)))
 
     def _judge_cells(self, tiles: npt.NDArray[np.uint8], cells: npt.NDArray[np.intp]) -> Verdict:
@@ -358,7 +358,7 @@ class BoardReader:
         """Per tile (the images of the flat indices ``cells``), the template it is for sure (its
         last one, else the hidden tile), whether it is, and its distance to it (see
         :meth:`vision.match.TemplateBank.certify`)."""
-        best = self._guesses.reshape(-1)[cells]
+        best = np.full(len(cells), -1, np.intp) if self._last is None else self._last[1].best[cells]
         sure, distance = self._bank.certify(tiles, self.skin.threshold, best, self._nearest[1])
         hidden = self._hidden[cells]
         again = np.flatnonzero(~sure & (hidden >= 0) & (hidden != best))
@@ -518,14 +518,6 @@ class BoardReader:
 def _parts(verdict: Verdict) -> list[npt.NDArray[Any]]:
     """The arrays of ``verdict`` in the order :class:`Verdict` takes them."""
     return [getattr(verdict, part.name) for part in fields(verdict)]
-
-
-def _blank_verdict(cells: int) -> Verdict:
-    """A flat verdict on ``cells`` cells to be filled in: every cell refused."""
-    refused = np.zeros(cells, dtype=bool)
-    unknown = np.full(cells, -1, dtype=np.intp)
-    far = np.full(cells, np.inf, dtype=np.float32)
-    return Verdict(unknown, unknown.copy(), far, far.copy(), refused, refused.copy())
 
 
 def _keep_newest(folder: Path, count: int) -> None:
