@@ -265,9 +265,9 @@ class CalibrationPlayer:
             log.debug("%s %s changed opened cells: waiting for the board to settle", click, cell)
             after_frame = settled(view.grabber, rect, None, quiet=FLASH_QUIET)
             after_ids = view.board_ids(after_frame)
-        uncovered = (before_ids == HIDDEN_ID) & (after_ids != before_ids)
-        ring = view.ring(before_frame, after_frame, opened_before, uncovered, cell)
-        step = Step(click, cell, before_ids, after_ids, unpainted, ring)
+        step = Step(click, cell, before_ids, after_ids, unpainted)
+        ring = view.ring(before_frame, after_frame, opened_before, step.uncovered, cell)
+        step = replace(step, ring=ring)
         log.debug("%s %s at %s: %d cells changed", click, cell, (x, y), int(step.changed.sum()))
         return step
 
