@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from calibration.view import PARK_DISTANCE, rest_point
-from controller.desktop.windows import GameWindows, NoGameWindows
+from controller.desktop.windows import GameWindows, NoGameWindows, open_x_display, quiet_xlib
 from controller.errors import ControllerError
 from vision.errors import CaptureError
 from vision.geometry import Rect
@@ -84,7 +84,8 @@ class Mouse:
     ) -> None:
         """``windows``: the game's windows, to focus and to close dialogs of (default: read from
         X on Linux, none elsewhere)."""
-        import pyautogui  # here, not at the top: it opens the X display named by DISPLAY
+        with quiet_xlib():  # here, not at the top: it opens the X display named by DISPLAY
+            import pyautogui
 
         pyautogui.FAILSAFE = True
         pyautogui.PAUSE = pause
@@ -235,12 +236,11 @@ class _X11Sender:
 
     def __init__(self, display: str | None = None) -> None:
         from Xlib import X
-        from Xlib import display as xdisplay
         from Xlib.error import DisplayError
 
         where = display or os.environ.get("DISPLAY")
         try:
-            self._display: Any = xdisplay.Display(where)
+            self._display: Any = open_x_display(where)
         except DisplayError as error:
             raise CaptureError(f"cannot open display {where} to click: {error}") from error
         screen = self._display.screen()

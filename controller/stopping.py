@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol
 
+from controller.desktop.windows import open_x_display
 from controller.errors import ControllerError
 
 
@@ -68,12 +69,11 @@ class StopKey:
             self._user32 = user32
             return
         from Xlib import XK
-        from Xlib import display as xdisplay
         from Xlib.error import DisplayError
 
         where = display or os.environ.get("DISPLAY")
         try:
-            self._connection = xdisplay.Display(where)
+            self._connection = open_x_display(where)
         except DisplayError as error:
             raise StopKeyError(f"cannot watch the stop key on display {where}: {error}") from error
         keycode = self._connection.keysym_to_keycode(XK.string_to_keysym(name))

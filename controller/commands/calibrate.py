@@ -21,6 +21,7 @@ from controller.desktop.games import GAMES
 from controller.desktop.windows import declare_dpi_aware, desktop_windows, find_window, uses_x11
 from controller.errors import CommandError, SandboxError
 from controller.learning import calibrate_game, calibrate_windows
+from controller.setup import check_x_authority
 from vision.geometry import Rect
 from vision.skin import (
     KEYS_AFTER_LABELS,
@@ -147,6 +148,7 @@ def desktop_window(
     visible window whose class and title contain ``window_class`` and ``window_title``."""
     if uses_x11() and not os.environ.get("DISPLAY"):
         raise SandboxError("no DISPLAY: use --game to calibrate on a virtual display")
+    check_x_authority()
     if region:
         try:
             x, y, width, height = (int(v) for v in region.split(","))

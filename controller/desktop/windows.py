@@ -11,6 +11,7 @@ has declared itself DPI-aware, or a scaled display reports scaled frames.
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import sys
 import time
@@ -240,15 +241,32 @@ class _TextProperties:
 
 
 @contextlib.contextmanager
+def quiet_xlib() -> Iterator[None]:
+    """Keep python-xlib's notes off standard output while it connects: it prints one for every
+    connection whose authority file holds no entry (an empty file, as a display that asks for no
+    cookie is given), which would fill the bot's own output."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        yield
+
+
+def open_x_display(display: str | None) -> Any:
+    """A python-xlib connection to ``display`` (default: DISPLAY), without its notes (see
+    :func:`quiet_xlib`); python-xlib's errors pass through for the caller to name."""
+    from Xlib import display as xdisplay
+
+    with quiet_xlib():
+        return xdisplay.Display(display)
+
+
+@contextlib.contextmanager
 def _x_connection(display: str | None, purpose: str) -> Iterator[Any]:
     """A python-xlib connection to ``display`` (default: DISPLAY), closed afterwards; a display
     that cannot be opened is a :class:`WindowError` saying what it was opened to do."""
-    from Xlib import display as xdisplay
     from Xlib.error import DisplayError, XauthError
 
     where = display or os.environ.get("DISPLAY") or ""
     try:
-        connection = xdisplay.Display(where)
+        connection = open_x_display(where)
     except (DisplayError, XauthError) as error:
         raise WindowError(f"cannot {purpose} display {where}: {error}") from error
     try:

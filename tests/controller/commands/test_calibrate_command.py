@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from controller.cli import main
@@ -43,6 +45,23 @@ def test_no_display_to_search_is_one_line(
     assert capsys.readouterr().err == (
         "autosweeper calibrate: no DISPLAY: use --game to calibrate on a virtual display\n"
     )
+
+
+def test_no_x_authority_file_is_one_line_with_the_remedy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # As play says it: python-xlib, which lists the windows and clicks, needs the file.
+    monkeypatch.setenv("DISPLAY", ":4243")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("XAUTHORITY", raising=False)
+    for where in (["--window-title", "Minesweeper"], ["--region", "0,0,200,200"]):
+        assert main(["calibrate", *where, "--name", "ms"]) == 1
+        error = capsys.readouterr().err
+        assert error.startswith(
+            "autosweeper calibrate: display :4243: no readable X authority file (the default is "
+            f"{tmp_path / '.Xauthority'})"
+        )
+        assert error.count("\n") == 1
 
 
 @pytest.mark.realgame
