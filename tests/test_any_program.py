@@ -67,7 +67,11 @@ def play(name: str, games: int, mines: int, db: Path, capsys: pytest.CaptureFixt
     assert code == 0, output.err + output.out
 
 
-@pytest.mark.parametrize("level", ["beginner", pytest.param("expert", marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "level",
+    ["beginner"]
+    + [pytest.param(level, marks=pytest.mark.slow) for level in ("intermediate", "expert")],
+)
 def test_sgt_mines_learned_from_its_window_plays_every_game_to_an_end(
     level: str,
     launch: LaunchGame,
@@ -177,7 +181,7 @@ PROGRAMS = {
     # the top of the cells below them (calibration leaves that band out of what it compares).
     "xbomb-own-size": Program("xbomb-own-size", "xbomb", "opening", button=True),
 }
-SIMULATED_GAMES = {"beginner": 1000, "expert": 300}
+SIMULATED_GAMES = {"beginner": 1000, "intermediate": 500, "expert": 300}
 SIGNIFICANCE = 0.001
 """As in test_end_to_end: an exact two-sided binomial test of the live wins against the
 simulated rate, at this level, says they disagree."""
@@ -204,7 +208,7 @@ KNOWN_FAILURES: dict[tuple[str, str], tuple[pytest.MarkDecorator, ...]] = {}
             + (() if (name, level) in IN_DEFAULT_RUN else (pytest.mark.slow,)),
         )
         for name in PROGRAMS
-        for level in ("beginner", "expert")
+        for level in ("beginner", "intermediate", "expert")
     ],
 )
 def test_a_window_of_each_program_is_learned_and_played_at_its_simulated_win_rate(
