@@ -195,18 +195,6 @@ waiting real time (the default run: 16.3 minutes without it)."""
 
 
 KNOWN_FAILURES: dict[tuple[str, str], tuple[pytest.MarkDecorator, ...]] = {
-    ("gnome-mines", "intermediate"): (
-        pytest.mark.xfail(
-            reason="calibration's last check, finding the board a game ended on with the skin, "
-            "failed in 2 of 6 calibrations of its 1010x656 Medium window (session 32): 'the "
-            "cells ... form a 16x4 board, not 16x16'. On the frame kept, locate's walk up from "
-            "the evenly spaced part set the two 36-px first rows as 37 and 35 px through columns "
-            "that show only 0s there (a plain tile fits any size), and then no column with a "
-            "number in those rows fitted; read at the true edges, the skin reads the board as "
-            "calibration saw it.",
-            strict=False,
-        ),
-    ),
     ("kmines", "intermediate"): (
         pytest.mark.xfail(
             reason="kmines opens Medium in a 512x410 window: 16-px tiles, whose opened 0 over an "

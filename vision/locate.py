@@ -103,10 +103,10 @@ def locate(
             if phase in tried:
                 continue
             tried.add(phase)
-            hits, strong = _read_lattice(skin, bank, plain, screen, phase)
+            hits, strong, distance = _read_lattice(skin, bank, plain, screen, phase)
             # An uneven board is walked out to its edges from one distinctive cell.
             found = (
-                _strong_cell(hits, strong)
+                _strong_cell(hits, strong, distance)
                 if uneven
                 else _boards(hits, strong, shape, problems, blocks, phase, skin.pitch)
             )
@@ -189,19 +189,20 @@ def _anchor_phases(
 
 def _read_lattice(
     skin: Skin, bank: TemplateBank[Tile], plain: Mask, screen: Image, phase: tuple[int, int]
-) -> tuple[Mask, Mask]:
-    """Read every pitch-spaced tile image from ``phase`` (the first tile's x, y): hits, strong."""
+) -> tuple[Mask, Mask, npt.NDArray[np.float32]]:
+    """Read every pitch-spaced tile image from ``phase`` (the first tile's x, y): hits, strong,
+    and each image's distance to the tile it reads as."""
     (pitch_x, pitch_y), (width, height) = skin.pitch, skin.tile_size
     start_x, start_y = phase
     columns = (screen.shape[1] - start_x - width) // pitch_x + 1
     rows = (screen.shape[0] - start_y - height) // pitch_y + 1
     if rows < 1 or columns < 1:
         empty = np.zeros((0, 0), dtype=bool)
-        return empty, empty
+        return empty, empty, np.zeros((0, 0), dtype=np.float32)
     lattice = tile_lattice(screen, phase, skin.pitch, skin.tile_size, (rows, columns))
     verdict = _judge(skin, bank, lattice)
     hits = verdict.accepted
-    return hits, hits & ~plain[verdict.best]
+    return hits, hits & ~plain[verdict.best], verdict.best_distance
 
 
 LABELS = max(Tile) + 1
@@ -475,9 +476,12 @@ def _closest_cell(
     return best[1]
 
 
-def _strong_cell(hits: Mask, strong: Mask) -> list[_Candidate]:
-    """A distinctive cell of the largest group of cells read for sure, as a one-cell board
-    whose ``strong`` counts that group (none when no cell is distinctive)."""
+def _strong_cell(hits: Mask, strong: Mask, distance: npt.NDArray[np.float32]) -> list[_Candidate]:
+    """The distinctive cell nearest its tile (``distance``) of the largest group of cells read
+    for sure, as a one-cell board whose ``strong`` counts that group (none when no cell is
+    distinctive). Nearest, because a tile with little detail still reads for sure a few pixels
+    off its cell (gnome-mines' opened 0, its rounded square on the window's ground), and a walk
+    started there sets the cells around it off by as much."""
     count, labels = cv2.connectedComponents(hits.astype(np.uint8), connectivity=4)
     sizes = [
         int((labels == label).sum()) if (strong & (labels == label)).any() else 0
@@ -486,7 +490,8 @@ def _strong_cell(hits: Mask, strong: Mask) -> list[_Candidate]:
     if not sizes or max(sizes) == 0:
         return []
     label = 1 + sizes.index(max(sizes))
-    row, column = np.argwhere(strong & (labels == label))[0]
+    group = strong & (labels == label)
+    row, column = np.unravel_index(np.argmin(np.where(group, distance, np.inf)), group.shape)
     return [_Candidate(int(row), int(column), 1, 1, max(sizes))]
 
 
