@@ -7,25 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import cv2
-import numpy as np
+from captured_screen import CapturedScreen
 
 from solver import Board
-from vision.geometry import Rect
 from vision.locate import locate
 from vision.read import BoardReader
 from vision.skin import Skin
 
 DATA = Path(__file__).parent.parent / "data" / "gnome-mines"
-
-
-class FrameGrabber:
-    """Grabs from one still frame."""
-
-    def __init__(self, frame: np.ndarray) -> None:
-        self.frame = frame
-
-    def grab(self, rect: Rect) -> np.ndarray:
-        return self.frame[rect.top : rect.bottom, rect.left : rect.right]
 
 
 def test_a_board_whose_first_rows_show_only_zeros_on_one_side_is_found_whole() -> None:
@@ -38,5 +27,5 @@ def test_a_board_whose_first_rows_show_only_zeros_on_one_side_is_found_whole() -
     geometry = locate(skin, frame, shape=(16, 16))
     assert (geometry.left, geometry.top) == (25, 19)
     reader = BoardReader(skin, geometry)
-    reading = reader.read(FrameGrabber(frame).grab(reader.region), seen.mines)
+    reading = reader.read(CapturedScreen(frame).grab(reader.region), seen.mines)
     assert reading.board.to_text() == seen.to_text()
