@@ -234,20 +234,33 @@ class Catalogue:
         self, blocks: npt.NDArray[np.uint8], classes: npt.NDArray[np.uint8] | None = None
     ) -> Ids:
         """Ids of a (rows, columns, height, width, 3) array of cell pictures, whose cells have
-        the size ``classes`` (rows, columns; default all class 0)."""
+        the size ``classes`` (rows, columns; default all class 0). Each picture takes the
+        appearance nearest to it, counting those its own frame adds: a 0 over an edge of the
+        game's background may lie within the tolerance of the hidden tile and yet nearer the 0
+        a cell beside it shows."""
         rows, columns = blocks.shape[:2]
         if classes is None:
             classes = np.zeros((rows, columns), dtype=np.uint8)
+        known = len(self.images)
+        nearest, distance = self._nearest(blocks, classes)
+        for row, column in np.argwhere(distance > self.tolerance):
+            nearest[row, column] = self.add(blocks[row, column], int(classes[row, column]))
+        if len(self.images) > known:
+            nearest = self._nearest(blocks, classes)[0]
+        return nearest.reshape(rows, columns)
+
+    def _nearest(
+        self, blocks: npt.NDArray[np.uint8], classes: npt.NDArray[np.uint8]
+    ) -> tuple[Ids, npt.NDArray[np.float32]]:
+        """Per picture of ``blocks`` (see :meth:`ids`), the known appearance of its cell's size
+        class nearest to it, and its distance."""
         distances = self._distances(blocks)
         if self.classes and classes.any():  # no appearance of another class is nearest
             distances = (
                 distances + np.stack([self._barred(c) for c in range(SIZE_CLASSES)])[classes]
             )
         nearest = np.argmin(distances, axis=-1).astype(np.int32)
-        known = np.take_along_axis(distances, nearest[..., None], axis=-1)[..., 0]
-        for row, column in np.argwhere(known > self.tolerance):
-            nearest[row, column] = self.add(blocks[row, column], int(classes[row, column]))
-        return nearest.reshape(rows, columns)
+        return nearest, np.take_along_axis(distances, nearest[..., None], axis=-1)[..., 0]
 
     def share_class(self, first: int, second: int) -> bool:
         """Whether two appearances may show on cells of one size class (then they are two

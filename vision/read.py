@@ -9,7 +9,8 @@ the last read found is recognised from that template alone
 No cell is guessed: one that matches nothing, or two templates about equally, stops the read
 with its crop saved as a PNG. On a board over a gradient, a cell refused is first judged once
 more over the ground the pixels around its tile show (:mod:`vision.ground`): a sharp edge of
-the game's background seen through a half-transparent tile.
+the game's background seen through a half-transparent tile. A cell still refused beside an
+opened 0 is judged among the opened tiles alone: the game opened it with that 0.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import numpy.typing as npt
 import platformdirs
 
 from solver import Board, Cell, GameState, Tile
+from solver.engine import neighbour_counts
 from vision.errors import UnreadableCellError, UnreadableFaceError, VisionError
 from vision.geometry import BoardGeometry, Rect, join
 from vision.ground import ground_shapes
@@ -264,6 +266,8 @@ class BoardReader:
         if not verdict.accepted.all():
             verdict = self._over_their_ground(frame, verdict)
         if not verdict.accepted.all():
+            verdict = self._opened_beside_zeros(frame, verdict)
+        if not verdict.accepted.all():
             tiles = self.tile_images(frame)
             unreadable = tuple(
                 (int(row), int(column)) for row, column in np.argwhere(~verdict.accepted)
@@ -351,6 +355,58 @@ class BoardReader:
                 second_distance[where] = verdict.second_distance
                 within[where], unambiguous[where] = verdict.within_threshold, verdict.unambiguous
         return Verdict(best, second, best_distance, second_distance, within, unambiguous)
+
+    def _opened_beside_zeros(self, frame: Image, verdict: Verdict) -> Verdict:
+        """``verdict`` with each refused cell beside a 0 judged again among the pictures of
+        opened cells alone: a game opens every neighbour of a 0 by itself, so that cell is no
+        hidden tile, flag or mine. kmines' opened 0 over an edge of its background lies between
+        its 0 and its hidden tile, too near both to tell; beside a 0 it is the 0. A cell so
+        read as a 0 does the same for its own neighbours. The picture must still match one
+        opened tile for sure: the rule takes candidates away, it never loosens a match."""
+        shape = self.geometry.shape
+        best, second = verdict.best.reshape(-1).copy(), verdict.second.reshape(-1).copy()
+        best_distance = verdict.best_distance.reshape(-1).copy()
+        second_distance = verdict.second_distance.reshape(-1).copy()
+        accepted = verdict.accepted.reshape(-1).copy()
+        opened = np.array([Tile(int(tile)).is_opened for tile in self._tiles] + [False])
+        tried = np.zeros_like(accepted)
+        classes = self.geometry.size_classes.reshape(-1)
+        images: npt.NDArray[np.uint8] | None = None
+        while True:
+            zeros = accepted & (self._tiles[best] == Tile.ZERO)
+            beside = neighbour_counts(zeros.reshape(shape)).reshape(-1) > 0
+            cells = np.flatnonzero(beside & ~accepted & ~tried)
+            if not len(cells):
+                break
+            tried[cells] = True
+            if images is None:
+                images = np.ascontiguousarray(self.tile_images(frame)).reshape(
+                    -1, *self._bank.shape
+                )
+            for part in self._classes:
+                mine = cells[classes[cells] == part.size_class]
+                if not len(mine):
+                    continue
+                distances = part.bank.distances(images[mine])
+                distances[:, ~opened[part.templates[:-1]]] = np.inf
+                again = part.bank.judge(distances, self.skin.threshold)
+                sure = mine[again.accepted]
+                best[sure] = part.templates[again.best[again.accepted]]
+                second[sure] = part.templates[again.second[again.accepted]]
+                best_distance[sure] = again.best_distance[again.accepted]
+                second_distance[sure] = again.second_distance[again.accepted]
+                accepted[sure] = True
+        if not tried.any():
+            return verdict
+        accepted = accepted.reshape(shape)
+        return Verdict(
+            best.reshape(shape),
+            second.reshape(shape),
+            best_distance.reshape(shape),
+            second_distance.reshape(shape),
+            verdict.within_threshold | accepted,
+            verdict.unambiguous | accepted,
+        )
 
     def _certified(
         self, tiles: npt.NDArray[np.uint8], cells: npt.NDArray[np.intp]

@@ -645,6 +645,27 @@ def test_button_points_are_the_middles_of_what_a_finished_game_changed_off_the_b
     assert len(button_points(playing, many, board, None, []).changed) == buttons.MAX_TRIES
 
 
+def test_a_picture_within_reach_of_the_hidden_tile_takes_a_nearer_appearance_met_beside_it() -> (
+    None
+):
+    """A first click's flood shows opened 0s, some over an edge of the game's background
+    (kmines Medium): one such 0 is within the tolerance of the hidden tile, yet nearer the 0
+    met in the same frame. It is that 0, whichever cell came first; a picture nearer the hidden
+    tile stays hidden."""
+    rng = np.random.default_rng(3)
+    hidden = np.full((16, 16, 3), 128, dtype=np.uint8)
+    pattern = rng.choice([-1, 1], size=(16, 16, 1)) * np.ones((1, 1, 3))
+    step = 255 * 4 / 3 * GROUPING_TOLERANCE  # the 0 is 4/3 of the tolerance from hidden
+    zero, near_zero, near_hidden = (
+        (128 + share * step * pattern).astype(np.uint8) for share in (1.0, 0.7, 0.3)
+    )
+    for order in ((zero, near_zero), (near_zero, zero)):
+        catalogue = Catalogue(hidden)
+        ids = catalogue.ids(np.array([[*order, near_hidden]]))
+        assert len(catalogue.images) == 2
+        assert ids.tolist() == [[1, 1, HIDDEN_ID]]
+
+
 # -- the skin -------------------------------------------------------------------------------
 
 

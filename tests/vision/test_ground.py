@@ -45,12 +45,24 @@ def reader(crops: Path) -> BoardReader:
 def test_cells_over_an_edge_of_the_background_are_ambiguous_without_their_ground(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Judged alone, without the 0s beside them (see the next test)."""
     monkeypatch.setattr(read_module, "MAX_GROUND_LOOKS", 0)
+    monkeypatch.setattr(BoardReader, "_opened_beside_zeros", lambda _, __, verdict: verdict)
     with pytest.raises(
         UnreadableCellError, match="ZERO at distance 0.019 and HIDDEN at 0.033"
     ) as refused:
         reader(tmp_path).read(edge_board(), 99)
     assert refused.value.cells == EDGE_CELLS
+
+
+def test_cells_over_an_edge_of_the_background_beside_a_0_read_as_0_without_their_ground(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each has an opened 0 beside it, read for sure: the game opened it, so it is no hidden
+    tile, and among the opened tiles only the 0 is near."""
+    monkeypatch.setattr(read_module, "MAX_GROUND_LOOKS", 0)
+    board = reader(tmp_path).read(edge_board(), 99).board
+    assert all(board.tiles[cell] == Tile.ZERO for cell in EDGE_CELLS)
 
 
 def test_cells_over_an_edge_of_the_background_read_by_the_ground_their_ring_shows(

@@ -331,6 +331,57 @@ def test_near_tie_between_similar_tiles_is_ambiguous(tmp_path: Path) -> None:
         read_scene(skin, drawn.geometry, drawn.screen, tmp_path)
 
 
+def _zero_near_hidden() -> Skin:
+    """:data:`SKINS` [16] with a 0 that differs from the hidden tile in a few pixels only, twice
+    the threshold away (kmines' 16-px tiles: their opened 0 is a flat hidden tile)."""
+    base = SKINS[16]
+    templates = dict(base.templates)
+    hidden = templates[Tile.HIDDEN].astype(float)
+    rng = np.random.default_rng(5)
+    step = rng.choice([-1.0, 1.0], size=hidden.shape)
+    step *= 2 * base.threshold * 255 / np.sqrt(np.mean(step**2))
+    templates[Tile.ZERO] = np.clip(hidden + step, 0, 255).astype(np.uint8)
+    return Skin("near", base.pitch, base.tile_size, templates, base.threshold, base.new_game)
+
+
+@pytest.mark.parametrize(
+    ("rows", "read"),
+    [
+        # A cell between the 0 and the hidden tile beside a 0 is opened: the game opens every
+        # neighbour of a 0 by itself.
+        (["00h", "0?h", "hhh"], ["00h", "00h", "hhh"]),
+        # Each cell so read is a 0 in its turn for its own neighbours.
+        (["0??", "1h?", "hhh"], ["000", "1h0", "hhh"]),
+        # Beside no 0 (a number or a hidden cell), the cell is still refused.
+        (["11h", "1?h", "hhh"], None),
+        (["0hhh", "hh??", "hhhh"], None),
+    ],
+)
+def test_a_cell_between_the_0_and_the_hidden_tile_beside_a_0_reads_as_opened(
+    tmp_path: Path, rows: list[str], read: list[str] | None
+) -> None:
+    """``rows``: ``0``, ``1`` and ``h`` are drawn as their tiles, ``?`` as a blend of six parts
+    0 to four hidden: within the threshold of the 0, yet too near the hidden tile to tell."""
+    skin = _zero_near_hidden()
+    symbols = {"0": Tile.ZERO, "1": Tile.ONE, "h": Tile.HIDDEN, "?": Tile.HIDDEN}
+    tiles = np.array([[symbols[c] for c in row] for row in rows], dtype=np.uint8)
+    drawn = draw(skin, tiles, (40, 60), SCREEN, face=None)
+    zero, hidden = (skin.templates[t].astype(float) for t in (Tile.ZERO, Tile.HIDDEN))
+    blend = np.round(0.6 * zero + 0.4 * hidden).astype(np.uint8)
+    for row, line in enumerate(rows):
+        for column, symbol in enumerate(line):
+            if symbol == "?":
+                tile = drawn.geometry.tile_rect((row, column))
+                drawn.screen[tile.top : tile.bottom, tile.left : tile.right] = blend
+    if read is None:
+        with pytest.raises(UnreadableCellError, match="is ambiguous: ZERO"):
+            read_scene(skin, drawn.geometry, drawn.screen, tmp_path)
+        return
+    expected = np.array([[symbols[c] for c in row] for row in read], dtype=np.uint8)
+    board = read_scene(skin, drawn.geometry, drawn.screen, tmp_path).board
+    assert board.tiles.tolist() == expected.tolist()
+
+
 def test_unreadable_face_saves_its_crop(tmp_path: Path) -> None:
     skin = SKINS[24]
     tiles = np.full((4, 5), Tile.HIDDEN, dtype=np.uint8)
