@@ -194,29 +194,13 @@ the others are ``slow``. kmines Beginner (193 s alone) joined once the drawn gam
 waiting real time (the default run: 16.3 minutes without it)."""
 
 
-KNOWN_FAILURES: dict[tuple[str, str], tuple[pytest.MarkDecorator, ...]] = {
-    ("kmines", "intermediate"): (
-        pytest.mark.xfail(
-            reason="kmines opens Medium in a 512x410 window: 16-px tiles, whose opened 0 over an "
-            "edge of the background picture is 0.015 from ZERO and 0.028 from HIDDEN (0.040 "
-            "apart), refused as ambiguous (over the ground its ring shows, 0.009: not the half "
-            "the rule asks). Session 32: one run's play stopped on such a cell; another run's "
-            "calibration failed ('cell (6, 3) reads 0 but has 1 hidden neighbours', not traced).",
-            strict=False,
-        ),
-    ),
-}
-"""Program sizes known not to pass yet, each with why."""
-
-
 @pytest.mark.parametrize(
     ("name", "level"),
     [
         pytest.param(
             name,
             level,
-            marks=KNOWN_FAILURES.get((name, level), ())
-            + (() if (name, level) in IN_DEFAULT_RUN else (pytest.mark.slow,)),
+            marks=() if (name, level) in IN_DEFAULT_RUN else (pytest.mark.slow,),
         )
         for name in PROGRAMS
         for level in ("beginner", "intermediate", "expert")

@@ -31,6 +31,7 @@ from vision.capture import ScreenGrabber
 from vision.errors import BoardNotFoundError
 from vision.geometry import BoardGeometry, Rect, Spacing, cell_images
 from vision.match import TemplateBank, Verdict, flatness, nearest_per_label, tile_lattice
+from vision.opened import OPENED_TILES, Cells, Mask, opened_beside_zeros
 from vision.skin import Image, Skin
 
 GREY_SLACK = 1.5
@@ -42,8 +43,6 @@ PHASES_TRIED = 4
 
 FACE_SEARCH_PITCHES = 8
 """How far above the board (in cell pitches) the face button is looked for."""
-
-Mask = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True)
@@ -201,18 +200,37 @@ def _read_lattice(
         return empty, empty, np.zeros((0, 0), dtype=np.float32)
     lattice = tile_lattice(screen, phase, skin.pitch, skin.tile_size, (rows, columns))
     verdict = _judge(skin, bank, lattice)
-    hits = verdict.accepted
-    return hits, hits & ~plain[verdict.best], verdict.best_distance
+    best, distance = verdict.best.copy(), verdict.best_distance.copy()
+
+    def judge(cells: Cells) -> tuple[Mask, Mask]:
+        rows, columns = cells.T
+        again = _judge(skin, bank, lattice[rows, columns], only=OPENED_TILES)
+        sure = again.accepted
+        best[rows[sure], columns[sure]] = again.best[sure]
+        distance[rows[sure], columns[sure]] = again.best_distance[sure]
+        return sure, again.best == Tile.ZERO
+
+    zeros = verdict.accepted & (verdict.best == Tile.ZERO)
+    hits = opened_beside_zeros(verdict.accepted, zeros, judge)
+    return hits, hits & ~plain[best], distance
 
 
 LABELS = max(Tile) + 1
 
 
-def _judge(skin: Skin, bank: TemplateBank[Tile], images: npt.NDArray[np.uint8]) -> Verdict:
+def _judge(
+    skin: Skin,
+    bank: TemplateBank[Tile],
+    images: npt.NDArray[np.uint8],
+    only: Mask | None = None,
+) -> Verdict:
     """The skin's verdict on ``images``, its best pick a tile value: a tile's pictures for
-    every size class (see :meth:`vision.skin.Skin.pictures`) count as one."""
+    every size class (see :meth:`vision.skin.Skin.pictures`) count as one. ``only``: by tile
+    value, the tiles the images may show (default: all)."""
     tiles = [tile for tile, _ in skin.pictures()]
     distances = nearest_per_label(bank.distances(images), tiles, LABELS)
+    if only is not None:
+        distances[..., ~only] = np.inf
     return bank.judge(distances, skin.threshold)
 
 

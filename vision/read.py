@@ -28,11 +28,11 @@ import numpy.typing as npt
 import platformdirs
 
 from solver import Board, Cell, GameState, Tile
-from solver.engine import neighbour_counts
 from vision.errors import UnreadableCellError, UnreadableFaceError, VisionError
 from vision.geometry import BoardGeometry, Rect, join
 from vision.ground import ground_shapes
 from vision.match import TemplateBank, Verdict, nearest_per_label, tile_gather
+from vision.opened import OPENED_TILES, Cells, Mask, opened_beside_zeros
 from vision.skin import FACE_STATES, SIZE_CLASSES, Image, Skin
 
 
@@ -358,54 +358,44 @@ class BoardReader:
 
     def _opened_beside_zeros(self, frame: Image, verdict: Verdict) -> Verdict:
         """``verdict`` with each refused cell beside a 0 judged again among the pictures of
-        opened cells alone: a game opens every neighbour of a 0 by itself, so that cell is no
-        hidden tile, flag or mine. kmines' opened 0 over an edge of its background lies between
-        its 0 and its hidden tile, too near both to tell; beside a 0 it is the 0. A cell so
-        read as a 0 does the same for its own neighbours. The picture must still match one
-        opened tile for sure: the rule takes candidates away, it never loosens a match."""
-        shape = self.geometry.shape
-        best, second = verdict.best.reshape(-1).copy(), verdict.second.reshape(-1).copy()
-        best_distance = verdict.best_distance.reshape(-1).copy()
-        second_distance = verdict.second_distance.reshape(-1).copy()
-        accepted = verdict.accepted.reshape(-1).copy()
-        opened = np.array([Tile(int(tile)).is_opened for tile in self._tiles] + [False])
-        tried = np.zeros_like(accepted)
-        classes = self.geometry.size_classes.reshape(-1)
-        images: npt.NDArray[np.uint8] | None = None
-        while True:
-            zeros = accepted & (self._tiles[best] == Tile.ZERO)
-            beside = neighbour_counts(zeros.reshape(shape)).reshape(-1) > 0
-            cells = np.flatnonzero(beside & ~accepted & ~tried)
-            if not len(cells):
-                break
-            tried[cells] = True
-            if images is None:
-                images = np.ascontiguousarray(self.tile_images(frame)).reshape(
-                    -1, *self._bank.shape
-                )
+        opened cells alone (see :mod:`vision.opened`)."""
+        best, second = verdict.best.copy(), verdict.second.copy()
+        best_distance = verdict.best_distance.copy()
+        second_distance = verdict.second_distance.copy()
+        opened = np.r_[OPENED_TILES[self._tiles], False]  # by template, then the pad
+        images = self.tile_images(frame)
+
+        def judge(cells: Cells) -> tuple[Mask, Mask]:
+            rows, columns = cells.T
+            sure = np.zeros(len(cells), dtype=bool)
+            classes = self.geometry.size_classes[rows, columns]
             for part in self._classes:
-                mine = cells[classes[cells] == part.size_class]
+                mine = np.flatnonzero(classes == part.size_class)
                 if not len(mine):
                     continue
-                distances = part.bank.distances(images[mine])
+                distances = part.bank.distances(images[rows[mine], columns[mine]])
                 distances[:, ~opened[part.templates[:-1]]] = np.inf
                 again = part.bank.judge(distances, self.skin.threshold)
-                sure = mine[again.accepted]
-                best[sure] = part.templates[again.best[again.accepted]]
-                second[sure] = part.templates[again.second[again.accepted]]
-                best_distance[sure] = again.best_distance[again.accepted]
-                second_distance[sure] = again.second_distance[again.accepted]
-                accepted[sure] = True
-        if not tried.any():
+                sure[mine] = again.accepted
+                at = rows[mine], columns[mine]
+                best[at] = part.templates[again.best]
+                second[at] = part.templates[again.second]
+                best_distance[at], second_distance[at] = again.best_distance, again.second_distance
+            return sure, self._tiles[best[rows, columns]] == Tile.ZERO
+
+        zeros = verdict.accepted & (self._tiles[verdict.best] == Tile.ZERO)
+        accepted = opened_beside_zeros(verdict.accepted, zeros, judge)
+        now = accepted & ~verdict.accepted
+        if not now.any():
             return verdict
-        accepted = accepted.reshape(shape)
+        keep = ~now  # a cell still refused keeps its first verdict, and why
         return Verdict(
-            best.reshape(shape),
-            second.reshape(shape),
-            best_distance.reshape(shape),
-            second_distance.reshape(shape),
-            verdict.within_threshold | accepted,
-            verdict.unambiguous | accepted,
+            np.where(keep, verdict.best, best),
+            np.where(keep, verdict.second, second),
+            np.where(keep, verdict.best_distance, best_distance),
+            np.where(keep, verdict.second_distance, second_distance),
+            verdict.within_threshold | now,
+            verdict.unambiguous | now,
         )
 
     def _certified(

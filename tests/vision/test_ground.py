@@ -22,6 +22,7 @@ from solver import Tile
 from vision.errors import UnreadableCellError
 from vision.geometry import BoardGeometry
 from vision.ground import flattened, ground_shapes
+from vision.locate import locate
 from vision.match import TemplateBank, tile_lattice
 from vision.read import BoardReader
 from vision.skin import Skin
@@ -79,6 +80,15 @@ def test_cells_over_an_edge_of_the_background_read_by_the_ground_their_ring_show
     assert np.array_equal(read.read(frame, 99).board.tiles, board.tiles)
 
 
+def test_a_board_with_cells_over_an_edge_of_the_background_is_found(tmp_path: Path) -> None:
+    """Calibration's last check finds the board its last game ended on; kmines Expert's once
+    showed these cells as opened 0s ("lattice cell (row 4, column 24) of the 16x30 block matches
+    no template for sure"). Beside other 0s they are opened, and the board is found whole."""
+    for shape in ((16, 30), None):
+        geometry = locate(SKIN, edge_board(), shape=shape)
+        assert (geometry.left, geometry.top, geometry.rows, geometry.columns) == (0, 0, 16, 30)
+
+
 def test_the_check_before_a_click_reads_a_cell_over_the_edge_too(tmp_path: Path) -> None:
     """Just before a click, play checks single cells (the clicked one and two corners) from a
     capture of :meth:`BoardReader.check_rect`: the tile and its ring."""
@@ -110,12 +120,14 @@ def test_a_cell_between_two_tiles_stays_refused_whatever_ring_surrounds_it(
 ) -> None:
     """A cell blended of two tiles, too near both to read as either (a frame caught mid-redraw),
     is not read as either whatever the ring around it shows: a ground may break a near tie only
-    where it explains most of what sets the cell apart."""
+    where it explains most of what sets the cell apart. (The cell has 0s beside it, whose rule,
+    tested apart, is left out here: it reads a blend of the 0 and the hidden tile as the 0.)"""
     if first == second:
         return
     frame = edge_board()
     rng = np.random.default_rng(seed)
     read = reader(tmp_path_factory.mktemp("crops"))
+    read._opened_beside_zeros = lambda _, verdict: verdict  # type: ignore[method-assign]
     rect = read.geometry.tile_rect(EDGE_CELLS[0])
     ring = frame[rect.top - 1 : rect.bottom + 1, rect.left - 1 : rect.right + 1]
     ring[:] = np.clip(ring.astype(int) + rng.integers(-20, 21), 0, 255)  # any level...

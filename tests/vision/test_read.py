@@ -382,6 +382,41 @@ def test_a_cell_between_the_0_and_the_hidden_tile_beside_a_0_reads_as_opened(
     assert board.tiles.tolist() == expected.tolist()
 
 
+@examples
+@given(st.sampled_from(PICTURED_TILES), st.sampled_from(PICTURED_TILES), st.floats(0.3, 0.7))
+def test_a_blend_beside_a_0_reads_as_an_opened_tile_that_matches_it_or_not_at_all(
+    tmp_path: Path, first: Tile, second: Tile, share: float
+) -> None:
+    """Whatever two tiles a cell beside a 0 is blended of, if it is refused alone, it reads as
+    an opened tile within the skin's threshold of its pixels, or it is refused still."""
+    skin = _zero_near_hidden()
+    tiles = np.array([[Tile.ZERO, Tile.ZERO], [Tile.ZERO, Tile.HIDDEN]], dtype=np.uint8)
+    drawn = draw(skin, tiles, (40, 60), SCREEN, face=None)
+    blend = share * skin.templates[first] + (1 - share) * skin.templates[second]
+    tile = drawn.geometry.tile_rect((1, 1))
+    drawn.screen[tile.top : tile.bottom, tile.left : tile.right] = blend.round()
+    reader = BoardReader(skin, drawn.geometry, crops_dir=tmp_path)
+    region = reader.region
+    frame = np.ascontiguousarray(
+        drawn.screen[region.top : region.bottom, region.left : region.right]
+    )
+    alone = BoardReader(skin, drawn.geometry, crops_dir=tmp_path)
+    alone._opened_beside_zeros = lambda _, verdict: verdict  # type: ignore[method-assign]
+    try:
+        alone.read(frame, 0)
+        return  # read without the rule: the rule is not asked
+    except UnreadableCellError:
+        pass
+    try:
+        read = Tile(reader.read(frame, 0).board[1, 1])
+    except UnreadableCellError:
+        return
+    assert read.is_opened
+    difference = drawn.screen[tile.top : tile.bottom, tile.left : tile.right].astype(float)
+    difference -= skin.templates[read]
+    assert np.sqrt(np.mean(difference**2)) / 255 <= skin.threshold
+
+
 def test_unreadable_face_saves_its_crop(tmp_path: Path) -> None:
     skin = SKINS[24]
     tiles = np.full((4, 5), Tile.HIDDEN, dtype=np.uint8)

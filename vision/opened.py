@@ -1,0 +1,45 @@
+"""Cells beside an opened 0 are opened: every game opens the neighbours of a 0 by itself.
+
+A cell that matches one of an opened cell's pictures but lies too near a closed tile's to tell
+(kmines' opened 0 over an edge of its background: its 16-px 0 differs from its hidden tile only
+by a thin bevel) is read among the opened tiles alone when a 0 is beside it. The reader and
+:func:`vision.locate.locate` both use it; neither loosens a match, they only take away the
+candidates the game's rule excludes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import numpy.typing as npt
+
+from solver import Tile
+from solver.engine import neighbour_counts
+
+Mask = npt.NDArray[np.bool_]
+Cells = npt.NDArray[np.intp]
+"""(n, 2): rows and columns of cells."""
+JudgeOpened = Callable[[Cells], tuple[Mask, Mask]]
+"""Judges ``cells`` among the opened tiles alone: per cell, whether one matches for sure, and
+whether that one is the 0."""
+
+OPENED_TILES = np.array([Tile(value).is_opened for value in range(max(Tile) + 1)])
+"""By tile value: the tiles an opened cell shows (a number, or one not known yet)."""
+
+
+def opened_beside_zeros(accepted: Mask, zeros: Mask, judge: JudgeOpened) -> Mask:
+    """``accepted`` (rows, columns) with each refused cell beside one of ``zeros`` (cells
+    accepted as a 0) that ``judge`` reads for sure; a cell it reads as a 0 does the same for its
+    own neighbours in turn. Each cell is judged at most once."""
+    accepted, zeros = accepted.copy(), zeros.copy()
+    tried = np.zeros_like(accepted)
+    while True:
+        cells = np.argwhere((neighbour_counts(zeros) > 0) & ~accepted & ~tried)
+        if not len(cells):
+            return accepted
+        rows, columns = cells.T
+        tried[rows, columns] = True
+        sure, zero = judge(cells)
+        accepted[rows[sure], columns[sure]] = True
+        zeros[rows[sure & zero], columns[sure & zero]] = True
