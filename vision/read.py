@@ -362,7 +362,7 @@ class BoardReader:
         best, second = verdict.best.copy(), verdict.second.copy()
         best_distance = verdict.best_distance.copy()
         second_distance = verdict.second_distance.copy()
-        opened = np.r_[OPENED_TILES[self._tiles], False]  # by template, then the pad
+        opened = OPENED_TILES[self._tiles]  # by template
         images = self.tile_images(frame)
 
         def judge(cells: Cells) -> tuple[Mask, Mask]:
