@@ -711,7 +711,8 @@ class Meanings:
     share one class (one tile, one appearance)."""
     finished: dict[int, int] = field(default_factory=dict)
     """Pictures a lost game drew in place of a number on the cells opened before its end, each
-    with the appearance of the number it replaced (see :func:`redrawn_numbers`)."""
+    with the appearance of the number it replaced (see :func:`redrawn_numbers`), and in place
+    of the hidden tile on closed cells with no mine (see :func:`_no_mines`)."""
     hit_mine_apart: bool | None = None
     """Whether a loss draws the mine hit unlike the other mines; None until a loss showed both.
     False: every mine is drawn as the EXPLODED one, and MINE has no picture of its own."""
@@ -857,11 +858,16 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
                 meanings.give(other, Tile.EXPLODED, f"{where}, drawn as the mine hit")
     hits = meanings.ids_of(Tile.EXPLODED)
     alike = bool(np.isin(after[uncovered], hits).any())
+    no_mines = _no_mines(meanings, after[uncovered], hit, game.mines)
     for row, column in zip(*np.nonzero(changed), strict=True):
         cell = (int(row), int(column))
         was, now = int(before[cell]), int(after[cell])
         was_tile = meanings.tiles.get(was)
         if now in safe or was_tile == Tile.QUESTION:
+            continue
+        if now in no_mines:
+            if was_tile == Tile.HIDDEN and meanings.finished.get(now, was) == was:
+                meanings.finished[now] = was
             continue
         if uncovered[cell]:
             # With every mine drawn as the one hit, any other picture uncovered is a number
@@ -928,6 +934,32 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
         meanings.numbers.narrow(
             int(numbers[cell]), number, high, f"{where}, cell {cell} next to {number} mines shown"
         )
+
+
+def _no_mines(
+    meanings: Meanings, uncovered: npt.NDArray[np.int32], hit: int, mines: int | None
+) -> set[int]:
+    """The pictures of the closed cells a loss changed (``uncovered``, besides the mine ``hit``)
+    that cannot be mines: with those alike them (one tile's pictures in other size classes),
+    they are on more cells than the board has mines (``mines``, where known) besides the one
+    hit. A game that darkens its whole field on a loss (gnome-mines' classic theme) so draws
+    its closed cells with no mine."""
+    pictures, counts = np.unique(uncovered[uncovered != hit], return_counts=True)
+    cells = dict(zip(pictures.tolist(), counts.tolist(), strict=True))
+    if mines is None or sum(cells.values()) <= mines - 1:
+        return set()
+    catalogue = meanings.catalogue
+
+    def one_tile(first: int, second: int) -> bool:
+        return first == second or catalogue is not None and catalogue.alike(first, second)
+
+    # Comparing pictures is slow across size classes: those over the count alone come first.
+    over = {picture for picture, count in cells.items() if count > mines - 1} or {
+        picture
+        for picture in cells
+        if sum(count for other, count in cells.items() if one_tile(picture, other)) > mines - 1
+    }
+    return {picture for picture in cells if any(one_tile(picture, other) for other in over)}
 
 
 def _known_as(meanings: Meanings, appearance: int, safe: set[int]) -> str:

@@ -17,6 +17,7 @@ import random
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
+from itertools import combinations
 
 import cv2
 import numpy as np
@@ -528,7 +529,8 @@ class CalibrationPlayer:
                 return GameState.LOST
             hidden = _hidden_cells(step.after)
             safe = self.evidence.safe_appearances
-            if not hidden and shown not in safe and _shows_everything(step, safe):
+            catalogue = self.evidence.catalogue
+            if not hidden and shown not in safe and _shows_everything(step, safe, catalogue):
                 return GameState.LOST
             # A face showing neither its playing nor its lost picture: won, if the game now
             # ignores clicks (its mines left hidden), else a picture of its own during play.
@@ -827,17 +829,23 @@ class CalibrationPlayer:
         )
 
 
-def _shows_everything(step: Step, safe: set[int]) -> bool:
+def _shows_everything(step: Step, safe: set[int], catalogue: Catalogue) -> bool:
     """Whether ``step``, a click that left no hidden cell and shows a picture never seen on a
     safe cell, is a loss on which the game showed every cell (xbomb): it redrew cells opened
     before, or the picture clicked shows on other cells the click uncovered too (every mine
-    drawn alike). A win that flags the mines left does neither."""
+    drawn alike), or those cells show two tiles never seen opened safely (the mines, and the
+    other closed cells drawn anew: gnome-mines' classic theme darkens them). A win that flags
+    the mines left does none of these: it draws one tile on them, in a picture per size class
+    perhaps."""
     opened_before = np.isin(step.before, list(safe))
     if (opened_before & step.changed).any():
         return True
     uncovered = step.uncovered
     uncovered[step.cell] = False
-    return bool((step.after[uncovered] == step.after[step.cell]).any())
+    if (step.after[uncovered] == step.after[step.cell]).any():
+        return True
+    pictures = np.unique(step.after[uncovered & ~np.isin(step.after, list(safe))]).tolist()
+    return any(not catalogue.alike(one, other) for one, other in combinations(pictures, 2))
 
 
 def _changed_apart(before: Ids, after: Ids, cell: Cell, opened: set[int]) -> bool:

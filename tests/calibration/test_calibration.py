@@ -912,7 +912,8 @@ class DrawnGame:
     ``veiled_dialog_on_end`` a dialog is drawn over the dimmed window when a game ends. With
     ``presses_after_loss`` a left click on a hidden cell of a lost game leaves it drawn pressed,
     as an opened cell with no number (a web page whose mouse-down handler ignores the game's
-    end)."""
+    end). With ``darkens_on_loss`` a loss draws every closed cell without a mine darker (as
+    gnome-mines' classic theme does)."""
 
     def __init__(
         self,
@@ -952,8 +953,10 @@ class DrawnGame:
         mines_drawn_as_hit: bool = False,
         hit_ring_inset: int = 1,
         unfocused_games: frozenset[int] = frozenset(),
+        darkens_on_loss: bool = False,
     ) -> None:
         self.skin = make_skin(16, seed=5, name="truth")
+        self.darkens_on_loss = darkens_on_loss
         self.screen = Rect(0, 0, *DRAWN_SCREEN)
         """The whole screen, as a screen grabber names it."""
         self.veiled_dialog_on_end = veiled_dialog_on_end
@@ -1125,6 +1128,11 @@ class DrawnGame:
             for cell in np.argwhere(tiles == Tile.EXPLODED):
                 (y, x), _ = self.cell_at(*cell)
                 scene.screen[y + 6 : y + 9, x + 2 : x + 14] = 20
+        if self.darkens_on_loss and self.game.state is GameState.LOST:
+            for row, column in np.argwhere(tiles == Tile.HIDDEN):
+                (y, x), (height, width) = self.cell_at(row, column)
+                cell = scene.screen[y : y + height, x : x + width]
+                cell[:] = cell * 3 // 4
         if self.focus_ring and self.focused is not None:
             (y, x), _ = self.cell_at(*self.focused)
             on_hit = self.game.state is GameState.LOST and tiles[self.focused] == Tile.EXPLODED
@@ -1350,6 +1358,18 @@ def test_a_drawn_game_teaches_its_tiles_faces_and_first_click_rule_by_clicks_alo
     assert Tile.QUESTION not in result.missing_tiles
     assert result.skin.extra["first_click"] == "opening"
     assert result.skin.mines_for(9, 9) == 10  # the count calibration was told
+
+
+def test_a_game_that_darkens_its_closed_cells_on_a_loss_is_learned() -> None:
+    """gnome-mines' classic theme draws every closed cell darker when a game is lost, the
+    mines among them as mines: calibration took the darkened cells for a second picture of
+    the mine and stopped. More of them than the board has mines, they are no mine."""
+    screen = DrawnGame(seed=2, darkens_on_loss=True)
+    result = calibrated(screen, max_games=8)
+    assert screen.losses
+    learned = result.skin.templates
+    assert {Tile.HIDDEN, Tile.FLAG, Tile.MINE, Tile.EXPLODED, Tile.ONE} <= set(learned)
+    assert_learned_truly(result, screen, learned)
 
 
 def test_a_number_not_learned_yet_does_not_stop_a_game_played_to_win() -> None:

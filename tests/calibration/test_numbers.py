@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from calibration.errors import CalibrationError
 from calibration.evidence import (
+    Catalogue,
     ClickKind,
     Meanings,
     PlayedGame,
@@ -181,6 +182,77 @@ def test_a_question_mark_left_as_it_was_on_a_lost_board_is_no_mine() -> None:
     """Windows Minesweeper (winemine) shows the mine under a question mark on a loss and leaves
     the others as they were: a number beside an unchanged mark counts only the mines shown."""
     assert lost_beside_a_question_mark(QUESTION).numbers.interval(NUMBER) == (2, 2)
+
+
+DARKENED = 7
+"""The picture of a closed cell a loss redrew without a mine (the finished field's look)."""
+
+
+def lost_on_a_darkened_field(mines: int | None) -> Meanings:
+    """What a loss teaches where every closed cell changed: two mines shown besides the hit one,
+    the six other closed cells darkened, and the board's mine count ``mines`` (None: unknown)."""
+    before = np.array([[0, 0, 0, 0], [0, NUMBER, 0, 0], [0, 0, 0, 0]])
+    after = np.array(
+        [[DARKENED, DARKENED, MINE, DARKENED], [MINE, NUMBER, DARKENED, DARKENED], [0, 0, 0, 0]]
+    )
+    after[2] = [DARKENED, DARKENED, EXPLODED, DARKENED]
+    game = PlayedGame([Step(ClickKind.OPEN, (2, 2), before, after)], GameState.LOST, mines)
+    meanings = new_meanings()
+    learn_from_loss(meanings, game, safe={NUMBER})
+    return meanings
+
+
+@pytest.mark.parametrize("mines", [3, 7])
+def test_a_picture_more_closed_cells_take_on_a_loss_than_there_are_mines_is_no_mine(
+    mines: int,
+) -> None:
+    """gnome-mines' classic theme darkens every closed cell when a game is lost: calibration
+    took them all for mines and stopped on "MINE has two appearances". Of the pictures a loss
+    uncovers, one on more cells than the board has mines besides the one hit is the finished
+    game's look of a closed cell with no mine: it reads as a hidden cell, and the numbers count
+    only the mines shown."""
+    meanings = lost_on_a_darkened_field(mines)
+    assert meanings.tiles == {HIDDEN: Tile.HIDDEN, EXPLODED: Tile.EXPLODED, MINE: Tile.MINE}
+    assert meanings.readable()[DARKENED] == Tile.HIDDEN
+    assert meanings.numbers.interval(NUMBER) == (3, 3)  # two mines shown and the hit one
+
+
+@pytest.mark.parametrize("narrow_cells", [1, 4])
+def test_a_darkened_picture_of_a_wider_cell_is_no_mine_with_its_narrow_twin(
+    narrow_cells: int,
+) -> None:
+    """A game whose cells differ in width has one appearance of a tile per size class: the
+    darkened cells of either class are no mines where, counted together, they are more than
+    the mines besides the one hit (4 and 4 of 7), or where the other class's alone are (7)."""
+    rng = np.random.default_rng(5)
+    plain = [np.full((12, 12, 3), level, np.uint8) for level in (200, 60)]
+    drawn = [rng.integers(0, 256, (12, 12, 3), dtype=np.uint8) for _ in range(3)]
+    catalogue = Catalogue(plain[0])
+    number, exploded, mine = (catalogue.add(picture) for picture in drawn)
+    dark, wide_dark = catalogue.add(plain[1]), catalogue.add(plain[1], size_class=1)
+    assert catalogue.alike(dark, wide_dark) and not catalogue.share_class(dark, wide_dark)
+    before = np.zeros((3, 4), np.intp)
+    before[1, 1] = number
+    after = before.copy()
+    after[0, 0], after[2, 2] = mine, exploded
+    others = [cell for cell in np.ndindex(3, 4) if after[cell] == 0]
+    for index, cell in enumerate(others):
+        after[cell] = wide_dark if index < 8 - narrow_cells else dark
+    game = PlayedGame([Step(ClickKind.OPEN, (2, 2), before, after)], GameState.LOST, 7)
+    meanings = new_meanings(catalogue)
+    learn_from_loss(meanings, game, safe={number})
+    assert meanings.ids_of(Tile.MINE) == [mine]
+    assert meanings.readable()[dark] == meanings.readable()[wide_dark] == Tile.HIDDEN
+
+
+@pytest.mark.parametrize("mines", [None, 9])
+def test_a_picture_a_loss_uncovers_on_no_more_cells_than_there_may_be_mines_is_a_mine(
+    mines: int | None,
+) -> None:
+    """Without the count, or with enough mines for every cell, the darkened cells may all be
+    mines: two mine pictures are a contradiction, as before."""
+    with pytest.raises(CalibrationError, match="MINE has two appearances"):
+        lost_on_a_darkened_field(mines)
 
 
 @pytest.mark.parametrize(("redrawn", "hint"), [((1, 1), True), ((0, 3), False)])
