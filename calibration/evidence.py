@@ -107,6 +107,8 @@ class Catalogue:
         self.classes: dict[int, int] = {}
         """Per appearance id but the hidden tile's, the size class of the cells it shows."""
         self._bank: TemplateBank[int] | None = None
+        self._alike: dict[tuple[int, int], bool] = {}
+        """:meth:`alike`'s answers so far (comparing across size classes is slow)."""
         self.add(hidden)
 
     def learn_spread(self, blocks: npt.NDArray[np.uint8]) -> float:
@@ -129,7 +131,7 @@ class Catalogue:
             MIN_LEVEL_WEIGHT,
             min(1.0, GROUPING_TOLERANCE * 255 / (OFFSET_ALLOWANCE * background or 1)),
         )
-        self._bank = None
+        self._bank, self._alike = None, {}
         widest = float(self._distances(variants)[:, HIDDEN_ID].max())
         wanted = SPREAD_MARGIN * widest
         if wanted > MAX_GROUPING_TOLERANCE:
@@ -154,7 +156,7 @@ class Catalogue:
         (x, y), (width, height) = tile_box(list(pictures), self.box)
         hidden = self._distances(pictures)[:, HIDDEN_ID] <= self.tolerance
         self.box = (x, y, width, height)
-        self._bank = None
+        self._bank, self._alike = None, {}
         tile = self.images[HIDDEN_ID][y : y + height, x : x + width]
         same = (pictures[:, y : y + height, x : x + width] == tile).all(axis=3)
 
@@ -272,6 +274,12 @@ class Catalogue:
         """Whether two appearances' pictures are within the tolerance of each other: one tile,
         if they show on cells of different size classes (then at the best of the places where
         the game may add a wider cell's pixels, see :func:`vision.geometry.padded_sources`)."""
+        known = self._alike.get((first, second))
+        if known is None:
+            known = self._alike[first, second] = self._compare(first, second)
+        return known
+
+    def _compare(self, first: int, second: int) -> bool:
         if self.share_class(first, second):
             distances = self._distances(self.images[first][None])[0]
             return bool(distances[second] <= self.tolerance)

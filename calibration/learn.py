@@ -401,19 +401,14 @@ class _Learner:
         # Once it holds still: a game left as a new one was starting may still be drawing it.
         frame = settled(view.grabber, view.window, None)
         ids = view.board_ids(view.board_part(frame))
-        # The skin reads no finished look of a closed cell (see _check_finished_look).
-        closed_looks = [
-            look
-            for look, was in meanings.finished.items()
-            if (tile := meanings.tiles.get(was)) is not None and tile.is_closed
-        ]
         try:
             shown = board_of(ids, meanings)
         except UnknownAppearanceError:
             log.info("the board on the screen shows a tile not learned: not verified")
         else:
-            if np.isin(ids, closed_looks).any():
-                log.info("the board on the screen is a lost game's: not verified")
+            if np.isin(ids, list(meanings.finished)).any():
+                # A board is located by the pictures of play (see vision.locate).
+                log.info("the board on the screen is a finished game's: not verified")
             else:
                 verify(skin, view.grabber, view.window, frame, shown)
         # Leave a fresh board: the one a game ended on may show tiles not learned yet, and then
@@ -539,10 +534,12 @@ def build_skin(
         match_threshold(templates | tiles, catalogue.level_weight, catalogue.tolerance, mask)
         for tiles in [{}, *variants.values()]
     )
-    for look in meanings.finished:
-        _check_finished_look(
-            look, meanings, templates, crop(look), threshold, catalogue.level_weight, mask
-        )
+    finished = _finished_pictures(
+        meanings, seen, templates, variants, crop, threshold, catalogue.level_weight, mask
+    )
+    threshold = min(
+        threshold, _kept_apart(finished, templates, variants, catalogue.level_weight, mask)
+    )
     grid = evidence.catalogue.images[0].shape
     return Skin(
         name=name,
@@ -562,34 +559,61 @@ def build_skin(
         slack=(MAX_SLACK, MAX_SLACK) if uneven else (0, 0),
         level_weight=catalogue.level_weight,
         mask=mask,
+        finished=finished,
     )
 
 
-def _check_finished_look(
-    look: int,
+def _finished_pictures(
     meanings: Meanings,
+    classes: dict[int, int],
     templates: dict[Tile, Image],
-    tile: Image,
+    variants: dict[int, dict[Tile, Image]],
+    crop: Callable[[int], Image],
     threshold: float,
     level_weight: float,
-    mask: npt.NDArray[np.bool_] | None = None,
-) -> None:
-    """Raise unless ``tile``, the tile crop of a number redrawn on a lost board
-    (:attr:`Meanings.finished`), reads as that number (as the skin reads, with ``level_weight``):
-    the skin has one picture per tile, so a game that redraws numbers inside the tile, not only
-    around it, could not be read at its end. A closed cell's finished look need not read: play
-    reads the pictures it does not know on a lost board as opened cells of unknown number."""
-    number = meanings.readable().get(look)
-    if number is None or not number.is_number or number not in templates:
-        return
-    bank = TemplateBank([number], [templates[number]], level_weight, mask)
-    distance = float(bank.distances(tile[None])[0, 0])
-    if distance > threshold:
-        raise CalibrationError(
-            f"a lost game redraws the opened cells showing {number.name} inside the tile "
-            f"(appearance #{look}, {distance:.3f} from the {number.name} of play): the skin "
-            "could not read a finished board"
+    mask: npt.NDArray[np.bool_] | None,
+) -> dict[int, dict[Tile, Image]]:
+    """Per size class, the tile crops (``crop``) of the pictures a lost game drew in place of
+    a tile (:attr:`Meanings.finished`) that do not read as the class's picture of that tile
+    (as the skin reads, with ``level_weight`` and ``mask``; ``classes``: each appearance's size
+    class): a game that draws its whole field darker on a loss (gnome-mines' classic theme).
+    One that redraws only around its tiles (xbomb rings them) needs none."""
+    finished: dict[int, dict[Tile, Image]] = {}
+    readable = meanings.readable()
+    for look in sorted(meanings.finished):
+        tile = readable.get(look)
+        if tile is None or tile not in templates:
+            continue
+        size_class = classes.get(look, 0)
+        own = variants.get(size_class, {}).get(tile, templates[tile])
+        picture = crop(look)
+        bank = TemplateBank([tile], [own], level_weight, mask)
+        if float(bank.distances(picture[None])[0, 0]) > threshold:
+            finished.setdefault(size_class, {}).setdefault(tile, picture)
+    return finished
+
+
+def _kept_apart(
+    finished: dict[int, dict[Tile, Image]],
+    templates: dict[Tile, Image],
+    variants: dict[int, dict[Tile, Image]],
+    level_weight: float,
+    mask: npt.NDArray[np.bool_] | None,
+) -> float:
+    """A threshold that keeps each of a finished game's pictures as far from the other tiles'
+    pictures its cells are read against as :func:`match_threshold` keeps the templates (no
+    bound without such pictures)."""
+    closest = math.inf
+    for size_class, drawn in finished.items():
+        read = list((templates | variants.get(size_class, {})).items()) + list(drawn.items())
+        bank = TemplateBank(
+            [tile for tile, _ in read], [image for _, image in read], level_weight, mask
         )
+        tiles = np.array([tile for tile, _ in read])
+        for tile, picture in drawn.items():
+            distances = bank.distances(picture[None])[0]
+            closest = min(closest, float(distances[tiles != tile].min(initial=math.inf)))
+    return THRESHOLD_SHARE * closest
 
 
 def match_threshold(

@@ -32,6 +32,7 @@ from vision.skin import (
     Skin,
     SkinError,
     button_file,
+    finished_file,
     shown,
 )
 
@@ -43,12 +44,13 @@ SKIN_FILES = frozenset(
         for tile in PICTURED_TILES
         for size in range(1, SIZE_CLASSES)
     ]
+    + [finished_file(tile, size) for tile in PICTURED_TILES for size in range(SIZE_CLASSES)]
     + [f"faces/{state}.png" for state in FACE_STATES]
     + [button_file(number) for number in range(1, MAX_BUTTONS + 1)]
     + ["mask.png"]
 )
-"""The only member names an archive may have, besides the folders ``tiles/`` and ``faces/``."""
-SKIN_FOLDERS = frozenset(["tiles/", "faces/"])
+"""The only member names an archive may have, besides the folders of :data:`SKIN_FOLDERS`."""
+SKIN_FOLDERS = frozenset(["tiles/", "tiles/finished/", "faces/"])
 MAX_MEMBERS = len(SKIN_FILES) + len(SKIN_FOLDERS)
 MAX_MEMBER_BYTES = MAX_PNG_BYTES
 MAX_ARCHIVE_BYTES = 8 * 1024 * 1024
@@ -172,6 +174,11 @@ def export_skin(name: str, archive: Path, folder: Path | None = None) -> Path:
             for size, variants in sorted(skin.variants.items())
             for tile in sorted(variants)
         ]
+        + [
+            finished_file(tile, size)
+            for size, drawn in sorted(skin.finished.items())
+            for tile in sorted(drawn)
+        ]
         + [f"faces/{state}.png" for state in sorted(skin.faces)]
         + [button_file(number) for number in range(1, len(skin.buttons) + 1)]
         + (["mask.png"] if skin.mask is not None else [])
@@ -189,7 +196,7 @@ def import_skin(archive: Path, folder: Path | None = None) -> Skin:
         root = Path(unpacked)
         try:
             for name, data in members.items():
-                (root / name).parent.mkdir(exist_ok=True)
+                (root / name).parent.mkdir(parents=True, exist_ok=True)
                 (root / name).write_bytes(data)
         except OSError as error:
             raise SkinError(
@@ -236,8 +243,9 @@ def _check_directory(archive: Path, members: list[zipfile.ZipInfo]) -> None:
         name, where = member.filename, f"{archive}: member {shown(member.filename)}"
         if name not in SKIN_FILES and name not in SKIN_FOLDERS:
             raise SkinError(
-                f"{where} is not a file of a skin (skin.json, tiles/<TILE>.png, faces/<state>.png, "
-                "button.png, button.<N>.png, mask.png)"
+                f"{where} is not a file of a skin (skin.json, tiles/<TILE>.png, "
+                "tiles/finished/<TILE>.<class>.png, faces/<state>.png, button.png, "
+                "button.<N>.png, mask.png)"
             )
         if name in seen:
             raise SkinError(f"{where} is in the archive twice")

@@ -52,20 +52,21 @@ def _by_class(
     labels: list[Tile],
     images: list[Image],
     variants: list[tuple[int, Tile]],
-    unlabelled: list[int],
+    classed: list[int],
 ) -> tuple[list[_ClassBank], npt.NDArray[np.bool_]]:
     """For :class:`BoardReader` on an uneven board: per size class on the board, the templates
     its cells read (the skin's, with the class's variants in place of theirs; then the
-    unlabelled pictures met on its cells); and which two templates some class reads both of.
-    ``labels`` and ``images``: the skin's templates by tile, its variants, the unlabelled;
-    ``unlabelled``: the size class of each unlabelled picture."""
+    pictures of a finished game and the unlabelled ones met on its cells); and which two
+    templates some class reads both of. ``labels`` and ``images``: the skin's templates by
+    tile, its variants, then the pictures of one class each; ``classed``: the size class of
+    each of those."""
     tiles = len(skin.templates)
     allowed = np.ones((SIZE_CLASSES, len(labels)), dtype=bool)
     for index, (size_class, tile) in enumerate(variants, start=tiles):
         allowed[:, index] = False
         allowed[size_class, index] = True
         allowed[size_class, labels[:tiles].index(tile)] = False
-    for index, size_class in enumerate(unlabelled, start=tiles + len(variants)):
+    for index, size_class in enumerate(classed, start=tiles + len(variants)):
         allowed[:, index] = False
         allowed[size_class, index] = True
     present = np.unique(geometry.size_classes).tolist()
@@ -81,6 +82,23 @@ def _by_class(
         banks.append(_ClassBank(size_class, np.r_[templates, len(labels)], bank))
     read = allowed[present].astype(np.uint8)
     return banks, (read.T @ read) > 0
+
+
+def _finished_looks(skin: Skin, size_class: int) -> list[tuple[Tile, Image]]:
+    """The pictures only a finished game draws (see :attr:`vision.skin.Skin.finished`) that
+    cells of ``size_class`` read, each with its tile: the class's own, and for a tile it never
+    showed so, every other class's (a loss may leave no cell of a class in that state)."""
+    looks = []
+    for tile in sorted({tile for drawn in skin.finished.values() for tile in drawn}):
+        own = skin.finished.get(size_class, {}).get(tile)
+        looks += (
+            [(tile, own)]
+            if own is not None
+            else [
+                (tile, drawn[tile]) for _, drawn in sorted(skin.finished.items()) if tile in drawn
+            ]
+        )
+    return looks
 
 
 GROUND_EXPLAINS = 0.5
@@ -167,18 +185,41 @@ class BoardReader:
             for size_class, drawn in sorted(skin.variants.items())
             for tile in sorted(drawn)
         ]
-        self._first_unlabelled = len(pictures)
-        labels = [tile for tile, _ in pictures] + [Tile.OPENED] * len(unlabelled)
+        board_classes = np.unique(geometry.size_classes).tolist()
+        finished = [
+            (size_class, tile, image)
+            for size_class in board_classes
+            for tile, image in _finished_looks(skin, size_class)
+        ]
+        self._first_unlabelled = len(pictures) + len(finished)
+        labels = (
+            [tile for tile, _ in pictures]
+            + [tile for _, tile, _ in finished]
+            + [Tile.OPENED] * len(unlabelled)
+        )
         self._tiles = np.array(labels, dtype=np.uint8)
-        images = [picture for _, picture in pictures] + [image for _, image in unlabelled]
+        images = (
+            [picture for _, picture in pictures]
+            + [image for _, _, image in finished]
+            + [image for _, image in unlabelled]
+        )
         self._bank = TemplateBank(labels, images, skin.level_weight, skin.mask)
         self._tile_names = (
             [tile.name for tile in tiles]
             + [f"{tile.name} of size class {size_class}" for size_class, tile in variants]
+            + [
+                f"{tile.name} as a finished game draws it on size class {size_class}"
+                for size_class, tile, _ in finished
+            ]
             + [f"unlabelled picture {index}" for index in range(len(unlabelled))]
         )
-        classes = [size_class for size_class, _ in unlabelled]
-        self._even = not variants and len(np.unique(geometry.size_classes)) == 1
+        classes = [size_class for size_class, _, _ in finished]
+        classes += [size_class for size_class, _ in unlabelled]
+        self._even = (
+            not variants
+            and len(board_classes) == 1
+            and all(size_class in board_classes for size_class in classes)
+        )
         board = geometry.rect
         self.region = board if geometry.face is None else board.union(geometry.face)
         """The screen region to capture for :meth:`read`: the board and the face."""

@@ -225,6 +225,11 @@ class Skin:
     """Per pixel of a tile (height, width), whether it is compared; None: every pixel. A game
     whose cells are toolkit buttons draws a focus ring on the one clicked last: the ring's
     pixels are left out, so a tile reads the same with it and without it."""
+    finished: dict[int, dict[Tile, Image]] = field(default_factory=dict)
+    """Per size class (0 to 3), pictures only a finished game draws, each read as its tile on
+    cells of that class: a lost game that draws the whole field darker redraws its numbers, and
+    its closed cells with no mine, unlike any template (gnome-mines' classic theme); saved as
+    ``tiles/finished/<TILE>.<class>.png``."""
 
     def __post_init__(self) -> None:
         self.check()
@@ -293,8 +298,19 @@ class Skin:
                 return f"variants: {shown(size_class)} is not a size class from 1 to 3"
             for tile, image in variants.items():
                 if tile not in self.templates:
-                    return f"tile {shown(tile)} has a size-class {size_class} variant only"
+                    return f"tile {_tile_name(tile)} has a size-class {size_class} variant only"
                 path = f"tiles/{tile.name}.{size_class}.png"
+                if problem := self._tile_picture_problem(tile, image, path):
+                    return problem
+        if not isinstance(self.finished, dict):
+            return f"finished {shown(self.finished)} is not a dict"
+        for size_class, drawn in self.finished.items():
+            if type(size_class) is not int or not 0 <= size_class < SIZE_CLASSES:
+                return f"finished: {shown(size_class)} is not a size class from 0 to 3"
+            for tile, image in drawn.items():
+                if tile not in self.templates:
+                    return f"tile {_tile_name(tile)} has a finished game's picture only"
+                path = finished_file(tile, size_class)
                 if problem := self._tile_picture_problem(tile, image, path):
                     return problem
         if not isinstance(self.seen, dict):
@@ -411,6 +427,10 @@ class Skin:
                 str(size_class): sorted(tile.name for tile in variants)
                 for size_class, variants in sorted(self.variants.items())
             },
+            "finished": {
+                str(size_class): sorted(tile.name for tile in drawn)
+                for size_class, drawn in sorted(self.finished.items())
+            },
             "seen": {
                 str(size_class): sorted(tile.name for tile in tiles)
                 for size_class, tiles in sorted(self.seen.items())
@@ -430,6 +450,10 @@ class Skin:
         for size_class, variants in self.variants.items():
             for tile, image in variants.items():
                 _write_png(folder / "tiles" / f"{tile.name}.{size_class}.png", image)
+        for size_class, drawn in self.finished.items():
+            (folder / "tiles" / "finished").mkdir(exist_ok=True)
+            for tile, image in drawn.items():
+                _write_png(folder / finished_file(tile, size_class), image)
         if self.faces:
             (folder / "faces").mkdir(exist_ok=True)
             for state, image in self.faces.items():
@@ -473,33 +497,23 @@ class Skin:
         level_weight = meta.number("level_weight") if "level_weight" in meta.data else 1.0
         extra = meta.get("extra", dict) if "extra" in meta.data else {}
         templates = {Tile[tile]: _read_png(folder / "tiles" / f"{tile}.png") for tile in tiles}
-        variants = {}  # older skins: one size class
-        for key, names in (meta.get("variants", dict) if "variants" in meta.data else {}).items():
-            if not (
-                key in ("1", "2", "3")
-                and isinstance(names, list)
-                and all(tile in tiles for tile in names)
-                and len(set(names)) == len(names)
-            ):
-                raise meta.error(
-                    f"variants.{key}: {shown(names)} is not a size class from 1 to 3 holding "
-                    "distinct tiles of the skin"
-                )
-            variants[int(key)] = {
-                Tile[tile]: _read_png(folder / "tiles" / f"{tile}.{key}.png") for tile in names
+        variants = {  # older skins: one size class
+            size_class: {
+                tile: _read_png(folder / "tiles" / f"{tile.name}.{size_class}.png")
+                for tile in drawn
             }
-        seen = {}  # older skins: every template seen in every class
-        for key, names in (meta.get("seen", dict) if "seen" in meta.data else {}).items():
-            if not (
-                key in ("0", "1", "2", "3")
-                and isinstance(names, list)
-                and all(tile in tiles for tile in names)
-            ):
-                raise meta.error(
-                    f"seen.{key}: {shown(names)} is not a size class from 0 to 3 holding tiles "
-                    "of the skin"
-                )
-            seen[int(key)] = {Tile[tile] for tile in names}
+            for size_class, drawn in meta.tiles_by_class("variants", 1, tiles).items()
+        }
+        finished = {  # older skins: none
+            size_class: {
+                tile: _read_png(folder / finished_file(tile, size_class)) for tile in drawn
+            }
+            for size_class, drawn in meta.tiles_by_class("finished", 0, tiles).items()
+        }
+        seen = {  # older skins: every template seen in every class
+            size_class: set(drawn)
+            for size_class, drawn in meta.tiles_by_class("seen", 0, tiles).items()
+        }
         pictures = {state: _read_png(folder / "faces" / f"{state}.png") for state in faces}
         buttons = tuple(
             _read_png(folder / button_file(number)) for number in range(1, meta.buttons() + 1)
@@ -523,6 +537,7 @@ class Skin:
                 seen,
                 buttons,
                 mask,
+                finished,
             )
         except SkinError as error:
             raise meta.error(str(error)) from error
@@ -579,6 +594,24 @@ class _SkinJson:
         if not _is_number(value):
             raise self.error(f"{name} {shown(value)} is not a finite number")
         return float(value)
+
+    def tiles_by_class(self, name: str, low: int, tiles: list[str]) -> dict[int, list[Tile]]:
+        """Field ``name``, where present: per size class from ``low`` to 3 (a key "0" to "3"),
+        a list of distinct names from ``tiles``."""
+        found = {}
+        for key, names in (self.get(name, dict) if name in self.data else {}).items():
+            if not (
+                key in [str(size_class) for size_class in range(low, SIZE_CLASSES)]
+                and isinstance(names, list)
+                and all(tile in tiles for tile in names)
+                and len(set(names)) == len(names)
+            ):
+                raise self.error(
+                    f"{name}.{key}: {shown(names)} is not a size class from {low} to 3 holding "
+                    "distinct tiles of the skin"
+                )
+            found[int(key)] = [Tile[tile] for tile in names]
+        return found
 
     def names(self, name: str, known: list[str] | tuple[str, ...]) -> list[str]:
         """Field ``name``: a list of distinct names from ``known`` (they become file names)."""
@@ -637,6 +670,12 @@ def _read_mask(path: Path) -> npt.NDArray[np.bool_]:
     return white
 
 
+def finished_file(tile: Tile, size_class: int) -> str:
+    """The file of a skin's picture of ``tile`` as a finished game draws it on cells of
+    ``size_class`` (see :attr:`Skin.finished`)."""
+    return f"tiles/finished/{tile.name}.{size_class}.png"
+
+
 def button_file(number: int) -> str:
     """The file of a skin's ``number``-th look of its new-game button (counted from 1)."""
     return "button.png" if number == 1 else f"button.{number}.png"
@@ -645,6 +684,10 @@ def button_file(number: int) -> str:
 def _write_png(path: Path, image: Image) -> None:
     if not cv2.imwrite(str(path), image):
         raise SkinError(f"{path}: could not write the PNG")
+
+
+def _tile_name(tile: object) -> str:
+    return tile.name if isinstance(tile, Tile) else shown(tile)
 
 
 def _is_pair(value: object, low: int) -> bool:

@@ -684,9 +684,10 @@ def test_skin_trims_the_grid_lines_every_tile_shares() -> None:
     assert 0 < skin.threshold <= 0.5 * min_distance(skin.templates)
 
 
-def test_numbers_a_lost_game_redraws_read_as_numbers_or_the_skin_is_refused() -> None:
+def test_numbers_a_lost_game_redraws_read_as_numbers_or_as_the_finished_game_s_pictures() -> None:
     """A redrawn number (:attr:`Meanings.finished`) that differs only on the grid line every
-    tile shares reads as its number; one that differs inside the tile stops calibration."""
+    tile shares reads as its number; one that differs inside the tile (a field drawn darker
+    on a loss) is kept as the finished game's picture of that number, and reads as it."""
     pictures = tile_pictures(21, 3)
     ringed, changed = pictures[1].copy(), pictures[1].copy()
     ringed[0, :] = (0, 255, 0)
@@ -699,12 +700,17 @@ def test_numbers_a_lost_game_redraws_read_as_numbers_or_the_skin_is_refused() ->
         meanings.give(2, Tile.FLAG, "drawn")
         meanings.finished[3] = 1
         assert board_of(np.array([[3, 1]]), meanings).tiles.tolist() == [[Tile.ONE, Tile.ONE]]
+        skin = build_skin("drawn", Evidence(catalogue), meanings, {}, NewGame("key", "f2"))
+        assert (skin.tile_offset, skin.tile_size) == ((1, 1), (20, 20))
         if look is ringed:
-            skin = build_skin("drawn", Evidence(catalogue), meanings, {}, NewGame("key", "f2"))
-            assert (skin.tile_offset, skin.tile_size) == ((1, 1), (20, 20))
+            assert skin.finished == {}
         else:
-            with pytest.raises(CalibrationError, match="redraws the opened cells showing ONE"):
-                build_skin("drawn", Evidence(catalogue), meanings, {}, NewGame("key", "f2"))
+            assert list(skin.finished) == [0] and list(skin.finished[0]) == [Tile.ONE]
+            assert np.array_equal(skin.finished[0][Tile.ONE], changed[1:, 1:])
+            geometry = BoardGeometry(0, 0, (21, 21), (20, 20), (1, 1), 1, 2)
+            frame = np.concatenate([changed, pictures[1]], axis=1)
+            read = BoardReader(skin, geometry).read(frame, 0)
+            assert read.board.tiles.tolist() == [[Tile.ONE, Tile.ONE]]
 
 
 def test_tiles_no_game_showed_are_named_by_the_calibration_its_skin_and_its_reader(

@@ -687,6 +687,41 @@ def test_a_number_drawn_between_its_narrow_and_wide_pictures_is_located_and_read
     assert np.array_equal(reader.read(frame, 10).board.tiles, tiles)
 
 
+@pytest.mark.parametrize("uneven", [False, True])
+@pytest.mark.parametrize("kept_for", [(0, 1, 2, 3), (0,), (2,)])
+def test_a_lost_board_drawn_darker_reads_with_the_pictures_of_a_finished_game(
+    tmp_path: Path, uneven: bool, kept_for: tuple[int, ...]
+) -> None:
+    """gnome-mines' classic theme draws the whole field darker when a game is lost, its
+    numbers and its closed cells with no mine: a skin that keeps those pictures
+    (:attr:`vision.skin.Skin.finished`, per size class; ``kept_for`` those classes) reads the
+    lost board, a class with none reading the other classes' pictures; without them the
+    darkened cells are unreadable."""
+    skin = make_skin(16, seed=5)
+    if uneven:
+        skin = replace(skin, slack=(MAX_SLACK, MAX_SLACK))
+    rng = np.random.default_rng(7)
+    shown = [Tile.HIDDEN, Tile.ZERO, Tile.ONE, Tile.TWO, Tile.MINE]
+    tiles = rng.choice(np.array(shown, dtype=np.uint8), size=(9, 9))
+    tiles[4, 4] = Tile.EXPLODED
+    darkened = (Tile.HIDDEN, Tile.ZERO, Tile.ONE)
+    darker = {tile: (skin.templates[tile] * 3 // 4).astype(np.uint8) for tile in darkened}
+    edges = (tuple(16 * i + min(i, 3) for i in range(10)), tuple(range(0, 160, 16)))
+    spacing = edges if uneven else None
+    lost = draw(replace(skin, templates=skin.templates | darker), tiles, (50, 60), edges=spacing)
+    fresh = draw(skin, np.full_like(tiles, Tile.HIDDEN), (50, 60), edges=spacing)
+    geometry = locate(skin, fresh.screen)
+    region = geometry.rect.union(geometry.face) if geometry.face else geometry.rect
+    frame = np.ascontiguousarray(
+        lost.screen[region.top : region.bottom, region.left : region.right]
+    )
+    with pytest.raises(UnreadableCellError):
+        BoardReader(skin, geometry, crops_dir=tmp_path).read(frame, 20)
+    finished = replace(skin, finished={size_class: darker for size_class in kept_for})
+    reading = BoardReader(finished, geometry, crops_dir=tmp_path).read(frame, 20)
+    assert np.array_equal(reading.board.tiles, tiles)
+
+
 @settings(max_examples=100, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), runs=st.booleans())
 def test_gathered_tiles_are_the_pixels_at_their_positions(seed: int, runs: bool) -> None:

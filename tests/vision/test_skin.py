@@ -88,6 +88,13 @@ def same(a: Skin, b: Skin) -> bool:
         and all(np.array_equal(x, y) for x, y in zip(a.buttons, b.buttons, strict=True))
         and (a.mask is None) == (b.mask is None)
         and (a.mask is None or np.array_equal(a.mask, b.mask))
+        and {c: d.keys() for c, d in a.finished.items()}
+        == {c: d.keys() for c, d in b.finished.items()}
+        and all(
+            np.array_equal(image, b.finished[c][tile])
+            for c, drawn in a.finished.items()
+            for tile, image in drawn.items()
+        )
     )
 
 
@@ -446,6 +453,26 @@ def test_a_skin_with_a_mask_survives_save_load_export_and_import(tmp_path: Path)
     assert same(imported, skin)
 
 
+def test_a_finished_game_s_pictures_survive_save_load_export_and_import(tmp_path: Path) -> None:
+    skin = make_skin(16, name="f")
+    darker = {tile: skin.templates[tile] * 3 // 4 for tile in (Tile.ONE, Tile.HIDDEN)}
+    skin = replace(skin, finished={0: darker, 2: {Tile.ONE: darker[Tile.ONE] // 2}})
+    save_skin(skin, tmp_path / "home")
+    assert same(load_skin("f", tmp_path / "home"), skin)
+    assert not same(load_skin("f", tmp_path / "home"), replace(skin, finished={0: darker}))
+    imported = import_skin(export_skin("f", tmp_path / "f.zip", tmp_path / "home"), tmp_path)
+    assert same(imported, skin)
+
+
+def test_a_finished_game_s_picture_of_a_tile_the_skin_lacks_is_refused() -> None:
+    skin = make_skin(16, name="f")
+    seven = skin.templates.pop(Tile.SEVEN)
+    with pytest.raises(SkinError, match="SEVEN has a finished game's picture only"):
+        replace(skin, finished={0: {Tile.SEVEN: seven}})
+    with pytest.raises(SkinError, match="finished: 4 is not a size class"):
+        replace(skin, finished={4: {Tile.ONE: skin.templates[Tile.ONE]}})
+
+
 def test_load_refuses_a_mask_that_is_grey_small_or_keeps_too_little(tmp_path: Path) -> None:
     skin = make_skin(16, name="m")
     folder = save_skin(replace(skin, mask=ring_mask(skin)), tmp_path)
@@ -565,6 +592,10 @@ BROKEN_FIELDS = [
     ({"seen": {"4": ["ONE"]}}, "seen.4"),
     ({"seen": {"0": ["ONE", "../x"]}}, "seen.0"),
     ({"seen": ["ONE"]}, "seen"),
+    ({"finished": {"4": ["ONE"]}}, "finished.4"),
+    ({"finished": {"0": ["ONE", "ONE"]}}, "finished.0"),
+    ({"finished": {"1": ["../x"]}}, "finished.1"),
+    ({"finished": ["ONE"]}, "finished"),
 ]
 
 
