@@ -376,68 +376,67 @@ class BoardReader:
         best, sure, best_distance = self._certified(tiles, cells)
         nearest, gap = self._nearest
         known = np.maximum(best, 0)
-        second, second_distance = nearest[known], gap[known] - best_distance
-        within, unambiguous = sure.copy(), sure.copy()
+        verdict = Verdict(
+            best, nearest[known], best_distance, gap[known] - best_distance, sure.copy(), sure
+        )
         unsure = np.flatnonzero(~sure)
         if len(unsure):
             patches = tiles if len(unsure) == len(tiles) else tiles[unsure]
             classes = self.geometry.size_classes.reshape(-1)[cells[unsure]]
-            for part in self._classes:
-                mine = classes == part.size_class
-                if not mine.any():
-                    continue
-                where = unsure[mine]
-                verdict = part.bank.judge(part.bank.distances(patches[mine]), self.skin.threshold)
-                best[where], second[where] = (
-                    part.templates[verdict.best],
-                    part.templates[verdict.second],  # a bank of one has no second: the pad
-                )
-                best_distance[where] = verdict.best_distance
-                second_distance[where] = verdict.second_distance
-                within[where], unambiguous[where] = verdict.within_threshold, verdict.unambiguous
+            judged = self._judge_by_class(patches, classes)
+            for mine, theirs in zip(_parts(verdict), _parts(judged), strict=True):
+                mine[unsure] = theirs
+        return verdict
+
+    def _judge_by_class(
+        self,
+        patches: npt.NDArray[np.uint8],
+        classes: npt.NDArray[np.uint8],
+        allowed: Mask | None = None,
+    ) -> Verdict:
+        """The verdict on ``patches`` (flat; ``classes``: the size class of each one's cell),
+        each against the templates its class reads, as indices into the reader's templates.
+        ``allowed``: by template, those a patch may show (default: all)."""
+        count = len(patches)
+        best, second = np.zeros(count, np.intp), np.zeros(count, np.intp)
+        best_distance = np.full(count, np.inf, np.float32)
+        second_distance = np.full(count, np.inf, np.float32)
+        within, unambiguous = np.zeros(count, bool), np.zeros(count, bool)
+        for part in self._classes:
+            mine = np.flatnonzero(classes == part.size_class)
+            if not len(mine):
+                continue
+            distances = part.bank.distances(patches[mine])
+            if allowed is not None:
+                distances[:, ~allowed[part.templates[:-1]]] = np.inf
+            verdict = part.bank.judge(distances, self.skin.threshold)
+            best[mine] = part.templates[verdict.best]
+            second[mine] = part.templates[verdict.second]  # a bank of one has no second: the pad
+            best_distance[mine] = verdict.best_distance
+            second_distance[mine] = verdict.second_distance
+            within[mine], unambiguous[mine] = verdict.within_threshold, verdict.unambiguous
         return Verdict(best, second, best_distance, second_distance, within, unambiguous)
 
     def _opened_beside_zeros(self, frame: Image, verdict: Verdict) -> Verdict:
         """``verdict`` with each refused cell beside a 0 judged again among the pictures of
-        opened cells alone (see :mod:`vision.opened`)."""
-        best, second = verdict.best.copy(), verdict.second.copy()
-        best_distance = verdict.best_distance.copy()
-        second_distance = verdict.second_distance.copy()
+        opened cells alone (see :mod:`vision.opened`); a cell still refused keeps its first
+        verdict, and why."""
+        verdict = Verdict(*(part.copy() for part in _parts(verdict)))
         opened = OPENED_TILES[self._tiles]  # by template
         images = self.tile_images(frame)
 
         def judge(cells: Cells) -> tuple[Mask, Mask]:
             rows, columns = cells.T
-            sure = np.zeros(len(cells), dtype=bool)
             classes = self.geometry.size_classes[rows, columns]
-            for part in self._classes:
-                mine = np.flatnonzero(classes == part.size_class)
-                if not len(mine):
-                    continue
-                distances = part.bank.distances(images[rows[mine], columns[mine]])
-                distances[:, ~opened[part.templates[:-1]]] = np.inf
-                again = part.bank.judge(distances, self.skin.threshold)
-                sure[mine] = again.accepted
-                at = rows[mine], columns[mine]
-                best[at] = part.templates[again.best]
-                second[at] = part.templates[again.second]
-                best_distance[at], second_distance[at] = again.best_distance, again.second_distance
-            return sure, self._tiles[best[rows, columns]] == Tile.ZERO
+            judged = self._judge_by_class(images[rows, columns], classes, opened)
+            sure = judged.accepted
+            for mine, theirs in zip(_parts(verdict), _parts(judged), strict=True):
+                mine[rows[sure], columns[sure]] = theirs[sure]
+            return sure, self._tiles[judged.best] == Tile.ZERO
 
         zeros = verdict.accepted & (self._tiles[verdict.best] == Tile.ZERO)
-        accepted = opened_beside_zeros(verdict.accepted, zeros, judge)
-        now = accepted & ~verdict.accepted
-        if not now.any():
-            return verdict
-        keep = ~now  # a cell still refused keeps its first verdict, and why
-        return Verdict(
-            np.where(keep, verdict.best, best),
-            np.where(keep, verdict.second, second),
-            np.where(keep, verdict.best_distance, best_distance),
-            np.where(keep, verdict.second_distance, second_distance),
-            verdict.within_threshold | now,
-            verdict.unambiguous | now,
-        )
+        opened_beside_zeros(verdict.accepted, zeros, judge)
+        return verdict
 
     def _certified(
         self, tiles: npt.NDArray[np.uint8], cells: npt.NDArray[np.intp]
