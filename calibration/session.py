@@ -36,6 +36,7 @@ from calibration.evidence import (
     PlayedGame,
     Step,
     UnknownAppearanceError,
+    beside_zeros,
     board_of,
     redrawn_numbers,
 )
@@ -44,7 +45,7 @@ from calibration.grid import GridNotFoundError, find_lattice
 from calibration.labels import NoTextReader, read_words
 from calibration.pointer import Pointer
 from calibration.view import PROBE_TIMEOUT, SETTLE_TIMEOUT, BoardView, FaceButton, settled
-from solver import Cell, GameState, Tile
+from solver import Board, Cell, GameState, Tile
 from solver.strategy import next_moves
 from vision.geometry import Rect
 from vision.skin import KEYS_AFTER_LABELS, KEYS_BEFORE_LABELS, MIN_SIDE, Image, NewGame
@@ -417,9 +418,9 @@ class CalibrationPlayer:
         (xdemineur declares the win only when the last mine is flagged).
 
         Returns the record, won or lost; raises if the board shows an appearance not learned,
-        but on a cell opened by a click the game survived: a number, whose value the solver is
-        not told (:attr:`Tile.OPENED`). Raises :class:`OutOfTimeError`, the game left as it is,
-        once ``time.monotonic()`` passes ``deadline``.
+        but on a cell opened by a click the game survived or beside a 0: a number, whose value
+        the solver is not told (:attr:`Tile.OPENED`). Raises :class:`OutOfTimeError`, the game
+        left as it is, once ``time.monotonic()`` passes ``deadline``.
         """
         if self._game is not None and self._game.steps:
             raise CalibrationError("play_to_win needs a new game, not one in progress")
@@ -434,12 +435,12 @@ class CalibrationPlayer:
             frame = self.view.still_board()
             waited = False
             try:
-                board = board_of(self.view.board_ids(frame), meanings, mines, opened)
+                board = self._board_in_play(frame, meanings, mines, opened)
             except UnknownAppearanceError:
                 if not game.steps:
                     raise
                 frame, waited = self._after_message(game, frame), True
-                board = board_of(self.view.board_ids(frame), meanings, mines, opened)
+                board = self._board_in_play(frame, meanings, mines, opened)
             if board.is_won:
                 for cell in map(tuple, np.argwhere(board.tiles == Tile.HIDDEN)):
                     game.steps.append(self._mark((int(cell[0]), int(cell[1]))))
@@ -460,6 +461,15 @@ class CalibrationPlayer:
                 for step in game.steps[clicked:]:
                     opened.update(step.after[step.uncovered].tolist())
         raise self._endless()
+
+    def _board_in_play(
+        self, frame: Image, meanings: Meanings, mines: int, opened: set[int]
+    ) -> Board:
+        """The board ``frame`` shows, its appearances not learned yet read as numbers of
+        unknown value where a cell showing one was opened without losing (``opened``) or lies
+        beside a 0."""
+        ids = self.view.board_ids(frame)
+        return board_of(ids, meanings, mines, opened | beside_zeros(ids, meanings))
 
     def _after_message(self, game: PlayedGame, frame: Image) -> Image:
         """The board once a message drawn over it (``frame``) has gone by itself (kmines writes

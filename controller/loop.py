@@ -555,7 +555,10 @@ class GamePlayer:
         skin may have seen flags on some sizes of cell only); they are learned as flags, never
         as numbers. A loss that shows every cell (xbomb) may show a number never seen on closed
         cells no click opened: the rest of the board, read lost, ends the game with those cells
-        read as opened cells of unknown number, learning nothing from them."""
+        read as opened cells of unknown number, learning nothing from them. A loss may redraw
+        the opened numbers (gnome-mines' classic theme), a cell read as a number showing a
+        picture never seen: with the rest read lost, it is that number as a finished game
+        draws it, and the skin keeps the picture so."""
         cells = unreadable.cells
         board = self._board
         if self._reads is not None and all(board.closed[cell] for cell in cells):
@@ -567,11 +570,15 @@ class GamePlayer:
             adopted = self._adopt_in_play(cells)
             if adopted is not None:
                 return adopted
-        if not all(board.closed[cell] or board[cell] == Tile.OPENED for cell in cells):
+        numbers = {cell: Tile(board[cell]) for cell in cells if board[cell].is_number}
+        if not all(
+            board.closed[cell] or board[cell] == Tile.OPENED or cell in numbers for cell in cells
+        ):
             return None
-        lost = self.table.read_lost(cells)  # also the lost board a new game starts from
+        lost = self.table.read_lost(cells, numbers)  # also the lost board a new game starts from
         if lost is not None:
-            self.stopwatch.counts["cells a loss showed, not read"] += len(cells)
+            self.stopwatch.counts["cells a loss showed, not read"] += len(cells) - len(numbers)
+            self.stopwatch.counts["numbers a loss redrew, first seen"] += len(numbers)
         return lost
 
     def _adopt_in_play(self, cells: tuple[Cell, ...]) -> Reading | None:

@@ -90,12 +90,15 @@ class Table(Protocol):
         whole board then reads (each of ``cells`` as a flag): from now on they read so, and the
         skin keeps them. Else None, and nothing is kept."""
 
-    def read_lost(self, cells: Sequence[Cell]) -> Reading | None:
+    def read_lost(self, cells: Sequence[Cell], numbers: Mapping[Cell, Tile]) -> Reading | None:
         """The board just found unreadable at ``cells`` with those cells read as opened cells of
         unknown number (:attr:`solver.Tile.OPENED`), if the rest says the game is lost (a loss
         that shows every cell shows numbers no click opened, perhaps one never seen; a burst's
         last click may lose after an earlier one opened a number never seen); else None.
-        Nothing is learned from those pictures: a message over a finished board is no number."""
+        Nothing is learned from those pictures: a message over a finished board is no number.
+        But a cell of ``numbers`` (read as that number during the game) keeps it: its picture
+        is how a finished game draws that number on its size class, read and kept so
+        (:attr:`vision.skin.Skin.finished`), if the board then reads each as its number."""
 
     def label(self, tiles: Mapping[int, Tile]) -> None:
         """Each unlabelled picture (numbered as in :attr:`vision.read.Reading.pictures`) shows
@@ -297,14 +300,32 @@ class ScreenTable:
         self._keep(frame, reading)
         return reading
 
-    def read_lost(self, cells: Sequence[Cell]) -> Reading | None:
+    def read_lost(self, cells: Sequence[Cell], numbers: Mapping[Cell, Tile]) -> Reading | None:
         met = self._met(cells)
         if met is None:
             return None
         frame, pictures = met
-        read = self._read_with(frame, [*self._unlabelled, *pictures])
+        redrawn = {  # one per number and size class: the others must read as it
+            (size_class, numbers[cell]): picture
+            for cell, (size_class, picture) in zip(cells, pictures, strict=True)
+            if cell in numbers
+        }
+        others = [each for cell, each in zip(cells, pictures, strict=True) if cell not in numbers]
+
+        def teach(skin: Skin) -> None:
+            for (size_class, tile), picture in redrawn.items():
+                skin.finished.setdefault(size_class, {})[tile] = picture
+
+        trial = copy.deepcopy(self._skin) if redrawn else self._skin
+        teach(trial)
+        read = self._read_with(frame, [*self._unlabelled, *others], trial)
         if read is None or read[1].outcome != GameState.LOST:
             return None
+        if any(read[1].board[cell] != tile for cell, tile in numbers.items()):
+            return None
+        if redrawn:
+            teach(self._skin)
+            self._learned()
         # The pictures taken for this read only already read as opened cells of unknown
         # number; they are no pictures of this table's.
         reading, known = read[1], len(self._unlabelled)

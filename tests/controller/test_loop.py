@@ -211,11 +211,13 @@ class SimulatedTable:
         self.labelled[Tile.FLAG] = Tile.FLAG
         return self._reading()
 
-    def read_lost(self, cells: Sequence[tuple[int, int]]) -> Reading | None:
+    def read_lost(
+        self, cells: Sequence[tuple[int, int]], numbers: Mapping[tuple[int, int], Tile]
+    ) -> Reading | None:
         board = self._shown()
         if not board.is_lost:
             return None
-        for cell in cells:
+        for cell in set(cells) - set(numbers):
             board.tiles[cell] = Tile.OPENED
         try:
             pictures = self._unlabelled(board)
