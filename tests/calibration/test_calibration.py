@@ -72,7 +72,7 @@ from controller import mouse as mouse_module
 from controller.cli import main
 from controller.loop import GamePlayer, play_games
 from controller.mouse import Check, ClickOutsideError
-from controller.outcomes import OutcomeLog, Result
+from controller.outcomes import LoggedGame, OutcomeLog, Result
 from controller.table import NotAsRead, ScreenTable
 from solver import Board, Game, GameState, Tile
 from solver.board import PICTURED_TILES
@@ -1361,6 +1361,17 @@ def calibrated(
     )
 
 
+def played_to_the_end(table: ScreenTable, games: int, folder: Path) -> list[LoggedGame]:
+    """``games`` games played on ``table`` as ``autosweeper play`` plays them, their outcomes
+    logged in ``folder``; each must end won or lost, none cut short."""
+    with OutcomeLog(folder / "outcomes.sqlite3") as log:
+        player = GamePlayer(table, log, one_game_a_second=False)
+        reports = list(play_games(player, games, echo=lambda line: None))
+        records = log.games()
+    assert [report.reason for report in reports if report.reason] == []
+    return records
+
+
 def assert_learned_truly(result: Calibration, screen: DrawnGame, tiles: Iterable[Tile]) -> None:
     """Each of ``tiles`` was learned as the picture the drawn game shows."""
     width, height = result.skin.tile_size
@@ -1416,11 +1427,7 @@ def test_play_learns_a_number_a_loss_draws_darker_as_that_number(tmp_path: Path)
     geometry = locate(skin, screen.grab(), shape=(9, 9))
     mouse = GuardedMouse(screen)
     table = ScreenTable(screen, skin, geometry, mouse, 20, game="drawn", first_click="safe")
-    with OutcomeLog(tmp_path / "outcomes.sqlite3") as log:
-        player = GamePlayer(table, log, one_game_a_second=False)
-        reports = list(play_games(player, 8, echo=lambda line: None))
-        records = log.games()
-    assert [report.reason for report in reports if report.reason] == []
+    records = played_to_the_end(table, 8, tmp_path)
     assert Result.LOST in {record.result for record in records}
     learned = {tile for drawn in skin.finished.values() for tile in drawn if tile.is_number}
     assert learned
@@ -1675,11 +1682,7 @@ def test_a_new_game_button_that_shows_how_the_game_ended_is_clicked_after_a_win(
     geometry = locate(result.skin, screen.grab(), shape=(9, 9))
     mouse = GuardedMouse(screen)
     table = ScreenTable(screen, result.skin, geometry, mouse, 10, game="drawn", first_click="safe")
-    with OutcomeLog(tmp_path / "outcomes.sqlite3") as log:
-        player = GamePlayer(table, log, one_game_a_second=False)
-        reports = list(play_games(player, 6, echo=lambda line: None))
-        records = log.games()
-    assert [report.reason for report in reports if report.reason] == []
+    records = played_to_the_end(table, 6, tmp_path)
     assert len(records) == 6 and Result.WON in {record.result for record in records}
     assert len(result.skin.buttons) == 2  # after a loss, after a win
 
@@ -1991,11 +1994,7 @@ def test_a_focus_ring_is_left_out_of_the_tiles_compared_and_play_reads_through_i
     mouse = GuardedMouse(screen)
     geometry = locate(skin, screen.grab(), shape=(9, 9))
     table = ScreenTable(screen, skin, geometry, mouse, 10, game="drawn", first_click="safe")
-    with OutcomeLog(tmp_path / "outcomes.sqlite3") as log:
-        player = GamePlayer(table, log, one_game_a_second=False)
-        reports = list(play_games(player, 3, echo=lambda line: None))
-        records = log.games()
-    assert [report.reason for report in reports if report.reason] == []
+    records = played_to_the_end(table, 3, tmp_path)
     assert len(records) == 3 and {r.result for r in records} <= {Result.WON, Result.LOST}
 
 
