@@ -866,7 +866,9 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
                 meanings.give(other, Tile.EXPLODED, f"{where}, drawn as the mine hit")
     hits = meanings.ids_of(Tile.EXPLODED)
     alike = bool(np.isin(after[uncovered], hits).any())
-    no_mines = _no_mines(meanings, after[uncovered], hit, game.mines)
+    marks = np.isin(before, [i for t in (Tile.FLAG, Tile.QUESTION) for i in meanings.ids_of(t)])
+    mines = None if alike else game.mines  # with every mine drawn as the hit, no other is one
+    no_mines = _no_mines(meanings, after[uncovered & ~marks], hit, mines, int(marks.sum()))
     for row, column in zip(*np.nonzero(changed), strict=True):
         cell = (int(row), int(column))
         was, now = int(before[cell]), int(after[cell])
@@ -945,29 +947,48 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
 
 
 def _no_mines(
-    meanings: Meanings, uncovered: npt.NDArray[np.int32], hit: int, mines: int | None
+    meanings: Meanings,
+    uncovered: npt.NDArray[np.int32],
+    hit: int,
+    mines: int | None,
+    marked: int = 0,
 ) -> set[int]:
-    """The pictures of the closed cells a loss changed (``uncovered``, besides the mine ``hit``)
-    that cannot be mines: with those alike them (one tile's pictures in other size classes),
-    they are on more cells than the board has mines (``mines``, where known) besides the one
-    hit. A game that darkens its whole field on a loss (gnome-mines' classic theme) so draws
-    its closed cells with no mine."""
+    """The pictures of the unmarked closed cells a loss changed (``uncovered``, besides the
+    mine ``hit``) that cannot be mines, where the board's mine count ``mines`` is known and the
+    loss draws the mines apart from the hit one. A game
+    that darkens its whole field on a loss (gnome-mines' classic theme) so draws its closed
+    cells with no mine. Pictures alike (one tile's in other size classes) count together.
+
+    Such a loss shows every mine but the hit one and those under the ``marked`` cells: with
+    more pictures than that, a picture on more cells than there are mines besides the hit one
+    is none; so is every other picture where exactly one picture's cells are as many as the
+    mines shown may be (a loss leaving few closed cells), and one already learned as a closed
+    cell's finished look."""
     pictures, counts = np.unique(uncovered[uncovered != hit], return_counts=True)
     cells = dict(zip(pictures.tolist(), counts.tolist(), strict=True))
-    if mines is None or sum(cells.values()) <= mines - 1:
-        return set()
+    learned = {picture for picture in cells if meanings.finished.get(picture) == HIDDEN_ID}
+    most = -1 if mines is None else mines - 1
+    if most < 0 or sum(cells.values()) <= most:
+        return learned
     catalogue = meanings.catalogue
 
     def one_tile(first: int, second: int) -> bool:
         return first == second or catalogue is not None and catalogue.alike(first, second)
 
+    def counted(picture: int) -> int:
+        return sum(count for other, count in cells.items() if one_tile(picture, other))
+
     # Comparing pictures is slow across size classes: those over the count alone come first.
-    over = {picture for picture, count in cells.items() if count > mines - 1} or {
-        picture
-        for picture in cells
-        if sum(count for other, count in cells.items() if one_tile(picture, other)) > mines - 1
+    over = {picture for picture, count in cells.items() if count > most} or {
+        picture for picture in cells if counted(picture) > most
     }
-    return {picture for picture in cells if any(one_tile(picture, other) for other in over)}
+    over |= learned
+    rest = [picture for picture in cells if not any(one_tile(picture, no) for no in over)]
+    if sum(cells[picture] for picture in rest) > most:
+        fits = [picture for picture in rest if most - marked <= counted(picture) <= most]
+        if fits and all(one_tile(fits[0], other) for other in fits):
+            over |= {picture for picture in rest if not one_tile(fits[0], picture)}
+    return {picture for picture in cells if any(one_tile(picture, no) for no in over)}
 
 
 def _known_as(meanings: Meanings, appearance: int, safe: set[int]) -> str:

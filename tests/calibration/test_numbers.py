@@ -188,17 +188,25 @@ DARKENED = 7
 """The picture of a closed cell a loss redrew without a mine (the finished field's look)."""
 
 
-def lost_on_a_darkened_field(mines: int | None) -> Meanings:
-    """What a loss teaches where every closed cell changed: two mines shown besides the hit one,
-    the six other closed cells darkened, and the board's mine count ``mines`` (None: unknown)."""
+def loss_on_a_darkened_field(
+    mines: int | None, on_two: int = MINE, on_eight: int = DARKENED
+) -> PlayedGame:
+    """A loss where every closed cell changed: two cells show ``on_two`` (the mines besides the
+    hit one), the eight other closed cells ``on_eight`` (darkened), on a board of ``mines``
+    mines (None: not known)."""
+    two, eight = on_two, on_eight
     before = np.array([[0, 0, 0, 0], [0, NUMBER, 0, 0], [0, 0, 0, 0]])
-    after = np.array(
-        [[DARKENED, DARKENED, MINE, DARKENED], [MINE, NUMBER, DARKENED, DARKENED], [0, 0, 0, 0]]
-    )
-    after[2] = [DARKENED, DARKENED, EXPLODED, DARKENED]
-    game = PlayedGame([Step(ClickKind.OPEN, (2, 2), before, after)], GameState.LOST, mines)
+    after = np.array([[eight, eight, two, eight], [two, NUMBER, eight, eight], [0, 0, 0, 0]])
+    after[2] = [eight, eight, EXPLODED, eight]
+    return PlayedGame([Step(ClickKind.OPEN, (2, 2), before, after)], GameState.LOST, mines)
+
+
+def lost_on_a_darkened_field(
+    mines: int | None, on_two: int = MINE, on_eight: int = DARKENED
+) -> Meanings:
+    """What :func:`loss_on_a_darkened_field` teaches."""
     meanings = new_meanings()
-    learn_from_loss(meanings, game, safe={NUMBER})
+    learn_from_loss(meanings, loss_on_a_darkened_field(mines, on_two, on_eight), safe={NUMBER})
     return meanings
 
 
@@ -245,14 +253,31 @@ def test_a_darkened_picture_of_a_wider_cell_is_no_mine_with_its_narrow_twin(
     assert meanings.readable()[dark] == meanings.readable()[wide_dark] == Tile.HIDDEN
 
 
-@pytest.mark.parametrize("mines", [None, 9])
-def test_a_picture_a_loss_uncovers_on_no_more_cells_than_there_may_be_mines_is_a_mine(
-    mines: int | None,
-) -> None:
-    """Without the count, or with enough mines for every cell, the darkened cells may all be
-    mines: two mine pictures are a contradiction, as before."""
+def test_a_picture_a_loss_uncovers_on_no_more_cells_than_there_may_be_mines_is_a_mine() -> None:
+    """Without the count the darkened cells may all be mines: two mine pictures are a
+    contradiction, as before."""
     with pytest.raises(CalibrationError, match="MINE has two appearances"):
-        lost_on_a_darkened_field(mines)
+        lost_on_a_darkened_field(None)
+
+
+def test_the_one_picture_on_as_many_cells_as_the_mines_shown_is_the_mine() -> None:
+    """A loss that leaves few closed cells darkens fewer of them than there are mines: each
+    darkened picture was taken for a mine ("MINE has two appearances", gnome-mines' classic
+    theme, 2 of 3 calibrations). Such a loss shows every mine besides the hit one (9 - 1 here):
+    where one picture is on exactly that many cells it is the mine, the others are no mine."""
+    meanings = lost_on_a_darkened_field(9, on_two=DARKENED, on_eight=MINE)
+    assert meanings.ids_of(Tile.MINE) == [MINE]
+    assert meanings.readable()[DARKENED] == Tile.HIDDEN
+    assert meanings.numbers.interval(NUMBER) == (6, 6)  # five mines shown and the hit one
+
+
+def test_a_picture_learned_as_a_closed_cells_finished_look_is_no_mine_in_a_later_loss() -> None:
+    """Once a loss has shown the darkened look to be no mine, a later loss reads it so, the
+    counts saying nothing (here no mine count)."""
+    meanings = lost_on_a_darkened_field(3)
+    learn_from_loss(meanings, loss_on_a_darkened_field(None), safe={NUMBER})
+    assert meanings.ids_of(Tile.MINE) == [MINE]
+    assert meanings.readable()[DARKENED] == Tile.HIDDEN
 
 
 @pytest.mark.parametrize(("redrawn", "hint"), [((1, 1), True), ((0, 3), False)])
