@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from itertools import product
 
 import numpy as np
 import numpy.typing as npt
@@ -869,6 +870,11 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
     marks = np.isin(before, [i for t in (Tile.FLAG, Tile.QUESTION) for i in meanings.ids_of(t)])
     mines = None if alike else game.mines  # with every mine drawn as the hit, no other is one
     no_mines = _no_mines(meanings, after[uncovered & ~marks], hit, mines, int(marks.sum()))
+    flagged = np.isin(before, meanings.ids_of(Tile.FLAG))
+    shown = uncovered & ~marks & ~np.isin(after, list(no_mines))
+    redrawn_flags = changed & flagged
+    others_marked = int(marks.sum() - redrawn_flags.sum())
+    right_flags = _right_flags(after[redrawn_flags], int(shown.sum()), mines, others_marked)
     for row, column in zip(*np.nonzero(changed), strict=True):
         cell = (int(row), int(column))
         was, now = int(before[cell]), int(after[cell])
@@ -884,6 +890,8 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
             # (perhaps one never opened yet): it is learned where a cell opens safely.
             if not alike:
                 meanings.give(now, Tile.MINE, f"{where}, cell {cell} uncovered")
+        elif was_tile == Tile.FLAG and now in right_flags:
+            meanings.finished[now] = was  # a mine, its flag redrawn on the finished field
         elif was_tile == Tile.FLAG:
             if not (alike and now in hits):  # else the mine under the flag, drawn as the hit one
                 meanings.give(now, Tile.WRONG_FLAG, f"{where}, the flag on cell {cell} changed")
@@ -925,6 +933,7 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
     none = np.zeros_like(kept)
     sure, unsure = (kept, none) if meanings.ids_of(Tile.WRONG_FLAG) else (none, kept)
     counts = neighbour_counts(showing(Tile.MINE, Tile.EXPLODED)) + sure
+    counts += neighbour_counts(flagged & np.isin(after, list(right_flags)))
     # A question mark whose cell shows a known tile after the loss (the mine under it, or the
     # mark unchanged on a cell with none, as in Windows Minesweeper) is counted as what it shows.
     redrawn = np.isin(before, meanings.ids_of(Tile.QUESTION)) & ~np.isin(
@@ -989,6 +998,27 @@ def _no_mines(
         if fits and all(one_tile(fits[0], other) for other in fits):
             over |= {picture for picture in rest if not one_tile(fits[0], picture)}
     return {picture for picture in cells if any(one_tile(picture, no) for no in over)}
+
+
+def _right_flags(
+    changed: npt.NDArray[np.int32], shown: int, mines: int | None, marked: int
+) -> set[int]:
+    """Of the pictures of the flags a loss changed (``changed``), those on mines: the flag as
+    a finished game draws it (gnome-mines' classic theme redraws every flag, a wrong one
+    crossed). The loss shows ``shown`` mines on unmarked cells besides the hit one, where the
+    board has ``mines`` (None: not known, or not told apart from the hit one); the others are
+    under marks: under these flags, or under the ``marked`` other marked cells. Pictures are
+    taken as right only where one choice of them alone fits that count; else none is."""
+    pictures, counts = np.unique(changed, return_counts=True)
+    if mines is None or not len(pictures):
+        return set()
+    under_marks = mines - 1 - shown
+    fitting = []
+    for chosen in product((False, True), repeat=len(pictures)):
+        right = sum(int(count) for count, taken in zip(counts, chosen, strict=True) if taken)
+        if under_marks - marked <= right <= under_marks:
+            fitting.append({int(p) for p, taken in zip(pictures, chosen, strict=True) if taken})
+    return fitting[0] if len(fitting) == 1 else set()
 
 
 def _known_as(meanings: Meanings, appearance: int, safe: set[int]) -> str:

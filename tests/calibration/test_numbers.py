@@ -280,6 +280,34 @@ def test_a_picture_learned_as_a_closed_cells_finished_look_is_no_mine_in_a_later
     assert meanings.readable()[DARKENED] == Tile.HIDDEN
 
 
+DARK_FLAG, CROSSED_FLAG = 8, 9
+"""A flag a loss redrew on the darkened field, and one it drew as a wrong flag."""
+
+
+def test_a_flag_a_loss_redraws_is_a_mine_where_the_count_of_mines_says_so() -> None:
+    """gnome-mines' classic theme redraws every flag on a loss: a right one on the darkened
+    field, a wrong one crossed. Calibration took both for wrong flags ("WRONG_FLAG has two
+    appearances", and a 1 next to a flagged mine counted none). Of the flags a loss changed, as
+    many as the mines neither shown nor hit are right: one picture on that many flags is the
+    flag as a finished game draws it, and counts as a mine."""
+    meanings = new_meanings()
+    meanings.give(FLAG, Tile.FLAG, "a right-click")
+    before = np.array([[FLAG, 0, 0, FLAG], [0, NUMBER, 0, 0], [0, 0, 0, FLAG]])
+    after = np.array(
+        [
+            [DARK_FLAG, DARKENED, MINE, DARK_FLAG],
+            [MINE, NUMBER, DARKENED, DARKENED],
+            [DARKENED, DARKENED, EXPLODED, CROSSED_FLAG],
+        ]
+    )
+    game = PlayedGame([Step(ClickKind.OPEN, (2, 2), before, after)], GameState.LOST, 5)
+    learn_from_loss(meanings, game, safe={NUMBER})
+    assert meanings.ids_of(Tile.WRONG_FLAG) == [CROSSED_FLAG]
+    assert meanings.readable()[DARK_FLAG] == Tile.FLAG
+    assert meanings.readable()[DARKENED] == Tile.HIDDEN
+    assert meanings.numbers.interval(NUMBER) == (4, 4)  # two shown, the hit one, a flag
+
+
 @pytest.mark.parametrize(("redrawn", "hint"), [((1, 1), True), ((0, 3), False)])
 def test_a_number_changed_by_a_loss_beside_a_cell_it_uncovered_suggests_a_larger_window(
     redrawn: tuple[int, int], hint: bool
