@@ -874,7 +874,9 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
     shown = uncovered & ~marks & ~np.isin(after, list(no_mines))
     redrawn_flags = changed & flagged
     others_marked = int(marks.sum() - redrawn_flags.sum())
-    right_flags = _right_flags(after[redrawn_flags], int(shown.sum()), mines, others_marked)
+    right_flags = _right_flags(
+        meanings, after[redrawn_flags], int(shown.sum()), mines, others_marked
+    )
     for row, column in zip(*np.nonzero(changed), strict=True):
         cell = (int(row), int(column))
         was, now = int(before[cell]), int(after[cell])
@@ -1001,23 +1003,28 @@ def _no_mines(
 
 
 def _right_flags(
-    changed: npt.NDArray[np.int32], shown: int, mines: int | None, marked: int
+    meanings: Meanings, changed: npt.NDArray[np.int32], shown: int, mines: int | None, marked: int
 ) -> set[int]:
     """Of the pictures of the flags a loss changed (``changed``), those on mines: the flag as
     a finished game draws it (gnome-mines' classic theme redraws every flag, a wrong one
     crossed). The loss shows ``shown`` mines on unmarked cells besides the hit one, where the
     board has ``mines`` (None: not known, or not told apart from the hit one); the others are
     under marks: under these flags, or under the ``marked`` other marked cells. Pictures are
-    taken as right only where one choice of them alone fits that count; else none is."""
+    taken as right only where one choice of them alone fits that count and what earlier losses
+    taught (a wrong flag's picture is never right, a right one's always); else none is."""
     pictures, counts = np.unique(changed, return_counts=True)
     if mines is None or not len(pictures):
         return set()
     under_marks = mines - 1 - shown
+    wrong = set(meanings.ids_of(Tile.WRONG_FLAG))
+    flags = meanings.ids_of(Tile.FLAG)
+    known = {int(p) for p in pictures if meanings.finished.get(int(p)) in flags}
     fitting = []
     for chosen in product((False, True), repeat=len(pictures)):
-        right = sum(int(count) for count, taken in zip(counts, chosen, strict=True) if taken)
-        if under_marks - marked <= right <= under_marks:
-            fitting.append({int(p) for p, taken in zip(pictures, chosen, strict=True) if taken})
+        right = {int(p) for p, taken in zip(pictures, chosen, strict=True) if taken}
+        flagged = sum(int(count) for count, taken in zip(counts, chosen, strict=True) if taken)
+        if under_marks - marked <= flagged <= under_marks and known <= right and not right & wrong:
+            fitting.append(right)
     return fitting[0] if len(fitting) == 1 else set()
 
 

@@ -292,20 +292,49 @@ def test_a_flag_a_loss_redraws_is_a_mine_where_the_count_of_mines_says_so() -> N
     flag as a finished game draws it, and counts as a mine."""
     meanings = new_meanings()
     meanings.give(FLAG, Tile.FLAG, "a right-click")
-    before = np.array([[FLAG, 0, 0, FLAG], [0, NUMBER, 0, 0], [0, 0, 0, FLAG]])
-    after = np.array(
-        [
-            [DARK_FLAG, DARKENED, MINE, DARK_FLAG],
-            [MINE, NUMBER, DARKENED, DARKENED],
-            [DARKENED, DARKENED, EXPLODED, CROSSED_FLAG],
-        ]
-    )
-    game = PlayedGame([Step(ClickKind.OPEN, (2, 2), before, after)], GameState.LOST, 5)
-    learn_from_loss(meanings, game, safe={NUMBER})
+    learn_from_loss(meanings, loss_with_flags(DARK_FLAG, DARK_FLAG, CROSSED_FLAG), {NUMBER})
     assert meanings.ids_of(Tile.WRONG_FLAG) == [CROSSED_FLAG]
     assert meanings.readable()[DARK_FLAG] == Tile.FLAG
     assert meanings.readable()[DARKENED] == Tile.HIDDEN
     assert meanings.numbers.interval(NUMBER) == (4, 4)  # two shown, the hit one, a flag
+
+
+@pytest.mark.parametrize("taught", [False, True])
+def test_a_flag_picture_an_earlier_loss_told_apart_is_read_so_where_the_count_cannot(
+    taught: bool,
+) -> None:
+    """One right flag and one wrong, each its own picture: the count cannot tell which is
+    which, what an earlier loss taught can (calibration set such losses aside)."""
+    meanings = new_meanings()
+    meanings.give(FLAG, Tile.FLAG, "a right-click")
+    if taught:
+        learn_from_loss(meanings, loss_with_flags(DARK_FLAG, DARK_FLAG, CROSSED_FLAG), {NUMBER})
+        learn_from_loss(meanings, loss_with_flags(DARK_FLAG, None, CROSSED_FLAG), {NUMBER})
+        assert meanings.ids_of(Tile.WRONG_FLAG) == [CROSSED_FLAG]
+        assert meanings.readable()[DARK_FLAG] == Tile.FLAG
+    else:
+        with pytest.raises(CalibrationError, match="WRONG_FLAG has two appearances"):
+            learn_from_loss(meanings, loss_with_flags(DARK_FLAG, None, CROSSED_FLAG), {NUMBER})
+
+
+def loss_with_flags(*flags_after: int | None) -> PlayedGame:
+    """A loss on a darkened field with two mines shown and flags at (0, 0), (0, 3) and (2, 3)
+    that show ``flags_after`` after it (None: the cell was not flagged, and is darkened); each
+    flag redrawn as :data:`DARK_FLAG` is on a mine, and the board has as many mines as that."""
+    flagged = [(0, 0), (0, 3), (2, 3)]
+    before = np.array([[0, 0, 0, 0], [0, NUMBER, 0, 0], [0, 0, 0, 0]])
+    after = np.array(
+        [
+            [DARKENED, DARKENED, MINE, DARKENED],
+            [MINE, NUMBER, DARKENED, DARKENED],
+            [DARKENED, DARKENED, EXPLODED, DARKENED],
+        ]
+    )
+    for cell, shown in zip(flagged, flags_after, strict=True):
+        if shown is not None:
+            before[cell], after[cell] = FLAG, shown
+    mines = 3 + flags_after.count(DARK_FLAG)
+    return PlayedGame([Step(ClickKind.OPEN, (2, 2), before, after)], GameState.LOST, mines)
 
 
 @pytest.mark.parametrize(("redrawn", "hint"), [((1, 1), True), ((0, 3), False)])
