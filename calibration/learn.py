@@ -406,11 +406,7 @@ class _Learner:
         except UnknownAppearanceError:
             log.info("the board on the screen shows a tile not learned: not verified")
         else:
-            if np.isin(ids, list(meanings.finished)).any():
-                # A board is located by the pictures of play (see vision.locate).
-                log.info("the board on the screen is a finished game's: not verified")
-            else:
-                verify(skin, view.grabber, view.window, frame, shown)
+            verify(skin, view.grabber, view.window, frame, shown)
         # Leave a fresh board: the one a game ended on may show tiles not learned yet, and then
         # play could not find the board by the skin. The way that worked goes into the skin.
         try:

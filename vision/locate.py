@@ -78,7 +78,8 @@ def locate(
     tiles = sorted(skin.templates)
     if not tiles:
         raise BoardNotFoundError(f"skin {skin.name!r} has no tile templates to look for")
-    labels, pictures = zip(*skin.pictures(), strict=True)
+    # A board left as a game ended may show pictures only a finished game draws.
+    labels, pictures = zip(*skin.pictures(finished=True), strict=True)
     bank = TemplateBank(list(labels), list(pictures), skin.level_weight, skin.mask)
     plain = np.zeros(LABELS, dtype=bool)  # by tile value (see _judge)
     for tile in tiles:
@@ -227,7 +228,7 @@ def _judge(
     """The skin's verdict on ``images``, its best pick a tile value: a tile's pictures for
     every size class (see :meth:`vision.skin.Skin.pictures`) count as one. ``only``: by tile
     value, the tiles the images may show (default: all)."""
-    tiles = [tile for tile, _ in skin.pictures()]
+    tiles = [tile for tile, _ in skin.pictures(finished=True)]
     distances = nearest_per_label(bank.distances(images), tiles, LABELS)
     if only is not None:
         distances[..., ~only] = np.inf

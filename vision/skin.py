@@ -378,13 +378,15 @@ class Skin:
         board = parse_board(self.extra.get("board"))
         return board[2] if board is not None and board[:2] == (rows, columns) else None
 
-    def pictures(self) -> list[tuple[Tile, Image]]:
+    def pictures(self, finished: bool = False) -> list[tuple[Tile, Image]]:
         """Every template with its tile, sorted by tile, then the size-class variants by class
-        and tile: what to look for where a cell's size class is not known."""
+        and tile: what to look for where a cell's size class is not known; with ``finished``,
+        then the pictures only a finished game draws (:attr:`finished`) in the same order."""
+        by_class = sorted(self.variants.items())
+        if finished:
+            by_class += sorted(self.finished.items())
         return [(tile, self.templates[tile]) for tile in sorted(self.templates)] + [
-            (tile, variants[tile])
-            for _, variants in sorted(self.variants.items())
-            for tile in sorted(variants)
+            (tile, drawn[tile]) for _, drawn in by_class for tile in sorted(drawn)
         ]
 
     def known_in(self, size_class: int) -> set[Tile]:

@@ -19,7 +19,7 @@ from vision.geometry import BoardGeometry, GeometryError, Rect
 from vision.locate import locate
 from vision.match import AMBIGUITY_RATIO, TemplateBank, tile_gather, tile_lattice
 from vision.read import BoardReader, Reading
-from vision.skin import FACE_STATES, MAX_SLACK, Skin
+from vision.skin import FACE_STATES, MAX_SLACK, Image, Skin
 from vision.synthetic import LAYOUTS, OPENED, Scene, draw, make_skin, per_size_numbers
 
 SKINS = {pitch: make_skin(pitch, seed=pitch) for pitch in LAYOUTS}
@@ -697,6 +697,44 @@ def test_a_lost_board_drawn_darker_reads_with_the_pictures_of_a_finished_game(
     (:attr:`vision.skin.Skin.finished`, per size class; ``kept_for`` those classes) reads the
     lost board, a class with none reading the other classes' pictures; without them the
     darkened cells are unreadable."""
+    skin, darker, tiles, lost, fresh = darkened_loss(uneven)
+    geometry = locate(skin, fresh.screen)
+    region = geometry.rect.union(geometry.face) if geometry.face else geometry.rect
+    frame = np.ascontiguousarray(
+        lost.screen[region.top : region.bottom, region.left : region.right]
+    )
+    with pytest.raises(UnreadableCellError):
+        BoardReader(skin, geometry, crops_dir=tmp_path).read(frame, 20)
+    finished = replace(skin, finished={size_class: darker for size_class in kept_for})
+    reading = BoardReader(finished, geometry, crops_dir=tmp_path).read(frame, 20)
+    assert np.array_equal(reading.board.tiles, tiles)
+
+
+@pytest.mark.parametrize("uneven", [False, True])
+def test_a_lost_board_drawn_darker_is_found_whole_with_the_pictures_of_a_finished_game(
+    uneven: bool,
+) -> None:
+    """Play looks for the board by the skin's pictures: on a board left lost by the classic
+    theme (a user starting play again after a loss) it found only a strip of cells whose
+    pictures play draws ("10 mines do not fit in 1x7 cells"). The finished game's pictures are
+    looked for too."""
+    skin, darker, tiles, lost, fresh = darkened_loss(uneven)
+    expected = locate(skin, fresh.screen)
+    try:
+        partial: BoardGeometry | None = locate(skin, lost.screen)
+    except BoardNotFoundError:
+        partial = None
+    assert partial != expected
+    finished = replace(skin, finished={0: darker})
+    assert locate(finished, lost.screen) == expected
+
+
+def darkened_loss(
+    uneven: bool,
+) -> tuple[Skin, dict[Tile, Image], np.ndarray, Scene, Scene]:
+    """A skin, its pictures of a lost game that draws the field darker, the tiles of a 9x9
+    lost board, and scenes of that board drawn so and of a fresh one (``uneven``: cells of
+    the first columns a pixel wider)."""
     skin = make_skin(16, seed=5)
     if uneven:
         skin = replace(skin, slack=(MAX_SLACK, MAX_SLACK))
@@ -710,16 +748,7 @@ def test_a_lost_board_drawn_darker_reads_with_the_pictures_of_a_finished_game(
     spacing = edges if uneven else None
     lost = draw(replace(skin, templates=skin.templates | darker), tiles, (50, 60), edges=spacing)
     fresh = draw(skin, np.full_like(tiles, Tile.HIDDEN), (50, 60), edges=spacing)
-    geometry = locate(skin, fresh.screen)
-    region = geometry.rect.union(geometry.face) if geometry.face else geometry.rect
-    frame = np.ascontiguousarray(
-        lost.screen[region.top : region.bottom, region.left : region.right]
-    )
-    with pytest.raises(UnreadableCellError):
-        BoardReader(skin, geometry, crops_dir=tmp_path).read(frame, 20)
-    finished = replace(skin, finished={size_class: darker for size_class in kept_for})
-    reading = BoardReader(finished, geometry, crops_dir=tmp_path).read(frame, 20)
-    assert np.array_equal(reading.board.tiles, tiles)
+    return skin, darker, tiles, lost, fresh
 
 
 @settings(max_examples=100, deadline=None)
