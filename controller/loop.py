@@ -29,7 +29,7 @@ from controller.mouse import ClickOutsideError
 from controller.outcomes import GameSetup, LoggedGame, OutcomeLog, Result
 from controller.stopping import KeyWatch, StopRequested
 from controller.stopwatch import Stopwatch
-from controller.table import DialogAnswer, NoNewGameAction, NotAsRead, Table
+from controller.table import DialogAnswer, NoNewGameAction, NotAsRead, PartOfABoard, Table
 from solver import Board, BoardError, Cell, GameState, Tile
 from solver.bench.stats import format_win_rate
 from solver.engine import neighbour_counts
@@ -237,6 +237,13 @@ class GamePlayer:
         self._last_start_second = int(time.time())
 
     def _fresh_board(self) -> Board:
+        """The board of a new game (see :meth:`_new_board`), found whole: a board found on a
+        finished one may be part of it (:meth:`Table.check_whole`)."""
+        board = self._new_board()
+        self.table.check_whole()
+        return board
+
+    def _new_board(self) -> Board:
         """The board of a new game: the one shown if untouched, else one started the skin's way.
 
         Some games (xdemineur) open a starting area by themselves, so a new game is recognised
@@ -623,7 +630,13 @@ def _game_errors() -> Iterator[None]:
         raise GameAborted(Result.MISREAD, str(unreadable)) from unreadable
     except (BoardNotFoundError, CaptureError) as gone:
         raise GameAborted(Result.STOPPED, f"the board is gone: {gone}") from gone
-    except (UnstableFrameError, ClickOutsideError, NotAsRead, NoNewGameAction) as error:
+    except (
+        UnstableFrameError,
+        ClickOutsideError,
+        NotAsRead,
+        NoNewGameAction,
+        PartOfABoard,
+    ) as error:
         raise GameAborted(Result.STOPPED, str(error)) from error
     except KeyboardInterrupt as interrupt:
         raise StopRequested("stopped by the user") from interrupt

@@ -70,7 +70,7 @@ from calibration.view import BoardView, rest_point
 from controller import loop as loop_module
 from controller import mouse as mouse_module
 from controller.cli import main
-from controller.loop import GamePlayer, play_games
+from controller.loop import GamePlayer, NoFreshGame, play_games
 from controller.mouse import Check, ClickOutsideError
 from controller.outcomes import LoggedGame, OutcomeLog, Result
 from controller.table import NotAsRead, ScreenTable
@@ -1436,6 +1436,31 @@ def test_play_learns_a_number_a_loss_draws_darker_as_that_number(tmp_path: Path)
             truth = dimmed_number(screen.skin.templates[tile])
             (x, y), (width, height) = skin.tile_offset, skin.tile_size
             assert np.array_equal(drawn[tile], truth[y : y + height, x : x + width]), tile
+
+
+def test_play_found_on_part_of_a_lost_board_stops_before_playing_it(tmp_path: Path) -> None:
+    """A board left lost with a picture the skin lacks on its edge (the mine hit drawn on
+    another ground in the corner, gnome-mines' classic theme) is found only in part, the
+    cells of that row left out: play went on to start a game there on a 7x8 board of an 8x8
+    one. A board found is checked once fresh: part of a larger one, play stops unclicked."""
+    screen = DrawnGame(seed=2, numbers_per_size=True)  # cells of uneven sizes
+    skin = calibrated(screen, max_games=6).skin
+    layout = np.zeros((9, 9), dtype=bool)
+    layout[0, 0] = layout[5, 5] = True
+    screen.game = Game.from_layout(layout)
+    screen.odd_losses = frozenset(range(100))  # every loss draws the mine hit unlike the skin's
+    screen.click(*screen.scene().geometry.cell_centre((0, 0)))
+    assert screen.game.state is GameState.LOST
+    part = locate(skin, screen.grab())
+    assert part.shape != (9, 9)
+    clicks = screen.clicks
+    mouse = GuardedMouse(screen)
+    table = ScreenTable(screen, skin, part, mouse, 10, game="drawn", first_click="safe")
+    with OutcomeLog(tmp_path / "outcomes.sqlite3") as log:
+        player = GamePlayer(table, log, one_game_a_second=False)
+        with pytest.raises(NoFreshGame, match="part of a 9x9 board"):
+            player.play_game()
+    assert screen.clicks == clicks + 1  # the new game, on the face
 
 
 def test_a_number_not_learned_yet_does_not_stop_a_game_played_to_win() -> None:

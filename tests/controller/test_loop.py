@@ -211,6 +211,9 @@ class SimulatedTable:
         self.labelled[Tile.FLAG] = Tile.FLAG
         return self._reading()
 
+    def check_whole(self) -> None:
+        """The fake board is the whole board."""
+
     def read_lost(
         self, cells: Sequence[tuple[int, int]], numbers: Mapping[tuple[int, int], Tile]
     ) -> Reading | None:
