@@ -409,7 +409,7 @@ class ScreenTable:
             )
         face, way = self.geometry.face, ways[attempt % len(ways)]
         if way == "face" and face is not None:
-            self._click(*face.centre, "left", self._still_as_read(self._corners, face))
+            self._click(*face.centre, "left", self._still_as_read(self._corners_as_read(), face))
         elif way == "point":
             self._click(*self._new_game_point(), "left", self._point_as_saved())
         elif self._skin.new_game.key:
@@ -420,10 +420,23 @@ class ScreenTable:
                     self._mouse.park(self.geometry.rect)
                     self._parked = True
                 self._cells_now(self._timed_grabber.grab, {under})
-            corners = set(self._corners) - {under}
+            corners = set(self._corners_as_read()) - {under}
             with failsafe_as_stop():
                 self._parked = False  # the key is pressed with the pointer over the board
                 self._mouse.press(self._skin.new_game.key, x, y, self._still_as_read(corners))
+
+    def _corners_as_read(self) -> tuple[Cell, Cell]:
+        """Two opposite corner cells whose last read a check can repeat: on a lost board a
+        corner may show a picture kept for that read only (see :meth:`read_lost`), which no
+        later read matches (the mine hit drawn on another ground)."""
+        rows, columns = self.geometry.shape
+        reading = self._as_read()
+
+        def repeatable(cell: Cell) -> bool:
+            return reading.board[cell] != Tile.OPENED or cell in reading.pictures
+
+        other = ((0, columns - 1), (rows - 1, 0))
+        return self._corners if all(map(repeatable, self._corners)) else other
 
     def _still_as_read(self, cells: Iterable[Cell], face: Rect | None = None) -> Check:
         """The check before a new-game action: ``cells`` (and the face) show what the last read
@@ -441,7 +454,7 @@ class ScreenTable:
         """The check before a click on the new-game point: the corners as last read, and the
         point showing one of the looks of the button the skin saw there, else
         :class:`NotAsRead` is raised."""
-        corners = self._still_as_read(self._corners)
+        corners = self._still_as_read(self._corners_as_read())
         buttons = self._skin.buttons
 
         def check(grab: Grab) -> bool:

@@ -1463,6 +1463,32 @@ def test_play_found_on_part_of_a_lost_board_stops_before_playing_it(tmp_path: Pa
     assert screen.clicks == clicks + 1  # the new game, on the face
 
 
+def test_a_new_game_after_a_loss_whose_corner_shows_a_picture_never_seen_is_started() -> None:
+    """The mine hit drawn on another ground in the board's corner (gnome-mines' classic theme)
+    reads, on the lost board, as an opened cell of a picture kept for that read only. The
+    check before the new-game click, a corner as last read, refused it every time, and play
+    stopped ("cell (0, 0) ... matches no tile of the skin"). The other two corners serve."""
+    screen = DrawnGame(seed=2)
+    skin = calibrated(screen, max_games=6).skin
+    screen.start_new_game()
+    geometry = locate(skin, screen.grab(), shape=(9, 9))
+    layout = np.zeros((9, 9), dtype=bool)
+    layout[0, 0] = layout[5, 5] = True
+    screen.game = Game.from_layout(layout)
+    screen.odd_losses = frozenset(range(100))  # every loss draws the mine hit unlike the skin's
+    screen.click(*screen.scene().geometry.cell_centre((0, 0)))
+    mouse = GuardedMouse(screen)
+    table = ScreenTable(screen, skin, geometry, mouse, 10, game="drawn", first_click="safe")
+    with pytest.raises(UnreadableCellError) as unreadable:
+        table.look()
+    assert unreadable.value.cells == ((0, 0),)
+    lost = table.read_lost(unreadable.value.cells, {})
+    assert lost is not None and lost.board[0, 0] == Tile.OPENED
+    started = screen.new_games["face"]
+    table.new_game()
+    assert screen.new_games["face"] == started + 1
+
+
 def test_a_number_not_learned_yet_does_not_stop_a_game_played_to_win() -> None:
     """A game played to see the won face reads a number not learned yet, on a cell opened
     without losing, as an opened cell of unknown value. Such a game used to stop: a CI run
