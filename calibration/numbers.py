@@ -7,7 +7,9 @@ bounds its value, with no guessing:
   them), so a 1 that once had a single closed neighbour cannot be a 2;
 * it is at least its count of neighbours known to be mines (the mine that was hit, for a game
   that shows only that one on a loss);
-* where every mine is known (a loss that shows all mines) the count is exact.
+* where every mine is known (a loss that shows all mines) the count is exact;
+* on a board still in play, a value that leaves no mine layout for the board's other numbers
+  and its mine count is none (the exact count of :func:`solver.analyze` says so).
 
 Different numbers look different, so the values are distinct: a picture whose interval leaves it
 only one value that no other picture must take is that number. This works for games that show
@@ -23,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from calibration.errors import CalibrationError
-from solver import Board, Cell, Tile
+from solver import Board, BoardError, Cell, Tile, analyze
 from solver.engine import neighbour_counts
 
 HIGHEST = 8
@@ -166,7 +168,9 @@ def label_from_play(
     all 0, an even board); ``known`` per size class the numbers the skin reads on its cells (a
     new picture of that class is another number; one drawn for another class may be any). The
     last board ends the game: won, every closed cell is a mine; lost with the mines shown, the
-    counts are exact; lost with only the mine hit, it bounds.
+    counts are exact; lost with only the mine hit, it bounds. The last board still in play
+    bounds each picture by the values its other numbers leave it (with flags only if
+    ``flags_are_mines``).
     """
     classes = classes or {}
     bounds = NumberBounds()
@@ -183,7 +187,46 @@ def label_from_play(
             bounds.narrow(
                 picture, int(low[cell]), int(high[cell]), f"read {index + 1}, cell {cell}"
             )
+    in_play = [  # the solver counts flags as mines
+        index
+        for index, (board, _) in enumerate(boards)
+        if _in_play(board) and (flags_are_mines or not (board.tiles == Tile.FLAG).any())
+    ]
+    if in_play:  # the last board in play knows the most: its numbers bound the rest
+        board, pictures = boards[in_play[-1]]
+        for picture in sorted(set(pictures.values())):
+            cells = [cell for cell, each in pictures.items() if each == picture]
+            least, most = _fitting(board, cells, *bounds.interval(picture))
+            bounds.narrow(picture, least, most, f"read {in_play[-1] + 1}, the numbers around")
     pictures_seen = {picture for _, pictures in boards for picture in pictures.values()}
     class_of |= {picture: classes.get(picture, 0) for picture in pictures_seen}
     values = bounds.values([*class_of], lambda first, second: class_of[first] == class_of[second])
     return {picture: Tile(values[picture]) for picture in pictures_seen if picture in values}
+
+
+def _in_play(board: Board) -> bool:
+    """Neither lost (no mine shown) nor won: a board whose mine layouts the solver counts."""
+    shown = np.isin(board.tiles, (Tile.MINE, Tile.EXPLODED)).any()
+    return not shown and not board.is_won
+
+
+def _fitting(board: Board, cells: Sequence[Cell], low: int, high: int) -> tuple[int, int]:
+    """The least and the most of ``low`` to ``high`` that ``cells`` (opened cells of one
+    picture) can all show with some mine layout fitting the rest of ``board``; the interval as
+    it was if none fits (a board no layout fits is the play loop's to refuse)."""
+
+    def fits(value: int) -> bool:
+        trial = board.copy()
+        for cell in cells:
+            trial.tiles[cell] = value
+        try:
+            analyze(trial)
+        except BoardError:
+            return False
+        return True
+
+    least = next((value for value in range(low, high + 1) if fits(value)), None)
+    if least is None:
+        return low, high
+    most = next(value for value in range(high, least - 1, -1) if value == least or fits(value))
+    return least, most

@@ -168,25 +168,48 @@ class GamePlayer:
         reads = self._reads or []
         if not any(reading.pictures for reading in reads):
             return
-        known = {
-            c: {int(tile) for tile in tiles} for c, tiles in self.table.known_numbers().items()
-        }
         boards = [(reading.board, reading.pictures) for reading in reads]
         if boards[-1][0] is not self._board:  # the end was read apart from the clicks
             opened = self._board.tiles == Tile.OPENED
             last = {cell: picture for cell, picture in boards[-1][1].items() if opened[cell]}
             boards.append((self._board, last))
+        labels = self._proven(boards)
+        if labels:
+            self.table.label(labels)
+        self._board = _with_labels(self._board, boards[-1][1], labels)
+
+    def _label_in_play(self) -> None:
+        """Give the pictures first seen in play the numbers the board just read proves, while
+        the game goes on: the solver counts those numbers from its next move, not from the next
+        game (the first game that shows a rare number no longer guesses without it). The reads
+        so far are rewritten as the table reads them now, and the board is read again."""
+        reads = self._reads or []
+        if not reads or not reads[-1].pictures or reads[-1].outcome != GameState.PLAYING:
+            return
+        labels = self._proven([(reads[-1].board, reads[-1].pictures)])  # it knows the most
+        if not labels:
+            return
+        self.table.label(labels)
+        self.stopwatch.counts["pictures labelled in play"] += len(labels)
+        reads[:] = [_relabelled(reading, labels) for reading in reads]
+        reading = self._look()
+        self._board = reading.board
+        reads.append(reading)
+
+    def _proven(self, boards: Sequence[tuple[Board, Mapping[Cell, int]]]) -> dict[int, Tile]:
+        """The numbers ``boards`` (reads of this game, each with its pictures first seen)
+        prove for those pictures; a contradiction ends the game misread."""
+        known = {
+            c: {int(tile) for tile in tiles} for c, tiles in self.table.known_numbers().items()
+        }
         try:
-            labels = label_from_play(  # the bot flags only proven mines
+            return label_from_play(  # the bot flags only proven mines
                 boards, known, self.table.picture_classes(), flags_are_mines=True
             )
         except CalibrationError as contradiction:
             raise GameAborted(
                 Result.MISREAD, f"the pictures first seen in this game: {contradiction}"
             ) from contradiction
-        if labels:
-            self.table.label(labels)
-        self._board = _with_labels(self._board, boards[-1][1], labels)
 
     def _check_reads_against_the_end(self) -> None:
         """Every read of the game agrees with its end, or the game is misread: a cell read as a
@@ -317,6 +340,7 @@ class GamePlayer:
             self._board, outcome = reading.board, reading.outcome
             if self._reads is not None:
                 self._reads.append(reading)
+                self._label_in_play()
         if outcome != GameState.WON:
             return Result.LOST
         self._flag_the_mines_left(logged)
@@ -605,6 +629,23 @@ class GamePlayer:
         if adopted is not None:
             self.stopwatch.counts["pictures first seen in play"] += len(cells)
         return adopted
+
+
+def _relabelled(reading: Reading, labels: Mapping[int, Tile]) -> Reading:
+    """``reading`` as the table reads it once it has learned ``labels`` (see
+    :meth:`Table.label`): their cells show their numbers, the pictures left numbered anew in
+    the same order."""
+    tiles = reading.board.tiles.copy()
+    pictures: dict[Cell, int] = {}
+    for cell, picture in reading.pictures.items():
+        if picture in labels:
+            tiles[cell] = labels[picture]
+        else:
+            pictures[cell] = picture - sum(labelled < picture for labelled in labels)
+    board = reading.board
+    return replace(
+        reading, board=Board(board.rows, board.columns, board.mines, tiles), pictures=pictures
+    )
 
 
 def _with_labels(

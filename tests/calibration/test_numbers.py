@@ -96,8 +96,9 @@ def test_a_won_game_labels_a_picture_by_its_closed_neighbours() -> None:
 
 def test_a_loss_showing_only_the_mine_hit_bounds_its_neighbours_from_below() -> None:
     # At most 3 (closed neighbours), at least 1 (the mine hit): 1, since 2 and 3 are known.
-    during = Board.from_rows(["-U", "UU"], mines=2)
-    lost = Board.from_rows(["-X", "UU"], mines=2)
+    # (Two cells beyond its neighbours: on a 2x2 board the mine count alone would say 2.)
+    during = Board.from_rows(["-UU", "UUU"], mines=2)
+    lost = Board.from_rows(["-XU", "UUU"], mines=2)
     boards = [(during, {(0, 0): 0}), (lost, {(0, 0): 0})]
     assert label_from_play(boards, known={0: [0, 2, 3]}) == {0: Tile.ONE}
     assert label_from_play(boards, known={0: [0, 3]}) == {}
@@ -368,3 +369,48 @@ def test_a_tile_with_two_appearances_names_both_and_the_window_that_may_be_too_s
         meanings.give(REDRAWN, Tile.MINE, "another loss")
     with pytest.raises(CalibrationError, match="draws past its cells .then enlarge the window"):
         meanings.give(REDRAWN, Tile.MINE, "another loss")
+
+
+def test_a_picture_in_play_takes_the_one_number_the_other_numbers_allow() -> None:
+    # (1, 1) has six closed neighbours: 0 to 4 are known, so it is a 5 or a 6 by its bounds. A 6
+    # would make (1, 2) and (2, 2) both mines, and the 2 at (2, 1) would count three (the 1 at
+    # (2, 0) proves (1, 0) a mine): only 5 fits the board, which is still in play.
+    board = Board.from_rows(["UUUUU", "U-UUU", "12UUU"], mines=8)
+    boards = [(board, {(1, 1): 0})]
+    assert label_from_play(boards, known={0: [0, 1, 2, 3, 4]}) == {0: Tile.FIVE}
+
+
+def test_a_picture_in_play_stays_unlabelled_while_two_numbers_fit() -> None:
+    # Without the 2 at (2, 1), (2, 2) may be a mine: a 5 and a 6 both fit.
+    board = Board.from_rows(["UUUUU", "U-UUU", "1UUUU"], mines=8)
+    assert label_from_play([(board, {(1, 1): 0})], known={0: [0, 1, 2, 3, 4]}) == {}
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    density=st.floats(0.1, 0.4),
+    opened_share=st.floats(0.2, 0.8),
+    flag_share=st.floats(0, 1),
+)
+def test_numbers_labelled_in_play_are_the_true_ones(
+    seed: int, density: float, opened_share: float, flag_share: float
+) -> None:
+    # A board in play whose numbers of one value the skin cannot read (opened cells of unknown
+    # number, one picture) while it reads some of the others, some mines flagged (proven, as
+    # the bot flags): every label is the true number.
+    mines, numbers, opened = random_board(seed, 8, 10, density, opened_share)
+    if mines.sum() == 0 or not opened.any() or (opened | mines).all():
+        return
+    rng = np.random.default_rng(seed + 1)
+    tiles = np.where(opened, numbers, Tile.HIDDEN).astype(np.uint8)
+    tiles[mines & (rng.random(mines.shape) < flag_share)] = Tile.FLAG
+    value = int(rng.choice(np.unique(numbers[opened])))
+    cells = [(int(r), int(c)) for r, c in np.argwhere(opened & (numbers == value))]
+    for cell in cells:
+        tiles[cell] = Tile.OPENED
+    known = [n for n in range(9) if n != value and rng.random() < 0.7]
+    board = Board(8, 10, int(mines.sum()), tiles)
+    pictures = dict.fromkeys(cells, 0)
+    labels = label_from_play([(board, pictures)], known={0: known}, flags_are_mines=True)
+    assert labels in ({}, {0: Tile(value)})

@@ -24,7 +24,7 @@ from controller.loop import (
 from controller.outcomes import GameSetup, LoggedGame, OutcomeLog, Result
 from controller.stopping import StopKey, StopKeyError, StopRequested
 from controller.table import DialogAnswer, NotAsRead
-from solver import Board, BoardError, Game, Tile
+from solver import Board, BoardError, Game, GameState, Tile
 from solver.engine import neighbour_counts
 from solver.strategy import Action, Move, next_moves
 from vision.errors import (
@@ -111,6 +111,8 @@ class SimulatedTable:
         self.unreadable_looks = 0
         """Looks that found a number not adopted yet."""
         self.labelled: dict[int, Tile] = {}
+        self.labelled_in_play: set[int] = set()
+        """The numbers labelled while their game was still in play."""
         self.dialog_on_loss = dialog_on_loss
         """Like kmines: a loss opens a dialog over the board, which only close_dialogs closes."""
         self.dialog_open = False
@@ -241,6 +243,8 @@ class SimulatedTable:
         for picture, tile in tiles.items():
             assert self.adopted[picture] == tile, f"picture of {self.adopted[picture]} as {tile}"
             self.labelled[int(tile)] = tile
+            if self.current.state == GameState.PLAYING:
+                self.labelled_in_play.add(int(tile))
         self.adopted = [n for i, n in enumerate(self.adopted) if i not in tiles]
 
     def play(self, move: Move) -> bool:
@@ -1139,3 +1143,19 @@ def test_numbers_the_skin_lacks_are_played_as_unknown_and_learned_from_the_games
     # Each new picture is adopted once it has stayed for STILL_REREADS re-reads, not after every
     # ANIMATION_REREADS (8 s of play each, a flash or a message would have gone by then).
     assert table.unreadable_looks <= 2 * (controller.loop.STILL_REREADS + 1)
+
+
+def test_a_number_first_seen_in_play_is_labelled_as_soon_as_the_board_proves_it(
+    tmp_path: Path,
+) -> None:
+    # Expert with the skin reading no 4, 5 or 6 (as sgt-mines' calibration may end): each is
+    # labelled in the game it first shows in, while that game is still played, once the
+    # other numbers leave its picture one value, so the solver counts it from then on.
+    table = SimulatedTable(seed=7, size=(16, 30, 99), unknown_numbers=frozenset({4, 5, 6}))
+    with OutcomeLog(tmp_path / "log.db") as log:
+        reports = play_all(quick_player(table, log), 6)
+    assert all(report.record.result in (Result.WON, Result.LOST) for report in reports), [
+        report.reason for report in reports
+    ]
+    assert table.labelled_in_play, table.labelled
+    assert table.labelled_in_play <= set(table.labelled)
