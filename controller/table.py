@@ -23,6 +23,7 @@ from vision.errors import BoardNotFoundError, UnreadableCellError, VisionError
 from vision.geometry import BoardGeometry, Rect
 from vision.locate import locate_on_screen
 from vision.match import TemplateBank, picture_distance
+from vision.opened import opened_beside_a_zero
 from vision.read import BoardReader, Reading
 from vision.skin import SIZE_CLASSES, Image, Skin, SkinError
 from vision.stable import wait_stable
@@ -484,11 +485,13 @@ class ScreenTable:
 
     def _cells_now(self, grab: Grab, cells: Iterable[Cell]) -> dict[Cell, Tile]:
         """What ``cells`` show now; raises :class:`NotAsRead` unless each shows what the last
-        read did or what a click since could have made of it (a closed cell opened or flagged)."""
+        read did or what a click since could have made of it (a closed cell opened or flagged).
+        A cell read opened beside a 0 is judged among the opened tiles, as the read judged it."""
         board = self._as_read().board
         now = {}
         for cell in cells:
-            tile = self._reader.read_tile(grab(self._reader.check_rect(cell)))
+            opened = opened_beside_a_zero(board.tiles, cell)  # as the read judged it
+            tile = self._reader.read_tile(grab(self._reader.check_rect(cell)), opened)
             if tile is None or not _could_follow(Tile(board[cell]), tile):
                 shown = "matches no tile of the skin" if tile is None else f"shows {tile.name}"
                 raise NotAsRead(

@@ -14,7 +14,7 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
-from solver import Tile
+from solver import Cell, Tile
 from solver.engine import neighbour_counts
 
 Mask = npt.NDArray[np.bool_]
@@ -43,3 +43,11 @@ def opened_beside_zeros(accepted: Mask, zeros: Mask, judge: JudgeOpened) -> Mask
         sure, zero = judge(cells)
         accepted[rows[sure], columns[sure]] = True
         zeros[rows[sure & zero], columns[sure & zero]] = True
+
+
+def opened_beside_a_zero(tiles: npt.NDArray[np.uint8], cell: Cell) -> bool:
+    """Whether ``cell`` of a read board (``tiles``) shows an opened tile with a 0 beside it: a
+    check of that cell alone judges it among the opened tiles, as the read may have."""
+    row, column = cell
+    around = tiles[max(row - 1, 0) : row + 2, max(column - 1, 0) : column + 2] == Tile.ZERO
+    return bool(OPENED_TILES[tiles[cell]]) and int(around.sum()) > int(tiles[cell] == Tile.ZERO)

@@ -518,10 +518,13 @@ class BoardReader:
             return tile
         return Rect(tile.left - 1, tile.top - 1, tile.width + 2, tile.height + 2)
 
-    def read_tile(self, image: Image) -> Tile | None:
+    def read_tile(self, image: Image, opened: bool = False) -> Tile | None:
         """What one tile image (a capture of a cell's :meth:`check_rect`) shows, or
         None unless it matches one template for sure. Nothing is saved: this checks a cell
-        between reads (about a tenth of a millisecond), it does not read the board."""
+        between reads (about a tenth of a millisecond), it does not read the board.
+        ``opened``: the cell is known to be opened (the last read showed it opened beside a 0),
+        so a refused image is judged again among the opened tiles alone, as :meth:`read`
+        judges a cell beside a 0 (see :mod:`vision.opened`)."""
         width, height = self.skin.tile_size
         ringed = image if self._ringed else None  # a capture of check_rect
         if ringed is not None:
@@ -536,10 +539,16 @@ class BoardReader:
                     ringed[None], verdict.best, verdict.best_distance
                 )
                 verdict = replace(verdict, unambiguous=confirmed, within_threshold=confirmed)
+            if not verdict.accepted[0] and opened:
+                distances[:, ~OPENED_TILES[self._tiles]] = np.inf
+                verdict = self._bank.judge(distances, self.skin.threshold)
             return Tile(int(self._tiles[verdict.best[0]])) if verdict.accepted[0] else None
         # A cell of unknown size class: a tile's pictures for each class count as one.
         folded = nearest_per_label(distances, self._tiles, max(Tile) + 1)
         verdict = self._bank.judge(folded, self.skin.threshold)
+        if not verdict.accepted[0] and opened:
+            folded[:, ~OPENED_TILES] = np.inf
+            verdict = self._bank.judge(folded, self.skin.threshold)
         return Tile(int(verdict.best[0])) if verdict.accepted[0] else None
 
     def face_image(self, frame: Image) -> Image | None:

@@ -7,7 +7,7 @@ drawn on the opened colour. Boards are drawn with grid lines between tiles and a
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -63,6 +63,16 @@ def make_skin(pitch: int, seed: int = 0, name: str = "synthetic") -> Skin:
         tile_offset=(offset, offset),
         faces=faces,
     )
+
+
+def with_zero_near_hidden(skin: Skin) -> Skin:
+    """``skin`` with a 0 that differs from its hidden tile in a few pixels only, twice the
+    threshold away (kmines' 16-px tiles: their opened 0 is a flat hidden tile)."""
+    hidden = skin.templates[Tile.HIDDEN].astype(float)
+    step = np.random.default_rng(5).choice([-1.0, 1.0], size=hidden.shape)
+    step *= 2 * skin.threshold * 255 / np.sqrt(np.mean(step**2))
+    zero = np.clip(hidden + step, 0, 255).astype(np.uint8)
+    return replace(skin, templates=skin.templates | {Tile.ZERO: zero})
 
 
 @dataclass

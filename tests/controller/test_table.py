@@ -23,7 +23,14 @@ from vision.capture import ScreenGrabber
 from vision.geometry import BoardGeometry, Edges, Rect
 from vision.locate import locate
 from vision.skin import MAX_SLACK, SIZE_CLASSES, Image, NewGame, Skin
-from vision.synthetic import Scene, draw, make_skin, per_size_numbers, veil_with_dialog
+from vision.synthetic import (
+    Scene,
+    draw,
+    make_skin,
+    per_size_numbers,
+    veil_with_dialog,
+    with_zero_near_hidden,
+)
 
 SCREEN = (640, 480)
 DIALOG = Rect(60, 150, 360, 100)
@@ -520,3 +527,37 @@ def test_a_skin_with_no_way_to_start_a_game_ends_the_run_with_no_click(tmp_path:
             GamePlayer(table, log).play_game()
         assert log.games() == []
     assert mouse.clicks == [] and mouse.presses == []
+
+
+class CornerBetweenScreen(DrawnScreen):
+    """Draws an opened 0 in the top-left corner between the 0 and the hidden tile (a skin whose
+    0 is near its hidden tile): the board's read takes it for a 0 beside the 0s around it."""
+
+    def scene(self) -> Scene:
+        scene = super().scene()
+        if self.game.board[0, 0] == Tile.ZERO:
+            zero, hidden = (self.skin.templates[t].astype(float) for t in (Tile.ZERO, Tile.HIDDEN))
+            tile = scene.geometry.tile_rect((0, 0))
+            between = np.round(0.6 * zero + 0.4 * hidden).astype(np.uint8)
+            scene.screen[tile.top : tile.bottom, tile.left : tile.right] = between
+        return scene
+
+
+def test_a_corner_the_read_took_for_a_0_beside_0s_passes_the_check_before_a_click() -> None:
+    # The check before a click read the corner alone, where the read had judged it beside 0s
+    # among the opened tiles: every click was refused (a lost board of gnome-mines' classic
+    # theme stopped a run at its new game so).
+    skin = with_zero_near_hidden(SKIN)
+    screen = next(
+        screen
+        for seed in range(100)
+        if (screen := CornerBetweenScreen(seed=seed, skin=skin)).game.open((0, 0))
+        and screen.game.board[0, 1] == Tile.ZERO
+        and screen.game.state.value == "playing"
+    )
+    mouse = RecordingMouse(screen)
+    table = table_for(screen, mouse, skin)
+    assert table.look().board[0, 0] == Tile.ZERO
+    hidden = next((int(r), int(c)) for r, c in np.argwhere(screen.game.board.tiles == Tile.HIDDEN))
+    assert table.play(Move(hidden, Action.OPEN))
+    assert len(mouse.clicks) == 1

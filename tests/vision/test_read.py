@@ -20,7 +20,15 @@ from vision.locate import locate
 from vision.match import AMBIGUITY_RATIO, TemplateBank, tile_gather, tile_lattice
 from vision.read import BoardReader, Reading
 from vision.skin import FACE_STATES, MAX_SLACK, Image, Skin
-from vision.synthetic import LAYOUTS, OPENED, Scene, draw, make_skin, per_size_numbers
+from vision.synthetic import (
+    LAYOUTS,
+    OPENED,
+    Scene,
+    draw,
+    make_skin,
+    per_size_numbers,
+    with_zero_near_hidden,
+)
 
 SKINS = {pitch: make_skin(pitch, seed=pitch) for pitch in LAYOUTS}
 SCREEN = (640, 480)
@@ -332,15 +340,9 @@ def test_near_tie_between_similar_tiles_is_ambiguous(tmp_path: Path) -> None:
 
 
 def _zero_near_hidden() -> Skin:
-    """:data:`SKINS` [16] with a 0 that differs from the hidden tile in a few pixels only, twice
-    the threshold away (kmines' 16-px tiles: their opened 0 is a flat hidden tile)."""
+    """:data:`SKINS` [16] with a 0 twice the threshold from its hidden tile, and no face."""
     base = SKINS[16]
-    templates = dict(base.templates)
-    hidden = templates[Tile.HIDDEN].astype(float)
-    rng = np.random.default_rng(5)
-    step = rng.choice([-1.0, 1.0], size=hidden.shape)
-    step *= 2 * base.threshold * 255 / np.sqrt(np.mean(step**2))
-    templates[Tile.ZERO] = np.clip(hidden + step, 0, 255).astype(np.uint8)
+    templates = with_zero_near_hidden(base).templates
     return Skin("near", base.pitch, base.tile_size, templates, base.threshold, base.new_game)
 
 
@@ -380,6 +382,35 @@ def test_a_cell_between_the_0_and_the_hidden_tile_beside_a_0_reads_as_opened(
     expected = np.array([[symbols[c] for c in row] for row in read], dtype=np.uint8)
     board = read_scene(skin, drawn.geometry, drawn.screen, tmp_path).board
     assert board.tiles.tolist() == expected.tolist()
+
+
+def test_a_cell_checked_alone_that_the_last_read_showed_opened_is_judged_among_opened_tiles(
+    tmp_path: Path,
+) -> None:
+    """The check before a click reads a cell alone: a cell the board's read took for a 0 by the
+    rule beside 0s was refused there, and the click with it (a lost classic gnome-mines board
+    stopped its run so). Known opened, it is judged among the opened tiles, as the read did; a
+    tile matched for sure reads as it did (a hidden tile stays hidden: the check then refuses).
+    """
+    skin = _zero_near_hidden()
+    tiles = np.array([[Tile.ZERO] * 3, [Tile.ZERO] * 3, [Tile.HIDDEN] * 3], dtype=np.uint8)
+    drawn = draw(skin, tiles, (40, 60), SCREEN, face=None)
+    zero, hidden = (skin.templates[t].astype(float) for t in (Tile.ZERO, Tile.HIDDEN))
+    tile = drawn.geometry.tile_rect((1, 1))
+    drawn.screen[tile.top : tile.bottom, tile.left : tile.right] = np.round(
+        0.6 * zero + 0.4 * hidden
+    ).astype(np.uint8)
+    reader = BoardReader(skin, drawn.geometry, crops_dir=tmp_path)
+    assert read_scene(skin, drawn.geometry, drawn.screen, tmp_path).board[1, 1] == Tile.ZERO
+
+    def alone(cell: tuple[int, int]) -> Image:
+        rect = reader.check_rect(cell)
+        return drawn.screen[rect.top : rect.bottom, rect.left : rect.right]
+
+    assert reader.read_tile(alone((1, 1))) is None
+    assert reader.read_tile(alone((1, 1)), opened=True) == Tile.ZERO
+    assert reader.read_tile(alone((2, 1)), opened=True) == Tile.HIDDEN
+    assert reader.read_tile(alone((0, 1)), opened=True) == Tile.ZERO
 
 
 @examples
