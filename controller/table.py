@@ -214,8 +214,7 @@ class ScreenTable:
 
     def _use(self, geometry: BoardGeometry) -> None:
         self.geometry = geometry
-        self._reader = BoardReader(self._skin, geometry, unlabelled=self._unlabelled)
-        self._frame = self._reading = self._face_as_read = None
+        self._read_anew()
         rows, columns = geometry.shape
         self._corners = ((0, 0), (rows - 1, columns - 1))
         self._whole = False
@@ -224,6 +223,11 @@ class ScreenTable:
         window = self._mouse.window_of(geometry.rect).intersection(self._grabber.screen)
         self._window = window if window.width and window.height else geometry.rect
         self._window_as_found = self._timed_grabber.grab(self._window)
+
+    def _read_anew(self) -> None:
+        """Read with the skin and pictures as they are now; no click before the next read."""
+        self._reader = BoardReader(self._skin, self.geometry, unlabelled=self._unlabelled)
+        self._frame = self._reading = self._face_as_read = None
 
     def _areas(self) -> list[Rect]:
         """Where clicks may go: the board, its face, the user's "New game" button."""
@@ -383,11 +387,13 @@ class ScreenTable:
         self._learned()
 
     def _learned(self) -> None:
-        """Keep the skin play has just taught a picture, and read with it from now on."""
+        """Keep the skin play has just taught a picture, and read with it from now on. The
+        board is where it was found: it is not looked for again, and the window as found
+        (before any dialog veiled it) is kept."""
         self._skin.check()
         if self._save_skin is not None:
             self._save_skin(self._skin)
-        self._use(self.geometry)
+        self._read_anew()
 
     def play(self, move: Move) -> bool:
         needed = False

@@ -11,6 +11,7 @@ import pytest
 from test_loop import play_all
 from virtual_clock import use_virtual_clock
 
+import controller.table as table_module
 from controller import loop
 from controller.loop import GamePlayer, NoFreshGame
 from controller.mouse import Check, ClickOutsideError
@@ -21,7 +22,7 @@ from solver.strategy import Action, Move
 from vision import stable
 from vision.capture import ScreenGrabber
 from vision.geometry import BoardGeometry, Edges, Rect
-from vision.locate import locate
+from vision.locate import locate, locate_on_screen
 from vision.skin import MAX_SLACK, SIZE_CLASSES, Image, NewGame, Skin
 from vision.synthetic import (
     Scene,
@@ -248,10 +249,20 @@ def test_numbers_a_size_class_never_showed_are_learned_for_that_class_in_play(
     mouse = RecordingMouse(screen)
     geometry = locate(skin, screen.grab(), shape=(9, 9))
     table = ScreenTable(screen, skin, geometry, mouse, 10, game="drawn", first_click="safe")
+    searches: list[Skin] = []
+
+    def counted(grabber: ScreenGrabber, skin: Skin, **shape: object) -> BoardGeometry:
+        searches.append(skin)
+        return locate_on_screen(grabber, skin, **shape)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(table_module, "locate_on_screen", counted)
     with OutcomeLog(tmp_path / "log.db") as log:
         play_all(GamePlayer(table, log), 8)
         records = log.games()
     assert all(r.result in (Result.WON, Result.LOST) for r in records), [r.reason for r in records]
+    # The board never moved: it is looked for once, for the check that it is whole, however
+    # many pictures play learns.
+    assert len(searches) == 1
     learned = [(c, t) for c, v in skin.variants.items() for t in v if t not in known]
     assert learned, "no number was met in a wide class"
     for size_class, tile in learned:
