@@ -186,6 +186,8 @@ class GamePlayer:
         reads = self._reads or []
         if not reads or not reads[-1].pictures or reads[-1].outcome != GameState.PLAYING:
             return
+        if _number_not_drawn_yet(reads[-1].board) is not None:
+            return  # a frame caught mid-drawing: its numbers may allow a picture a wrong value
         labels = self._proven([(reads[-1].board, reads[-1].pictures)])  # it knows the most
         if not labels:
             return
@@ -697,9 +699,9 @@ def _solver_moves(board: Board, rule: str, flags: bool) -> list[Move]:
     is wrong): the game ends as ``misread``, with the solver's reason and the board read. So does
     a 0 beside a hidden cell, which every game opens by itself: a number not drawn yet (kmines
     once showed an opened cell blank between two 4s), whose neighbours the solver would open."""
-    beside_hidden = (board.tiles == Tile.ZERO) & (neighbour_counts(board.tiles == Tile.HIDDEN) > 0)
-    if beside_hidden.any():
-        row, column = (int(value) for value in np.argwhere(beside_hidden)[0])
+    undrawn = _number_not_drawn_yet(board)
+    if undrawn is not None:
+        row, column = undrawn
         raise GameAborted(
             Result.MISREAD,
             f"cell ({row}, {column}) reads 0 beside a hidden cell, which the game would have "
@@ -712,6 +714,16 @@ def _solver_moves(board: Board, rule: str, flags: bool) -> list[Move]:
             Result.MISREAD,
             f"the solver finds the board impossible: {impossible}; it was read as\n{board}",
         ) from impossible
+
+
+def _number_not_drawn_yet(board: Board) -> Cell | None:
+    """The first 0 beside a hidden cell, if any: every game opens a 0's neighbours by itself,
+    so it is a number the game has not drawn yet (or a misread)."""
+    beside_hidden = (board.tiles == Tile.ZERO) & (neighbour_counts(board.tiles == Tile.HIDDEN) > 0)
+    if not beside_hidden.any():
+        return None
+    row, column = (int(value) for value in np.argwhere(beside_hidden)[0])
+    return row, column
 
 
 def _flags_to_finish(board: Board) -> list[Move]:

@@ -987,6 +987,35 @@ class DrawsNumbersLate(DrawsWrongFrames):
         return None
 
 
+class LabelsBesideLateNumbers(DrawsNumbersLate):
+    """Numbers drawn late, on a skin that reads no 2 or 3 yet; records each number labelled
+    while a frame drawn wrong is the last look."""
+
+    def __init__(self, seed: int, frames: int) -> None:
+        super().__init__(seed, frames)
+        self.unknown_numbers = {2, 3}
+        self.labelled_on_wrong_frames: list[Tile] = []
+
+    def label(self, tiles: Mapping[int, Tile]) -> None:
+        if self._beside:
+            self.labelled_on_wrong_frames.extend(tiles.values())
+        super().label(tiles)
+
+
+def test_no_number_is_labelled_in_play_from_a_frame_with_a_number_not_drawn_yet(
+    tmp_path: Path,
+) -> None:
+    # A 0 beside a hidden cell is a number the game has not drawn yet: the other numbers of
+    # such a frame may leave a picture a value that is not its own.
+    shown = []
+    for seed in range(3, 9):
+        table = LabelsBesideLateNumbers(seed=seed, frames=3)
+        one_game(table, tmp_path / str(seed))
+        shown.append(table.shown)
+        assert table.labelled_on_wrong_frames == [], seed
+    assert any(shown)
+
+
 @pytest.mark.parametrize("drawn", [DrawsImpossibleFrames, DrawsNumbersLate])
 def test_a_board_drawn_wrong_for_a_moment_is_read_again_and_play_goes_on(
     tmp_path: Path, drawn: type[DrawsWrongFrames]
