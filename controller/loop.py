@@ -121,6 +121,8 @@ class GamePlayer:
         """The cells the last burst flagged."""
         self._reads: list[Reading] | None = None
         """The reads of the game being played (None between games)."""
+        self._ended: Board | None = None
+        """The board the last game ended on (None before the first game of the run)."""
         self._won_board_takes_flags: bool | None = None
         """Whether the game took a flag on a board shown won with mines still closed (see
         :meth:`_flag_the_mines_left`); None until such a board was met."""
@@ -159,6 +161,7 @@ class GamePlayer:
             raise
         finally:
             self._reads = None
+            self._ended = self._board
         final = _with_labels(self._board)
         return GameReport(self.log.finish_game(game_id, result, final, reason), reason)
 
@@ -591,28 +594,55 @@ class GamePlayer:
         read as opened cells of unknown number, learning nothing from them. A loss may redraw
         the opened numbers (gnome-mines' classic theme), a cell read as a number showing a
         picture never seen: with the rest read lost, it is that number as a finished game
-        draws it, and the skin keeps the picture so."""
+        draws it, and the skin keeps the picture so. Between games, a new game may open a
+        start by itself (xdemineur) with such pictures beside its 0s: numbers not learned yet
+        too; a finished board is read lost as after its game."""
         cells = unreadable.cells
-        board = self._board
-        if self._reads is not None and all(board.closed[cell] for cell in cells):
-            if all(cell in self._flagged for cell in cells):
-                learned = self.table.learn_flags(cells)
-                if learned is not None:
-                    self.stopwatch.counts["flags first seen in play"] += len(cells)
-                    return learned
-            adopted = self._adopt_in_play(cells)
+        if self._reads is None:
+            adopted = self._adopt_on_a_new_board(cells)
             if adopted is not None:
                 return adopted
-        numbers = {cell: Tile(board[cell]) for cell in cells if board[cell].is_number}
-        if not all(
-            board.closed[cell] or board[cell] == Tile.OPENED or cell in numbers for cell in cells
-        ):
-            return None
+            board = self._ended
+        else:
+            board = self._board
+            if all(board.closed[cell] for cell in cells):
+                if all(cell in self._flagged for cell in cells):
+                    learned = self.table.learn_flags(cells)
+                    if learned is not None:
+                        self.stopwatch.counts["flags first seen in play"] += len(cells)
+                        return learned
+                adopted = self._adopt_in_play(cells)
+                if adopted is not None:
+                    return adopted
+        numbers = {}
+        if board is not None:  # a board read before, in a game of this run
+            numbers = {cell: Tile(board[cell]) for cell in cells if board[cell].is_number}
+            if not all(
+                board.closed[cell] or board[cell] == Tile.OPENED or cell in numbers
+                for cell in cells
+            ):
+                return None
         lost = self.table.read_lost(cells, numbers)  # also the lost board a new game starts from
         if lost is not None:
             self.stopwatch.counts["cells a loss showed, not read"] += len(cells) - len(numbers)
             self.stopwatch.counts["numbers a loss redrew, first seen"] += len(numbers)
         return lost
+
+    def _adopt_on_a_new_board(self, cells: tuple[Cell, ...]) -> Reading | None:
+        """The board read with the pictures at ``cells`` as numbers first seen, if it is a game
+        in play whose flood opened each: beside a 0 (see :meth:`_adopt`)."""
+
+        def opened_by_the_game(reading: Reading) -> bool:
+            board = reading.board
+            zeros = neighbour_counts(board.tiles == Tile.ZERO) > 0
+            return reading.outcome == GameState.PLAYING and all(
+                board[cell] == Tile.OPENED and zeros[cell] for cell in cells
+            )
+
+        adopted = self.table.adopt_unknown(cells, opened_by_the_game)
+        if adopted is not None:
+            self.stopwatch.counts["pictures first seen on a new board"] += len(cells)
+        return adopted
 
     def _adopt_in_play(self, cells: tuple[Cell, ...]) -> Reading | None:
         """The board read with the pictures at ``cells`` as numbers first seen, if a click of

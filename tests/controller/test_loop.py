@@ -1188,3 +1188,26 @@ def test_a_number_first_seen_in_play_is_labelled_as_soon_as_the_board_proves_it(
     ]
     assert table.labelled_in_play, table.labelled
     assert table.labelled_in_play <= set(table.labelled)
+
+
+def test_a_number_never_seen_beside_the_start_a_new_game_opens_by_itself_is_played(
+    tmp_path: Path,
+) -> None:
+    # Like xdemineur: each new game opens a starting area by itself, and a number the skin
+    # lacks may show beside its 0s before any click of the bot (the run failed with an
+    # AttributeError on its first board, xdemineur Beginner's test once). The game's flood
+    # opened those cells: they are numbers not learned yet, and the games are played.
+
+    class OpensAZero(SimulatedTable):
+        def _started(self, seed: int) -> Game:
+            game = Game(*self.size, rule="opening", seed=seed)
+            game.open((self.size[0] // 2, self.size[1] // 2))
+            return game
+
+    table = OpensAZero(seed=2, unknown_numbers=frozenset({1, 2}))
+    with OutcomeLog(tmp_path / "log.db") as log:
+        reports = play_all(quick_player(table, log), 4)
+    assert [report.record.result in (Result.WON, Result.LOST) for report in reports] == [
+        True
+    ] * 4, [report.reason for report in reports]
+    assert table.labelled
