@@ -29,7 +29,7 @@ from controller.mouse import ClickOutsideError
 from controller.outcomes import GameSetup, LoggedGame, OutcomeLog, Result
 from controller.stopping import KeyWatch, StopRequested
 from controller.stopwatch import Stopwatch
-from controller.table import DialogAnswer, NoNewGameAction, NotAsRead, PartOfABoard, Table
+from controller.table import DialogAnswer, NoNewGameAction, NotAsRead, Table
 from solver import Board, BoardError, Cell, GameState, Tile
 from solver.bench.stats import format_win_rate
 from solver.engine import neighbour_counts
@@ -265,10 +265,12 @@ class GamePlayer:
         self._last_start_second = int(time.time())
 
     def _fresh_board(self) -> Board:
-        """The board of a new game (see :meth:`_new_board`), found whole: a board found on a
-        finished one may be part of it (:meth:`Table.check_whole`)."""
+        """The board of a new game (see :meth:`_new_board`), found whole: the board found may be
+        part of it (:meth:`Table.check_whole`), and is then read whole."""
         board = self._new_board()
-        self.table.check_whole()
+        if self.table.check_whole():
+            self.stopwatch.counts["boards found whole at a new game"] += 1
+            board = self._look().board
         return board
 
     def _new_board(self) -> Board:
@@ -708,7 +710,6 @@ def _game_errors() -> Iterator[None]:
         ClickOutsideError,
         NotAsRead,
         NoNewGameAction,
-        PartOfABoard,
     ) as error:
         raise GameAborted(Result.STOPPED, str(error)) from error
     except KeyboardInterrupt as interrupt:

@@ -91,9 +91,11 @@ class Table(Protocol):
         whole board then reads (each of ``cells`` as a flag): from now on they read so, and the
         skin keeps them. Else None, and nothing is kept."""
 
-    def check_whole(self) -> None:
-        """On a fresh board (every cell closed reads), raise :class:`PartOfABoard` if the board
-        was found as part of a larger one; checked once per place it is found."""
+    def check_whole(self) -> bool:
+        """On a new game's board, whether the board found was part of a larger one, which is
+        played from now on (it must be read again). Checked at every new game: a board found
+        short of an edge line that the game drew unlike the skin (a lost board), or of a line of
+        0s (which locate leaves out where no shape is asked), shows whole on a later board."""
 
     def read_lost(self, cells: Sequence[Cell], numbers: Mapping[Cell, Tile]) -> Reading | None:
         """The board just found unreadable at ``cells`` with those cells read as opened cells of
@@ -125,11 +127,6 @@ class DialogAnswer(Enum):
 class NotAsRead(VisionError):
     """Just before a click, the screen did not show the game as last read: nothing was clicked.
     The board must be read again (and found again, if it moved) before any further click."""
-
-
-class PartOfABoard(VisionError):
-    """The board found is part of a larger one: found on a finished board whose edge showed a
-    picture the skin lacks, it leaves out cells the game has."""
 
 
 class NoNewGameAction(SkinError):
@@ -217,8 +214,6 @@ class ScreenTable:
         self._read_anew()
         rows, columns = geometry.shape
         self._corners = ((0, 0), (rows - 1, columns - 1))
-        self._whole = False
-        """Whether a fresh board showed that the board found is no part of a larger one."""
         self._mouse.allow(*self._areas())
         window = self._mouse.window_of(geometry.rect).intersection(self._grabber.screen)
         self._window = window if window.width and window.height else geometry.rect
@@ -533,21 +528,16 @@ class ScreenTable:
         assert at is not None
         return self.geometry.left + at[0], self.geometry.top + at[1]
 
-    def check_whole(self) -> None:
-        if self._whole:
-            return
+    def check_whole(self) -> bool:
         try:
             found = locate_on_screen(self._grabber, self._skin)
         except BoardNotFoundError:
-            found = None  # nothing larger: the board found is whole
+            return False  # nothing larger: the board found is whole
         ours = self.geometry
-        if found is not None and found != ours and found.rect.contains_rect(ours.rect):
-            raise PartOfABoard(
-                f"the {ours.rows}x{ours.columns} board found at {ours.rect} is part of a "
-                f"{found.rows}x{found.columns} board at {found.rect} (it was found on a finished "
-                "board whose edge showed a picture the skin lacks): start play again"
-            )
-        self._whole = True
+        if found == ours or not found.rect.contains_rect(ours.rect):
+            return False
+        self._use(found)
+        return True
 
     def relocate(self) -> bool:
         shape = (self.geometry.rows, self.geometry.columns)

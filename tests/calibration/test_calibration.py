@@ -70,7 +70,7 @@ from calibration.view import BoardView, rest_point
 from controller import loop as loop_module
 from controller import mouse as mouse_module
 from controller.cli import main
-from controller.loop import GamePlayer, NoFreshGame, play_games
+from controller.loop import GamePlayer, play_games
 from controller.mouse import Check, ClickOutsideError
 from controller.outcomes import LoggedGame, OutcomeLog, Result
 from controller.table import NotAsRead, ScreenTable
@@ -1438,11 +1438,14 @@ def test_play_learns_a_number_a_loss_draws_darker_as_that_number(tmp_path: Path)
             assert np.array_equal(drawn[tile], truth[y : y + height, x : x + width]), tile
 
 
-def test_play_found_on_part_of_a_lost_board_stops_before_playing_it(tmp_path: Path) -> None:
+def test_play_found_on_part_of_a_lost_board_plays_the_whole_board_from_its_new_game(
+    tmp_path: Path,
+) -> None:
     """A board left lost with a picture the skin lacks on its edge (the mine hit drawn on
     another ground in the corner, gnome-mines' classic theme) is found only in part, the
     cells of that row left out: play went on to start a game there on a 7x8 board of an 8x8
-    one. A board found is checked once fresh: part of a larger one, play stops unclicked."""
+    one. Each new game's board is looked for again: found part of a larger one, the larger
+    one is played, from before the game's first click."""
     screen = DrawnGame(seed=2, numbers_per_size=True)  # cells of uneven sizes
     skin = calibrated(screen, max_games=6).skin
     layout = np.zeros((9, 9), dtype=bool)
@@ -1458,9 +1461,12 @@ def test_play_found_on_part_of_a_lost_board_stops_before_playing_it(tmp_path: Pa
     table = ScreenTable(screen, skin, part, mouse, 10, game="drawn", first_click="safe")
     with OutcomeLog(tmp_path / "outcomes.sqlite3") as log:
         player = GamePlayer(table, log, one_game_a_second=False)
-        with pytest.raises(NoFreshGame, match="part of a 9x9 board"):
-            player.play_game()
-    assert screen.clicks == clicks + 1  # the new game, on the face
+        report = player.play_game()
+        (moves,) = [log.moves(record.id) for record in log.games()]
+    record = report.record
+    assert (record.rows, record.columns) == (9, 9)
+    assert record.result in (Result.WON, Result.LOST), report.reason
+    assert screen.clicks == clicks + 1 + len(moves)  # the new game, on the face, then the game's
 
 
 def test_a_new_game_after_a_loss_whose_corner_shows_a_picture_never_seen_is_started() -> None:

@@ -213,8 +213,9 @@ class SimulatedTable:
         self.labelled[Tile.FLAG] = Tile.FLAG
         return self._reading()
 
-    def check_whole(self) -> None:
+    def check_whole(self) -> bool:
         """The fake board is the whole board."""
+        return False
 
     def read_lost(
         self, cells: Sequence[tuple[int, int]], numbers: Mapping[tuple[int, int], Tile]
