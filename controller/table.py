@@ -534,6 +534,17 @@ class ScreenTable:
         except BoardNotFoundError:
             return False  # nothing larger: the board found is whole
         ours = self.geometry
+        if found != ours and not found.rect.contains_rect(ours.rect):
+            # Short of another edge line this time: the board spans both, on one lattice.
+            shape = _spanned(ours, found)
+            try:
+                found = (
+                    ours
+                    if shape is None
+                    else locate_on_screen(self._grabber, self._skin, shape=shape)
+                )
+            except BoardNotFoundError:
+                return False
         if found == ours or not found.rect.contains_rect(ours.rect):
             return False
         self._use(found)
@@ -591,6 +602,24 @@ class ScreenTable:
         with failsafe_as_stop(), self.stopwatch.stage("click"):
             self._parked = False
             self._mouse.click(x, y, button, check)
+
+
+def _spanned(first: BoardGeometry, second: BoardGeometry) -> tuple[int, int] | None:
+    """The shape of the board that holds two boards found on one lattice, overlapping by a
+    cell at least (the same board found short of different edges); None if they are not."""
+    lines = []
+    for axis, start in ((1, "top"), (0, "left")):
+        ours, theirs = (
+            {getattr(board, start) + edge for edge in board.spacing[axis].starts}
+            for board in (first, second)
+        )
+        shared = ours & theirs
+        low, high = max(min(ours), min(theirs)), min(max(ours), max(theirs))
+        inside = {edge for edge in ours | theirs if low <= edge <= high}
+        if len(shared) < 2 or inside != shared:
+            return None
+        lines.append(len(ours | theirs) - 1)
+    return lines[0], lines[1]
 
 
 def learn_picture(skin: Skin, tile: Tile, size_class: int, picture: Image) -> None:

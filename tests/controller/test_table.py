@@ -624,3 +624,29 @@ def test_the_check_that_a_board_is_whole_is_made_at_every_new_game() -> None:
     screen.game = Game(9, 9, 10, seed=3)
     assert table.check_whole() and table.geometry.shape == (9, 9)
     assert table.look().board.is_fresh
+
+
+def test_a_board_found_short_of_one_edge_then_of_another_is_played_whole() -> None:
+    # The new game's start covers another edge with 0s: the board found then holds neither
+    # the one played nor is held by it (xdemineur: 9x9 found of a 9x12 board, then another
+    # part). Both lie on one lattice: the board spanning them is looked for, and played.
+    screen = DrawnScreen(seed=11)
+    layout = np.zeros((9, 9), dtype=bool)
+    layout[0, :6] = layout[6, [0, 3, 6, 8]] = True
+    screen.game = Game.from_layout(layout)
+    screen.game.open((8, 4))
+    table = ScreenTable(
+        screen,
+        SKIN,
+        locate(SKIN, screen.grab()),
+        RecordingMouse(screen),
+        10,
+        game="drawn",
+        first_click="safe",
+    )
+    assert table.geometry.shape == (8, 9) and table.geometry.top == 120
+    screen.game = Game.from_layout(np.flipud(layout))
+    screen.game.open((0, 4))
+    other = locate(SKIN, screen.grab())
+    assert other.shape == (8, 9) and other.top == 136
+    assert table.check_whole() and table.geometry == locate(SKIN, screen.grab(), shape=(9, 9))
