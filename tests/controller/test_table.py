@@ -601,14 +601,17 @@ def test_a_board_found_short_of_an_edge_line_of_0s_is_played_whole_from_the_next
     ]
 
 
-def test_the_check_that_a_board_is_whole_is_made_at_every_new_game() -> None:
-    # A game that opens its start by itself may cover the edge line of 0s again on the next
-    # board: the check passes there, and only a later board shows the line (xdemineur's next
-    # game misread on the short board, the check made once).
+SHORT_LAYOUT = np.zeros((9, 9), dtype=bool)
+SHORT_LAYOUT[0, :6] = SHORT_LAYOUT[6, [0, 3, 6, 8]] = True
+"""Mines that leave a 9x9 board opened from (8, 4) with its bottom row all 0s, every cell of
+the row above a number."""
+
+
+def table_short_of_its_bottom_row() -> tuple[DrawnScreen, ScreenTable]:
+    """A screen showing a board of :data:`SHORT_LAYOUT` opened from (8, 4), and a table on the
+    board located there with no shape: 8x9, its row of 0s left out."""
     screen = DrawnScreen(seed=11)
-    layout = np.zeros((9, 9), dtype=bool)
-    layout[0, :6] = layout[6, [0, 3, 6, 8]] = True
-    screen.game = Game.from_layout(layout)
+    screen.game = Game.from_layout(SHORT_LAYOUT)
     screen.game.open((8, 4))
     table = ScreenTable(
         screen,
@@ -619,6 +622,14 @@ def test_the_check_that_a_board_is_whole_is_made_at_every_new_game() -> None:
         game="drawn",
         first_click="safe",
     )
+    return screen, table
+
+
+def test_the_check_that_a_board_is_whole_is_made_at_every_new_game() -> None:
+    # A game that opens its start by itself may cover the edge line of 0s again on the next
+    # board: the check passes there, and only a later board shows the line (xdemineur's next
+    # game misread on the short board, the check made once).
+    screen, table = table_short_of_its_bottom_row()
     table.look()
     assert not table.check_whole() and table.geometry.shape == (8, 9)
     screen.game = Game(9, 9, 10, seed=3)
@@ -630,22 +641,9 @@ def test_a_board_found_short_of_one_edge_then_of_another_is_played_whole() -> No
     # The new game's start covers another edge with 0s: the board found then holds neither
     # the one played nor is held by it (xdemineur: 9x9 found of a 9x12 board, then another
     # part). Both lie on one lattice: the board spanning them is looked for, and played.
-    screen = DrawnScreen(seed=11)
-    layout = np.zeros((9, 9), dtype=bool)
-    layout[0, :6] = layout[6, [0, 3, 6, 8]] = True
-    screen.game = Game.from_layout(layout)
-    screen.game.open((8, 4))
-    table = ScreenTable(
-        screen,
-        SKIN,
-        locate(SKIN, screen.grab()),
-        RecordingMouse(screen),
-        10,
-        game="drawn",
-        first_click="safe",
-    )
+    screen, table = table_short_of_its_bottom_row()
     assert table.geometry.shape == (8, 9) and table.geometry.top == 120
-    screen.game = Game.from_layout(np.flipud(layout))
+    screen.game = Game.from_layout(np.flipud(SHORT_LAYOUT))
     screen.game.open((0, 4))
     other = locate(SKIN, screen.grab())
     assert other.shape == (8, 9) and other.top == 136
