@@ -15,7 +15,7 @@ the game did not take even when clicked again, the fail-safe or a stop request e
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
@@ -601,7 +601,7 @@ class GamePlayer:
         too; a finished board is read lost as after its game."""
         cells = unreadable.cells
         if self._reads is None:
-            adopted = self._adopt_on_a_new_board(cells)
+            adopted = self._adopt_opened(cells, set(), "pictures first seen on a new board")
             if adopted is not None:
                 return adopted
             board = self._ended
@@ -613,7 +613,7 @@ class GamePlayer:
                     if learned is not None:
                         self.stopwatch.counts["flags first seen in play"] += len(cells)
                         return learned
-                adopted = self._adopt_in_play(cells)
+                adopted = self._adopt_opened(cells, self._clicked, "pictures first seen in play")
                 if adopted is not None:
                     return adopted
         numbers = {}
@@ -630,38 +630,25 @@ class GamePlayer:
             self.stopwatch.counts["numbers a loss redrew, first seen"] += len(numbers)
         return lost
 
-    def _adopt_on_a_new_board(self, cells: tuple[Cell, ...]) -> Reading | None:
-        """The board read with the pictures at ``cells`` as numbers first seen, if it is a game
-        in play whose flood opened each: beside a 0 (see :meth:`_adopt`)."""
+    def _adopt_opened(
+        self, cells: tuple[Cell, ...], clicked: Set[Cell], counted_as: str
+    ) -> Reading | None:
+        """The board read with the pictures at ``cells`` as numbers first seen, if each was
+        opened by a click (of ``clicked``) or by the game's flood (beside a 0), in a game not
+        lost (see :meth:`_adopt`)."""
 
-        def opened_by_the_game(reading: Reading) -> bool:
-            board = reading.board
-            zeros = neighbour_counts(board.tiles == Tile.ZERO) > 0
-            return reading.outcome == GameState.PLAYING and all(
-                board[cell] == Tile.OPENED and zeros[cell] for cell in cells
-            )
-
-        adopted = self.table.adopt_unknown(cells, opened_by_the_game)
-        if adopted is not None:
-            self.stopwatch.counts["pictures first seen on a new board"] += len(cells)
-        return adopted
-
-    def _adopt_in_play(self, cells: tuple[Cell, ...]) -> Reading | None:
-        """The board read with the pictures at ``cells`` as numbers first seen, if a click of
-        this game opened each (see :meth:`_adopt`)."""
-
-        def opened_by_the_clicks(reading: Reading) -> bool:
+        def opened(reading: Reading) -> bool:
             board = reading.board
             zeros = neighbour_counts(board.tiles == Tile.ZERO) > 0
             return (
                 (reading.outcome == GameState.PLAYING or board.is_won)
                 and all(board[cell] == Tile.OPENED for cell in cells)
-                and all(cell in self._clicked or zeros[cell] for cell in cells)
+                and all(cell in clicked or zeros[cell] for cell in cells)
             )
 
-        adopted = self.table.adopt_unknown(cells, opened_by_the_clicks)
+        adopted = self.table.adopt_unknown(cells, opened)
         if adopted is not None:
-            self.stopwatch.counts["pictures first seen in play"] += len(cells)
+            self.stopwatch.counts[counted_as] += len(cells)
         return adopted
 
 

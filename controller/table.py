@@ -608,9 +608,9 @@ def _spanned(first: BoardGeometry, second: BoardGeometry) -> tuple[int, int] | N
     """The shape of the board that holds two boards found on one lattice, overlapping by a
     cell at least (the same board found short of different edges); None if they are not."""
     lines = []
-    for axis, start in ((1, "top"), (0, "left")):
+    for axis in (1, 0):  # rows (edges along y), then columns
         ours, theirs = (
-            {getattr(board, start) + edge for edge in board.spacing[axis].starts}
+            {(board.left, board.top)[axis] + edge for edge in board.spacing[axis].starts}
             for board in (first, second)
         )
         shared = ours & theirs
