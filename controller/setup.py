@@ -159,7 +159,7 @@ def _locate_first(
     problems: list[str] = []
     for skin in skins:
         try:
-            geometry = locate_on_screen(grabber, skin, shape=shape)
+            geometry = _located(grabber, skin, shape)
         except BoardNotFoundError as error:
             hovered = [block for block in error.blocks if pointer.hovers(block)]
             if not hovered:
@@ -173,13 +173,27 @@ def _locate_first(
         pointer.leave(area)
         time.sleep(REDRAW_AFTER_MOVE)
         try:
-            return skin, locate_on_screen(grabber, skin, shape=shape)
+            return skin, _located(grabber, skin, shape)
         except BoardNotFoundError as again:
             problems.append(f"{again} (with the pointer moved out of the window at {area})")
     dialog = dialog_seen(grabber.grab(), (grabber.screen.left, grabber.screen.top))
     if dialog is not None:
         problems.append(dialog)
     raise SetupError("no Minesweeper board on the screen:\n  " + "\n  ".join(problems))
+
+
+def _located(grabber: ScreenGrabber, skin: Skin, shape: tuple[int, int] | None) -> BoardGeometry:
+    """The board of ``skin`` on the screen, of ``shape`` if given. With none, of the size the
+    skin was calibrated on if the screen shows one, else of any size: where no size is asked,
+    an edge line of 0s is left out (as a plain border could be), so a board opened to its edge
+    would be found, and its game played, a line short."""
+    learned = skin.calibrated_shape if shape is None else None
+    if learned is not None:
+        try:
+            return locate_on_screen(grabber, skin, shape=learned)
+        except BoardNotFoundError:
+            pass  # another size of board: found as it is
+    return locate_on_screen(grabber, skin, shape=shape)
 
 
 def _standard_mines(rows: int, columns: int) -> int:

@@ -373,6 +373,12 @@ class Skin:
             return f"extra.board {shown(board)} is not ROWSxCOLUMNSxMINES (mines < cells)"
         return None
 
+    @property
+    def calibrated_shape(self) -> tuple[int, int] | None:
+        """Rows and columns of the board this skin was calibrated on, if it records them."""
+        board = parse_board(self.extra.get("board"))
+        return None if board is None else board[:2]
+
     def mines_for(self, rows: int, columns: int) -> int | None:
         """The mine count calibration was given for a board of this size, if it was."""
         board = parse_board(self.extra.get("board"))

@@ -183,3 +183,22 @@ def test_a_board_veiled_by_a_dialog_at_the_start_is_said_to_be() -> None:
     with pytest.raises(SetupError, match=r"a dialog's 'cancel' button shows at \(424, 158\)"):
         _locate_first(screen, [skin], screen)  # type: ignore[arg-type]
     assert screen.clicks == []
+
+
+def test_a_board_opened_to_an_edge_line_of_0s_is_found_at_the_size_its_skin_learned() -> None:
+    """With no level asked, a board whose edge line is all 0s (a start that opened a corner)
+    was found a line short, and its first game played so; the skin's calibrated size is tried
+    first, and any size only if the board is not that."""
+    skin = replace(SKIN, extra={**SKIN.extra, "board": "9x12x10"})
+    tiles = np.full((9, 12), Tile.HIDDEN, dtype=np.uint8)
+    tiles[:, 0] = Tile.ZERO
+    tiles[:, 1] = Tile.ONE
+    screen = LitScreen(pointer=(5, 5))
+    screen.skin, screen.scene = skin, draw(skin, tiles, (40, 50))
+    screen.window = Rect(20, 30, 260, 200)
+    _, geometry = _locate_first(screen, [skin], screen)  # type: ignore[arg-type]
+    assert geometry == screen.scene.geometry
+
+    elsewhere = replace(SKIN, extra={**SKIN.extra, "board": "16x30x99"})
+    _, geometry = _locate_first(screen, [elsewhere], screen)  # type: ignore[arg-type]
+    assert (geometry.rows, geometry.columns) == (9, 11)  # any size: as found
