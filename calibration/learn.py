@@ -196,6 +196,12 @@ class _Learner:
     ) -> CalibrationPlayer:
         """The player of ``window``, its first game begun, pooling evidence with the others."""
         player = CalibrationPlayer.start(pointer, grabber, window, self.evidence, seed)
+        grid = player.view.grid
+        if self.mines is not None and self.mines >= grid.rows * grid.columns:
+            raise CalibrationError(
+                f"{self.mines} mines do not fit in the {grid.rows}x{grid.columns} board in "
+                f"window {window}: give that board's mine count with --mines"
+            )
         player.new_game_method = self.new_game
         self.evidence = player.evidence
         self.meanings.catalogue = player.evidence.catalogue

@@ -2560,3 +2560,13 @@ def test_a_first_click_that_loses_the_game_is_told_as_such() -> None:
     with pytest.raises(CalibrationError, match=lost_on_first_click):
         calibrated(screen, max_games=2)
     assert screen.clicks == 1
+
+
+def test_a_mine_count_the_board_cannot_hold_is_refused_before_any_game_is_played() -> None:
+    """Told 99 mines for a 9x9 window, calibration played 40 s of random games before saying
+    the mines do not fit; it says so once the board is found."""
+    screen = DrawnGame(seed=2)
+    started = time.monotonic()
+    with pytest.raises(CalibrationError, match=r"99 mines do not fit in the 9x9 board in window"):
+        calibrate("drawn", screen, screen, [DRAWN_WINDOW], mines=[99], max_games=8, seed=1)
+    assert screen.games == 1 and time.monotonic() - started < 5
