@@ -18,6 +18,7 @@ import pytest
 from captured_screen import CapturedScreen
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pictures import read_picture
 from starts import xdemineur_start
 from virtual_clock import use_virtual_clock
 
@@ -179,7 +180,7 @@ def test_grid_of_checkerboard_tiles_inside_a_framed_window() -> None:
     checkerboard stipple whose edges share the stipple's colours, in a window whose frame draws
     lines across its whole width 50 px apart. The tiles' pitch is found, not the frame's
     (it was 16x48, five rows of three cells)."""
-    frame = cv2.imread(str(WINDOWS / "pygame-minesweeper-monochrome_fresh.png"))
+    frame = read_picture(WINDOWS / "pygame-minesweeper-monochrome_fresh.png")
     grid = find_grid(frame)
     assert (grid.pitch, (grid.rows, grid.columns), grid.origin) == ((16, 16), (16, 30), (9, 59))
 
@@ -255,8 +256,7 @@ def test_a_first_click_that_opens_cells_to_the_board_edge_settles_the_aligned_cu
     fewer blocks change than the aligned cut: calibration read every later board half a cell
     off (a CI run, 2026-11-27: "MINE has two appearances")."""
     fresh, after = (
-        cv2.imread(str(WINDOWS / f"winemine_{name}.png"))
-        for name in ("fresh", "flood_to_left_edge")
+        read_picture(WINDOWS / f"winemine_{name}.png") for name in ("fresh", "flood_to_left_edge")
     )
     lattice = find_lattice(fresh, after)
     grid = lattice.grid(lattice.hash_at(0, 77, 108))
@@ -313,7 +313,7 @@ def test_a_board_cut_by_the_capture_s_edge_is_said_to_be(
 def xbomb_small(name: str) -> np.ndarray:
     """xbomb's Expert window at its own size (30 columns of 20-px cells from (5, 37), 2-px lines
     between them): ``fresh``, after the ``first_click``, or ``lost`` on the next click."""
-    frame = cv2.imread(str(WINDOWS / f"xbomb_small_{name}.png"))
+    frame = read_picture(WINDOWS / f"xbomb_small_{name}.png")
     assert frame is not None, name
     return frame
 
@@ -2497,7 +2497,7 @@ def test_a_window_a_dialog_veils_when_calibration_starts_is_said_to_be() -> None
     """Started while a page's dialog dims it, calibration clicked tiles that did not change and
     said only "is it a fresh Minesweeper game?"; it names the dialog's button, and clicks none of
     its buttons."""
-    page = CapturedScreen(cv2.imread(str(WINDOWS.parent / "web98" / "prompt.png")))
+    page = CapturedScreen(read_picture(WINDOWS.parent / "web98" / "prompt.png"))
     window = page.screen
     with pytest.raises(CalibrationError, match=r"a dialog's 'cancel' button shows at \(424, 158\)"):
         CalibrationPlayer.start(page, page, window)  # type: ignore[arg-type]

@@ -13,12 +13,12 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from pictures import read_picture
 
 from calibration.evidence import GROUPING_TOLERANCE, HIDDEN_ID, Catalogue
 from calibration.learn import match_threshold
@@ -42,17 +42,10 @@ EXPERT_PLAYED = {
 """Cells of expert-played.png by what they show (read off the picture by eye)."""
 
 
-def read_picture(name: str) -> npt.NDArray[np.uint8]:
-    """Fixture ``name`` as a BGR picture."""
-    read = cv2.imread(str(DATA / name))
-    assert read is not None, name
-    return np.asarray(read, dtype=np.uint8)
-
-
 def cells(name: str, level: str) -> npt.NDArray[np.uint8]:
     """The (rows, columns, pitch, pitch, 3) cell pictures of fixture ``name``."""
     pitch, shape = LEVELS[level]
-    image = read_picture(name)
+    image = read_picture(DATA / name)
     return np.ascontiguousarray(tile_lattice(image, (0, 0), (pitch, pitch), (pitch, pitch), shape))
 
 
@@ -134,8 +127,8 @@ def test_a_kmines_mine_over_a_lighter_and_a_darker_ground_is_one_appearance(
     cell, the darker on a flat one. The level offset is fitted over the template's ground: taken
     as the pixels within 1 level of one colour, too little of the lighter mine's ground, and the
     darker mine was 0.031 from it, a second MINE appearance that stopped calibration."""
-    mines = [read_picture(f"beginner36-mine-{shade}.png") for shade in ("light", "dark")]
-    catalogue = Catalogue(read_picture("beginner36-hidden.png"))
+    mines = [read_picture(DATA / f"beginner36-mine-{shade}.png") for shade in ("light", "dark")]
+    catalogue = Catalogue(read_picture(DATA / "beginner36-hidden.png"))
     catalogue.box, catalogue.level_weight = (2, 2, 32, 32), 0.294  # as calibration learned
     first, second = (catalogue.add(mines[index]) for index in order)
     assert first == second != HIDDEN_ID
@@ -150,9 +143,9 @@ def test_a_light_kmines_opened_cell_reads_as_opened_not_ambiguous_with_hidden() 
     fresh = cells("expert16-fresh.png", "expert16")
     catalogue = Catalogue(fresh[0, 0])
     catalogue.learn_spread(fresh)
-    templates = [read_picture(f"expert16-{tile}.png") for tile in ("hidden", "zero")]
+    templates = [read_picture(DATA / f"expert16-{tile}.png") for tile in ("hidden", "zero")]
     bank = TemplateBank([Tile.HIDDEN, Tile.ZERO], templates, catalogue.level_weight)
-    light = read_picture("expert16-zero-light.png")
+    light = read_picture(DATA / "expert16-zero-light.png")
     verdict = bank.judge(bank.distances(light[None]), catalogue.tolerance)
     assert verdict.accepted[0] and bank.labels[int(verdict.best[0])] == Tile.ZERO
     assert bank.distances(templates[0][None])[0, 1] > catalogue.tolerance  # still apart

@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytesseract
 import pytest
+from pictures import read_picture
 
 from calibration.buttons import ButtonPoints, blanked, button_points
 from calibration.dialogs import dismissing_button
@@ -37,7 +38,7 @@ GNOME_PLAY_AGAIN = Rect(724, 445, 150, 60)
 
 
 def window(name: str) -> np.ndarray:
-    frame = cv2.imread(str(WINDOWS / f"{name}_lost.png"))
+    frame = read_picture(WINDOWS / f"{name}_lost.png")
     assert frame is not None, name
     return frame
 
@@ -77,7 +78,7 @@ the board once a game is over, where there was nothing during the game."""
 
 
 def test_buttons_a_lost_game_shows_that_say_something_else_are_neither_face_nor_new_game() -> None:
-    playing, lost = (cv2.imread(str(HELPER / f"{name}.png")) for name in ("playing", "lost"))
+    playing, lost = (read_picture(HELPER / f"{name}.png") for name in ("playing", "lost"))
     face = find_face(playing, lost, HELPER_BOARD)
     assert face is not None and HELPER_FACE.contains_rect(face), face
     words = read_words(lost, blanked(HELPER_BOARD, face))
@@ -143,7 +144,7 @@ def test_a_word_s_accents_and_case_do_not_keep_it_from_its_label() -> None:
 def web_capture(game: str, name: str) -> Image:
     """A capture of a game in a browser's window (web98: a Windows-98 look drawn in HTML;
     webcanvas: a game drawn on a canvas)."""
-    picture = cv2.imread(str(Path(__file__).parent.parent / "data" / game / f"{name}.png"))
+    picture = read_picture(Path(__file__).parent.parent / "data" / game / f"{name}.png")
     assert picture is not None
     return np.asarray(picture)
 

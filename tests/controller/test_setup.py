@@ -6,10 +6,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 import pytest
 from captured_screen import CapturedScreen
+from pictures import read_picture
 
 from controller.mouse import Mouse
 from controller.setup import SetupError, _locate_first
@@ -179,7 +179,7 @@ def test_a_board_veiled_by_a_dialog_at_the_start_is_said_to_be() -> None:
     it is, and clicks nothing."""
     folder = Path(__file__).parent.parent / "data" / "web98"
     skin = Skin.load(folder / "skin")
-    screen = CapturedScreen(cv2.imread(str(folder / "prompt.png")))
+    screen = CapturedScreen(read_picture(folder / "prompt.png"))
     with pytest.raises(SetupError, match=r"a dialog's 'cancel' button shows at \(424, 158\)"):
         _locate_first(screen, [skin], screen)  # type: ignore[arg-type]
     assert screen.clicks == []

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pictures import read_picture
 
 import vision.read as read_module
 from solver import Tile
@@ -33,7 +33,7 @@ EDGE_CELLS = ((4, 24), (4, 25))
 
 
 def edge_board() -> np.ndarray:
-    board = cv2.imread(str(DATA / "expert16-edge-board.png"))
+    board = read_picture(DATA / "expert16-edge-board.png")
     assert board is not None
     return np.asarray(board)
 

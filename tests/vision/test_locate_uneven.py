@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 from captured_screen import CapturedScreen
+from pictures import read_picture
 
 from solver import Board
 from vision.locate import locate
@@ -20,7 +20,7 @@ DATA = Path(__file__).parent.parent / "data" / "gnome-mines"
 def test_a_board_whose_first_rows_show_only_zeros_on_one_side_is_found_whole() -> None:
     # The cells lattice-spaced at the pitch read for sure include 0s a few pixels off their
     # cells (an opened 0 still matches shifted): the walk must not start from one of those.
-    frame = cv2.imread(str(DATA / "medium-lost.png"))
+    frame = read_picture(DATA / "medium-lost.png")
     assert frame is not None
     skin = Skin.load(DATA / "medium-skin")
     seen = Board.from_text((DATA / "medium-lost.txt").read_text())

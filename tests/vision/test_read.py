@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from pictures import read_picture
 
 import vision.read as read_module
 from solver import Board, Tile
@@ -89,7 +89,7 @@ def read_scene(
 
 
 def read_png(path: Path) -> np.ndarray:
-    image = cv2.imread(str(path))
+    image = read_picture(path)
     assert image is not None, f"{path} is not a readable PNG"
     return np.asarray(image)
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 from conftest import TESTS
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pictures import read_picture
 
 from solver import Board, Tile
 from vision.errors import UnreadableCellError
@@ -31,7 +31,7 @@ MINES_SHOWN = (Tile.MINE, Tile.EXPLODED, Tile.FLAG)
 
 
 def screenshot(game: str, state: str) -> Image:
-    image = cv2.imread(str(DATA / f"{game}-{state}.png"))
+    image = read_picture(DATA / f"{game}-{state}.png")
     assert image is not None
     return np.asarray(image)
 
@@ -119,7 +119,7 @@ def test_a_tile_the_skin_lacks_is_refused_where_it_is(game: str, tmp_path: Path)
     with pytest.raises(UnreadableCellError) as raised:
         read_at(lacking, geometry, screenshot(game, "lost"), tmp_path)
     assert full.board[raised.value.cell] == Tile.TWO
-    crop = cv2.imread(str(raised.value.crop_path))
+    crop = read_picture(raised.value.crop_path)
     assert crop is not None and np.array_equal(crop, skin.templates[Tile.TWO])
 
 
@@ -139,7 +139,7 @@ def test_a_won_board_with_no_hidden_tile_left_is_found(tmp_path: Path) -> None:
     the numbers and flags show. The skin and capture come from calibrating that page."""
     folder = TESTS / "data" / "web98"
     skin = Skin.load(folder / "skin")
-    window = cv2.imread(str(folder / "won.png"))
+    window = read_picture(folder / "won.png")
     expected = Board.from_text((folder / "won.txt").read_text(encoding="utf-8"))
     assert not (expected.tiles == Tile.HIDDEN).any()
     geometry = locate(skin, window, shape=expected.tiles.shape)

@@ -3,12 +3,12 @@ told from a board that changed, on real captures of games."""
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 from conftest import TESTS
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pictures import read_picture
 
 from vision.skin import Image
 from vision.veil import MAX_GAIN, find_veil
@@ -21,7 +21,7 @@ CAPTURES = {
 
 
 def capture(name: str) -> Image:
-    image = cv2.imread(str(CAPTURES[name]))
+    image = read_picture(CAPTURES[name])
     assert image is not None
     return np.asarray(image)
 
@@ -64,7 +64,7 @@ def test_a_frame_as_it_was_or_slightly_darker_is_not_veiled() -> None:
 def test_a_board_that_changed_is_not_veiled() -> None:
     """The same game later (cells opened, mines shown) is no veiled frame of it."""
     before = capture("xdemineur")
-    after = cv2.imread(str(TESTS / "data" / "vision_real" / "xdemineur-lost.png"))
+    after = read_picture(TESTS / "data" / "vision_real" / "xdemineur-lost.png")
     assert find_veil(before, np.asarray(after)) is None
 
 
