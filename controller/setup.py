@@ -23,7 +23,7 @@ from controller.learning import calibrate_game
 from controller.mouse import Mouse
 from controller.table import ScreenTable
 from solver import LEVELS
-from vision.capture import ScreenGrabber
+from vision.capture import Screen, ScreenGrabber
 from vision.errors import BoardNotFoundError, VisionError
 from vision.geometry import BoardGeometry, Rect
 from vision.locate import locate_on_screen
@@ -121,7 +121,7 @@ def sandbox_table(
 
 
 def _screen_table(
-    grabber: ScreenGrabber, skin: Skin, geometry: BoardGeometry, mines: int, game: str, mouse: Mouse
+    grabber: Screen, skin: Skin, geometry: BoardGeometry, mines: int, game: str, mouse: Mouse
 ) -> ScreenTable:
     return ScreenTable(
         grabber,
@@ -144,7 +144,7 @@ class MovablePointer(Protocol):
 
 
 def _locate_first(
-    grabber: ScreenGrabber,
+    grabber: Screen,
     skins: Sequence[Skin],
     pointer: MovablePointer,
     shape: tuple[int, int] | None = None,
@@ -182,7 +182,7 @@ def _locate_first(
     raise SetupError("no Minesweeper board on the screen:\n  " + "\n  ".join(problems))
 
 
-def _located(grabber: ScreenGrabber, skin: Skin, shape: tuple[int, int] | None) -> BoardGeometry:
+def _located(grabber: Screen, skin: Skin, shape: tuple[int, int] | None) -> BoardGeometry:
     """The board of ``skin`` on the screen, of ``shape`` if given. With none, of the size the
     skin was calibrated on if the screen shows one, else of any size: where no size is asked,
     an edge line of 0s is left out (as a plain border could be), so a board opened to its edge

@@ -18,7 +18,7 @@ from controller.stopping import failsafe_as_stop
 from controller.stopwatch import Stopwatch
 from solver import Cell, GameState, Tile
 from solver.strategy import Action, Move
-from vision.capture import ScreenGrabber
+from vision.capture import Screen
 from vision.errors import BoardNotFoundError, UnreadableCellError, VisionError
 from vision.geometry import BoardGeometry, Rect
 from vision.locate import locate_on_screen
@@ -171,7 +171,7 @@ class ScreenTable:
 
     def __init__(
         self,
-        grabber: ScreenGrabber,
+        grabber: Screen,
         skin: Skin,
         geometry: BoardGeometry,
         mouse: GuardedPointer,
@@ -646,7 +646,7 @@ def _could_follow(read: Tile, now: Tile) -> bool:
 class _TimedGrabber:
     """A grabber whose grabs count as the stopwatch's ``capture`` stage."""
 
-    def __init__(self, grabber: ScreenGrabber, stopwatch: Stopwatch) -> None:
+    def __init__(self, grabber: Screen, stopwatch: Stopwatch) -> None:
         self._grabber = grabber
         self._stopwatch = stopwatch
 

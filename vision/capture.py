@@ -6,6 +6,7 @@ Frames come back as BGR ``uint8`` arrays, the layout OpenCV and the skin's templ
 from __future__ import annotations
 
 from types import TracebackType
+from typing import Protocol
 
 import cv2
 import mss
@@ -14,6 +15,16 @@ import numpy as np
 from vision.errors import CaptureError
 from vision.geometry import Rect
 from vision.skin import Image
+
+
+class Screen(Protocol):
+    """What play captures through: the screen's bounds and a BGR capture of a region of it (a
+    :class:`ScreenGrabber`; a game drawn in memory stands in for one in tests)."""
+
+    @property
+    def screen(self) -> Rect: ...
+
+    def grab(self, region: Rect | None = None) -> Image: ...
 
 
 class ScreenGrabber:

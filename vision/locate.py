@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver import Tile
-from vision.capture import ScreenGrabber
+from vision.capture import Screen
 from vision.errors import BoardNotFoundError
 from vision.geometry import BoardGeometry, Rect, Spacing, cell_images
 from vision.match import TemplateBank, Verdict, flatness, nearest_per_label, tile_lattice
@@ -57,7 +57,7 @@ class _Candidate:
 
 
 def locate_on_screen(
-    grabber: ScreenGrabber, skin: Skin, shape: tuple[int, int] | None = None
+    grabber: Screen, skin: Skin, shape: tuple[int, int] | None = None
 ) -> BoardGeometry:
     """Capture the whole screen and :func:`locate` the board of ``skin`` on it."""
     screen = grabber.grab()

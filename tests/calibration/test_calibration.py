@@ -782,7 +782,9 @@ def test_a_faint_hidden_texture_gets_a_threshold_that_keeps_a_flat_patch_out() -
     faint = np.clip(rng.normal(60, 12, size=(20, 20, 3)), 0, 255).astype(np.uint8)
     others = tile_pictures(20, 2)
     grouped = 0.03
-    assert grouped < flatness(faint) < 0.4 * min_distance({1: others[0], 2: others[1]})
+    assert (
+        grouped < flatness(faint) < 0.4 * min_distance({Tile.ONE: others[0], Tile.TWO: others[1]})
+    )
     templates = {Tile.HIDDEN: faint, Tile.ZERO: others[0], Tile.ONE: others[1]}
     threshold = match_threshold(templates, grouped=grouped)
     flat = np.full_like(faint, int(round(float(faint.mean()))))
@@ -1148,18 +1150,18 @@ class DrawnGame:
                 y, x = top + 16 * (row + 1), left + 16 * column
                 scene.screen[y : y + painted, x + 4 : x + 12] = (30 * number, 0, 200)
         if self.losses in self.odd_losses and self.game.state is GameState.LOST:
-            for cell in np.argwhere(tiles == Tile.EXPLODED):
-                (y, x), _ = self.cell_at(*cell)
+            for hit in np.argwhere(tiles == Tile.EXPLODED):
+                (y, x), _ = self.cell_at(*hit)
                 scene.screen[y + 6 : y + 9, x + 2 : x + 14] = 20
         if self.darkens_on_loss and self.game.state is GameState.LOST:
             for row, column in np.argwhere(tiles == Tile.HIDDEN):
                 (y, x), (height, width) = self.cell_at(row, column)
-                cell = scene.screen[y : y + height, x : x + width]
-                cell[:] = cell * 3 // 4
+                pixels = scene.screen[y : y + height, x : x + width]
+                pixels[:] = pixels * 3 // 4
             for row, column in np.argwhere(self.darkens_numbers_on_loss & (tiles <= Tile.EIGHT)):
                 (y, x), (height, width) = self.cell_at(row, column)
-                cell = scene.screen[y : y + height, x : x + width]
-                cell[:] = dimmed_number(cell)
+                pixels = scene.screen[y : y + height, x : x + width]
+                pixels[:] = dimmed_number(pixels)
         if self.focus_ring and self.focused is not None:
             (y, x), _ = self.cell_at(*self.focused)
             on_hit = self.game.state is GameState.LOST and tiles[self.focused] == Tile.EXPLODED
@@ -1175,19 +1177,19 @@ class DrawnGame:
             top = DRAWN_BOARD_AT[1] + 16 * (9 - self.rows_covered_at_first)
             scene.screen[top : DRAWN_BOARD_AT[1] + 16 * 9, left : left + 16 * 9] = (40, 90, 140)
         if self.button is not None:
-            box = self.button
-            scene.screen[box.top : box.bottom, box.left : box.right] = (60, 60, 60)
+            area = self.button
+            scene.screen[area.top : area.bottom, area.left : area.right] = (60, 60, 60)
             grey = self.button_grey - 60 * (over and self.relabel_button)
             if self.button_shows_state:
                 grey = {GameState.LOST: 170, GameState.WON: 130}.get(self.game.state, grey)
-            scene.screen[box.top + 2 : box.bottom - 2, box.left + 2 : box.right - 2] = grey
+            scene.screen[area.top + 2 : area.bottom - 2, area.left + 2 : area.right - 2] = grey
         if self.end_label is not None and over:
-            box = self.end_label
-            scene.screen[box.top : box.bottom, box.left : box.right] = (30, 30, 200)
+            area = self.end_label
+            scene.screen[area.top : area.bottom, area.left : area.right] = (30, 30, 200)
         if self.dialog_open or self.message_shown():
-            box = DRAWN_DIALOG
-            scene.screen[box.top : box.bottom, box.left : box.right] = (200, 190, 180)
-            scene.screen[box.top + 20 : box.top + 30, box.left + 10 : box.right - 10] = 40
+            area = DRAWN_DIALOG
+            scene.screen[area.top : area.bottom, area.left : area.right] = (200, 190, 180)
+            scene.screen[area.top + 20 : area.top + 30, area.left + 10 : area.right - 10] = 40
         if self.veiled_dialog_open():
             veil_with_dialog(scene.screen, DRAWN_VEILED_DIALOG, self.veiled_dialog_on_end)
         return scene
@@ -1507,8 +1509,9 @@ def test_a_number_not_learned_yet_does_not_stop_a_game_played_to_win() -> None:
         learn_game(meanings, player.play_game(), player.evidence.safe_appearances)
         player.start_new_game()
     three = meanings.id_of(Tile.THREE)
+    assert three is not None
     del meanings.tiles[three]  # a number as yet unknown, shown by many games
-    games = []
+    games: list[PlayedGame] = []
     while GameState.WON not in player.face_pictures and len(games) < WIN_ATTEMPTS:
         games.append(player.play_to_win(meanings, 10))
         player.start_new_game()
@@ -2197,16 +2200,17 @@ def test_a_click_in_play_changes_one_patch_and_a_loss_that_shows_the_mines_more(
     generator = np.random.default_rng(seed)
     for _ in range(clicks):
         hidden = np.argwhere(game.board.tiles == Tile.HIDDEN)
-        cell = tuple(int(index) for index in hidden[generator.integers(len(hidden))])
-        before = game.board.tiles.copy()
+        row, column = (int(index) for index in hidden[generator.integers(len(hidden))])
+        cell = (row, column)
+        before = game.board.tiles.astype(np.int32)
         game.open(cell)
         if game.is_over:
             break
-        assert not session._changed_apart(before, game.board.tiles, cell, set())
+        assert not session._changed_apart(before, game.board.tiles.astype(np.int32), cell, set())
     if game.state is GameState.LOST:  # drawn as a game that shows every mine
         layout = game.mine_layout
         assert layout is not None
-        shown = np.where(layout, Tile.MINE, before)
+        shown = np.where(layout, np.int32(Tile.MINE), before)
         assert session._changed_apart(before, shown, cell, set()) == (not _joined(layout, cell))
 
 
@@ -2389,9 +2393,8 @@ def test_numbers_drawn_differently_in_wider_cells_are_learned_per_size_class(
 def revealed_board(seed: int) -> np.ndarray:
     """A 9x9 board with 10 mines left hidden and every other cell opened: numbers in cells of
     every size class."""
-    mines = np.zeros(81, dtype=bool)
-    mines[np.random.default_rng(seed).choice(81, 10, replace=False)] = True
-    mines = mines.reshape(9, 9)
+    mines = np.zeros((9, 9), dtype=bool)
+    mines.flat[np.random.default_rng(seed).choice(81, 10, replace=False)] = True
     return np.where(mines, Tile.HIDDEN, neighbour_counts(mines)).astype(np.uint8)
 
 

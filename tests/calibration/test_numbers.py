@@ -240,7 +240,7 @@ def test_a_darkened_picture_of_a_wider_cell_is_no_mine_with_its_narrow_twin(
     number, exploded, mine = (catalogue.add(picture) for picture in drawn)
     dark, wide_dark = catalogue.add(plain[1]), catalogue.add(plain[1], size_class=1)
     assert catalogue.alike(dark, wide_dark) and not catalogue.share_class(dark, wide_dark)
-    before = np.zeros((3, 4), np.intp)
+    before = np.zeros((3, 4), np.int32)
     before[1, 1] = number
     after = before.copy()
     after[0, 0], after[2, 2] = mine, exploded

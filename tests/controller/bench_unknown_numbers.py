@@ -60,7 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     arguments = parser.parse_args(argv)
     unknown = frozenset(int(number) for number in arguments.unknown.split(","))
-    controller.loop.time = VirtualClock()
+    controller.loop.time = VirtualClock()  # type: ignore[assignment]
     for lacking in (unknown, frozenset()):
         line = run(arguments.skins, arguments.games, LEVELS[arguments.level], lacking)
         print(line, flush=True)

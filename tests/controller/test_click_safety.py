@@ -20,7 +20,7 @@ from conftest import TESTS, Calibrations, LaunchGame
 from controller.desktop.display import VirtualDisplay
 from controller.desktop.games import GameWindow, Size
 from controller.loop import GamePlayer, NoFreshGame
-from controller.mouse import Check, Grab, Mouse, WindowClosedError
+from controller.mouse import Check, Grab, Mouse, WindowClosedError, _X11Sender
 from controller.outcomes import OutcomeLog
 from controller.setup import KNOWN_FIRST_CLICK
 from controller.table import ScreenTable
@@ -232,6 +232,7 @@ def test_a_press_is_refused_when_the_guard_cannot_go_under_the_window_found_ther
     area = Rect(300, 200, 100, 100)
     mouse.allow(area)
     victim = Victim(area)
+    assert isinstance(mouse._sender, _X11Sender)  # the guard under test is X11's
     root = mouse._sender._root
     found = root.translate_coords(root, 320, 230)
     victim.kill()

@@ -36,6 +36,9 @@ from vision.errors import (
 )
 from vision.read import Reading
 
+NO_CROP = Path("no-crop.png")
+"""The crop an unreadable cell of a simulated board names: none is saved."""
+
 
 @pytest.fixture(autouse=True)
 def virtual_time(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -146,7 +149,7 @@ class SimulatedTable:
         if fault is not None:
             raise fault
         if self.dialog_open:
-            raise UnreadableCellError("simulated: a dialog covers the board", (0, 0), None)
+            raise UnreadableCellError("simulated: a dialog covers the board", (0, 0), NO_CROP)
         return self._reading()
 
     def _shown(self) -> Board:
@@ -184,7 +187,7 @@ class SimulatedTable:
         new = tuple(cell for cell in cells if int(board.tiles[cell]) not in self.adopted)
         if new:
             self.unreadable_looks += 1
-            raise UnreadableCellError("simulated: a picture no tile matches", new[0], None, new)
+            raise UnreadableCellError("simulated: a picture no tile matches", new[0], NO_CROP, new)
         pictures = {cell: self.adopted.index(int(board.tiles[cell])) for cell in cells}
         for cell in cells:
             board.tiles[cell] = Tile.OPENED
@@ -425,7 +428,7 @@ def test_a_cell_unreadable_for_a_moment_is_read_again(tmp_path: Path) -> None:
 
 def test_a_message_over_the_board_for_six_seconds_is_waited_out(tmp_path: Path) -> None:
     # kmines draws "Congratulations! You have won!" over the board for 4 s, then fades it.
-    covered = UnreadableCellError("cell (row 4, column 4) matches no template", (4, 4), None)
+    covered = UnreadableCellError("cell (row 4, column 4) matches no template", (4, 4), NO_CROP)
     table = SimulatedTable(seed=2, faults={3 + n: covered for n in range(60)}, relocation="gone")
     with OutcomeLog(tmp_path / "log.db") as log:
         (report,) = play_all(quick_player(table, log), 1)
@@ -439,7 +442,7 @@ class HoveredMessage(SimulatedTable):
     def look(self, changed: bool = False) -> Reading:
         reading = super().look(changed)
         if reading.board.is_won and not self.stepped_away:
-            raise UnreadableCellError("a message over the board", (4, 4), None)
+            raise UnreadableCellError("a message over the board", (4, 4), NO_CROP)
         return reading
 
 

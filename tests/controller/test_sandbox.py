@@ -228,7 +228,9 @@ def test_a_pid_now_owned_by_a_later_process_is_not_touched(
     stranger = sleeper(sleepers)
     record = write_record(tmp_path / "runs", gone.pid, [stranger], [])
     text = json.loads(record.read_text())
-    text["processes"] = [[stranger, start_time(stranger) - 3600]]  # ours started an hour ago
+    started = start_time(stranger)
+    assert started is not None
+    text["processes"] = [[stranger, started - 3600]]  # ours started an hour ago
     record.write_text(json.dumps(text))
     assert clean_up_dead_runs(tmp_path / "runs") == []
     assert is_running(stranger, None) and not record.exists()
@@ -396,7 +398,7 @@ def test_a_game_with_no_calibration_boards_is_learned_from_one_window_of_the_siz
 
     calibrated: dict[str, object] = {}
 
-    def calibrate_windows(name, rects, mines, max_games, seed, budget, new_game):  # type: ignore[no-untyped-def]
+    def calibrate_windows(name, rects, mines, max_games, seed, budget, new_game):
         calibrated.update(name=name, rects=rects, mines=mines, budget=budget, new_game=new_game)
         return "learned"
 

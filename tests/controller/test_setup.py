@@ -72,14 +72,14 @@ def test_a_board_lit_under_the_pointer_is_found_whole_once_the_pointer_leaves_it
 ) -> None:
     # Lit at row 4, an uneven board is walked out to 4 rows only (or not found at all).
     screen = LitScreen(pointer=(120, 130), uneven=uneven)
-    skin, geometry = _locate_first(screen, [screen.skin], screen, shape=shape)  # type: ignore[arg-type]
+    skin, geometry = _locate_first(screen, [screen.skin], screen, shape=shape)
     assert geometry == screen.scene.geometry and skin is screen.skin
     assert len(screen.left) == 1 and not screen.window.contains(*screen.pointer)
 
 
 def test_a_pointer_outside_the_window_is_left_where_it_is() -> None:
     screen = LitScreen(pointer=(5, 5))
-    _, geometry = _locate_first(screen, [SKIN], screen, shape=(9, 9))  # type: ignore[arg-type]
+    _, geometry = _locate_first(screen, [SKIN], screen, shape=(9, 9))
     assert geometry == screen.scene.geometry
     assert screen.left == [] and screen.pointer == (5, 5)
 
@@ -88,7 +88,7 @@ def test_a_board_that_is_not_found_for_another_reason_leaves_the_pointer_alone()
     screen = LitScreen(pointer=(5, 5))
     screen.scene.screen[100:120, 100:120] = (0, 0, 255)  # something over the board
     with pytest.raises(SetupError, match="no Minesweeper board"):
-        _locate_first(screen, [SKIN], screen, shape=(9, 9))  # type: ignore[arg-type]
+        _locate_first(screen, [SKIN], screen, shape=(9, 9))
     assert screen.left == [] and screen.pointer == (5, 5)
 
 
@@ -157,7 +157,7 @@ def test_the_pointer_leaves_the_window_holding_an_area_across_its_nearest_side()
     assert mouse.position() == (46, 200) and not mouse.hovers(board)
     # With no window manager the focus follows the pointer, unless a window was given it:
     # gnome-mines paused ("Paused" over its board) when the pointer left its window.
-    assert mouse.windows.focused == [1]  # type: ignore[attr-defined]
+    assert mouse.windows.focused == [1]  # type: ignore[union-attr]
 
 
 def test_the_pointer_leaves_the_window_of_a_block_found_partly_outside_it() -> None:
@@ -181,7 +181,7 @@ def test_a_board_veiled_by_a_dialog_at_the_start_is_said_to_be() -> None:
     skin = Skin.load(folder / "skin")
     screen = CapturedScreen(read_picture(folder / "prompt.png"))
     with pytest.raises(SetupError, match=r"a dialog's 'cancel' button shows at \(424, 158\)"):
-        _locate_first(screen, [skin], screen)  # type: ignore[arg-type]
+        _locate_first(screen, [skin], screen)
     assert screen.clicks == []
 
 
@@ -196,9 +196,9 @@ def test_a_board_opened_to_an_edge_line_of_0s_is_found_at_the_size_its_skin_lear
     screen = LitScreen(pointer=(5, 5))
     screen.skin, screen.scene = skin, draw(skin, tiles, (40, 50))
     screen.window = Rect(20, 30, 260, 200)
-    _, geometry = _locate_first(screen, [skin], screen)  # type: ignore[arg-type]
+    _, geometry = _locate_first(screen, [skin], screen)
     assert geometry == screen.scene.geometry
 
     elsewhere = replace(SKIN, extra={**SKIN.extra, "board": "16x30x99"})
-    _, geometry = _locate_first(screen, [elsewhere], screen)  # type: ignore[arg-type]
+    _, geometry = _locate_first(screen, [elsewhere], screen)
     assert (geometry.rows, geometry.columns) == (9, 11)  # any size: as found

@@ -176,17 +176,16 @@ def test_unread_numbers_are_searched_as_safe_cells_that_never_tell_their_number(
     assert chance == brute_force_win_probability(unread)
     _, layouts = _consistent(unread)
     shown = Counter(tuple(int(numbers[cell]) for cell in cells) for _, numbers in layouts)
-    known = 0
+    known = Fraction(0)
     for values, count in shown.items():
         read = unread.copy()
         for cell, value in zip(cells, values, strict=True):
             read.tiles[cell] = value
         known += count * win_probability(read)
     assert known >= chance * len(layouts)
-    layouts = winprob._layouts(unread, _unknown_index(unread), winprob.MAX_LAYOUTS)
-    assert len(layouts) == analyze(unread).solutions
-    values = guess_values(unread)
-    assert values == {
+    searched = winprob._layouts(unread, _unknown_index(unread), winprob.MAX_LAYOUTS)
+    assert len(searched) == analyze(unread).solutions
+    assert guess_values(unread) == {
         cell: value
         for cell, value in brute_force_cell_values(unread).items()
         if 0 < analyze(unread).probability(cell) < 1

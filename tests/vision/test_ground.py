@@ -127,7 +127,7 @@ def test_a_cell_between_two_tiles_stays_refused_whatever_ring_surrounds_it(
     frame = edge_board()
     rng = np.random.default_rng(seed)
     read = reader(tmp_path_factory.mktemp("crops"))
-    read._opened_beside_zeros = lambda _, verdict: verdict  # type: ignore[method-assign]
+    read._opened_beside_zeros = lambda frame, verdict: verdict  # type: ignore[method-assign]
     rect = read.geometry.tile_rect(EDGE_CELLS[0])
     ring = frame[rect.top - 1 : rect.bottom + 1, rect.left - 1 : rect.right + 1]
     ring[:] = np.clip(ring.astype(int) + rng.integers(-20, 21), 0, 255)  # any level...

@@ -3,6 +3,8 @@ mask, against the pictures cut to what it keeps."""
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import numpy as np
 import numpy.typing as npt
 import pytest
@@ -18,6 +20,9 @@ from vision.match import (
     flatness,
 )
 from vision.synthetic import LAYOUTS, make_skin
+
+Pixels = TypeVar("Pixels", npt.NDArray[np.uint8], npt.NDArray[np.float64])
+"""Pictures, or their grounds (floats), cut alike."""
 
 
 def direct(template: npt.NDArray[np.uint8], patch: npt.NDArray[np.uint8], weight: float) -> float:
@@ -134,7 +139,7 @@ def test_a_mask_keeping_a_box_measures_as_the_pictures_cut_to_that_box(
     patches = np.stack([picture(rng, height, width) for _ in range(4)] + templates)
     patches[4:, ~mask] = rng.integers(0, 256, size=(3, int((~mask).sum()), 3))
 
-    def cut(images: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    def cut(images: Pixels) -> Pixels:
         return np.ascontiguousarray(images[..., top:bottom, left:right, :])
 
     masked = TemplateBank(range(3), templates, weight, mask)

@@ -6,6 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -17,7 +18,7 @@ from solver.board import PICTURED_TILES
 from vision.errors import BoardNotFoundError, UnreadableCellError, UnreadableFaceError
 from vision.geometry import BoardGeometry, GeometryError, Rect
 from vision.locate import locate
-from vision.match import AMBIGUITY_RATIO, TemplateBank, tile_gather, tile_lattice
+from vision.match import AMBIGUITY_RATIO, Floats, TemplateBank, tile_gather, tile_lattice
 from vision.read import BoardReader, Reading
 from vision.skin import FACE_STATES, MAX_SLACK, Image, Skin
 from vision.synthetic import (
@@ -263,11 +264,12 @@ def test_a_crop_saved_again_leaves_the_crops_folder_unlisted(
     cost every read of a board under a message (kmines' for 4 s a game) 4 ms."""
     listed: list[Path] = []
     prune = read_module._keep_newest
-    monkeypatch.setattr(
-        read_module,
-        "_keep_newest",
-        lambda folder, count: listed.append(folder) or prune(folder, count),
-    )
+
+    def listing(folder: Path, count: int) -> None:
+        listed.append(folder)
+        prune(folder, count)
+
+    monkeypatch.setattr(read_module, "_keep_newest", listing)
     for seed in (0, 0, 0, 1, 1):
         drawn, _ = unreadable_board(seed)
         with pytest.raises(UnreadableCellError):
@@ -432,7 +434,7 @@ def test_a_blend_beside_a_0_reads_as_an_opened_tile_that_matches_it_or_not_at_al
         drawn.screen[region.top : region.bottom, region.left : region.right]
     )
     alone = BoardReader(skin, drawn.geometry, crops_dir=tmp_path)
-    alone._opened_beside_zeros = lambda _, verdict: verdict  # type: ignore[method-assign]
+    alone._opened_beside_zeros = lambda frame, verdict: verdict  # type: ignore[method-assign]
     try:
         alone.read(frame, 0)
         return  # read without the rule: the rule is not asked
@@ -590,13 +592,12 @@ def test_a_read_after_a_move_compares_only_the_cells_that_changed_with_every_tem
     region = reader.region
     compared: list[int] = []
     full = TemplateBank.distances
-    monkeypatch.setattr(
-        TemplateBank,
-        "distances",
-        lambda bank, patches: (
-            compared.append(int(np.prod(patches.shape[:-3]))) or full(bank, patches)
-        ),
-    )
+
+    def counted(bank: TemplateBank, patches: npt.NDArray[np.uint8]) -> Floats:
+        compared.append(int(np.prod(patches.shape[:-3])))
+        return full(bank, patches)
+
+    monkeypatch.setattr(TemplateBank, "distances", counted)
 
     def read(scene: Scene) -> tuple[np.ndarray, int]:
         """The board ``scene`` shows as read, and how many cells were compared in full."""

@@ -87,7 +87,7 @@ def same(a: Skin, b: Skin) -> bool:
         and len(a.buttons) == len(b.buttons)
         and all(np.array_equal(x, y) for x, y in zip(a.buttons, b.buttons, strict=True))
         and (a.mask is None) == (b.mask is None)
-        and (a.mask is None or np.array_equal(a.mask, b.mask))
+        and (a.mask is None or b.mask is None or np.array_equal(a.mask, b.mask))
         and {c: d.keys() for c, d in a.finished.items()}
         == {c: d.keys() for c, d in b.finished.items()}
         and all(
@@ -115,7 +115,7 @@ def test_import_refuses_face_names_that_are_paths(
     victim = tmp_path / "outside" / "victim.png"
     victim.parent.mkdir()
     picture = np.full((24, 24, 3), 7, dtype=np.uint8)
-    victim.write_bytes(cv2.imencode(".png", picture, [cv2.IMWRITE_PNG_COMPRESSION, 0])[1])
+    victim.write_bytes(cv2.imencode(".png", picture, [cv2.IMWRITE_PNG_COMPRESSION, 0])[1].tobytes())
     before = victim.read_bytes()
     folder = saved(tmp_path / "made")
     # Unpacked into tmp_path/temp/<random>/, "../../../" from its faces/ folder is tmp_path.
