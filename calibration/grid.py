@@ -280,6 +280,27 @@ class Lattice:
             (corner[0], corner[1]), cut, len(sizes_y), len(sizes_x), hidden, (edges[0], edges[1])
         )
 
+    def alike(self, tolerance: float = GROUPING_TOLERANCE) -> list[npt.NDArray[np.intp]]:
+        """The detailed blocks of the first frame grouped by distance, the largest group first,
+        each as (row, column) pairs. A game that draws its tiles over a picture showing through
+        them (kmines' Graveyard Mayhem) has no two hidden tiles equal pixel for pixel, so the
+        most frequent blocks (:attr:`ranked`) are a toolbar's, not its board's."""
+        blocks = self.blocks(0)
+        rows, columns = blocks.shape[:2]
+        detailed = np.flatnonzero(self.detail[0].ravel())
+        if not detailed.size:
+            return []
+        pictures = np.ascontiguousarray(blocks.reshape(rows * columns, *blocks.shape[2:])[detailed])
+        near = TemplateBank(range(len(pictures)), list(pictures)).distances(pictures) <= tolerance
+        left = np.ones(len(pictures), dtype=bool)
+        groups = []
+        while left.any():
+            counts = np.where(left, (near & left).sum(axis=1), -1)
+            members = np.flatnonzero(near[int(np.argmax(counts))] & left)
+            groups.append(np.column_stack(np.unravel_index(detailed[members], (rows, columns))))
+            left[members] = False
+        return groups
+
     def blocks(self, frame: int) -> npt.NDArray[np.uint8]:
         """The pitch-sized blocks of frame number ``frame`` at this cut, as a lattice view."""
         shape = self.hashes[frame].shape

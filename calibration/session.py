@@ -21,6 +21,7 @@ from itertools import combinations
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from calibration.buttons import ButtonPoints, blanked, button_points
 from calibration.dialogs import DIALOGS_IN_A_ROW, dialog_over, dialog_seen, with_part
@@ -67,7 +68,8 @@ MESSAGE_WAIT = 5.0
 MESSAGE_CHECKS = 2
 """Losses watched for a message before a game that never showed one is taken to draw none."""
 HIDDEN_CANDIDATES = 3
-"""How many of a fresh board's most common tiles are clicked to find the hidden one."""
+"""How many of a fresh board's most common tiles are clicked to find the hidden one, counted by
+equal pixels and then again by likeness (:meth:`calibration.grid.Lattice.alike`)."""
 BUTTON_SIDE = 17
 """Pixels a side of the picture kept of a new-game button, centred on its point."""
 EDGE_LEVELS = 24
@@ -883,7 +885,8 @@ def _click_the_hidden_tile(
     pointer: Pointer, grabber: Grabber, window: Rect
 ) -> tuple[tuple[int, int], Image, Image]:
     """Click the most common tiles of the fresh board until one changes: that is the hidden
-    tile (xdemineur's starting area may show more opened cells than hidden ones).
+    tile (xdemineur's starting area may show more opened cells than hidden ones). The most
+    common by equal pixels are tried first, then by likeness.
 
     Returns the clicked point (window coordinates) and the window before and after.
     """
@@ -892,10 +895,18 @@ def _click_the_hidden_tile(
     pointer.move(*rest)
     fresh = settled(grabber, window, None)  # a window just moved may still be redrawing
     lattice = find_lattice(fresh)
-    for key in lattice.ranked[:HIDDEN_CANDIDATES]:
-        cells = np.argwhere(lattice.hashes[0] == key)
-        middle = np.array(lattice.hashes[0].shape) / 2
+    middle = np.array(lattice.hashes[0].shape) / 2
+
+    def nearest_middle(cells: npt.NDArray[np.intp]) -> tuple[int, int]:
         row, column = cells[np.argmin(((cells - middle) ** 2).sum(axis=1))]
+        return int(row), int(column)
+
+    groups = [np.argwhere(lattice.hashes[0] == key) for key in lattice.ranked[:HIDDEN_CANDIDATES]]
+    # Then blocks alike within the grouping tolerance: a game that draws its tiles over a
+    # picture showing through them has no two equal.
+    groups += lattice.alike()[:HIDDEN_CANDIDATES]
+    tried = list(dict.fromkeys(nearest_middle(cells) for cells in groups))
+    for row, column in tried:
         left = lattice.phase[0] + int(column) * lattice.pitch[0]
         top = lattice.phase[1] + int(row) * lattice.pitch[1]
         block = Rect(window.left + left, window.top + top, *lattice.pitch)
@@ -910,7 +921,7 @@ def _click_the_hidden_tile(
         fresh = grabber.grab(window)  # a click on a number may have opened cells
     dialog = dialog_seen(fresh, (window.left, window.top))
     raise CalibrationError(
-        f"none of the {HIDDEN_CANDIDATES} most common tiles in window {window} changed when "
+        f"none of the {len(tried)} most common tiles in window {window} changed when "
         "clicked: is it a fresh Minesweeper game?" + ("" if dialog is None else f" ({dialog})")
     )
 
