@@ -901,12 +901,19 @@ def _click_the_hidden_tile(
         row, column = cells[np.argmin(((cells - middle) ** 2).sum(axis=1))]
         return int(row), int(column)
 
-    groups = [np.argwhere(lattice.hashes[0] == key) for key in lattice.ranked[:HIDDEN_CANDIDATES]]
-    # Then blocks alike within the grouping tolerance: a game that draws its tiles over a
-    # picture showing through them has no two equal.
-    groups += lattice.alike()[:HIDDEN_CANDIDATES]
-    tried = list(dict.fromkeys(nearest_middle(cells) for cells in groups))
-    for row, column in tried:
+    def groups() -> Iterator[npt.NDArray[np.intp]]:
+        for key in lattice.ranked[:HIDDEN_CANDIDATES]:
+            yield np.argwhere(lattice.hashes[0] == key)
+        # Then (found only if those fail) blocks alike within the grouping tolerance: a game
+        # that draws its tiles over a picture showing through them has no two equal.
+        yield from lattice.alike()[:HIDDEN_CANDIDATES]
+
+    tried: list[tuple[int, int]] = []
+    for cells in groups():
+        row, column = nearest_middle(cells)
+        if (row, column) in tried:
+            continue
+        tried.append((row, column))
         left = lattice.phase[0] + int(column) * lattice.pitch[0]
         top = lattice.phase[1] + int(row) * lattice.pitch[1]
         block = Rect(window.left + left, window.top + top, *lattice.pitch)
