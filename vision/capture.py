@@ -15,16 +15,15 @@ import numpy as np
 from vision.errors import CaptureError
 from vision.geometry import Rect
 from vision.skin import Image
+from vision.stable import Grabber
 
 
-class Screen(Protocol):
-    """What play captures through: the screen's bounds and a BGR capture of a region of it (a
+class Screen(Grabber, Protocol):
+    """What play captures through: a grabber that knows the screen's bounds (a
     :class:`ScreenGrabber`; a game drawn in memory stands in for one in tests)."""
 
     @property
     def screen(self) -> Rect: ...
-
-    def grab(self, region: Rect | None = None) -> Image: ...
 
 
 class ScreenGrabber:

@@ -314,7 +314,6 @@ def xbomb_small(name: str) -> np.ndarray:
     """xbomb's Expert window at its own size (30 columns of 20-px cells from (5, 37), 2-px lines
     between them): ``fresh``, after the ``first_click``, or ``lost`` on the next click."""
     frame = read_picture(WINDOWS / f"xbomb_small_{name}.png")
-    assert frame is not None, name
     return frame
 
 

@@ -39,7 +39,6 @@ GNOME_PLAY_AGAIN = Rect(724, 445, 150, 60)
 
 def window(name: str) -> np.ndarray:
     frame = read_picture(WINDOWS / f"{name}_lost.png")
-    assert frame is not None, name
     return frame
 
 
@@ -145,7 +144,6 @@ def web_capture(game: str, name: str) -> Image:
     """A capture of a game in a browser's window (web98: a Windows-98 look drawn in HTML;
     webcanvas: a game drawn on a canvas)."""
     picture = read_picture(Path(__file__).parent.parent / "data" / game / f"{name}.png")
-    assert picture is not None
     return np.asarray(picture)
 
 

@@ -34,7 +34,6 @@ EDGE_CELLS = ((4, 24), (4, 25))
 
 def edge_board() -> np.ndarray:
     board = read_picture(DATA / "expert16-edge-board.png")
-    assert board is not None
     return np.asarray(board)
 
 

@@ -21,7 +21,6 @@ def test_a_board_whose_first_rows_show_only_zeros_on_one_side_is_found_whole() -
     # The cells lattice-spaced at the pitch read for sure include 0s a few pixels off their
     # cells (an opened 0 still matches shifted): the walk must not start from one of those.
     frame = read_picture(DATA / "medium-lost.png")
-    assert frame is not None
     skin = Skin.load(DATA / "medium-skin")
     seen = Board.from_text((DATA / "medium-lost.txt").read_text())
     geometry = locate(skin, frame, shape=(16, 16))

@@ -89,12 +89,6 @@ def read_scene(
     return reader.read(frame, mines)
 
 
-def read_png(path: Path) -> np.ndarray:
-    image = read_picture(path)
-    assert image is not None, f"{path} is not a readable PNG"
-    return np.asarray(image)
-
-
 @examples
 @given(scenes())
 def test_locate_and_read_are_exact(tmp_path: Path, drawn: Scene) -> None:
@@ -216,7 +210,7 @@ def test_unknown_tile_names_the_cell_and_saves_its_crop(
     assert "more of the" not in str(raised.value)
     assert str(raised.value.crop_path) in str(raised.value)
     assert raised.value.crop_path.parent == tmp_path
-    assert np.array_equal(read_png(raised.value.crop_path), noise)
+    assert np.array_equal(read_picture(raised.value.crop_path), noise)
 
 
 def test_a_covered_part_of_the_board_names_every_unreadable_cell(tmp_path: Path) -> None:
@@ -287,7 +281,7 @@ def test_the_saved_crops_are_bounded_the_newest_kept(
         with pytest.raises(UnreadableCellError) as raised:
             read_scene(drawn.skin, drawn.geometry, drawn.screen, tmp_path)
         saved.append(raised.value.crop_path)
-        assert np.array_equal(read_png(raised.value.crop_path), noise)
+        assert np.array_equal(read_picture(raised.value.crop_path), noise)
     assert sorted(tmp_path.iterdir()) == sorted(saved[-3:])
 
 
@@ -459,7 +453,7 @@ def test_unreadable_face_saves_its_crop(tmp_path: Path) -> None:
     drawn.screen[face.top : face.bottom, face.left : face.right] = 255
     with pytest.raises(UnreadableFaceError) as raised:
         read_scene(skin, drawn.geometry, drawn.screen, tmp_path)
-    assert np.array_equal(read_png(raised.value.crop_path), np.full((24, 24, 3), 255))
+    assert np.array_equal(read_picture(raised.value.crop_path), np.full((24, 24, 3), 255))
 
 
 def test_a_face_the_skin_never_learned_leaves_the_outcome_to_the_board(tmp_path: Path) -> None:

@@ -31,9 +31,7 @@ MINES_SHOWN = (Tile.MINE, Tile.EXPLODED, Tile.FLAG)
 
 
 def screenshot(game: str, state: str) -> Image:
-    image = read_picture(DATA / f"{game}-{state}.png")
-    assert image is not None
-    return np.asarray(image)
+    return read_picture(DATA / f"{game}-{state}.png")
 
 
 def on_canvas(image: Image, at: tuple[int, int], background: int) -> Image:
@@ -120,7 +118,7 @@ def test_a_tile_the_skin_lacks_is_refused_where_it_is(game: str, tmp_path: Path)
         read_at(lacking, geometry, screenshot(game, "lost"), tmp_path)
     assert full.board[raised.value.cell] == Tile.TWO
     crop = read_picture(raised.value.crop_path)
-    assert crop is not None and np.array_equal(crop, skin.templates[Tile.TWO])
+    assert np.array_equal(crop, skin.templates[Tile.TWO])
 
 
 def test_the_whole_board_needs_no_shape_on_a_fresh_looking_edge(tmp_path: Path) -> None:
