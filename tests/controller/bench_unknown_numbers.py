@@ -27,6 +27,7 @@ from test_loop import SimulatedTable, play_all, quick_player  # noqa: E402
 from virtual_clock import VirtualClock  # noqa: E402
 
 import controller.loop  # noqa: E402
+from controller.commands import positive_int  # noqa: E402
 from controller.outcomes import OutcomeLog, Result  # noqa: E402
 from solver import LEVELS  # noqa: E402
 from solver.bench.stats import format_win_rate  # noqa: E402
@@ -50,16 +51,30 @@ def run(skins: int, games: int, size: tuple[int, int, int], unknown: frozenset[i
     )
 
 
+def numbers(text: str) -> frozenset[int]:
+    """``--unknown``'s numbers, each 1 to 8."""
+    try:
+        chosen = frozenset(int(number) for number in text.split(","))
+    except ValueError:
+        chosen = frozenset({0})
+    if not chosen <= set(range(1, 9)):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a list of numbers from 1 to 8")
+    return chosen
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--skins", type=int, default=200, help="fresh skins (default 200)")
-    parser.add_argument("--games", type=int, default=5, help="games per skin (default 5)")
+    parser.add_argument("--skins", type=positive_int, default=200, help="fresh skins (default 200)")
+    parser.add_argument("--games", type=positive_int, default=5, help="games per skin (default 5)")
     parser.add_argument("--level", choices=LEVELS, default="expert")
     parser.add_argument(
-        "--unknown", default="4,5,6,7,8", help="numbers the skin lacks at first (default 4-8)"
+        "--unknown",
+        type=numbers,
+        default=numbers("4,5,6,7,8"),
+        help="numbers the skin lacks at first, comma-separated (default 4,5,6,7,8)",
     )
     arguments = parser.parse_args(argv)
-    unknown = frozenset(int(number) for number in arguments.unknown.split(","))
+    unknown = arguments.unknown
     controller.loop.time = VirtualClock()  # type: ignore[assignment]
     for lacking in (unknown, frozenset()):
         line = run(arguments.skins, arguments.games, LEVELS[arguments.level], lacking)
