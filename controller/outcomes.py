@@ -26,11 +26,11 @@ from enum import StrEnum
 from pathlib import Path
 from types import TracebackType
 
-import ms_toollib
 import numpy as np
 import numpy.typing as npt
 import platformdirs
 
+from controller import toollib
 from controller.desktop.processes import is_running, start_time
 from controller.errors import ControllerError
 from solver import LEVELS, Board, Tile
@@ -414,11 +414,13 @@ def mine_layout(board: Board) -> npt.NDArray[np.bool_] | None:
 
 
 def three_bv(board: Board) -> int | None:
-    """The board's 3BV (fewest clicks that clear it) by ms-toollib, when its mines are known."""
+    """The board's 3BV (fewest clicks that clear it) by ms-toollib, when its mines are known
+    and ms-toollib can be loaded here."""
     layout = mine_layout(board)
     if layout is None:
         return None
-    return int(ms_toollib.cal_bbbv(toollib_board(layout)))
+    library = toollib.load_or_note("3BV")
+    return None if library is None else int(library.cal_bbbv(toollib_board(layout)))
 
 
 def toollib_board(layout: npt.NDArray[np.bool_]) -> list[list[int]]:

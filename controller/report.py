@@ -15,6 +15,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
 
+from controller import toollib
 from controller.errors import CommandError, ControllerError
 from controller.outcomes import LoggedGame, MoveRecord, Result, mine_layout, toollib_board
 from solver import Board
@@ -284,14 +285,16 @@ def export_evf(record: LoggedGame, moves: Sequence[MoveRecord], path: Path) -> P
     time while recording, so the clicks are re-enacted at their recorded pace: exporting takes
     as long as the game did.
     """
-    import ms_toollib  # only replays need it
-
     name = f"game {record.id}"
     if not record.result.is_finished_game or record.final_board is None:
         raise ReplayError(f"{name} was {record.result.value}; only won or lost games have replays")
     layout = mine_layout(Board.from_text(record.final_board))
     if layout is None:
         raise ReplayError(f"{name}: its final board does not show where every mine is")
+    try:
+        ms_toollib = toollib.load()
+    except toollib.ToollibMissing as missing:
+        raise ReplayError(f"{name}: no replay written: {missing}") from missing
     video = ms_toollib.BaseVideo(toollib_board(layout), _EVF_CELL_PIXELS)
     start = time.monotonic() - (moves[0].seconds if moves else 0.0)
     for move in moves:

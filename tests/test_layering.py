@@ -66,3 +66,54 @@ def test_the_rules_do_not_import_the_benchmark_harness() -> None:
             if any(name == "solver.bench" or name.startswith("solver.bench.") for name in names):
                 offenders.append(str(path.relative_to(ROOT)))
     assert offenders == []
+
+
+PLATFORM_ONLY = {
+    # POSIX or X11 only: absent from the Windows build of CPython
+    "fcntl", "termios", "tty", "pty", "pwd", "grp", "resource", "posix", "syslog", "Xlib",
+    # Windows only
+    "msvcrt", "winreg", "_winapi", "win32api", "win32gui", "win32con", "pywintypes",
+}  # fmt: skip
+
+
+def top_level_imports(path: Path) -> set[str]:
+    """The modules one file imports when it is imported: statements outside any function or
+    class body (inside ``if`` and ``try`` at the top too); ``if TYPE_CHECKING`` blocks aside."""
+    found: set[str] = set()
+    pending = list(ast.parse(path.read_text(), filename=str(path)).body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+        elif isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            pending.extend(node.orelse)
+        elif isinstance(node, ast.If | ast.Try | ast.With):
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                pending.extend(getattr(node, field, []))
+        elif isinstance(node, ast.ExceptHandler):
+            pending.extend(node.body)
+    return found
+
+
+def test_no_module_imports_what_only_one_platform_has_when_it_is_imported() -> None:
+    """Every command must start on Windows and on Linux: a module of one platform (fcntl, Xlib,
+    winreg) is imported inside the function that runs only there."""
+    offenders = {
+        str(path.relative_to(ROOT)): sorted(top_level_imports(path) & PLATFORM_ONLY)
+        for package in PACKAGES
+        for path in sorted((ROOT / package).rglob("*.py"))
+    }
+    assert {name: bad for name, bad in offenders.items() if bad} == {}
+
+
+def test_the_platform_checker_sees_an_import_at_the_top_and_not_in_a_function(
+    tmp_path: Path,
+) -> None:
+    module = tmp_path / "m.py"
+    module.write_text(
+        "import os\ntry:\n    import fcntl\nexcept ImportError:\n    import msvcrt\n"
+        "def f():\n    from Xlib import X\n"
+    )
+    assert top_level_imports(module) == {"os", "fcntl", "msvcrt"}

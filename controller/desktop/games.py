@@ -11,7 +11,6 @@ the start and removed on close, so a user's own settings are neither read nor ch
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import shutil
 import subprocess
@@ -491,6 +490,8 @@ def _run_wine(command: list[str], env: dict[str, str], what: str, timeout: float
 @contextlib.contextmanager
 def _exclusive(lock_path: Path) -> Iterator[None]:
     """Hold an exclusive lock on ``lock_path`` (created if needed) against other processes."""
+    import fcntl  # POSIX: games are started in a virtual X display, never on Windows
+
     with open(lock_path, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         yield

@@ -12,7 +12,6 @@ import contextlib
 import json
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import threading
@@ -89,11 +88,11 @@ def stop_process(process: subprocess.Popen[bytes], grace: float = 3.0) -> None:
 def kill_pid(pid: int, started: float | None, grace: float = 3.0) -> None:
     """Terminate a process we did not spawn directly (Wine's game process, a dead run's
     leftovers), known by its pid and start time, then kill it if it lingers."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
+    for stop in (psutil.Process.terminate, psutil.Process.kill):  # SIGTERM, SIGKILL on POSIX
         if not is_running(pid, started):
             return
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, sig)
+        with contextlib.suppress(psutil.NoSuchProcess):
+            stop(psutil.Process(pid))
         deadline = time.monotonic() + grace
         while time.monotonic() < deadline and is_running(pid, started):
             time.sleep(0.05)
