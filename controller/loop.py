@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -148,22 +148,36 @@ class GamePlayer:
         )
         self._board = board
         self._reads = []
+        ended = False
         try:
             with _game_errors():
                 result = self._play_to_the_end(game_id, self.table.first_click or "none")
+                self.log.record_end(game_id, result, _with_labels(self._board))
+                ended = True
                 self._label_new_pictures()
                 self._check_reads_against_the_end()
             reason = None
         except GameAborted as aborted:
             result, reason = aborted.result, str(aborted)
-        except StopRequested as stop:
-            self.log.finish_game(game_id, Result.STOPPED, _with_labels(self._board), str(stop))
+        except BaseException as fault:  # a stop, a dialog that stays, the display or disk gone
+            self._end_cut_short(game_id, fault, ended)
             raise
         finally:
             self._reads = None
             self._ended = self._board
         final = _with_labels(self._board)
         return GameReport(self.log.finish_game(game_id, result, final, reason), reason)
+
+    def _end_cut_short(self, game_id: int, fault: BaseException, ended: bool) -> None:
+        """Complete the row of a game that ``fault`` cut short, as far as the log still can: a
+        game whose end was read keeps it (its result is already written); any other is
+        ``stopped`` with the fault as its reason. Should the log itself fail here, the next run
+        marks the row ``cut off``; ``fault`` is what the caller raises either way."""
+        if ended:
+            return
+        reason = str(fault) or type(fault).__name__
+        with suppress(Exception):
+            self.log.finish_game(game_id, Result.STOPPED, _with_labels(self._board), reason)
 
     def _label_new_pictures(self) -> None:
         """Give the pictures first seen in this game the numbers its boards prove (see

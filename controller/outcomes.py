@@ -265,11 +265,15 @@ class OutcomeLog:
         self._started[game_id] = time.monotonic()
         return game_id
 
+    def _seconds(self, game_id: int) -> float:
+        """Seconds since the game (of this log object) started."""
+        return time.monotonic() - self._started[game_id]
+
     def record_move(
         self, game_id: int, cell: tuple[int, int], action: str, safety: float | None, is_guess: bool
     ) -> None:
         """Append one click to the game, committed before the function returns."""
-        seconds = time.monotonic() - self._started[game_id]
+        seconds = self._seconds(game_id)
         self._db.execute("BEGIN IMMEDIATE")
         try:
             (seq,) = self._db.execute(
@@ -288,6 +292,19 @@ class OutcomeLog:
             self._db.execute("ROLLBACK")
             raise
 
+    def record_end(self, game_id: int, result: Result, board: Board) -> None:
+        """Write how the game ended the moment its end is read (committed at once), before
+        anything that might fail after it (a dialog to answer, a board to read again):
+        whatever happens next, a game that ended is not lost from the record.
+        :meth:`finish_game` completes the row."""
+        if not result.is_finished_game:
+            raise ValueError(f"a game's end is won or lost, not {result.value!r}")
+        self._db.execute(
+            "UPDATE games SET ended_at = ?, result = ?, duration = ?, final_board = ?"
+            " WHERE id = ?",
+            (_now_text(), result.value, self._seconds(game_id), board.to_text(), game_id),
+        )
+
     def finish_game(
         self,
         game_id: int,
@@ -299,7 +316,8 @@ class OutcomeLog:
         lost, the reason; return the stored record."""
         if result == Result.IN_PROGRESS:
             raise ValueError("a finished game needs a result other than 'in progress'")
-        duration = time.monotonic() - self._started.pop(game_id)
+        duration = self._seconds(game_id)
+        self._started.pop(game_id)
         bbbv = None if final_board is None else three_bv(final_board)
         won_with_3bv = bbbv is not None and result == Result.WON and duration > 0
         per_second = bbbv / duration if won_with_3bv and bbbv is not None else None

@@ -8,6 +8,9 @@ program it is.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +26,7 @@ from calibration.learn import BUDGET, ESSENTIAL
 from calibration.store import load_skin
 from controller.cli import main
 from controller.desktop.games import LAUNCHERS
+from controller.desktop.windows import WindowError, X11Windows, shows_anything
 from controller.mouse import Mouse
 from controller.outcomes import OutcomeLog, Result
 from solver import LEVELS
@@ -270,3 +274,56 @@ def test_a_window_of_each_program_is_learned_and_played_at_its_simulated_win_rat
     simulated = simulated_win_rate(size, program.start, SIMULATED_GAMES[level])
     won = results.count(Result.WON)
     assert binomial_test(won, GAMES_PLAYED, simulated) > SIGNIFICANCE, (won, simulated)
+
+
+class WindowsSeen:
+    """Every visible top-level window of one class that shows up while it watches (a thread
+    listing the display's windows every 0.1 s): a game's dialogs, which come and go."""
+
+    def __init__(self, window_class: str) -> None:
+        self.window_class = window_class
+        self.seen: set[tuple[str, Rect]] = set()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+
+    def __enter__(self) -> WindowsSeen:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _watch(self) -> None:
+        source = X11Windows(os.environ["DISPLAY"])
+        while not self._stop.wait(0.1):
+            with contextlib.suppress(WindowError):
+                for window in source.windows():
+                    if any(self.window_class in name for name in window.classes):
+                        self.seen.add((window.title, window.frame))
+
+
+def test_winemine_as_freshly_installed_asks_for_a_name_after_a_fast_win_and_play_goes_on(
+    launch: LaunchGame,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """winemine with a fresh install's best times (999 s): the first fast win at each level
+    opens its "Congratulations!" name prompt over the board, then its best-times table, each
+    closing about 2 s after Escape (as Microsoft's Minesweeper does, save for the delay).
+    Calibration and play answer both (no name typed) and every game is logged won or lost."""
+    monkeypatch.setenv("AUTOSWEEPER_SKINS", str(tmp_path / "skins"))
+    launch("winemine-fresh-install", LEVELS["beginner"])
+    with WindowsSeen("winemine") as windows:
+        calibrate_window("winemine", "winemine", 10, tmp_path / "skins", capsys)
+        db = tmp_path / "outcomes.db"
+        play("winemine", GAMES_PLAYED, 10, db, capsys)
+    titles = {title for title, frame in windows.seen if shows_anything(frame)}
+    assert len(titles) >= 3, windows.seen  # the main window, the prompt and the table
+    with OutcomeLog(db) as log:
+        games = log.games()
+    assert len(games) == GAMES_PLAYED
+    assert all(game.result in (Result.WON, Result.LOST) for game in games), [
+        (game.result, game.reason) for game in games
+    ]

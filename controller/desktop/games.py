@@ -11,6 +11,7 @@ the start and removed on close, so a user's own settings are neither read nor ch
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import shutil
 import subprocess
@@ -443,7 +444,7 @@ def _check_on_screen(window: GameWindow) -> None:
 
 WINEMINE_KEY = r"HKEY_CURRENT_USER\Software\Microsoft\WinMine"
 _CUSTOM = 3
-"""winemine's Difficulty value for a custom size: its own "beginner" is 8x8, not 9x9."""
+"""winemine's Difficulty value for a custom size."""
 WINEMINE_ROWS = (8, 24)
 WINEMINE_COLUMNS = (8, 30)
 WINEMINE_MIN_MINES = 10
@@ -530,36 +531,50 @@ def winemine_refusal(size: Size) -> str | None:
     )
 
 
-def winemine_registry(rows: int, columns: int, mines: int) -> str:
+WINEMINE_LEVELS: dict[Size, int] = {size: index for index, size in enumerate(LEVELS.values())}
+"""winemine's own levels (Wine 8's, as Windows': 9x9, 16x16, 16x30) and their Difficulty."""
+FRESH_BEST_TIME = 999
+"""The best time of each level on a fresh install: the first win asks for a name."""
+
+
+def winemine_registry(rows: int, columns: int, mines: int, *, fresh_install: bool = False) -> str:
     """The .reg text that makes winemine open at this size with question marks enabled.
 
-    The size is always given as Custom, which never opens the best-time name box over the board;
-    best times of 0 make sure of it even if the user switches to a standard level.
+    The size is given as Custom, which never opens the best-time name box over the board, and
+    best times of 0 make sure of it even if the user switches to a standard level. With
+    ``fresh_install``, the size is one of winemine's own levels and the best times are a fresh
+    install's: its first win asks for a name, then shows the best times, as a user meets it.
     """
-    refusal = winemine_refusal((rows, columns, mines))
+    size = (rows, columns, mines)
+    refusal = (
+        _opens_only("winemine at its own levels", WINEMINE_LEVELS)(size)
+        if fresh_install
+        else winemine_refusal(size)
+    )
     if refusal is not None:
         raise SandboxError(refusal)
+    best_time = FRESH_BEST_TIME if fresh_install else 0
     values = {
-        "Difficulty": _CUSTOM,
+        "Difficulty": WINEMINE_LEVELS[size] if fresh_install else _CUSTOM,
         "Height": rows,
         "Width": columns,
         "Mines": mines,
         "Mark": 1,
-        "Time1": 0,
-        "Time2": 0,
-        "Time3": 0,
+        "Time1": best_time,
+        "Time2": best_time,
+        "Time3": best_time,
     }
     body = "\n".join(f'"{key}"=dword:{value:08x}' for key, value in values.items())
     return f"REGEDIT4\n\n[{WINEMINE_KEY}]\n{body}\n"
 
 
 @contextlib.contextmanager
-def _winemine_prepared(size: Size) -> Iterator[dict[str, str]]:
+def _winemine_prepared(size: Size, fresh_install: bool = False) -> Iterator[dict[str, str]]:
     """Wine's environment with winemine's registry set to ``size``, held while the window opens.
 
     winemine reads its size from the prefix's registry, which every process sharing the prefix
     writes: from the import until the window is open no other launch may change it."""
-    registry = winemine_registry(*size)
+    registry = winemine_registry(*size, fresh_install=fresh_install)
     prefix = ensure_wine_prefix()
     env = wine_environment(prefix)
     with tempfile.NamedTemporaryFile("w", suffix=".reg", delete=False) as reg_file:
@@ -778,6 +793,16 @@ LAUNCHERS: dict[str, Launcher] = {
         arguments=lambda size: ["winemine"],
         refusal=winemine_refusal,
         prepare=_winemine_prepared,
+    ),
+    # winemine as a fresh install has it: its own levels, best times of 999 s, so that a win
+    # opens its name prompt, then its best-times table (as Microsoft's Minesweeper does).
+    "winemine-fresh-install": Launcher(
+        binary="wine",
+        package="wine",
+        window_class="winemine",
+        arguments=lambda size: ["winemine"],
+        refusal=_opens_only("winemine at its own levels", WINEMINE_LEVELS),
+        prepare=functools.partial(_winemine_prepared, fresh_install=True),
     ),
     "xdemineur": Launcher(
         binary="xdemineur",

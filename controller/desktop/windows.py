@@ -11,11 +11,12 @@ has declared itself DPI-aware, or a scaled display reports scaled frames.
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import os
 import sys
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -31,8 +32,31 @@ class DialogError(ControllerError):
     """A game's dialog stayed open when told to close; the message names the dialog."""
 
 
-DIALOG_CLOSE_TIMEOUT = 1.0
-"""Seconds a dialog has to close after Escape (they close within a frame or two)."""
+DIALOG_CLOSE_TIMEOUT = 8.0
+"""Seconds a dialog has to close after Escape. Most close within a frame or two; Wine's take
+about 2 s (winemine's best-time name prompt and table), a busy machine's longer."""
+NEXT_DIALOG_WAIT = 0.5
+"""Seconds to watch for the next dialog once one closed: answering one may open another (a name
+prompt, then the best-times table)."""
+DIALOGS_AT_MOST = 8
+"""Dialogs closed in a row before giving up: a game that opens them without end is stuck."""
+SMALLEST_WINDOW = 8
+"""A window narrower or lower than this many pixels shows nothing a user could answer: the 1x1
+hidden owner window some toolkits make (Wine maps one at the screen's centre) is no game and no
+dialog."""
+
+
+def shows_anything(frame: Rect, screen: Rect | None = None) -> bool:
+    """Whether a window with this frame can show anything: not too small, and on the screen
+    (when its size is known)."""
+    if frame.width < SMALLEST_WINDOW or frame.height < SMALLEST_WINDOW:
+        return False
+    return screen is None or (
+        frame.left < screen.right
+        and frame.top < screen.bottom
+        and frame.right > screen.left
+        and frame.bottom > screen.top
+    )
 
 
 @dataclass(frozen=True)
@@ -132,7 +156,7 @@ def find_window(
     """
     if not title and not class_name:
         raise WindowError("give a window title or class to search for")
-    visible = source.windows()
+    visible = [window for window in source.windows() if shows_anything(window.frame)]
     found = [window for window in visible if _matches(window, title, class_name)]
     wanted = " and ".join(
         f"{what} contains {text!r}"
@@ -331,10 +355,14 @@ def dialogs(window_id: int, display: str | None = None) -> list[Dialog]:
             owner = _Owner(connection, main, names)
         except (BadWindow, BadDrawable) as error:
             raise WindowError(f"window {window_id:#x} is gone") from error
+        shape = connection.screen()
+        screen = Rect(0, 0, shape.width_in_pixels, shape.height_in_pixels)
         found = []
         for window, classes, frame in _client_windows(root, root, names):
+            if window.id == window_id or not shows_anything(frame, screen):
+                continue
             try:
-                if window.id != window_id and owner.owns(window, classes):
+                if owner.owns(window, classes):
                     found.append(Dialog(window.id, names.title(window), frame))
             except (BadWindow, BadDrawable):
                 continue  # closed while it was being read
@@ -461,19 +489,53 @@ class GameWindows:
                 return
 
     def close_dialogs(self) -> list[Dialog]:
-        """Close every dialog of the game's windows with Escape (see :func:`close_dialog`);
-        the dialogs closed. A game window that is gone has none: reading the board finds it
-        gone."""
-        closed = []
+        """Close every dialog of the game's windows with Escape (see :func:`close_dialog`), and
+        those that closing one opens; the dialogs closed. A game window that is gone has none:
+        reading the board finds it gone."""
+        return close_in_turn(self._shown)
+
+    def _shown(self) -> list[Callable[[], Dialog]]:
+        shown: list[Callable[[], Dialog]] = []
         for window_id, _ in self.found:
             try:
-                shown = dialogs(window_id, self.display)
+                opened = dialogs(window_id, self.display)
             except WindowError:
                 continue
-            for dialog in shown:
-                close_dialog(dialog, self.display)
-                closed.append(dialog)
-        return closed
+            shown.extend(functools.partial(self._close, dialog) for dialog in opened)
+        return shown
+
+    def _close(self, dialog: Dialog) -> Dialog:
+        close_dialog(dialog, self.display)
+        return dialog
+
+
+def close_in_turn(shown: Callable[[], Sequence[Callable[[], Dialog]]]) -> list[Dialog]:
+    """Close the dialogs ``shown()`` lists (each as the call that closes it), then those that
+    open within :data:`NEXT_DIALOG_WAIT` of the last closing; the dialogs closed, in order.
+
+    More than :data:`DIALOGS_AT_MOST` in a row is a :class:`DialogError`: a game that answers
+    each dialog with another would hold the bot for ever."""
+    closed: list[Dialog] = []
+    waited_since = None
+    while True:
+        closers = shown()
+        if not closers:
+            if not closed:
+                return closed
+            if waited_since is None:
+                waited_since = time.monotonic()
+            if time.monotonic() - waited_since >= NEXT_DIALOG_WAIT:
+                return closed
+            time.sleep(0.05)
+            continue
+        for close in closers:
+            if len(closed) == DIALOGS_AT_MOST:
+                raise DialogError(
+                    f"the game opened {DIALOGS_AT_MOST} dialogs in a row, the last the "
+                    f"{closed[-1].describe()}; answer them, then start again"
+                )
+            closed.append(close())
+        waited_since = None
 
 
 class NoGameWindows:

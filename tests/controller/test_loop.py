@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import sqlite3
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 from virtual_clock import use_virtual_clock
 
 import controller.loop
+from controller.desktop.windows import DialogError
 from controller.loop import (
     ANIMATION_REREADS,
     IMPOSSIBLE_REREADS,
@@ -622,6 +625,43 @@ def test_a_stop_request_records_the_game_as_stopped_and_propagates(tmp_path: Pat
         (record,) = log.games()
     assert record.result == Result.STOPPED
     assert record.clicks == 2
+
+
+class LogThatFailsAtTheEnd(OutcomeLog):
+    """A log whose disk fills just as a game is to be completed."""
+
+    def finish_game(self, *args: Any, **kwargs: Any) -> LoggedGame:
+        raise sqlite3.OperationalError("database or disk is full")
+
+
+def test_a_fault_after_the_end_is_read_leaves_the_game_logged_as_it_ended(
+    tmp_path: Path,
+) -> None:
+    """The result is written the moment the end is read: what fails after it (the disk, a
+    dialog to answer) cannot turn a won or lost game into one lost from the record."""
+    table = SimulatedTable(seed=1)
+    with LogThatFailsAtTheEnd(tmp_path / "log.db") as log:
+        with pytest.raises(sqlite3.OperationalError, match="disk is full"):
+            play_all(quick_player(table, log), 1)
+        (record,) = log.games()
+    ended = table.current.board
+    assert record.result == (Result.WON if ended.is_won else Result.LOST)
+    assert Board.from_text(record.final_board or "").to_text() == ended.to_text()
+
+
+def test_a_fault_in_the_middle_of_a_game_ends_its_row_stopped_with_the_reason(
+    tmp_path: Path,
+) -> None:
+    """A dialog that stays open mid-game propagates (the run stops), and the game's row says
+    why instead of staying ``in progress``."""
+    stays = DialogError("the dialog 'Congratulations!' (window 0xa00003) did not close")
+    table = SimulatedTable(seed=6, faults={3: stays})
+    with OutcomeLog(tmp_path / "log.db") as log:
+        with pytest.raises(DialogError, match="Congratulations"):
+            play_all(quick_player(table, log), 2)
+        (record,) = log.games()
+    assert record.result == Result.STOPPED
+    assert record.reason == str(stays)
 
 
 class KeyDownAfter:
