@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from calibration.view import PARK_DISTANCE, rest_point
+from controller.desktop.win32 import Win32GameWindows
 from controller.desktop.windows import GameWindows, NoGameWindows, open_x_display, quiet_xlib
 from controller.errors import ControllerError
 from vision.errors import CaptureError
@@ -66,6 +67,15 @@ class WindowClosedError(ClickOutsideError):
     press, if it went out, fell on the mouse's own guard window. Nothing was clicked."""
 
 
+def _game_windows(platform: str) -> GameWindows | Win32GameWindows | NoGameWindows:
+    """The game's windows as this platform reads them."""
+    if platform.startswith("linux"):
+        return GameWindows()
+    if platform == "win32":
+        return Win32GameWindows()
+    return NoGameWindows()
+
+
 class Mouse:
     """Clicks and key presses, guarded by allowed rectangles and an optional screen check.
 
@@ -80,10 +90,10 @@ class Mouse:
         pause: float = DEFAULT_PAUSE,
         *,
         platform: str = sys.platform,
-        windows: GameWindows | NoGameWindows | None = None,
+        windows: GameWindows | Win32GameWindows | NoGameWindows | None = None,
     ) -> None:
         """``windows``: the game's windows, to focus and to close dialogs of (default: read from
-        X on Linux, none elsewhere)."""
+        X on Linux, through user32 on Windows, none on macOS)."""
         with quiet_xlib():  # here, not at the top: it opens the X display named by DISPLAY
             import pyautogui
 
@@ -93,7 +103,7 @@ class Mouse:
         self.pause = pause
         self.allowed: list[Rect] = list(allowed)
         linux = platform.startswith("linux")
-        self.windows = windows or (GameWindows() if linux else NoGameWindows())
+        self.windows = windows or _game_windows(platform)
         if self.allowed:
             self.windows.find(self.allowed)
         self._sender: _X11Sender | _GuiSender = _X11Sender() if linux else _GuiSender(pyautogui)

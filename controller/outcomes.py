@@ -300,8 +300,7 @@ class OutcomeLog:
         if not result.is_finished_game:
             raise ValueError(f"a game's end is won or lost, not {result.value!r}")
         self._db.execute(
-            "UPDATE games SET ended_at = ?, result = ?, duration = ?, final_board = ?"
-            " WHERE id = ?",
+            "UPDATE games SET ended_at = ?, result = ?, duration = ?, final_board = ? WHERE id = ?",
             (_now_text(), result.value, self._seconds(game_id), board.to_text(), game_id),
         )
 
