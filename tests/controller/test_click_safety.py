@@ -19,6 +19,7 @@ from conftest import TESTS, Calibrations, LaunchGame
 
 from controller.desktop.display import VirtualDisplay
 from controller.desktop.games import GameWindow, Size
+from controller.desktop.windows import NoGameWindows
 from controller.loop import GamePlayer, NoFreshGame
 from controller.mouse import Check, Grab, Mouse, WindowClosedError, _X11Sender
 from controller.outcomes import OutcomeLog
@@ -116,7 +117,7 @@ def test_a_key_combination_is_pressed_in_order_over_the_point(
 def test_without_x11_the_check_and_the_click_go_through_mss_and_pyautogui(
     recorder: Recorder, virtual_display: VirtualDisplay
 ) -> None:
-    mouse = Mouse([Rect(300, 200, 100, 100)], platform="win32")
+    mouse = Mouse([Rect(300, 200, 100, 100)], platform="win32", windows=NoGameWindows())
     seen: list[np.ndarray] = []
 
     def look(grab: Grab) -> bool:
