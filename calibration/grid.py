@@ -434,6 +434,34 @@ def find_lattice(*frames: Image) -> Lattice:
     )
 
 
+FRESH_BOARD_SIDE = 5
+"""Cells a side a fresh board has at least, to be told from a toolbar's row of buttons."""
+FRESH_BOARD_FILL = 0.9
+"""Of the box around the most repeated tile, the share it must fill: a fresh board is that tile
+and nothing else (a few cells may differ, lit under the pointer)."""
+
+
+def fresh_board_shape(frame: Image) -> tuple[int, int] | None:
+    """(rows, columns) of the fresh Minesweeper board ``frame`` shows, if it shows one: one
+    detailed tile repeated over a box at least :data:`FRESH_BOARD_SIDE` cells a side, and filling
+    it; pixel for pixel, or within the grouping tolerance (a board drawn over a picture that
+    shows through its tiles). A quick look for a window worth calibrating; calibration itself
+    finds the grid exactly."""
+    try:
+        lattice = find_lattice(frame)
+    except GridNotFoundError:
+        return None
+    exact = np.argwhere(lattice.hashes[0] == lattice.ranked[0])
+    for cells in (exact, *lattice.alike()[:1]):
+        height, width = (cells.max(axis=0) - cells.min(axis=0) + 1).tolist()
+        if (
+            min(height, width) >= FRESH_BOARD_SIDE
+            and len(cells) >= FRESH_BOARD_FILL * height * width
+        ):
+            return int(height), int(width)
+    return None
+
+
 def _middle(phases: list[tuple[int, int]], pitch: tuple[int, int]) -> tuple[int, int]:
     """Of cuts that fit equally well, the one in the middle of their run along each axis.
 

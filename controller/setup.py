@@ -15,11 +15,14 @@ from typing import Protocol
 
 from calibration.dialogs import dialog_seen
 from calibration.errors import CalibrationError
-from calibration.store import list_skins, load_skin, save_skin, skins_dir
+from calibration.learn import Calibration
+from calibration.store import list_skins, load_skin, name_from, save_skin, skins_dir
+from controller.desktop.boards import the_board_window
 from controller.desktop.display import VirtualDisplay
 from controller.desktop.games import LAUNCHERS, Size, launch_game
+from controller.desktop.windows import WindowError, desktop_windows
 from controller.errors import ControllerError, SandboxError
-from controller.learning import calibrate_game
+from controller.learning import calibrate_game, calibrate_windows
 from controller.mouse import Mouse
 from controller.table import ScreenTable
 from solver import LEVELS
@@ -57,11 +60,13 @@ def desktop_table(
     grabber = stack.enter_context(ScreenGrabber(os.environ.get("DISPLAY")))
     check_x_authority()
     skins = _stored_skins(skin_name)
-    if not skins:
+    if not skins and skin_name:
         raise SetupError(
-            f"no stored skin{f' named {skin_name!r}' if skin_name else ''} in {skins_dir()}; "
+            f"no stored skin named {skin_name!r} in {skins_dir()}; "
             "learn one with 'autosweeper calibrate' first"
         )
+    if not skins:
+        skins = [_learn_window_skin(grabber, mines)]
     size = LEVELS.get(level or "")
     mouse = Mouse()
     skin, geometry = _locate_first(grabber, skins, mouse, shape=size[:2] if size else None)
@@ -226,6 +231,40 @@ def _stored_skins(name: str | None) -> list[Skin]:
     return skins
 
 
+CALIBRATION_GAMES = 150
+"""Games a skin learned for play may take at most (as ``autosweeper calibrate``'s default)."""
+
+
+def _learn_window_skin(grabber: Screen, mines: int | None) -> Skin:
+    """With no skin stored, learn one from the window that shows a fresh board, as
+    ``autosweeper calibrate`` with no window named does, and store it."""
+    try:
+        window = the_board_window(desktop_windows(), grabber)
+    except WindowError as error:
+        raise SetupError(f"no stored skin in {skins_dir()}, and {error}") from error
+    name = name_from(window.title or "skin")
+    print(f"no stored skin: learning one from {window.describe()} (this plays some games)")
+    try:
+        learned = calibrate_windows(name, [window.frame], [mines], CALIBRATION_GAMES, None)
+    except (CalibrationError, VisionError) as error:
+        raise SetupError(f"could not learn the skin of {window.describe()}: {error}") from error
+    return _kept(learned, window.describe())
+
+
+def _kept(learned: Calibration, what: str) -> Skin:
+    """The skin ``learned``, stored, if it can play; else a :class:`SetupError`."""
+    if not learned.usable:
+        raise SetupError(
+            f"could not learn the skin of {what}: {learned.games} games never showed "
+            f"{learned.describe_missing()}"
+        )
+    if not learned.complete:
+        print(f"not seen yet: {learned.describe_missing()} (learned during play when they show)")
+    skin = learned.skin
+    print(f"learned skin {skin.name!r} in {learned.games} games, saved in {save_skin(skin)}")
+    return skin
+
+
 def _learn_skin(game: str, size: Size) -> Skin:
     """Calibrate ``game`` on boards of its own, or one of ``size`` (closed afterwards), and store
     the skin, as ``autosweeper calibrate`` does, once it can play: tiles it never saw are learned
@@ -235,12 +274,4 @@ def _learn_skin(game: str, size: Size) -> Skin:
         learned = calibrate_game(game, size=size)
     except (CalibrationError, VisionError) as error:
         raise SetupError(f"could not learn the skin of {game}: {error}") from error
-    if not learned.usable:
-        raise SetupError(
-            f"could not learn the skin of {game}: {learned.games} games never showed "
-            f"{learned.describe_missing()}"
-        )
-    if not learned.complete:
-        print(f"not seen yet: {learned.describe_missing()} (learned during play when they show)")
-    print(f"learned skin {game!r} in {learned.games} games, saved in {save_skin(learned.skin)}")
-    return learned.skin
+    return _kept(learned, game)

@@ -312,13 +312,17 @@ def test_winemine_as_freshly_installed_asks_for_a_name_after_a_fast_win_and_play
     """winemine with a fresh install's best times (999 s): the first fast win at each level
     opens its "Congratulations!" name prompt over the board, then its best-times table, each
     closing about 2 s after Escape (as Microsoft's Minesweeper does, save for the delay).
-    Calibration and play answer both (no name typed) and every game is logged won or lost."""
+    Calibration, told no window, finds the game by its board; it and play answer both dialogs
+    (no name typed), and every game is logged won or lost."""
     monkeypatch.setenv("AUTOSWEEPER_SKINS", str(tmp_path / "skins"))
     launch("winemine-fresh-install", LEVELS["beginner"])
     with WindowsSeen("winemine") as windows:
-        calibrate_window("winemine", "winemine", 10, tmp_path / "skins", capsys)
+        # No window named: calibration looks for the one showing a fresh board, and names the
+        # skin after its title.
+        assert main(["calibrate", "--mines", "10"]) == 0, capsys.readouterr().err
+        assert "calibrating 'WineMine'" in capsys.readouterr().out
         db = tmp_path / "outcomes.db"
-        play("winemine", GAMES_PLAYED, 10, db, capsys)
+        play("WineMine", GAMES_PLAYED, 10, db, capsys)
     titles = {title for title, frame in windows.seen if shows_anything(frame)}
     assert len(titles) >= 3, windows.seen  # the main window, the prompt and the table
     with OutcomeLog(db) as log:

@@ -2,8 +2,8 @@
 
 With ``--game`` the game is started on a private virtual display (Xvfb) at several sizes: a
 sparse board shows zeros, low numbers and a won game, denser ones the high numbers. Otherwise a
-fresh game must be open on the current display, given by ``--region``, or found by
-``--window-class`` and/or ``--window-title``.
+fresh game must be open on the current display: the one window showing a fresh board, or the
+window given by ``--region``, or found by ``--window-class`` and/or ``--window-title``.
 """
 
 from __future__ import annotations
@@ -16,12 +16,14 @@ import time
 
 from calibration.store import check_name, name_from, save_skin
 from controller.commands import positive_int
+from controller.desktop.boards import the_board_window
 from controller.desktop.display import VirtualDisplay
 from controller.desktop.games import GAMES
 from controller.desktop.windows import declare_dpi_aware, desktop_windows, find_window, uses_x11
 from controller.errors import CommandError, SandboxError
 from controller.learning import calibrate_game, calibrate_windows
 from controller.setup import check_x_authority
+from vision.capture import ScreenGrabber
 from vision.geometry import Rect
 from vision.skin import (
     KEYS_AFTER_LABELS,
@@ -78,7 +80,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 def run(args: argparse.Namespace) -> int:
     searched = args.window_class or args.window_title
-    if bool(args.game or args.region) == bool(searched):
+    if (args.game or args.region) and searched:
         print(
             "autosweeper calibrate: give one of --game, --region, or --window-class and/or "
             "--window-title",
@@ -90,13 +92,16 @@ def run(args: argparse.Namespace) -> int:
         logging.getLogger("pytesseract").setLevel(logging.INFO)  # not every command it runs
     declare_dpi_aware()
     started = time.monotonic()
-    name = args.name or args.game or (name_from(searched) if searched else "skin")
-    check_name(name)
+    if args.name:
+        check_name(args.name)
     if args.game:
+        name = args.name or args.game
         with VirtualDisplay():
             result = calibrate_game(args.game, name, max_games=args.max_games, seed=args.seed)
     else:
-        window = desktop_window(args.region, args.window_class, args.window_title)
+        window, title = desktop_window(args.region, args.window_class, args.window_title)
+        name = args.name or name_from(searched or title or "skin")
+        check_name(name)
         mines = [args.mines] if args.mines else []
         new_game = args.new_game if isinstance(args.new_game, NewGame) else None
         new_game_at = args.new_game if isinstance(args.new_game, tuple) else None
@@ -143,9 +148,10 @@ def new_game_way(text: str) -> NewGame | tuple[int, int]:
 
 def desktop_window(
     region: str | None, window_class: str | None = None, window_title: str | None = None
-) -> Rect:
-    """The game window on the user's display: ``region`` ("X,Y,WIDTH,HEIGHT"), or the one
-    visible window whose class and title contain ``window_class`` and ``window_title``."""
+) -> tuple[Rect, str | None]:
+    """The game window on the user's display, and its title if known: ``region``
+    ("X,Y,WIDTH,HEIGHT"), or the one visible window whose class and title contain
+    ``window_class`` and ``window_title``, or with neither, the one showing a fresh board."""
     if uses_x11() and not os.environ.get("DISPLAY"):
         raise SandboxError("no DISPLAY: use --game to calibrate on a virtual display")
     check_x_authority()
@@ -154,5 +160,11 @@ def desktop_window(
             x, y, width, height = (int(v) for v in region.split(","))
         except ValueError as error:
             raise SandboxError(f"--region wants X,Y,WIDTH,HEIGHT, not {region!r}") from error
-        return Rect(x, y, width, height)
-    return find_window(desktop_windows(), title=window_title, class_name=window_class).frame
+        return Rect(x, y, width, height), None
+    if window_class or window_title:
+        found = find_window(desktop_windows(), title=window_title, class_name=window_class)
+    else:
+        with ScreenGrabber(os.environ.get("DISPLAY")) as screen:
+            found = the_board_window(desktop_windows(), screen)
+        print(f"calibrating {found.describe()}: the one window showing a fresh board")
+    return found.frame, found.title

@@ -314,8 +314,9 @@ def test_real_games_are_found_by_class_and_title_at_xwininfo_frames(launch: Laun
     assert find_window(source, class_name="winemine").frame == xwininfo_frame(winemine.window_id)
     assert find_window(source, title="WineMine").frame == Rect(40, 650, *winemine.geometry[2:])
     # calibrate's search is this one
-    assert desktop_window(None, window_title="xdém") == by_class.frame
-    assert desktop_window(None, "wine", "mine") == find_window(source, title="winemine").frame
+    assert desktop_window(None, window_title="xdém") == (by_class.frame, by_class.title)
+    winemine_found = find_window(source, title="winemine")
+    assert desktop_window(None, "wine", "mine") == (winemine_found.frame, winemine_found.title)
 
 
 @pytest.mark.realgame

@@ -15,12 +15,11 @@ from vision.skin import NewGame
 @pytest.mark.parametrize(
     "arguments",
     [
-        [],
         ["--game", "xdemineur", "--window-title", "Minesweeper"],
         ["--region", "0,0,100,100", "--window-class", "winemine"],
     ],
 )
-def test_one_way_to_the_window_is_a_usage_error_otherwise(
+def test_a_window_given_two_ways_is_a_usage_error(
     arguments: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["calibrate", *arguments]) == 2
