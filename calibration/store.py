@@ -80,7 +80,11 @@ compression method, a password, a bad bzip2 stream)."""
 def skins_dir() -> Path:
     """The default skins folder (``AUTOSWEEPER_SKINS`` overrides it, for tests and sandboxes)."""
     override = os.environ.get("AUTOSWEEPER_SKINS")
-    return Path(override) if override else platformdirs.user_data_path("autosweeper") / "skins"
+    return (
+        Path(override)
+        if override
+        else platformdirs.user_data_path("autosweeper", appauthor=False) / "skins"
+    )
 
 
 def check_name(name: str) -> str:

@@ -181,7 +181,7 @@ _VERSION_1_COLUMNS = {"result", "host", "pid", "rows", "columns", "mines"}
 
 def default_db_path() -> Path:
     """The log's usual place: the user's data folder (e.g. ``~/.local/share/autosweeper``)."""
-    return platformdirs.user_data_path("autosweeper") / "outcomes.sqlite3"
+    return platformdirs.user_data_path("autosweeper", appauthor=False) / "outcomes.sqlite3"
 
 
 class OutcomeLog:

@@ -115,7 +115,7 @@ MAX_SAVED_CROPS = 500
 
 def default_crops_dir() -> Path:
     """Where crops of unreadable cells go unless the caller says otherwise."""
-    return platformdirs.user_cache_path("autosweeper") / "unreadable"
+    return platformdirs.user_cache_path("autosweeper", appauthor=False) / "unreadable"
 
 
 @dataclass(frozen=True)

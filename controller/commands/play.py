@@ -8,6 +8,7 @@ learns the game's skin if none is stored yet, and plays there.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Iterable
 from contextlib import ExitStack
@@ -15,7 +16,8 @@ from pathlib import Path
 
 from controller.commands import positive_int
 from controller.desktop.games import GAMES
-from controller.desktop.windows import declare_dpi_aware
+from controller.desktop.windows import declare_dpi_aware, uses_x11
+from controller.errors import CommandError
 from controller.loop import GamePlayer, NoFreshGame, play_games
 from controller.outcomes import LoggedGame, OutcomeLog, Result, default_db_path
 from controller.setup import desktop_table, needs_virtual_display, sandbox_table
@@ -24,6 +26,8 @@ from controller.table import ScreenTable
 from solver import LEVELS
 from solver.bench.progress import print_above_bars, progress_bar
 from solver.bench.stats import format_win_rate
+
+DEFAULT_GAME = "winemine"
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -53,8 +57,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument(
         "--game",
         choices=GAMES,
-        default="winemine",
-        help="the game started when there is no DISPLAY (default: %(default)s)",
+        help="the game started on a virtual display where there is no DISPLAY, on Linux "
+        f"(default: {DEFAULT_GAME})",
     )
     parser.add_argument(
         "--db", type=Path, default=None, help=f"outcome log (default {default_db_path()})"
@@ -114,5 +118,16 @@ def _play(table: ScreenTable, log: OutcomeLog, stop_key: StopKey, args: argparse
 def _table(args: argparse.Namespace, stack: ExitStack) -> ScreenTable:
     """The game to play: started on a virtual display, or found on the desktop."""
     if needs_virtual_display():
-        return sandbox_table(stack, args.game, args.level or "beginner", args.skin)
+        return sandbox_table(stack, args.game or DEFAULT_GAME, args.level or "beginner", args.skin)
+    if args.game and not uses_x11():
+        raise CommandError(
+            f"--game starts a game on a virtual display, which only Linux has: on {sys.platform} "
+            "open the game and leave out --game"
+        )
+    if args.game:
+        print(
+            f"autosweeper play: --game is for a machine with no display; DISPLAY is "
+            f"{os.environ.get('DISPLAY')}, so the game open there is played",
+            file=sys.stderr,
+        )
     return desktop_table(stack, args.skin, args.level, args.mines)

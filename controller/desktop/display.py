@@ -7,11 +7,13 @@ import os
 import socket
 import struct
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from types import TracebackType
 
 from controller.desktop.processes import find_binary, start_alone, stop_process, this_run
+from controller.desktop.windows import uses_x11
 from controller.errors import SandboxError
 
 SCREEN_SIZE = (1280, 1024)
@@ -61,6 +63,11 @@ class VirtualDisplay:
 
     def start(self) -> None:
         """Start Xvfb on the first free display from ``first_number`` and wait until it answers."""
+        if not uses_x11():
+            raise SandboxError(
+                f"a game is started on a virtual display (Xvfb) only on Linux, not on "
+                f"{sys.platform}: open the game and leave out --game"
+            )
         xvfb = find_binary("Xvfb")
         if xvfb is None:
             raise SandboxError("Xvfb is not installed (apt-get install xvfb)")

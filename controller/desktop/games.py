@@ -456,7 +456,7 @@ def wine_prefix() -> Path:
     override = os.environ.get("AUTOSWEEPER_WINEPREFIX")
     if override:
         return Path(override)
-    return Path(platformdirs.user_cache_dir("autosweeper")) / "wineprefix"
+    return Path(platformdirs.user_cache_dir("autosweeper", appauthor=False)) / "wineprefix"
 
 
 def wine_environment(prefix: Path) -> dict[str, str]:

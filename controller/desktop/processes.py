@@ -144,7 +144,7 @@ class ErrorTail:
 
 def runs_dir() -> Path:
     """Where run records are kept: the user's data folder (e.g. ``~/.local/share/autosweeper``)."""
-    return platformdirs.user_data_path("autosweeper") / "runs"
+    return platformdirs.user_data_path("autosweeper", appauthor=False) / "runs"
 
 
 class RunRecord:

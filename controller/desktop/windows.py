@@ -86,9 +86,10 @@ class WindowSource(Protocol):
     def windows(self) -> list[DesktopWindow]: ...
 
 
-def uses_x11(platform: str = sys.platform) -> bool:
-    """Whether this platform's desktop is an X11 display (every one but Windows and macOS)."""
-    return platform not in ("win32", "darwin")
+def uses_x11(platform: str | None = None) -> bool:
+    """Whether this platform's desktop (default: this machine's) is an X11 display: every one
+    but Windows and macOS."""
+    return (platform or sys.platform) not in ("win32", "darwin")
 
 
 def declare_dpi_aware(platform: str = sys.platform, windll: Any = None) -> str | None:
