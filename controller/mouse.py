@@ -34,8 +34,15 @@ from typing import Any
 import numpy as np
 
 from calibration.view import PARK_DISTANCE, rest_point
+from controller.desktop.dpi import monitor_scaling
 from controller.desktop.win32 import Win32GameWindows
-from controller.desktop.windows import GameWindows, NoGameWindows, open_x_display, quiet_xlib
+from controller.desktop.windows import (
+    GameWindows,
+    NoGameWindows,
+    declare_dpi_aware,
+    open_x_display,
+    quiet_xlib,
+)
 from controller.errors import ControllerError
 from vision.errors import CaptureError
 from vision.geometry import Rect
@@ -382,11 +389,20 @@ class _GuiSender:
         self._grabber = ScreenGrabber()
 
     def click(self, x: int, y: int, button: str, check: Check | None) -> bool:
+        x, y = self._units(x, y)
         self._gui.moveTo(x, y, _pause=False)
         if check is not None and not check(self._grabber.grab):
             return False
         self._gui.click(x, y, button=button, _pause=False)
         return True
+
+    @staticmethod
+    def _units(x: int, y: int) -> tuple[int, int]:
+        """Screen pixel (x, y) in the coordinates pyautogui is given: on Windows, those of a
+        process that may see a scaled display (see :mod:`controller.desktop.dpi`)."""
+        if sys.platform != "win32":
+            return x, y
+        return monitor_scaling(declare_dpi_aware(), x, y).to_units(x, y)
 
     def press(self, keys: list[str], x: int, y: int, check: Check | None) -> bool:
         if check is not None and not check(self._grabber.grab):

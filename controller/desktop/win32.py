@@ -17,12 +17,14 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from controller.desktop.dpi import monitor_scaling
 from controller.desktop.windows import (
     DIALOG_CLOSE_TIMEOUT,
     Dialog,
     DialogError,
     close_in_turn,
     declare_dpi_aware,
+    frame_in_pixels,
     shows_anything,
 )
 from vision.geometry import Rect
@@ -115,7 +117,8 @@ class User32:
     def frame(self, window: int) -> Rect:
         rect = self._wintypes.RECT()
         self._user32.GetWindowRect(window, self._ctypes.byref(rect))
-        return Rect(rect.left, rect.top, rect.right - rect.left, rect.bottom - rect.top)
+        frame = Rect(rect.left, rect.top, rect.right - rect.left, rect.bottom - rect.top)
+        return frame_in_pixels(frame, declare_dpi_aware())
 
     def screen(self) -> Rect:
         metric = self._user32.GetSystemMetrics
@@ -127,7 +130,8 @@ class User32:
         )
 
     def window_at(self, x: int, y: int) -> int:
-        under = self._user32.WindowFromPoint(self._wintypes.POINT(x, y))
+        point = monitor_scaling(declare_dpi_aware(), x, y).to_units(x, y)
+        under = self._user32.WindowFromPoint(self._wintypes.POINT(*point))
         return int(self._user32.GetAncestor(under, GA_ROOT) or 0) if under else 0
 
     def post_close(self, window: int) -> None:

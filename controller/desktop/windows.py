@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from controller.desktop.dpi import monitor_scaling
 from controller.errors import ControllerError, SandboxError
 from vision.geometry import Rect
 
@@ -92,18 +93,26 @@ def uses_x11(platform: str | None = None) -> bool:
     return (platform or sys.platform) not in ("win32", "darwin")
 
 
+_DECLARED: list[str | None] = []
+"""The awareness this process declared, once it did (the declaration takes once only)."""
+
+
 def declare_dpi_aware(platform: str = sys.platform, windll: Any = None) -> str | None:
     """On Windows, declare the process DPI-aware; return which declaration took, else None.
 
     Without it, Windows scales a DPI-unaware process's view of the screen, so captured pixels,
     the board's position and the mouse's coordinates disagree on a scaled display. It must run
     before mss or pyautogui first touch the screen. Per-monitor v2 (Windows 10 1703+) is tried
-    first, then per-monitor (8.1), then system-wide (Vista). ``windll`` is for tests.
+    first, then per-monitor (8.1), then system-wide (Vista). ``windll`` is for tests; without
+    it, the first declaration's result is kept and returned again (a second would fail).
     """
     if platform != "win32":
         return None
+    if windll is None and _DECLARED:
+        return _DECLARED[0]
     import ctypes
 
+    real = windll is None
     if windll is None:
         windll = ctypes.windll  # type: ignore[attr-defined]
     per_monitor_v2 = ctypes.c_void_p(-4)  # DPI_AWARENESS_CONTEXT_PER_MONITOR_AWARE_V2
@@ -112,13 +121,23 @@ def declare_dpi_aware(platform: str = sys.platform, windll: Any = None) -> str |
         ("per-monitor", lambda: windll.shcore.SetProcessDpiAwareness(2) == 0),  # S_OK
         ("system", lambda: windll.user32.SetProcessDPIAware()),
     )
+    declared = None
     for name, declare in attempts:
         try:
             if declare():
-                return name
+                declared = name
+                break
         except (AttributeError, OSError):
             continue
-    return None
+    if real:
+        _DECLARED.append(declared)
+    return declared
+
+
+def frame_in_pixels(frame: Rect, awareness: str | None, windll: Any = None) -> Rect:
+    """A window frame as Windows gives it to a process of this DPI ``awareness``, in screen
+    pixels (see :mod:`controller.desktop.dpi`). ``windll`` is for tests."""
+    return monitor_scaling(awareness, *frame.centre, windll).to_pixels(frame)
 
 
 def desktop_windows(
@@ -135,7 +154,7 @@ def desktop_windows(
         if not display:
             raise WindowError("no X display to search for windows (DISPLAY is not set)")
         return X11Windows(display)
-    declare_dpi_aware(platform, windll)
+    awareness = declare_dpi_aware(platform, windll)
     if library is None:
         try:
             import pywinctl
@@ -144,7 +163,7 @@ def desktop_windows(
                 f"finding windows on {platform} needs pywinctl (pip install pywinctl)"
             ) from error
         library = pywinctl
-    return PyWinCtlWindows(library, platform)
+    return PyWinCtlWindows(library, platform, awareness, windll)
 
 
 def find_window(
@@ -562,8 +581,14 @@ class PyWinCtlWindows:
     stand-in with pywinctl's interface.
     """
 
-    def __init__(self, library: Any, platform: str) -> None:
+    def __init__(
+        self, library: Any, platform: str, awareness: str | None = None, windll: Any = None
+    ) -> None:
         self.library = library
+        self.platform = platform
+        self.awareness = awareness
+        """The DPI awareness declared on Windows: frames are mapped to screen pixels by it."""
+        self.windll = windll
         self.desktop = f"the {platform} desktop"
 
     def windows(self) -> list[DesktopWindow]:
@@ -573,13 +598,10 @@ class PyWinCtlWindows:
                 if not window.isVisible or window.isMinimized:
                     continue
                 left, top, right, bottom = window.getClientFrame()
-                found.append(
-                    DesktopWindow(
-                        window.title,
-                        (window.getAppName(),),
-                        Rect(left, top, right - left, bottom - top),
-                    )
-                )
+                frame = Rect(left, top, right - left, bottom - top)
+                if self.platform == "win32":
+                    frame = frame_in_pixels(frame, self.awareness, self.windll)
+                found.append(DesktopWindow(window.title, (window.getAppName(),), frame))
             except Exception:
                 if window.isAlive:  # only a window closed mid-listing is passed over
                     raise

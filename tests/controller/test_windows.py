@@ -243,7 +243,7 @@ def test_hidden_minimized_and_vanished_windows_do_not_count() -> None:
         FakePyWinCtlWindow("Minesweeper", "winmine.exe", (0, 0, 1, 1), closes_while_read=True),
         shown,
     ]
-    source = PyWinCtlWindows(FakePyWinCtl(listed), "win32")
+    source = PyWinCtlWindows(FakePyWinCtl(listed), "win32", "per-monitor v2")
     assert source.windows() == [
         DesktopWindow("Minesweeper", ("winmine.exe",), Rect(0, 0, 100, 100))
     ]
