@@ -549,6 +549,8 @@ class GamePlayer:
             except UnreadableCellError as again:
                 still = still + 1 if again.cells == unreadable.cells else 0
                 unreadable = again
+            if self._close_dialogs():  # one opened late (a best-times table after a prompt)
+                still = 0
             if answer == DialogAnswer.ANSWERED and answers < DIALOGS_IN_A_ROW:
                 # Answering one dialog may open the next (a name prompt, then a score table).
                 answer = self._answer_dialog()

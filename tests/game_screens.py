@@ -3,7 +3,10 @@ hidden tiles are, found without a skin (so a board cut off by the window's edge 
 
 from __future__ import annotations
 
+import contextlib
+import os
 import subprocess
+import threading
 import time
 
 import cv2
@@ -11,6 +14,7 @@ import mss
 import numpy as np
 
 from controller.desktop.games import GameWindow
+from controller.desktop.windows import WindowError, X11Windows, shows_anything
 from vision.geometry import Rect
 
 TILE_TOLERANCE = 12
@@ -64,3 +68,34 @@ def pointer_off(window: GameWindow) -> None:
     x, y, width, height = window.geometry
     subprocess.run(["xdotool", "mousemove", str(x + width + 20), str(y + height + 20)], check=True)
     time.sleep(0.3)
+
+
+class WindowsSeen:
+    """Every visible top-level window of one class that shows up while it watches (a thread
+    listing the display's windows every 0.1 s): a game's dialogs, which come and go."""
+
+    def __init__(self, window_class: str) -> None:
+        self.window_class = window_class
+        self.seen: set[tuple[str, Rect]] = set()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+
+    def __enter__(self) -> WindowsSeen:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _watch(self) -> None:
+        source = X11Windows(os.environ["DISPLAY"])
+        while not self._stop.wait(0.1):
+            with contextlib.suppress(WindowError):
+                for window in source.windows():
+                    if any(self.window_class in name for name in window.classes):
+                        self.seen.add((window.title, window.frame))
+
+    def titles(self) -> set[str]:
+        """The titles of the windows seen that showed anything (not a 1x1 owner window)."""
+        return {title for title, frame in self.seen if shows_anything(frame)}

@@ -36,9 +36,10 @@ class DialogError(ControllerError):
 DIALOG_CLOSE_TIMEOUT = 8.0
 """Seconds a dialog has to close after Escape. Most close within a frame or two; Wine's take
 about 2 s (winemine's best-time name prompt and table), a busy machine's longer."""
-NEXT_DIALOG_WAIT = 0.5
+NEXT_DIALOG_WAIT = 3.0
 """Seconds to watch for the next dialog once one closed: answering one may open another (a name
-prompt, then the best-times table)."""
+prompt, then the best-times table), and Wine's winemine opens its table about 2 s after the
+prompt is gone from the Windows API's view."""
 DIALOGS_AT_MOST = 8
 """Dialogs closed in a row before giving up: a game that opens them without end is stuck."""
 SMALLEST_WINDOW = 8

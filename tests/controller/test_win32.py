@@ -26,8 +26,11 @@ class Window:
     closes_after: float | None = 0.0
     """Seconds from WM_CLOSE to its closing; None: it ignores WM_CLOSE."""
     then_opens: int | None = None
-    """The window shown as this one closes (a name prompt's best-times table)."""
+    """The window shown after this one closes (a name prompt's best-times table)..."""
+    opens_after: float = 0.0
+    """... this many seconds after (Wine's winemine: about 2)."""
     closing_at: float | None = None
+    opening_at: float | None = None
 
 
 @dataclass
@@ -38,11 +41,14 @@ class StandInDesktop:
     posted: list[int] = field(default_factory=list)
 
     def _tick(self) -> None:
+        now = time.monotonic()
         for window in list(self.windows.values()):
-            if window.closing_at is not None and time.monotonic() >= window.closing_at:
+            if window.closing_at is not None and now >= window.closing_at:
                 window.shown, window.closing_at = False, None
                 if window.then_opens is not None:
-                    self.windows[window.then_opens].shown = True
+                    self.windows[window.then_opens].opening_at = now + window.opens_after
+            if window.opening_at is not None and now >= window.opening_at:
+                window.shown, window.opening_at = True, None
 
     def top_level(self) -> list[int]:
         self._tick()
@@ -90,7 +96,7 @@ def desktop_with(**extra: Window) -> StandInDesktop:
 
 def test_a_name_prompt_then_the_best_times_table_are_closed_in_turn_and_nothing_else() -> None:
     desktop = desktop_with(
-        w2=Window(GAME, Rect(5, 40, 280, 98), "Congratulations!", closes_after=0.3, then_opens=3),
+        w2=Window(GAME, Rect(5, 40, 280, 98), "Congratulations!", then_opens=3, opens_after=1.5),
         w3=Window(GAME, Rect(5, 40, 280, 150), "Best Times", shown=False, closes_after=0.1),
         w4=Window(OTHER, Rect(0, 0, 800, 600), "Another program"),
     )

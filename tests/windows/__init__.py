@@ -1,0 +1,1 @@
+"""Tests of the installed product under Windows CPython run by Wine (see conftest.py)."""
