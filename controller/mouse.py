@@ -36,13 +36,8 @@ import numpy as np
 from calibration.view import PARK_DISTANCE, rest_point
 from controller.desktop.dpi import monitor_scaling
 from controller.desktop.win32 import Win32GameWindows
-from controller.desktop.windows import (
-    GameWindows,
-    NoGameWindows,
-    declare_dpi_aware,
-    open_x_display,
-    quiet_xlib,
-)
+from controller.desktop.windows import NoGameWindows, declare_dpi_aware
+from controller.desktop.x11 import GameWindows, open_x_display, quiet_xlib
 from controller.errors import ControllerError
 from vision.errors import CaptureError
 from vision.geometry import Rect

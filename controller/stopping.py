@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol
 
-from controller.desktop.windows import open_x_display
+from controller.desktop.x11 import open_x_display
 from controller.errors import ControllerError
 
 

@@ -14,7 +14,8 @@ import mss
 import numpy as np
 
 from controller.desktop.games import GameWindow
-from controller.desktop.windows import WindowError, X11Windows, shows_anything
+from controller.desktop.windows import WindowError, shows_anything
+from controller.desktop.x11 import X11Windows
 from vision.geometry import Rect
 
 TILE_TOLERANCE = 12

@@ -172,7 +172,7 @@ def close_dialog(
 
 class Win32GameWindows:
     """The game's own top-level windows on Windows, told by the areas the bot may click (as
-    :class:`controller.desktop.windows.GameWindows` on X11): their dialogs are closed; keys go
+    :class:`controller.desktop.x11.GameWindows` on X11): their dialogs are closed; keys go
     to the window in front, which a click on the game makes it."""
 
     def __init__(self, desktop: WindowsDesktop | None = None) -> None:

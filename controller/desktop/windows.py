@@ -1,22 +1,19 @@
-"""The desktop's top-level windows: find a game window by title or class and read its frame.
+"""The desktop's top-level windows: find a game window by title or class and read its frame;
+what a game's dialog is and how dialogs are closed in turn, on every platform.
 
 The frame is the window's client area in the screen pixels that capture (mss) and the mouse
-(pyautogui) use. On X11 the window tree is read with python-xlib: pywinctl reads the window
-manager's client list (``_NET_CLIENT_LIST``), which is empty without a window manager (a bare
-Xvfb, some users' desktops), and its monitor helper exits the process where ``xrandr`` is not
-installed. On Windows and macOS pywinctl lists the windows; on Windows only after the process
-has declared itself DPI-aware, or a scaled display reports scaled frames.
+(pyautogui) use. :func:`desktop_windows` chooses the platform's window source: the X11 window
+tree (:mod:`controller.desktop.x11`), or pywinctl on Windows and macOS; on Windows only after
+the process has declared itself DPI-aware, or a scaled display reports scaled frames. The game's
+dialogs are closed by :mod:`controller.desktop.x11` or :mod:`controller.desktop.win32`.
 """
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import io
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -154,6 +151,8 @@ def desktop_windows(
         display = environ.get("DISPLAY")
         if not display:
             raise WindowError("no X display to search for windows (DISPLAY is not set)")
+        from controller.desktop.x11 import X11Windows  # the platform's own module
+
         return X11Windows(display)
     awareness = declare_dpi_aware(platform, windll)
     if library is None:
@@ -205,121 +204,6 @@ def _matches(window: DesktopWindow, title: str | None, class_name: str | None) -
     )
 
 
-class X11Windows:
-    """The client windows (see :func:`_client_windows`) of an X display's window tree,
-    with or without a window manager. Only viewable windows count: mapped, with every ancestor
-    mapped."""
-
-    def __init__(self, display: str) -> None:
-        self.display = display
-        self.desktop = f"display {display}"
-
-    def windows(self) -> list[DesktopWindow]:
-        with _x_connection(self.display, "list the windows of") as connection:
-            root = connection.screen().root
-            names = _TextProperties(connection)
-            return list(self._clients(root, root, names))
-
-    def _clients(self, root: Any, parent: Any, names: _TextProperties) -> Iterator[DesktopWindow]:
-        for child, classes, frame in _client_windows(root, parent, names):
-            yield DesktopWindow(names.title(child), classes, frame)
-
-
-def _client_windows(
-    root: Any, parent: Any, names: _TextProperties
-) -> Iterator[tuple[Any, tuple[str, ...], Rect]]:
-    """The viewable client windows below ``parent``, each with its class names and frame on the
-    screen: those with a WM_CLASS, as ICCCM has it, and those with a title alone that hold no
-    such window (some games set no WM_CLASS); a window manager's frames are looked into."""
-    from Xlib import X
-    from Xlib.error import BadDrawable, BadWindow
-
-    for child in parent.query_tree().children:
-        try:  # a window may be destroyed while the tree is read
-            if child.get_attributes().map_state != X.IsViewable:
-                continue  # nor is anything inside it
-            classes = names.classes(child)
-            if not classes:  # a window manager's frame or a plain container: look inside
-                inside = list(_client_windows(root, child, names))
-                yield from inside
-                if inside or not names.title(child):
-                    continue
-            size = child.get_geometry()
-            corner = root.translate_coords(child, 0, 0)
-            yield child, classes, Rect(corner.x, corner.y, size.width, size.height)
-        except (BadWindow, BadDrawable):
-            continue
-
-
-class _TextProperties:
-    """A window's class names and title, decoded here rather than by python-xlib (the older
-    python3-xlib, which pyautogui installs too, fails on Python 3 bytes): ICCCM's text is
-    Latin-1 (STRING, or COMPOUND_TEXT's default), EWMH's ``_NET_WM_NAME`` is UTF-8."""
-
-    def __init__(self, connection: Any) -> None:
-        from Xlib import Xatom
-
-        self.wm_class = Xatom.WM_CLASS
-        self.wm_name = Xatom.WM_NAME
-        self.net_wm_name = connection.intern_atom("_NET_WM_NAME")
-
-    def classes(self, window: Any) -> tuple[str, ...]:
-        """WM_CLASS's instance and class names; empty for a window that is no client."""
-        text = self._read(window, self.wm_class, "latin-1")
-        return tuple(name for name in text.split("\0") if name)
-
-    def title(self, window: Any) -> str:
-        """EWMH's ``_NET_WM_NAME`` where set, else ICCCM's ``WM_NAME``."""
-        return self._read(window, self.net_wm_name, "utf-8") or self._read(
-            window, self.wm_name, "latin-1"
-        )
-
-    @staticmethod
-    def _read(window: Any, atom: int, encoding: str) -> str:
-        from Xlib import X
-
-        found = window.get_full_property(atom, X.AnyPropertyType)
-        if found is None:
-            return ""
-        value = found.value
-        return value.decode(encoding, errors="replace") if isinstance(value, bytes) else str(value)
-
-
-@contextlib.contextmanager
-def quiet_xlib() -> Iterator[None]:
-    """Keep python-xlib's notes off standard output while it connects: it prints one for every
-    connection whose authority file holds no entry (an empty file, as a display that asks for no
-    cookie is given), which would fill the bot's own output."""
-    with contextlib.redirect_stdout(io.StringIO()):
-        yield
-
-
-def open_x_display(display: str | None) -> Any:
-    """A python-xlib connection to ``display`` (default: DISPLAY), without its notes (see
-    :func:`quiet_xlib`); python-xlib's errors pass through for the caller to name."""
-    from Xlib import display as xdisplay
-
-    with quiet_xlib():
-        return xdisplay.Display(display)
-
-
-@contextlib.contextmanager
-def _x_connection(display: str | None, purpose: str) -> Iterator[Any]:
-    """A python-xlib connection to ``display`` (default: DISPLAY), closed afterwards; a display
-    that cannot be opened is a :class:`WindowError` saying what it was opened to do."""
-    from Xlib.error import DisplayError, XauthError
-
-    where = display or os.environ.get("DISPLAY") or ""
-    try:
-        connection = open_x_display(where)
-    except (DisplayError, XauthError) as error:
-        raise WindowError(f"cannot {purpose} display {where}: {error}") from error
-    try:
-        yield connection
-    finally:
-        connection.close()
-
-
 @dataclass(frozen=True)
 class Dialog:
     """A visible top-level window that belongs to a game beside its main window: a question, a
@@ -335,199 +219,6 @@ class Dialog:
             f"dialog {self.title!r} (window {self.window_id:#x}) at "
             f"{frame.left},{frame.top},{frame.width},{frame.height}"
         )
-
-
-def focus(window_id: int, display: str | None = None) -> None:
-    """Give the window X input focus, as ``xdotool windowfocus`` does (XSetInputFocus).
-
-    With no window manager no one else does: focus stays on the root window, where GTK and Xt
-    programs still take keys under the pointer but Qt programs take none."""
-    with _x_connection(display, "focus a window on") as connection:
-        _focus(connection, window_id)
-
-
-def _focus(connection: Any, window_id: int) -> None:
-    from Xlib import X
-    from Xlib.error import CatchError
-
-    window = connection.create_resource_object("window", window_id)
-    failed = CatchError()
-    window.set_input_focus(X.RevertToParent, X.CurrentTime, onerror=failed)
-    focused = connection.get_input_focus().focus  # a round trip: the request's error is in
-    if failed.get_error() is not None or getattr(focused, "id", focused) != window_id:
-        raise WindowError(f"cannot focus window {window_id:#x}: it is gone or not visible")
-
-
-def dialogs(window_id: int, display: str | None = None) -> list[Dialog]:
-    """The game's other visible top-level windows, beside its main window ``window_id``.
-
-    A window is the game's when it is transient for the main window (WM_TRANSIENT_FOR), was
-    made by the same X connection (its id has the main window's resource base), declares the
-    same ``_NET_WM_PID``, or is a ``_NET_WM_WINDOW_TYPE_DIALOG`` window of the same WM_CLASS.
-    Override-redirect windows (menus, tooltips) are no dialogs: their toolkit closes them.
-    """
-    from Xlib.error import BadDrawable, BadWindow
-
-    with _x_connection(display, "list the dialogs on") as connection:
-        root = connection.screen().root
-        names = _TextProperties(connection)
-        main = connection.create_resource_object("window", window_id)
-        try:
-            owner = _Owner(connection, main, names)
-        except (BadWindow, BadDrawable) as error:
-            raise WindowError(f"window {window_id:#x} is gone") from error
-        shape = connection.screen()
-        screen = Rect(0, 0, shape.width_in_pixels, shape.height_in_pixels)
-        found = []
-        for window, classes, frame in _client_windows(root, root, names):
-            if window.id == window_id or not shows_anything(frame, screen):
-                continue
-            try:
-                if owner.owns(window, classes):
-                    found.append(Dialog(window.id, names.title(window), frame))
-            except (BadWindow, BadDrawable):
-                continue  # closed while it was being read
-        return found
-
-
-class _Owner:
-    """What tells a main window's other windows: its id, resource base, pid and class."""
-
-    def __init__(self, connection: Any, main: Any, names: _TextProperties) -> None:
-        self.id = main.id
-        self.base_mask = ~connection.display.info.resource_id_mask
-        self.classes = names.classes(main)
-        self.pid_atom = connection.intern_atom("_NET_WM_PID")
-        self.type_atom = connection.intern_atom("_NET_WM_WINDOW_TYPE")
-        self.dialog_type = connection.intern_atom("_NET_WM_WINDOW_TYPE_DIALOG")
-        self.pid = self._pid(main)
-
-    def owns(self, window: Any, classes: tuple[str, ...]) -> bool:
-        if window.get_attributes().override_redirect:
-            return False
-        transient = window.get_wm_transient_for()
-        return (
-            (transient is not None and transient.id == self.id)
-            or window.id & self.base_mask == self.id & self.base_mask
-            or (self.pid is not None and self._pid(window) == self.pid)
-            or (classes == self.classes and self._is_dialog(window))
-        )
-
-    def _pid(self, window: Any) -> int | None:
-        from Xlib import Xatom
-
-        found = window.get_full_property(self.pid_atom, Xatom.CARDINAL)
-        return int(found.value[0]) if found is not None and len(found.value) else None
-
-    def _is_dialog(self, window: Any) -> bool:
-        from Xlib import Xatom
-
-        found = window.get_full_property(self.type_atom, Xatom.ATOM)
-        return found is not None and self.dialog_type in found.value
-
-
-def close_dialog(
-    dialog: Dialog, display: str | None = None, timeout: float = DIALOG_CLOSE_TIMEOUT
-) -> None:
-    """Focus the dialog and press Escape in it, and nothing else: Escape answers "keep" or
-    "cancel" in the games' dialogs, where Enter may take a default that harms (kmines' replays
-    the same mines). A dialog still there after ``timeout`` is a :class:`DialogError`.
-
-    The server is held (grabbed) from the focus to the key press, so no other window can take
-    the focus in between and the key reaches the dialog only.
-    """
-    from Xlib import XK, X
-    from Xlib.ext import xtest
-
-    with _x_connection(display, "close a dialog on") as connection:
-        escape = connection.keysym_to_keycode(XK.XK_Escape)
-        connection.grab_server()
-        try:
-            _focus(connection, dialog.window_id)
-            xtest.fake_input(connection, X.KeyPress, escape)
-            xtest.fake_input(connection, X.KeyRelease, escape)
-        except WindowError:
-            return  # it closed by itself before the focus reached it
-        finally:
-            connection.ungrab_server()
-            connection.sync()
-        deadline = time.monotonic() + timeout
-        while _viewable(connection, dialog.window_id):
-            if time.monotonic() >= deadline:
-                raise DialogError(f"the {dialog.describe()} did not close on Escape")
-            time.sleep(0.02)
-
-
-def _viewable(connection: Any, window_id: int) -> bool:
-    from Xlib import X
-    from Xlib.error import BadDrawable, BadWindow
-
-    window = connection.create_resource_object("window", window_id)
-    try:
-        return bool(window.get_attributes().map_state == X.IsViewable)
-    except (BadWindow, BadDrawable):
-        return False
-
-
-class GameWindows:
-    """The game's own top-level windows on an X display, told by the areas the bot may click:
-    the window under each area is given the focus before a key is pressed there, and the
-    dialogs it opens (a question, a score table, "Game Over" over the board) are closed.
-
-    The windows are found when the areas are given (:meth:`find`), while the board shows and no
-    dialog covers it; later the window under a point may well be a dialog.
-    """
-
-    def __init__(self, display: str | None = None) -> None:
-        self.display = display
-        self.found: list[tuple[int, Rect]] = []
-        """Each game window's id and frame."""
-
-    def find(self, areas: Sequence[Rect]) -> None:
-        """Take the topmost client window under the middle of each area as the game's."""
-        with _x_connection(self.display, "find the game window on") as connection:
-            root = connection.screen().root
-            clients = list(_client_windows(root, root, _TextProperties(connection)))
-        found: dict[int, Rect] = {}
-        for area in areas:
-            under = [
-                (window.id, frame) for window, _, frame in clients if frame.contains(*area.centre)
-            ]
-            if under:  # the tree lists windows bottom first
-                found.setdefault(*under[-1])
-        self.found = list(found.items())
-
-    def focus_at(self, x: int, y: int) -> None:
-        """Give the focus to the game window holding screen point (x, y), if one does: without
-        a window manager no one else does, and some toolkits (Qt) then take no keys.
-
-        A window that is gone takes no focus; the key's own check then finds the game gone.
-        """
-        for window_id, frame in self.found:
-            if frame.contains(x, y):
-                with contextlib.suppress(WindowError):
-                    focus(window_id, self.display)
-                return
-
-    def close_dialogs(self) -> list[Dialog]:
-        """Close every dialog of the game's windows with Escape (see :func:`close_dialog`), and
-        those that closing one opens; the dialogs closed. A game window that is gone has none:
-        reading the board finds it gone."""
-        return close_in_turn(self._shown)
-
-    def _shown(self) -> list[Callable[[], Dialog]]:
-        shown: list[Callable[[], Dialog]] = []
-        for window_id, _ in self.found:
-            try:
-                opened = dialogs(window_id, self.display)
-            except WindowError:
-                continue
-            shown.extend(functools.partial(self._close, dialog) for dialog in opened)
-        return shown
-
-    def _close(self, dialog: Dialog) -> Dialog:
-        close_dialog(dialog, self.display)
-        return dialog
 
 
 def close_in_turn(shown: Callable[[], Sequence[Callable[[], Dialog]]]) -> list[Dialog]:

@@ -74,9 +74,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="numbers the skin lacks at first, comma-separated (default 4,5,6,7,8)",
     )
     arguments = parser.parse_args(argv)
-    unknown = arguments.unknown
+    unknown: frozenset[int] = arguments.unknown
     controller.loop.time = VirtualClock()  # type: ignore[assignment]
-    for lacking in (unknown, frozenset()):
+    nothing: frozenset[int] = frozenset()
+    for lacking in (unknown, nothing):
         line = run(arguments.skins, arguments.games, LEVELS[arguments.level], lacking)
         print(line, flush=True)
     return 0

@@ -18,16 +18,8 @@ from game_screens import bounding, grab, hidden_tiles, pointer_off
 from Xlib import XK
 
 from controller.desktop.display import VirtualDisplay
-from controller.desktop.windows import (
-    DIALOG_CLOSE_TIMEOUT,
-    Dialog,
-    DialogError,
-    GameWindows,
-    WindowError,
-    close_dialog,
-    dialogs,
-    focus,
-)
+from controller.desktop.windows import DIALOG_CLOSE_TIMEOUT, Dialog, DialogError, WindowError
+from controller.desktop.x11 import GameWindows, close_dialog, dialogs, focus
 from vision.geometry import Rect
 
 SHOW_TIMEOUT = 5.0

@@ -9,10 +9,10 @@ import ctypes
 from typing import Any
 
 import pytest
+from test_windows import FakePyWinCtl, FakePyWinCtlWindow
 
 from controller.desktop.dpi import BASE_DPI, Scaling, monitor_scaling
 from controller.desktop.windows import PyWinCtlWindows
-from tests.controller.test_windows import FakePyWinCtl, FakePyWinCtlWindow
 from vision.geometry import Rect
 
 PERCENTS = (100, 125, 150, 200)

@@ -10,11 +10,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from test_report import played_log
 
 from controller import report, toollib
 from controller.outcomes import Result, three_bv
 from solver import Board
-from tests.controller.test_report import played_log
 
 ROOT = Path(__file__).resolve().parents[2]
 WON = Board.from_rows(["F2100", "2F100", "11100"], mines=2)

@@ -24,11 +24,11 @@ from controller.desktop.windows import (
     DesktopWindow,
     PyWinCtlWindows,
     WindowError,
-    X11Windows,
     declare_dpi_aware,
     desktop_windows,
     find_window,
 )
+from controller.desktop.x11 import X11Windows
 from vision.geometry import Rect
 
 
