@@ -17,6 +17,8 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+import psutil
+
 from controller.desktop.windows import (
     DIALOG_CLOSE_TIMEOUT,
     DesktopWindow,
@@ -45,7 +47,12 @@ class X11Windows:
             return list(self._clients(root, root, names))
 
     def _clients(self, root: Any, parent: Any, names: _TextProperties) -> Iterator[DesktopWindow]:
+        """Each client window, its program's name among its classes (a user knows the name of
+        the program they started, seldom its window's class)."""
         for child, classes, frame in _client_windows(root, parent, names):
+            program = names.program(child)
+            if program is not None and program not in classes:
+                classes = (*classes, program)
             yield DesktopWindow(names.title(child), classes, frame)
 
 
@@ -76,8 +83,8 @@ def _client_windows(
 
 
 class _TextProperties:
-    """A window's class names and title, decoded here rather than by python-xlib (the older
-    python3-xlib, which pyautogui installs too, fails on Python 3 bytes): ICCCM's text is
+    """A window's class names, title and process, decoded here rather than by python-xlib (the
+    older python3-xlib, which pyautogui installs too, fails on Python 3 bytes): ICCCM's text is
     Latin-1 (STRING, or COMPOUND_TEXT's default), EWMH's ``_NET_WM_NAME`` is UTF-8."""
 
     def __init__(self, connection: Any) -> None:
@@ -86,6 +93,25 @@ class _TextProperties:
         self.wm_class = Xatom.WM_CLASS
         self.wm_name = Xatom.WM_NAME
         self.net_wm_name = connection.intern_atom("_NET_WM_NAME")
+        self.pid_atom = connection.intern_atom("_NET_WM_PID")
+
+    def pid(self, window: Any) -> int | None:
+        """EWMH's ``_NET_WM_PID``: the process that made the window, where it says."""
+        from Xlib import Xatom
+
+        found = window.get_full_property(self.pid_atom, Xatom.CARDINAL)
+        return int(found.value[0]) if found is not None and len(found.value) else None
+
+    def program(self, window: Any) -> str | None:
+        """The name of the program whose process made the window (``winemine.exe``), where the
+        window says which process and it runs on this machine."""
+        pid = self.pid(window)
+        if pid is None:
+            return None
+        try:
+            return str(psutil.Process(pid).name())
+        except psutil.Error:
+            return None
 
     def classes(self, window: Any) -> tuple[str, ...]:
         """WM_CLASS's instance and class names; empty for a window that is no client."""
@@ -204,10 +230,10 @@ class _Owner:
         self.id = main.id
         self.base_mask = ~connection.display.info.resource_id_mask
         self.classes = names.classes(main)
-        self.pid_atom = connection.intern_atom("_NET_WM_PID")
+        self.names = names
         self.type_atom = connection.intern_atom("_NET_WM_WINDOW_TYPE")
         self.dialog_type = connection.intern_atom("_NET_WM_WINDOW_TYPE_DIALOG")
-        self.pid = self._pid(main)
+        self.pid = names.pid(main)
 
     def owns(self, window: Any, classes: tuple[str, ...]) -> bool:
         if window.get_attributes().override_redirect:
@@ -216,15 +242,9 @@ class _Owner:
         return (
             (transient is not None and transient.id == self.id)
             or window.id & self.base_mask == self.id & self.base_mask
-            or (self.pid is not None and self._pid(window) == self.pid)
+            or (self.pid is not None and self.names.pid(window) == self.pid)
             or (classes == self.classes and self._is_dialog(window))
         )
-
-    def _pid(self, window: Any) -> int | None:
-        from Xlib import Xatom
-
-        found = window.get_full_property(self.pid_atom, Xatom.CARDINAL)
-        return int(found.value[0]) if found is not None and len(found.value) else None
 
     def _is_dialog(self, window: Any) -> bool:
         from Xlib import Xatom

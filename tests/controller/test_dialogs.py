@@ -5,6 +5,7 @@ gnome-mines' "start a new game?" question and kmines, which takes keys only with
 from __future__ import annotations
 
 import contextlib
+import os
 import queue
 import subprocess
 import threading
@@ -12,14 +13,21 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import psutil
 import pytest
 from conftest import LaunchGame
 from game_screens import bounding, grab, hidden_tiles, pointer_off
 from Xlib import XK
 
 from controller.desktop.display import VirtualDisplay
-from controller.desktop.windows import DIALOG_CLOSE_TIMEOUT, Dialog, DialogError, WindowError
-from controller.desktop.x11 import GameWindows, close_dialog, dialogs, focus
+from controller.desktop.windows import (
+    DIALOG_CLOSE_TIMEOUT,
+    Dialog,
+    DialogError,
+    WindowError,
+    find_window,
+)
+from controller.desktop.x11 import GameWindows, X11Windows, close_dialog, dialogs, focus
 from vision.geometry import Rect
 
 SHOW_TIMEOUT = 5.0
@@ -400,3 +408,13 @@ def on_screen(board: Rect, window: Any) -> Rect:
     return Rect(
         window.geometry.x + board.left, window.geometry.y + board.top, board.width, board.height
     )
+
+
+@pytest.mark.realgame
+def test_a_window_is_found_by_the_name_of_the_program_that_made_it(client: Client) -> None:
+    """A user knows the program they started (``winemine.exe``), seldom its window's class."""
+    program = psutil.Process(os.getpid()).name()
+    client.window(pid=os.getpid(), classes=("fakegame", "Fakegame"), at=(610, 410))
+    found = find_window(X11Windows(os.environ["DISPLAY"]), class_name=program)
+    assert found.classes == ("fakegame", "Fakegame", program)
+    assert found.frame == Rect(610, 410, 160, 90)
