@@ -26,15 +26,12 @@ from enum import StrEnum
 from pathlib import Path
 from types import TracebackType
 
-import numpy as np
-import numpy.typing as npt
 import platformdirs
 
-from controller import toollib
 from controller.desktop.processes import is_running, start_time
 from controller.errors import ControllerError
-from solver import LEVELS, Board, Tile
-from solver.engine import neighbour_counts
+from controller.toollib import three_bv
+from solver import LEVELS, Board
 
 SCHEMA_VERSION = 3
 APPLICATION_ID = 0x41535750
@@ -242,8 +239,24 @@ class OutcomeLog:
 
     # -- writing --------------------------------------------------------------------------
 
+    @contextlib.contextmanager
+    def _writing(self, what: str) -> Iterator[None]:
+        """A write that fails (the file locked by another writer past the busy timeout, the disk
+        full) as an :class:`OutcomeLogError` naming the file and what was being written; the
+        rows committed before it are kept."""
+        try:
+            yield
+        except sqlite3.OperationalError as error:
+            raise OutcomeLogError(
+                f"{self.path}: cannot write {what} ({error}); the games written before are kept"
+            ) from error
+
     def start_game(self, setup: GameSetup) -> int:
         """Insert the game as ``in progress`` (committed at once) and return its id."""
+        with self._writing("a new game"):
+            return self._insert_game(setup)
+
+    def _insert_game(self, setup: GameSetup) -> int:
         cursor = self._db.execute(
             "INSERT INTO games (started_at, game, skin, rows, columns, mines, first_click, result,"
             " host, pid, process_started) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -274,7 +287,21 @@ class OutcomeLog:
     ) -> None:
         """Append one click to the game, committed before the function returns."""
         seconds = self._seconds(game_id)
-        self._db.execute("BEGIN IMMEDIATE")
+        with self._writing(f"a click of game {game_id}"):
+            self._db.execute("BEGIN IMMEDIATE")
+            self._append_move(game_id, seconds, cell, action, safety, is_guess)
+
+    def _append_move(
+        self,
+        game_id: int,
+        seconds: float,
+        cell: tuple[int, int],
+        action: str,
+        safety: float | None,
+        is_guess: bool,
+    ) -> None:
+        """The writes of one click inside the transaction begun; rolled back if one fails (a
+        full disk may have ended the transaction already)."""
         try:
             (seq,) = self._db.execute(
                 "SELECT count(*) FROM moves WHERE game_id = ?", (game_id,)
@@ -289,7 +316,8 @@ class OutcomeLog:
             )
             self._db.execute("COMMIT")
         except BaseException:
-            self._db.execute("ROLLBACK")
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
             raise
 
     def record_end(self, game_id: int, result: Result, board: Board) -> None:
@@ -299,10 +327,12 @@ class OutcomeLog:
         :meth:`finish_game` completes the row."""
         if not result.is_finished_game:
             raise ValueError(f"a game's end is won or lost, not {result.value!r}")
-        self._db.execute(
-            "UPDATE games SET ended_at = ?, result = ?, duration = ?, final_board = ? WHERE id = ?",
-            (_now_text(), result.value, self._seconds(game_id), board.to_text(), game_id),
-        )
+        with self._writing(f"the end of game {game_id}"):
+            self._db.execute(
+                "UPDATE games SET ended_at = ?, result = ?, duration = ?, final_board = ?"
+                " WHERE id = ?",
+                (_now_text(), result.value, self._seconds(game_id), board.to_text(), game_id),
+            )
 
     def finish_game(
         self,
@@ -320,20 +350,21 @@ class OutcomeLog:
         bbbv = None if final_board is None else three_bv(final_board)
         won_with_3bv = bbbv is not None and result == Result.WON and duration > 0
         per_second = bbbv / duration if won_with_3bv and bbbv is not None else None
-        self._db.execute(
-            "UPDATE games SET ended_at = ?, result = ?, duration = ?, bbbv = ?,"
-            " bbbv_per_second = ?, final_board = ?, reason = ? WHERE id = ?",
-            (
-                _now_text(),
-                result.value,
-                duration,
-                bbbv,
-                per_second,
-                None if final_board is None else final_board.to_text(),
-                reason,
-                game_id,
-            ),
-        )
+        with self._writing(f"the end of game {game_id}"):
+            self._db.execute(
+                "UPDATE games SET ended_at = ?, result = ?, duration = ?, bbbv = ?,"
+                " bbbv_per_second = ?, final_board = ?, reason = ? WHERE id = ?",
+                (
+                    _now_text(),
+                    result.value,
+                    duration,
+                    bbbv,
+                    per_second,
+                    None if final_board is None else final_board.to_text(),
+                    reason,
+                    game_id,
+                ),
+            )
         return self.game(game_id)
 
     def cut_off_dead_games(self) -> int:
@@ -413,38 +444,6 @@ class OutcomeLog:
                     float(chance) for chance in json.loads(row["chances"]) if chance is not None
                 ),
             )
-
-
-def mine_layout(board: Board) -> npt.NDArray[np.bool_] | None:
-    """Where every mine is, read from a finished board; ``None`` while any cell is undecided.
-
-    A won board hides mines only under unopened cells. A lost board shows its mines (exploded,
-    shown, or correctly flagged); it is fully known only if those add up to the mine count.
-    """
-    if board.is_won:
-        layout = board.unopened
-    elif board.is_lost:
-        layout = np.isin(board.tiles, (Tile.MINE, Tile.EXPLODED, Tile.FLAG))
-    else:
-        return None
-    return layout if int(layout.sum()) == board.mines else None
-
-
-def three_bv(board: Board) -> int | None:
-    """The board's 3BV (fewest clicks that clear it) by ms-toollib, when its mines are known
-    and ms-toollib can be loaded here."""
-    layout = mine_layout(board)
-    if layout is None:
-        return None
-    library = toollib.load_or_note("3BV")
-    return None if library is None else int(library.cal_bbbv(toollib_board(layout)))
-
-
-def toollib_board(layout: npt.NDArray[np.bool_]) -> list[list[int]]:
-    """ms-toollib's board form: ``-1`` for a mine, else the number the cell shows."""
-    numbers = neighbour_counts(layout).astype(int)
-    numbers[layout] = -1
-    return [[int(v) for v in row] for row in numbers]
 
 
 def _now_text() -> str:

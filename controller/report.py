@@ -17,7 +17,8 @@ from typing import Any, TextIO
 
 from controller import toollib
 from controller.errors import CommandError, ControllerError
-from controller.outcomes import LoggedGame, MoveRecord, Result, mine_layout, toollib_board
+from controller.outcomes import LoggedGame, MoveRecord, Result
+from controller.toollib import mine_layout, toollib_board
 from solver import Board
 from solver.bench.stats import wilson_interval
 

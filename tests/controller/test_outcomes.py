@@ -27,9 +27,9 @@ from controller.outcomes import (
     OutcomeLog,
     OutcomeLogError,
     Result,
-    mine_layout,
     three_bv,
 )
+from controller.toollib import mine_layout
 from solver import Board
 
 SETUP = GameSetup("winemine", "winemine-default", 9, 9, 10, "safe")
@@ -385,3 +385,26 @@ def test_stats_refuses_another_programs_database_untouched(
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and str(foreign) in error and "Traceback" not in error
     assert foreign.read_bytes() == content
+
+
+def test_a_log_locked_by_another_writer_is_one_line_naming_it_and_keeps_what_was_written(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "log.db"
+    setup = GameSetup("winemine", "winemine", 9, 9, 10, "safe")
+    with OutcomeLog(path) as log:
+        game = log.start_game(setup)
+        log.record_move(game, (0, 0), "open", None, True)
+        log._db.execute("PRAGMA busy_timeout = 50")  # the 30 s of a real run, shortened
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN EXCLUSIVE")  # another writer holds the file
+        try:
+            with pytest.raises(OutcomeLogError, match=r"log\.db: cannot write a click of game 1 "):
+                log.record_move(game, (0, 1), "open", 1.0, False)
+            with pytest.raises(OutcomeLogError, match=r"cannot write the end of game 1 \("):
+                log.record_end(game, Result.LOST, Board.from_rows(["XU", "UU"], mines=1))
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        log.record_move(game, (0, 1), "open", 1.0, False)  # the log works again
+        assert [(move.row, move.column) for move in log.moves(game)] == [(0, 0), (0, 1)]

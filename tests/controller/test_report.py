@@ -17,7 +17,8 @@ import pytest
 from controller import report
 from controller.cli import main
 from controller.errors import CommandError
-from controller.outcomes import GameSetup, LoggedGame, OutcomeLog, Result, mine_layout, three_bv
+from controller.outcomes import GameSetup, LoggedGame, OutcomeLog, Result
+from controller.toollib import mine_layout, three_bv
 from solver import Board
 from solver.bench.run import BenchResult, write_json
 

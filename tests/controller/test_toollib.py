@@ -13,7 +13,8 @@ import pytest
 from test_report import played_log
 
 from controller import report, toollib
-from controller.outcomes import Result, three_bv
+from controller.outcomes import Result
+from controller.toollib import three_bv
 from solver import Board
 
 ROOT = Path(__file__).resolve().parents[2]

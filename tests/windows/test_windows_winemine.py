@@ -24,7 +24,7 @@ from game_screens import WindowsSeen
 
 from controller.desktop.display import VirtualDisplay
 
-from .conftest import WindowsPython, stop_session
+from .conftest import WINE64, WindowsPython, stop_session
 
 pytestmark = [pytest.mark.wine, pytest.mark.realgame]
 
@@ -35,6 +35,9 @@ FRESH_INSTALL = {"Difficulty": 0, "Time1": 999, "Time2": 999, "Time3": 999}
 WINDOW_TIMEOUT = 60.0
 CALIBRATE_TIMEOUT = 900.0
 PLAY_TIMEOUT = GAMES * 60.0
+STOP_AFTER = 8.0
+"""Seconds of a long run before the stop key is held down: its start, then a game or two."""
+STOP_TIMEOUT = 30.0
 
 # Where the installed product keeps its outcome log, and the Windows user's application data
 # folders (platformdirs puts every autosweeper folder under one of them, in "autosweeper").
@@ -153,3 +156,37 @@ def test_first_session_plays_20_games(
     assert len(games) == GAMES, f"{summary}\n{play.describe()}"
     assert results["won"] > 0, summary
     assert play.returncode == 0, f"{summary}\n{play.describe()}"
+    stopped_by_the_stop_key(windows_python, log)
+
+
+def stopped_by_the_stop_key(windows_python: WindowsPython, log: Path) -> None:
+    """The stop key, read with GetAsyncKeyState: held down during a long run, play stops before
+    its next click (exit 130), saying so; a game it stopped in the middle is logged
+    ``stopped``, every other won or lost."""
+    command = (str(WINE64), str(windows_python.autosweeper), "play", "--games", "500",
+               "--stop-key", "Pause")  # fmt: skip
+    run = subprocess.Popen(
+        command,
+        env=windows_python.environment(),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        time.sleep(STOP_AFTER)
+        subprocess.run(["xdotool", "keydown", "Pause"], check=True)
+        try:
+            out, err = run.communicate(timeout=STOP_TIMEOUT)
+        finally:
+            subprocess.run(["xdotool", "keyup", "Pause"], check=True)
+    finally:
+        stop_session(run.pid)
+    stderr = err.decode("utf-8", "replace")
+    assert run.returncode == 130, f"exit {run.returncode}\n{out!r}\n{stderr}"
+    assert "stopped: stop key Pause pressed" in stderr, stderr
+    with sqlite3.connect(f"file:{log}?mode=ro", uri=True) as db:
+        results = [result for (result,) in db.execute("SELECT result FROM games ORDER BY id")]
+    assert len(results) > GAMES, results
+    assert set(results[GAMES:-1]) <= {"won", "lost"}, results[GAMES:]
+    assert results[-1] in ("won", "lost", "stopped"), results[GAMES:]
