@@ -1,4 +1,4 @@
-"""Focus and dialogs (controller/desktop/windows.py): first against windows this test makes with
+"""Focus and dialogs on X11 (controller/desktop/x11.py): first against windows this test makes with
 python-xlib (each rule that ties a window to a game, and what a dialog receives), then against
 gnome-mines' "start a new game?" question and kmines, which takes keys only with the focus."""
 
