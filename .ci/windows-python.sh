@@ -6,7 +6,7 @@
 #
 # Idempotent and cached: the Wine prefix, Python, pip and the dependencies are made once; later
 # runs only rebuild and reinstall autosweeper when the checkout changed. Everything here that
-# works around a gap of Wine 8 (see /work/shared/windows-under-wine.md) belongs to this test
+# works around a gap of Wine 8 (each named where it is worked around) belongs to this test
 # set-up only, never to the product.
 #
 # Layout of FOLDER: prefix/ (WINEPREFIX; Python at C:\python313, autosweeper.exe in its
