@@ -154,6 +154,7 @@ class GamePlayer:
                 result = self._play_to_the_end(game_id, self.table.first_click or "none")
                 self.log.record_end(game_id, result, _with_labels(self._board))
                 ended = True
+                self._learn_won_face(result)
                 self._label_new_pictures()
                 self._check_reads_against_the_end()
             reason = None
@@ -167,6 +168,15 @@ class GamePlayer:
             self._ended = self._board
         final = _with_labels(self._board)
         return GameReport(self.log.finish_game(game_id, result, final, reason), reason)
+
+    def _learn_won_face(self, result: Result) -> None:
+        """A game won while its face matched none of the skin's shows the won face: the table
+        learns it (see :meth:`Table.learn_won_face`)."""
+        reads = self._reads or []
+        if result != Result.WON or not reads or reads[-1].face is not None:
+            return
+        if reads[-1].board is self._board and self.table.learn_won_face():
+            self.stopwatch.counts["won faces learned in play"] += 1
 
     def _end_cut_short(self, game_id: int, fault: BaseException, ended: bool) -> None:
         """Complete the row of a game that ``fault`` cut short, as far as the log still can: a

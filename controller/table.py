@@ -112,6 +112,11 @@ class Table(Protocol):
         its tile in ``tiles``: from now on cells of its size class read it so, and the skin keeps
         it. The pictures left unlabelled are numbered anew, in the same order."""
 
+    def learn_won_face(self) -> bool:
+        """On the board just read won, with a face none of the skin's: that face is the game's
+        won face (calibration may never have won a game), which the skin keeps, so that a board
+        left won is found by it. True if it was learned."""
+
 
 class DialogAnswer(Enum):
     """What :meth:`Table.answer_dialog` found."""
@@ -380,6 +385,16 @@ class ScreenTable:
             learn_picture(self._skin, tile, *self._unlabelled[picture])
         self._unlabelled[:] = [p for i, p in enumerate(self._unlabelled) if i not in tiles]
         self._learned()
+
+    def learn_won_face(self) -> bool:
+        if "won" in self._skin.faces or self._frame is None:
+            return False
+        face = self._reader.face_image(self._frame)
+        if face is None:
+            return False
+        self._skin.faces["won"] = face.copy()
+        self._learned()
+        return True
 
     def _learned(self) -> None:
         """Keep the skin play has just taught a picture, and read with it from now on. The

@@ -138,6 +138,8 @@ class SimulatedTable:
         self.face_misses_win = face_misses_win
         """A face that never shows a win: it still says playing (a game that forgets to draw
         its won face), while the game, over, takes no click."""
+        self.won_faces_offered = 0
+        """Games won with a face read as none of the skin's, offered to learn_won_face."""
         self.current = self._started(seed)
 
     def _started(self, seed: int) -> Game:
@@ -212,6 +214,10 @@ class SimulatedTable:
             return reading
         self.adopted = adopted
         return None
+
+    def learn_won_face(self) -> bool:
+        self.won_faces_offered += 1
+        return False
 
     def learn_flags(self, cells: Sequence[tuple[int, int]]) -> Reading | None:
         if not all(self._shown()[cell] == Tile.FLAG for cell in cells):
@@ -1255,3 +1261,13 @@ def test_a_number_never_seen_beside_the_start_a_new_game_opens_by_itself_is_play
         True
     ] * 4, [report.reason for report in reports]
     assert table.labelled
+
+
+def test_each_game_won_with_a_face_none_of_the_skins_offers_that_face_to_learn(
+    tmp_path: Path,
+) -> None:
+    table = SimulatedTable(seed=1)  # its face reads as none of the skin's
+    with OutcomeLog(tmp_path / "log.db") as log:
+        records = [report.record for report in play_all(quick_player(table, log), 6)]
+    won = sum(record.result == Result.WON for record in records)
+    assert won > 0 and table.won_faces_offered == won

@@ -21,6 +21,7 @@ from solver import Game, Tile
 from solver.strategy import Action, Move
 from vision import stable
 from vision.capture import ScreenGrabber
+from vision.errors import BoardNotFoundError
 from vision.geometry import BoardGeometry, Edges, Rect
 from vision.locate import locate, locate_on_screen
 from vision.skin import MAX_SLACK, SIZE_CLASSES, Image, NewGame, Skin
@@ -648,3 +649,31 @@ def test_a_board_found_short_of_one_edge_then_of_another_is_played_whole() -> No
     other = locate(SKIN, screen.grab())
     assert other.shape == (8, 9) and other.top == 136
     assert table.check_whole() and table.geometry == locate(SKIN, screen.grab(), shape=(9, 9))
+
+
+def test_a_won_face_the_skin_never_saw_is_learned_at_the_first_win_and_finds_a_won_board(
+    tmp_path: Path,
+) -> None:
+    """Calibration may never win a game (winemine's Beginner, calibrated in few games): the
+    face a won game shows is then none of the skin's, and a board left won was not found."""
+
+    def without_won_face() -> Skin:
+        return replace(SKIN, faces={s: f for s, f in SKIN.faces.items() if s != "won"})
+
+    skin = without_won_face()
+    screen = DrawnScreen(seed=11)
+    saved: list[Skin] = []
+    geometry = locate(skin, screen.grab(), shape=(9, 9))
+    table = ScreenTable(
+        screen, skin, geometry, RecordingMouse(screen), 10, game="drawn", first_click="safe",
+        save_skin=saved.append,
+    )  # fmt: skip
+    with OutcomeLog(tmp_path / "log.db") as log:
+        player = GamePlayer(table, log)
+        while screen.game.state.value != "won":
+            play_all(player, 1)
+    assert player.stopwatch.counts["won faces learned in play"] == 1
+    assert saved and np.array_equal(saved[-1].faces["won"], SKIN.faces["won"])
+    assert locate(saved[-1], screen.grab(), shape=(9, 9)).face == geometry.face
+    with pytest.raises(BoardNotFoundError, match="none of the faces"):
+        locate(without_won_face(), screen.grab(), shape=(9, 9))  # as before the win
