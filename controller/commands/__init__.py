@@ -14,12 +14,21 @@ STDOUT = Path("-")
 
 def positive_int(text: str) -> int:
     """An argparse type for counts (games, workers...): a clear usage error, not a traceback."""
+    return _whole_number(text, least=1)
+
+
+def seed_int(text: str) -> int:
+    """An argparse type for seeds: numpy's generators take none below 0."""
+    return _whole_number(text, least=0)
+
+
+def _whole_number(text: str, least: int) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    if value < least:
+        raise argparse.ArgumentTypeError(f"must be at least {least}, not {value}")
     if value > MAX_COUNT:
         raise argparse.ArgumentTypeError(f"must be at most {MAX_COUNT:,}, not {value:,}")
     return value

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from controller.commands import STDOUT, positive_int, unwritable
+from controller.commands import STDOUT, positive_int, seed_int, unwritable
 from controller.errors import CommandError
 from solver.bench.regret import MAX_LAYOUTS, measure_regret
 from solver.bench.run import (
@@ -76,7 +76,7 @@ def _add_games_options(parser: argparse.ArgumentParser) -> None:
         "with the same games and results; its workers need the same autosweeper installed",
     )
     parser.add_argument(
-        "--seed", type=int, default=0, help="seed of the first game (default: %(default)s)"
+        "--seed", type=seed_int, default=0, help="seed of the first game (default: %(default)s)"
     )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import inspect
 import json
 import os
 import platform
@@ -76,7 +77,14 @@ def play_game(strategy: Strategy, game: Game, seed: int | None = None) -> GameOu
     cpu_start = time.thread_time()
     while not game.is_over:
         started = time.perf_counter()
-        moves = strategy(game.board, game.rule)
+        try:
+            moves = strategy(game.board, game.rule)
+        except SolverError:
+            raise
+        except Exception as error:  # a strategy given by name may fail any way: one line
+            raise BenchError(
+                f"the strategy failed in game seed {seed}: {type(error).__name__}: {error}"
+            ) from error
         decisions.append(time.perf_counter() - started)
         if not moves:
             raise BenchError(f"the strategy returned no move in game seed {seed}:\n{game.board}")
@@ -366,7 +374,26 @@ def load_strategy(spec: str) -> Strategy:
         function: Strategy = getattr(module, function_name)
     except AttributeError:
         raise BenchError(f"module {module_name} has no function {function_name!r}") from None
+    if not _takes_board_and_rule(function):
+        raise BenchError(
+            f"the strategy {spec!r} is not a function of (board, rule), as "
+            "solver.strategy:next_moves is"
+        )
     return function
+
+
+def _takes_board_and_rule(function: object) -> bool:
+    """Whether ``function`` can be called with a board and a first-click rule (a callable whose
+    signature Python cannot tell is given the benefit of the doubt)."""
+    if not callable(function):
+        return False
+    try:
+        inspect.signature(function).bind(None, None)
+    except TypeError:
+        return False
+    except ValueError:  # no signature to read (some built-ins)
+        return True
+    return True
 
 
 def parse_override(text: str) -> tuple[str, Any]:

@@ -258,6 +258,33 @@ def test_the_command_names_a_bad_strategy(capsys: pytest.CaptureFixture) -> None
     assert "no function 'nothing'" in capsys.readouterr().err
 
 
+def test_a_strategy_that_is_no_function_of_board_and_rule_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match=r"'os:getcwd' is not a function of \(board, rule\)"):
+        load_strategy("os:getcwd")
+    with pytest.raises(ValueError, match=r"'math:pi' is not a function of \(board, rule\)"):
+        load_strategy("math:pi")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_strategy_that_fails_mid_game_is_one_line_naming_the_game(
+    workers: int, capsys: pytest.CaptureFixture
+) -> None:
+    arguments = ["--strategy", "os.path:join", "--level", "beginner", "--games", "2"]
+    assert main(["bench", *arguments, "--workers", str(workers)]) == 1
+    error = capsys.readouterr().err
+    assert error == (
+        "autosweeper bench: the strategy failed in game seed 0: TypeError: expected str, bytes "
+        "or os.PathLike object, not Board\n"
+    )
+
+
+def test_a_negative_seed_is_a_usage_error(capsys: pytest.CaptureFixture) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["bench", "--seed", "-5", "--games", "2"])
+    assert done.value.code == 2
+    assert "argument --seed: must be at least 0, not -5" in capsys.readouterr().err
+
+
 def test_json_holds_results_settings_and_machine(tmp_path: Path) -> None:
     results = run_benchmark(random_opener, ["beginner"], ["xp"], 20, workers=1, seed=3)
     path = tmp_path / "bench.json"
