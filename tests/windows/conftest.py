@@ -107,15 +107,8 @@ class WindowsPython:
         stdout and stderr are pipes and stdin is /dev/null: Wine 8 gives Python an invalid
         handle for a regular file. On a timeout every process of the run is stopped by its pid.
         """
+        process = self.spawn(program, *arguments)
         command = (str(WINE64), str(program), *arguments)
-        process = subprocess.Popen(
-            command,
-            env=self.environment(),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,  # Wine re-parents the Windows processes: found by session
-        )
         try:
             out, err = process.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -124,6 +117,18 @@ class WindowsPython:
             run = WindowsRun(command, -1, text_of(out), text_of(err))
             pytest.fail(f"timed out after {timeout:.0f} s: {run.describe()}")
         return WindowsRun(command, process.returncode, text_of(out), text_of(err))
+
+    def spawn(self, program: Path | str, *arguments: str) -> subprocess.Popen[bytes]:
+        """Start a Windows program in a session of its own, its output read through pipes
+        (stdin /dev/null): the caller waits for it."""
+        return subprocess.Popen(
+            (str(WINE64), str(program), *arguments),
+            env=self.environment(),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,  # Wine re-parents the Windows processes: found by session
+        )
 
     def start(self, program: str, *arguments: str) -> subprocess.Popen[bytes]:
         """Start a Windows program in a session of its own, with no input or output."""

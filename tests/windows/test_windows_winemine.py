@@ -24,7 +24,7 @@ from game_screens import WindowsSeen
 
 from controller.desktop.display import VirtualDisplay
 
-from .conftest import WINE64, WindowsPython, stop_session
+from .conftest import WindowsPython, stop_session
 
 pytestmark = [pytest.mark.wine, pytest.mark.realgame]
 
@@ -163,15 +163,8 @@ def stopped_by_the_stop_key(windows_python: WindowsPython, log: Path) -> None:
     """The stop key, read with GetAsyncKeyState: held down during a long run, play stops before
     its next click (exit 130), saying so; a game it stopped in the middle is logged
     ``stopped``, every other won or lost."""
-    command = (str(WINE64), str(windows_python.autosweeper), "play", "--games", "500",
-               "--stop-key", "Pause")  # fmt: skip
-    run = subprocess.Popen(
-        command,
-        env=windows_python.environment(),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
+    run = windows_python.spawn(
+        windows_python.autosweeper, "play", "--games", "500", "--stop-key", "Pause"
     )
     try:
         time.sleep(STOP_AFTER)
