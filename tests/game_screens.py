@@ -12,10 +12,11 @@ import time
 import cv2
 import mss
 import numpy as np
+from Xlib.error import XError
 
 from controller.desktop.games import GameWindow
 from controller.desktop.windows import WindowError, shows_anything
-from controller.desktop.x11 import X11Windows
+from controller.desktop.x11 import X11Windows, open_x_display
 from vision.geometry import Rect
 
 TILE_TOLERANCE = 12
@@ -73,13 +74,18 @@ def pointer_off(window: GameWindow) -> None:
 
 class WindowsSeen:
     """Every visible top-level window of one class that shows up while it watches (a thread
-    listing the display's windows every 0.1 s): a game's dialogs, which come and go."""
+    listing the display's windows every 0.1 s): a game's dialogs, which come and go.
+
+    Its X connection is opened here, in the test's thread: opening one swaps standard output
+    for a moment (python-xlib's note), which would swallow what the code under test prints."""
 
     def __init__(self, window_class: str) -> None:
         self.window_class = window_class
         self.seen: set[tuple[str, Rect]] = set()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._source = X11Windows(os.environ["DISPLAY"])
+        self._connection = open_x_display(self._source.display)
 
     def __enter__(self) -> WindowsSeen:
         self._thread.start()
@@ -88,12 +94,12 @@ class WindowsSeen:
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
         self._thread.join()
+        self._connection.close()
 
     def _watch(self) -> None:
-        source = X11Windows(os.environ["DISPLAY"])
         while not self._stop.wait(0.1):
-            with contextlib.suppress(WindowError):
-                for window in source.windows():
+            with contextlib.suppress(WindowError, XError):
+                for window in self._source.listed(self._connection):
                     if any(self.window_class in name for name in window.classes):
                         self.seen.add((window.title, window.frame))
 

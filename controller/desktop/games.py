@@ -581,9 +581,14 @@ def _winemine_prepared(size: Size, fresh_install: bool = False) -> Iterator[dict
         reg_file.write(registry)
     try:
         with _exclusive(prefix.parent / "winemine-launch.lock"):
-            _run_wine(
-                ["wine", "reg", "import", reg_file.name], env, "setting winemine's registry", 60
-            )
+            importing = ["wine", "reg", "import", reg_file.name]
+            try:
+                _run_wine(importing, env, "setting winemine's registry", 60)
+            except SandboxError:
+                # As winemine itself (see _open_window_retrying): Wine started just after its
+                # last process closed now and then exits with status 1, nothing said.
+                time.sleep(RELAUNCH_PAUSE)
+                _run_wine(importing, env, "setting winemine's registry", 60)
             yield env
     finally:
         os.unlink(reg_file.name)

@@ -42,9 +42,14 @@ class X11Windows:
 
     def windows(self) -> list[DesktopWindow]:
         with _x_connection(self.display, "list the windows of") as connection:
-            root = connection.screen().root
-            names = _TextProperties(connection)
-            return list(self._clients(root, root, names))
+            return self.listed(connection)
+
+    def listed(self, connection: Any) -> list[DesktopWindow]:
+        """The windows, read through an open python-xlib ``connection`` (one a watcher keeps:
+        opening one swaps the process's standard output for a moment, see
+        :func:`quiet_xlib`)."""
+        root = connection.screen().root
+        return list(self._clients(root, root, _TextProperties(connection)))
 
     def _clients(self, root: Any, parent: Any, names: _TextProperties) -> Iterator[DesktopWindow]:
         """Each client window, its program's name among its classes (a user knows the name of
@@ -139,7 +144,8 @@ class _TextProperties:
 def quiet_xlib() -> Iterator[None]:
     """Keep python-xlib's notes off standard output while it connects: it prints one for every
     connection whose authority file holds no entry (an empty file, as a display that asks for no
-    cookie is given), which would fill the bot's own output."""
+    cookie is given), which would fill the bot's own output. Standard output is the process's:
+    what another thread prints meanwhile is lost, so connections are opened from one thread."""
     with contextlib.redirect_stdout(io.StringIO()):
         yield
 
