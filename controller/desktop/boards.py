@@ -52,8 +52,4 @@ def the_board_window(source: WindowSource, screen: Screen) -> DesktopWindow:
 
 def _on_screen(frame: Rect, screen: Rect) -> Rect | None:
     """The part of ``frame`` on ``screen``, or None if it shows nothing there."""
-    if not shows_anything(frame, screen):
-        return None
-    left, top = max(frame.left, screen.left), max(frame.top, screen.top)
-    right, bottom = min(frame.right, screen.right), min(frame.bottom, screen.bottom)
-    return Rect(left, top, right - left, bottom - top)
+    return frame.intersection(screen) if shows_anything(frame, screen) else None

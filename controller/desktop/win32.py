@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from controller.desktop.dpi import monitor_scaling
@@ -195,15 +195,7 @@ class Win32GameWindows:
     def close_dialogs(self) -> list[Dialog]:
         """Close every dialog of the game's windows, and those closing one opens (see
         :func:`controller.desktop.windows.close_in_turn`); the dialogs closed."""
-        return close_in_turn(self._shown)
+        return close_in_turn(self._shown, functools.partial(close_dialog, self.desktop))
 
-    def _shown(self) -> list[Callable[[], Dialog]]:
-        return [
-            functools.partial(self._close, dialog)
-            for window, _ in self.found
-            for dialog in dialogs(self.desktop, window)
-        ]
-
-    def _close(self, dialog: Dialog) -> Dialog:
-        close_dialog(self.desktop, dialog)
-        return dialog
+    def _shown(self) -> list[Dialog]:
+        return [dialog for window, _ in self.found for dialog in dialogs(self.desktop, window)]

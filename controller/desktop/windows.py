@@ -50,12 +50,7 @@ def shows_anything(frame: Rect, screen: Rect | None = None) -> bool:
     (when its size is known)."""
     if frame.width < SMALLEST_WINDOW or frame.height < SMALLEST_WINDOW:
         return False
-    return screen is None or (
-        frame.left < screen.right
-        and frame.top < screen.bottom
-        and frame.right > screen.left
-        and frame.bottom > screen.top
-    )
+    return screen is None or frame.overlaps(screen)
 
 
 @dataclass(frozen=True)
@@ -221,17 +216,19 @@ class Dialog:
         )
 
 
-def close_in_turn(shown: Callable[[], Sequence[Callable[[], Dialog]]]) -> list[Dialog]:
-    """Close the dialogs ``shown()`` lists (each as the call that closes it), then those that
-    open within :data:`NEXT_DIALOG_WAIT` of the last closing; the dialogs closed, in order.
+def close_in_turn(
+    shown: Callable[[], Sequence[Dialog]], close: Callable[[Dialog], None]
+) -> list[Dialog]:
+    """Close (with ``close``) the dialogs ``shown()`` lists, then those that open within
+    :data:`NEXT_DIALOG_WAIT` of the last closing; the dialogs closed, in order.
 
     More than :data:`DIALOGS_AT_MOST` in a row is a :class:`DialogError`: a game that answers
     each dialog with another would hold the bot for ever."""
     closed: list[Dialog] = []
     waited_since = None
     while True:
-        closers = shown()
-        if not closers:
+        opened = shown()
+        if not opened:
             if not closed:
                 return closed
             if waited_since is None:
@@ -240,13 +237,14 @@ def close_in_turn(shown: Callable[[], Sequence[Callable[[], Dialog]]]) -> list[D
                 return closed
             time.sleep(0.05)
             continue
-        for close in closers:
+        for dialog in opened:
             if len(closed) == DIALOGS_AT_MOST:
                 raise DialogError(
                     f"the game opened {DIALOGS_AT_MOST} dialogs in a row, the last the "
                     f"{closed[-1].describe()}; answer them, then start again"
                 )
-            closed.append(close())
+            close(dialog)
+            closed.append(dialog)
         waited_since = None
 
 

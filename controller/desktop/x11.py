@@ -14,7 +14,7 @@ import functools
 import io
 import os
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import psutil
@@ -346,18 +346,11 @@ class GameWindows:
         """Close every dialog of the game's windows with Escape (see :func:`close_dialog`), and
         those that closing one opens; the dialogs closed. A game window that is gone has none:
         reading the board finds it gone."""
-        return close_in_turn(self._shown)
+        return close_in_turn(self._shown, functools.partial(close_dialog, display=self.display))
 
-    def _shown(self) -> list[Callable[[], Dialog]]:
-        shown: list[Callable[[], Dialog]] = []
+    def _shown(self) -> list[Dialog]:
+        shown: list[Dialog] = []
         for window_id, _ in self.found:
-            try:
-                opened = dialogs(window_id, self.display)
-            except WindowError:
-                continue
-            shown.extend(functools.partial(self._close, dialog) for dialog in opened)
+            with contextlib.suppress(WindowError):
+                shown.extend(dialogs(window_id, self.display))
         return shown
-
-    def _close(self, dialog: Dialog) -> Dialog:
-        close_dialog(dialog, self.display)
-        return dialog
