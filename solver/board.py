@@ -48,6 +48,7 @@ autosweeper's own :data:`OPENED_CHAR` for it.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -186,6 +187,11 @@ MAX_COLUMNS = 100
 """The largest board read from text: the custom boards of Minesweeper programs stay within
 100x100, and a bigger one is refused before its rows are read."""
 
+MAX_TEXT_BYTES = 1 << 20
+"""The largest board file read: a 100x100 board with both layouts drawn in emoji (up to 7
+bytes a cell) fills about 140 kB, so a file over 1 MiB is no board and is refused before it is
+read whole (``/dev/zero`` once filled the memory)."""
+
 LEVELS: dict[str, tuple[int, int, int]] = {
     "beginner": (9, 9, 10),
     "intermediate": (16, 16, 40),
@@ -285,6 +291,20 @@ class Board:
             f"JSMinesweeper 'COLUMNSxROWSxMINES' header, found {first[:40]!r}",
             line=number,
         )
+
+    @classmethod
+    def read_file(cls, path: str | os.PathLike[str]) -> Board:
+        """Read a board file as :meth:`from_text`, refusing one over :data:`MAX_TEXT_BYTES`
+        without reading it whole. Raise :class:`OSError` or :class:`UnicodeDecodeError` for a
+        file that cannot be read, :class:`BoardError` for one that is no board."""
+        with open(path, "rb") as file:
+            data = file.read(MAX_TEXT_BYTES + 1)
+        if len(data) > MAX_TEXT_BYTES:
+            raise BoardError(
+                f"the file is larger than {MAX_TEXT_BYTES // 1024} KiB, more than any board "
+                f"of at most {MAX_ROWS}x{MAX_COLUMNS} cells takes"
+            )
+        return cls.from_text(data.decode("utf-8"))
 
     # -- text forms ---------------------------------------------------------------------------
 

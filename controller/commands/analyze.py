@@ -50,7 +50,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 def run(args: argparse.Namespace) -> int:
     try:
-        board = Board.from_text(args.file.read_text(encoding="utf-8"))
+        board = Board.read_file(args.file)
         analysis = analyze(board)
     except (OSError, UnicodeDecodeError) as error:
         print(f"autosweeper analyze: cannot read {args.file}: {error}", file=sys.stderr)

@@ -26,6 +26,7 @@ from solver.bench.run import (
     apply_overrides,
     play_game,
     seed_chunks,
+    shut_down_after,
 )
 from solver.board import Board, Cell
 from solver.engine import FirstClick, Game
@@ -150,9 +151,8 @@ def measure_regret(
     max_layouts = MAX_LAYOUTS if max_layouts is None else max_layouts
     max_visits = MAX_VISITS if max_visits is None else max_visits
     try:
-        with ProcessPoolExecutor(
-            workers, initializer=apply_overrides, initargs=(overrides,)
-        ) as pool:
+        pool = ProcessPoolExecutor(workers, initializer=apply_overrides, initargs=(overrides,))
+        with shut_down_after(pool):
             futures = [
                 pool.submit(collect_guesses, strategy, level, rule, seeds, min_layouts, max_layouts)
                 for seeds in chunks

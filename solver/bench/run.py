@@ -14,13 +14,14 @@ import ast
 import importlib
 import inspect
 import json
+import math
 import os
 import platform
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -227,7 +228,7 @@ def run_benchmark(
         undo.callback(apply_overrides, apply_overrides(overrides))  # checked before any game
         pool, parallel = _open_pool(workers, cluster)
         if pool is not None:
-            undo.callback(pool.shutdown, cancel_futures=True)
+            undo.enter_context(shut_down_after(pool))
         total = games * len(levels) * len(parsed_rules)
         bar = undo.enter_context(progress_bar(total=total, unit="game", show=progress))
         for level in levels:
@@ -253,6 +254,22 @@ def _open_pool(workers: int, cluster: str | None) -> tuple[Executor | None, int]
         pool = connect(cluster)
         return pool, pool.threads
     return (ProcessPoolExecutor(workers) if workers > 1 else None), workers
+
+
+@contextmanager
+def shut_down_after(pool: Executor) -> Iterator[None]:
+    """Shut ``pool`` down after the run; after a fault or Ctrl-C, at once: its queued chunks are
+    dropped and its local workers stopped mid-game (waiting for them once hung a run for as long
+    as a game the solver never finished)."""
+    try:
+        yield
+    except BaseException:
+        workers = list((getattr(pool, "_processes", None) or {}).values())  # no public way in 3.11
+        pool.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            worker.terminate()
+        raise
+    pool.shutdown()
 
 
 def _check_run(levels: Sequence[str], games: int, workers: int) -> None:
@@ -420,7 +437,11 @@ def apply_overrides(overrides: Mapping[str, Any]) -> dict[str, Any]:
     changes = []
     for name, value in overrides.items():
         module_name, _, attribute = name.rpartition(".")
-        if not module_name.startswith("solver") or not attribute.isupper():
+        if (
+            not module_name.startswith("solver")
+            or not attribute.isupper()
+            or attribute.startswith("_")
+        ):
             raise BenchError(f"{name!r} is not a solver setting (solver.MODULE.NAME)")
         try:
             module = importlib.import_module(module_name)
@@ -436,12 +457,25 @@ def apply_overrides(overrides: Mapping[str, Any]) -> dict[str, Any]:
                 f"{name} takes {type(current).__name__} values (now {current!r}), "
                 f"not {type(value).__name__} ({value!r})"
             )
-        changes.append((name, module, attribute, type(current)(value)))
+        value = type(current)(value)
+        _check_setting_range(name, value)
+        changes.append((name, module, attribute, value))
     previous = {}
     for name, module, attribute, value in changes:  # all checked: none or all are set
         previous[name] = getattr(module, attribute)
         setattr(module, attribute, value)
     return previous
+
+
+def _check_setting_range(name: str, value: object) -> None:
+    """Refuse a value that leaves the solver no work to do: every whole-number setting is a count
+    or a limit (0 states allowed once hung a run for good), every fraction a weight or ratio."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int) and value < 1:
+        raise BenchError(f"{name} is a count or limit: it must be at least 1, not {value}")
+    if isinstance(value, float) and not (math.isfinite(value) and value >= 0):
+        raise BenchError(f"{name} is a weight or ratio: it must be at least 0, not {value}")
 
 
 def machine_description() -> dict[str, Any]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -15,6 +17,7 @@ from conftest import BOARDS
 import solver.analysis as analysis_module
 from controller.cli import main
 from solver import Board, Game, Tile, analyze
+from solver.board import MAX_TEXT_BYTES
 
 
 @pytest.fixture
@@ -107,9 +110,9 @@ def test_malformed_missing_or_oversized_file_exits_1(
     assert main(["analyze", str(tmp_path / "missing.txt")]) == 1
     assert "cannot read" in capsys.readouterr().err
     huge = tmp_path / "huge.txt"
-    huge.write_text("100x100000x1\n" + ("H" * 100 + "\n") * 100_000)
+    huge.write_text("100x1000x1\n" + ("H" * 100 + "\n") * 1000)
     assert main(["analyze", str(huge)]) == 1
-    assert "a 100000x100 board (rows x columns) is larger than the 100x100" in (
+    assert "a 1000x100 board (rows x columns) is larger than the 100x100" in (
         capsys.readouterr().err
     )
 
@@ -183,3 +186,34 @@ def test_a_big_board_with_one_solution_is_won_for_sure(
     out = capsys.readouterr().out
     assert "solutions: 1\n" in out
     assert "win probability with best play: 1 = 100.0000%" in out
+
+
+def test_a_file_larger_than_any_board_is_refused_before_it_is_read_whole(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "huge.txt"
+    path.write_bytes(b"0" * (MAX_TEXT_BYTES + 1))
+    assert main(["analyze", str(path)]) == 1
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1
+    assert str(path) in error and "larger than" in error
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_an_endless_file_is_refused_in_bounded_memory() -> None:
+    """``analyze /dev/zero`` once read without limit (23 GB in a minute); under a 1 GB address
+    space limit it must end with one line, not a MemoryError."""
+    resource = pytest.importorskip("resource")
+
+    def limit_memory() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    result = subprocess.run(
+        [sys.executable, "-m", "controller.cli", "analyze", "/dev/zero"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=limit_memory,
+    )
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.count("\n") == 1 and "/dev/zero" in result.stderr, result.stderr

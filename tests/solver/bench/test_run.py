@@ -5,7 +5,11 @@ that knows the mines, scripted moves): the benchmark is tested, not a solver.
 """
 
 import json
+import os
 import re
+import signal
+import subprocess
+import sys
 import threading
 import time
 import zlib
@@ -364,6 +368,13 @@ def test_settings_reach_every_worker_and_are_put_back() -> None:
             {"solver.strategy.ENDGAME_LAYOUTS": "x"},
             f"takes int values (now {strategy.ENDGAME_LAYOUTS}), not str ('x')",
         ),
+        # MAX_STATES=0 once hung the run for good; every count or limit is at least 1
+        ({"solver.analysis.MAX_STATES": 0}, "at least 1, not 0"),
+        ({"solver.strategy.OFF_FRONTIER_CANDIDATES": -1}, "at least 1, not -1"),
+        ({"solver.strategy.SECOND_SAFETY_WEIGHT": -0.5}, "at least 0, not -0.5"),
+        ({"solver.strategy.SECOND_SAFETY_WEIGHT": float("nan")}, "at least 0, not nan"),
+        # a private constant is how the code works, not a setting (0 bits per need: wrong counts)
+        ({"solver.analysis._BITS_PER_NEED": 0}, "not a solver setting"),
     ],
 )
 def test_bad_settings_are_refused_before_any_game(overrides: dict, message: str) -> None:
@@ -492,3 +503,34 @@ def test_a_plot_that_fails_after_the_run_is_named_and_the_results_are_kept(
     assert main([*QUICK_RUN, "--out", str(out), "--plot", str(plot)]) == 1
     assert f"autosweeper bench: cannot use {plot}" in capsys.readouterr().err
     assert json.loads(out.read_text())["results"][0]["games"] == 4
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="sends SIGINT")
+def test_ctrl_c_stops_a_run_on_workers_that_are_busy(tmp_path: Path) -> None:
+    """Ctrl-C during a pooled run once waited for the busy workers (a hung solver: for good)."""
+    psutil = pytest.importorskip("psutil")
+    (tmp_path / "slow_strategy.py").write_text(
+        "import time\n\ndef forever(board, rule):\n    time.sleep(3600)\n"
+    )
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
+    command = [sys.executable, "-m", "controller.cli", "bench", "--strategy"]
+    run = subprocess.Popen(
+        [*command, "slow_strategy:forever", "--workers", "2", "--games", "4"],
+        env=environment,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        parent = psutil.Process(run.pid)
+        deadline = time.monotonic() + 60
+        while len(parent.children()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        workers = parent.children(recursive=True)
+        time.sleep(1.0)  # the workers take their games
+        run.send_signal(signal.SIGINT)
+        _, error = run.communicate(timeout=10)
+    finally:
+        run.kill()
+    assert run.returncode == 130 and error == "autosweeper bench: interrupted\n", error
+    gone, alive = psutil.wait_procs(workers, timeout=5)
+    assert not alive, f"workers left running: {alive}"
