@@ -15,6 +15,8 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
+from controller.desktop.x_connections import display_lost
+from controller.stopping import StopRequested, stop_on_signals
 from solver.errors import AutosweeperError
 from vision.heap import keep_freed_memory
 
@@ -51,19 +53,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     keep_freed_memory()
     try:
-        code = int(args.run(args) or 0)
+        with stop_on_signals():  # so that every command's displays and games are closed
+            code = int(args.run(args) or 0)
         sys.stdout.flush()
     except AutosweeperError as error:
         print(f"autosweeper {args.command}: {error}", file=sys.stderr)
         return RUNTIME_ERROR
+    except StopRequested as stop:
+        print(f"autosweeper {args.command}: {stop}", file=sys.stderr)
+        return INTERRUPTED
     except KeyboardInterrupt:
         print(f"autosweeper {args.command}: interrupted", file=sys.stderr)
         return INTERRUPTED
-    except BrokenPipeError:
-        _silence_stdout()
-        return RUNTIME_ERROR
-    except OSError as error:
-        print(f"autosweeper {args.command}: {describe_os_error(error)}", file=sys.stderr)
+    except Exception as error:
+        lost = display_lost(error)  # before OSError: the X socket's broken pipe is no stdout's
+        if lost is not None:
+            print(f"autosweeper {args.command}: {lost}", file=sys.stderr)
+        elif isinstance(error, BrokenPipeError):
+            _silence_stdout()
+        elif isinstance(error, OSError):
+            print(f"autosweeper {args.command}: {describe_os_error(error)}", file=sys.stderr)
+        else:
+            raise
         return RUNTIME_ERROR
     return code
 

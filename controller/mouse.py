@@ -37,7 +37,8 @@ from calibration.view import PARK_DISTANCE, rest_point
 from controller.desktop.dpi import monitor_scaling
 from controller.desktop.win32 import Win32GameWindows
 from controller.desktop.windows import NoGameWindows, declare_dpi_aware
-from controller.desktop.x11 import GameWindows, open_x_display, quiet_xlib
+from controller.desktop.x11 import GameWindows
+from controller.desktop.x_connections import is_open, open_x_display, quiet_xlib, x_requests
 from controller.errors import ControllerError
 from vision.errors import CaptureError
 from vision.geometry import Rect
@@ -250,7 +251,7 @@ class _X11Sender:
         from Xlib import X
         from Xlib.error import DisplayError
 
-        where = display or os.environ.get("DISPLAY")
+        where = self._where = display or os.environ.get("DISPLAY")
         try:
             self._display: Any = open_x_display(where)
         except DisplayError as error:
@@ -276,13 +277,14 @@ class _X11Sender:
         from Xlib import X
         from Xlib.ext import xtest
 
-        with self._held(x, y, check) as go:
+        with x_requests(self._where, self._display), self._held(x, y, check) as go:
             if not go:
                 return False
             xtest.fake_input(self._display, X.MotionNotify, x=x, y=y)
             xtest.fake_input(self._display, X.ButtonPress, _X_BUTTONS[button])
             xtest.fake_input(self._display, X.ButtonRelease, _X_BUTTONS[button])
-        self._raise_if_caught(x, y)
+        with x_requests(self._where, self._display):
+            self._raise_if_caught(x, y)
         return True
 
     def press(self, keys: list[str], x: int, y: int, check: Check | None) -> bool:
@@ -290,7 +292,7 @@ class _X11Sender:
         from Xlib.ext import xtest
 
         codes = [self._keycode(key) for key in keys]
-        with self._held(x, y, check) as go:
+        with x_requests(self._where, self._display), self._held(x, y, check) as go:
             if not go:
                 return False
             xtest.fake_input(self._display, X.MotionNotify, x=x, y=y)
@@ -298,7 +300,8 @@ class _X11Sender:
                 xtest.fake_input(self._display, X.KeyPress, code)
             for code in reversed(codes):
                 xtest.fake_input(self._display, X.KeyRelease, code)
-        self._raise_if_caught(x, y)
+        with x_requests(self._where, self._display):
+            self._raise_if_caught(x, y)
         return True
 
     def _keycode(self, key: str) -> int:
@@ -352,10 +355,12 @@ class _X11Sender:
                     )
                 yield go
             finally:
-                self._guard.unmap()
+                if is_open(self._display):
+                    self._guard.unmap()
         finally:
-            self._display.ungrab_server()
-            self._display.sync()
+            if is_open(self._display):  # a stop that abandoned a request closed it: no grab
+                self._display.ungrab_server()
+                self._display.sync()
 
     def _raise_if_caught(self, x: int, y: int) -> None:
         """Raise :class:`WindowClosedError` if the guard caught the press just sent (all the

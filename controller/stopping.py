@@ -6,17 +6,26 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from types import FrameType
 from typing import Any, Protocol
 
-from controller.desktop.x11 import open_x_display
+from controller.desktop.x_connections import (
+    abandon_x_request,
+    close_x_display,
+    open_x_display,
+    x_request_under_way,
+    x_requests,
+)
 from controller.errors import ControllerError
 
 
-class StopRequested(Exception):
+class StopRequested(BaseException):
     """The user asked the bot to stop (SIGINT/SIGTERM, the stop key, or the pyautogui
-    fail-safe)."""
+    fail-safe). Like :class:`KeyboardInterrupt` it is no :class:`Exception`, so that code
+    turning errors into its own (a failed capture) lets it through."""
 
 
 class KeyWatch(Protocol):
@@ -61,6 +70,7 @@ class StopKey:
         self.name = name
         self._connection: Any = None
         self._user32: Any = None
+        self._display: str | None = None
         if platform == "win32":
             if user32 is None:
                 import ctypes
@@ -71,7 +81,7 @@ class StopKey:
         from Xlib import XK
         from Xlib.error import DisplayError
 
-        where = display or os.environ.get("DISPLAY")
+        where = self._display = display or os.environ.get("DISPLAY")
         try:
             self._connection = open_x_display(where)
         except DisplayError as error:
@@ -85,11 +95,12 @@ class StopKey:
     def pressed(self) -> bool:
         if self._user32 is not None:
             return bool(self._user32.GetAsyncKeyState(STOP_KEYS[self.name]) & 0x8000)
-        return bool(self._connection.query_keymap()[self._byte] & (1 << self._bit))
+        with x_requests(self._display, self._connection):
+            return bool(self._connection.query_keymap()[self._byte] & (1 << self._bit))
 
     def close(self) -> None:
         if self._connection is not None:
-            self._connection.close()
+            close_x_display(self._connection)
             self._connection = None
 
     def __enter__(self) -> StopKey:
@@ -99,19 +110,86 @@ class StopKey:
         self.close()
 
 
+STOP_GRACE = 1.0
+"""Seconds a stop signal waits for an X request under way to finish before the request is
+abandoned (an X server that stopped answering), its connection closed."""
+
+
+class _StopSignals:
+    """The SIGINT/SIGTERM handler while the bot works: raises :class:`StopRequested` at once,
+    but never inside python-xlib, which would leave the connection hanging (see
+    :mod:`controller.desktop.x_connections`). There the stop is raised as the call into
+    python-xlib returns, by a trace function on its caller's frame; if it has not returned
+    after :data:`STOP_GRACE` seconds, the main thread is signalled again and the request
+    abandoned."""
+
+    def __init__(self) -> None:
+        self.noted: StopRequested | None = None
+        self._timer: threading.Timer | None = None
+        self._tracing: tuple[FrameType, Any] | None = None
+
+    def __call__(self, number: int, frame: FrameType | None) -> None:
+        stop = self.noted or StopRequested(f"stopped by signal {signal.Signals(number).name}")
+        caller = x_request_under_way(frame)
+        resignal = getattr(signal, "pthread_kill", None)  # POSIX: where python-xlib is used
+        if caller is None or resignal is None:
+            self.stop_waiting()
+            raise stop
+        if self.noted is not None:  # the grace is over
+            self.stop_waiting()
+            abandon_x_request(frame)
+            raise StopRequested(f"{stop} (the X server did not answer for {STOP_GRACE:g} s)")
+        self.noted = stop
+        self._raise_on_return(caller)
+        main = threading.main_thread().ident
+        self._timer = threading.Timer(STOP_GRACE, resignal, (main, number))
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _raise_on_return(self, caller: FrameType) -> None:
+        """Raise the stop noted at the next event in ``caller``'s frame: python-xlib's call
+        returned (or raised)."""
+
+        def back_in_caller(frame: FrameType, event: str, argument: object) -> Any:
+            stop = self.noted
+            self.stop_waiting()
+            if stop is not None:
+                raise stop
+            return None
+
+        previous = sys.gettrace()
+        self._tracing = (caller, previous)
+        caller.f_trace = back_in_caller
+        sys.settrace(lambda frame, event, argument: None)  # tracing on, no other frame traced
+
+    def stop_waiting(self) -> None:
+        """Forget a stop noted: it is raised now, or the handler is taken away."""
+        self.noted = None
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._tracing is not None:
+            caller, previous = self._tracing
+            caller.f_trace = None
+            sys.settrace(previous)
+            self._tracing = None
+
+
 @contextmanager
 def stop_on_signals() -> Iterator[None]:
-    """Turn SIGTERM (and SIGINT) into :class:`StopRequested` while playing, then restore them."""
-
-    def request_stop(number: int, frame: object) -> None:
-        raise StopRequested(f"stopped by signal {signal.Signals(number).name}")
-
-    saved = {sig: signal.signal(sig, request_stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    """Turn SIGTERM (and SIGINT) into :class:`StopRequested` while the bot works, then restore
+    them; a stop noted but not yet raised is raised on the way out."""
+    handler = _StopSignals()
+    saved = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield
     finally:
-        for sig, handler in saved.items():
-            signal.signal(sig, handler)
+        noted = handler.noted
+        handler.stop_waiting()
+        for sig, previous in saved.items():
+            signal.signal(sig, previous)
+    if noted is not None:
+        raise noted
 
 
 @contextmanager

@@ -16,7 +16,8 @@ from Xlib.error import XError
 
 from controller.desktop.games import GameWindow
 from controller.desktop.windows import WindowError, shows_anything
-from controller.desktop.x11 import X11Windows, open_x_display
+from controller.desktop.x11 import X11Windows
+from controller.desktop.x_connections import open_x_display
 from vision.geometry import Rect
 
 TILE_TOLERANCE = 12

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import io
-import os
 import time
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -28,6 +26,7 @@ from controller.desktop.windows import (
     close_in_turn,
     shows_anything,
 )
+from controller.desktop.x_connections import x_connection
 from vision.geometry import Rect
 
 
@@ -41,7 +40,7 @@ class X11Windows:
         self.desktop = f"display {display}"
 
     def windows(self) -> list[DesktopWindow]:
-        with _x_connection(self.display, "list the windows of") as connection:
+        with x_connection(self.display, "list the windows of") as connection:
             return self.listed(connection)
 
     def listed(self, connection: Any) -> list[DesktopWindow]:
@@ -140,48 +139,12 @@ class _TextProperties:
         return value.decode(encoding, errors="replace") if isinstance(value, bytes) else str(value)
 
 
-@contextlib.contextmanager
-def quiet_xlib() -> Iterator[None]:
-    """Keep python-xlib's notes off standard output while it connects: it prints one for every
-    connection whose authority file holds no entry (an empty file, as a display that asks for no
-    cookie is given), which would fill the bot's own output. Standard output is the process's:
-    what another thread prints meanwhile is lost, so connections are opened from one thread."""
-    with contextlib.redirect_stdout(io.StringIO()):
-        yield
-
-
-def open_x_display(display: str | None) -> Any:
-    """A python-xlib connection to ``display`` (default: DISPLAY), without its notes (see
-    :func:`quiet_xlib`); python-xlib's errors pass through for the caller to name."""
-    from Xlib import display as xdisplay
-
-    with quiet_xlib():
-        return xdisplay.Display(display)
-
-
-@contextlib.contextmanager
-def _x_connection(display: str | None, purpose: str) -> Iterator[Any]:
-    """A python-xlib connection to ``display`` (default: DISPLAY), closed afterwards; a display
-    that cannot be opened is a :class:`WindowError` saying what it was opened to do."""
-    from Xlib.error import DisplayError, XauthError
-
-    where = display or os.environ.get("DISPLAY") or ""
-    try:
-        connection = open_x_display(where)
-    except (DisplayError, XauthError) as error:
-        raise WindowError(f"cannot {purpose} display {where}: {error}") from error
-    try:
-        yield connection
-    finally:
-        connection.close()
-
-
 def focus(window_id: int, display: str | None = None) -> None:
     """Give the window X input focus, as ``xdotool windowfocus`` does (XSetInputFocus).
 
     With no window manager no one else does: focus stays on the root window, where GTK and Xt
     programs still take keys under the pointer but Qt programs take none."""
-    with _x_connection(display, "focus a window on") as connection:
+    with x_connection(display, "focus a window on") as connection:
         _focus(connection, window_id)
 
 
@@ -207,7 +170,7 @@ def dialogs(window_id: int, display: str | None = None) -> list[Dialog]:
     """
     from Xlib.error import BadDrawable, BadWindow
 
-    with _x_connection(display, "list the dialogs on") as connection:
+    with x_connection(display, "list the dialogs on") as connection:
         root = connection.screen().root
         names = _TextProperties(connection)
         main = connection.create_resource_object("window", window_id)
@@ -272,7 +235,7 @@ def close_dialog(
     from Xlib import XK, X
     from Xlib.ext import xtest
 
-    with _x_connection(display, "close a dialog on") as connection:
+    with x_connection(display, "close a dialog on") as connection:
         escape = connection.keysym_to_keycode(XK.XK_Escape)
         connection.grab_server()
         try:
@@ -318,7 +281,7 @@ class GameWindows:
 
     def find(self, areas: Sequence[Rect]) -> None:
         """Take the topmost client window under the middle of each area as the game's."""
-        with _x_connection(self.display, "find the game window on") as connection:
+        with x_connection(self.display, "find the game window on") as connection:
             root = connection.screen().root
             clients = list(_client_windows(root, root, _TextProperties(connection)))
         found: dict[int, Rect] = {}

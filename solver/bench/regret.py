@@ -27,6 +27,7 @@ from solver.bench.run import (
     play_game,
     seed_chunks,
     shut_down_after,
+    worker_pool,
 )
 from solver.board import Board, Cell
 from solver.engine import FirstClick, Game
@@ -151,7 +152,7 @@ def measure_regret(
     max_layouts = MAX_LAYOUTS if max_layouts is None else max_layouts
     max_visits = MAX_VISITS if max_visits is None else max_visits
     try:
-        pool = ProcessPoolExecutor(workers, initializer=apply_overrides, initargs=(overrides,))
+        pool = worker_pool(workers, overrides)
         with shut_down_after(pool):
             futures = [
                 pool.submit(collect_guesses, strategy, level, rule, seeds, min_layouts, max_layouts)

@@ -17,6 +17,7 @@ import json
 import math
 import os
 import platform
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -253,7 +254,24 @@ def _open_pool(workers: int, cluster: str | None) -> tuple[Executor | None, int]
 
         pool = connect(cluster)
         return pool, pool.threads
-    return (ProcessPoolExecutor(workers) if workers > 1 else None), workers
+    return (worker_pool(workers) if workers > 1 else None), workers
+
+
+def worker_pool(workers: int, overrides: Mapping[str, Any] | None = None) -> ProcessPoolExecutor:
+    """``workers`` local processes, each with ``overrides`` applied (:func:`apply_overrides`),
+    and signals as a worker needs them: Ctrl-C ignored (it reaches every process of the
+    terminal; the parent stops the run) and SIGTERM ending it, as :func:`shut_down_after` asks
+    (a worker forked from a command keeps the command's handler otherwise, which turned
+    SIGTERM into an exception the worker survived)."""
+    return ProcessPoolExecutor(
+        workers, initializer=_start_worker, initargs=(dict(overrides or {}),)
+    )
+
+
+def _start_worker(overrides: dict[str, Any]) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    apply_overrides(overrides)
 
 
 @contextmanager

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -9,6 +13,7 @@ import pytest
 from controller.cli import main
 from controller.commands.calibrate import new_game_way
 from controller.desktop.display import VirtualDisplay
+from controller.desktop.processes import find_binary
 from vision.skin import NewGame
 
 
@@ -112,3 +117,34 @@ def test_the_new_game_way_is_a_key_the_face_or_a_screen_point(
     value: str, way: NewGame | tuple[int, int]
 ) -> None:
     assert new_game_way(value) == way
+
+
+@pytest.mark.skipif(
+    sys.platform == "win32" or find_binary("xdemineur") is None, reason="needs POSIX signals"
+)
+def test_sigterm_during_calibration_stops_it_with_a_line_and_closes_its_display_and_game(
+    tmp_path: Path,
+) -> None:
+    """SIGTERM once killed calibrate silently (exit 143), its Xvfb and game left running."""
+    psutil = pytest.importorskip("psutil")
+    environment = {**os.environ, "AUTOSWEEPER_SKINS": str(tmp_path)}
+    command = [sys.executable, "-m", "controller.cli", "calibrate", "--game", "xdemineur"]
+    run = subprocess.Popen(command, env=environment, stderr=subprocess.PIPE, text=True)
+    try:
+        parent = psutil.Process(run.pid)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            started = parent.children(recursive=True)
+            if {"Xvfb", "xdemineur"} <= {child.name() for child in started}:
+                break
+            time.sleep(0.1)
+        time.sleep(1.0)  # calibration under way
+        run.terminate()
+        _, error = run.communicate(timeout=20)
+    finally:
+        run.kill()
+    assert run.returncode == 130, error
+    assert error.splitlines()[-1].startswith("autosweeper calibrate: stopped by signal SIGTERM")
+    _, alive = psutil.wait_procs(started, timeout=5)
+    assert not alive, f"left running: {alive}"
+    assert not list(tmp_path.iterdir())  # no skin saved
