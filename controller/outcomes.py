@@ -30,6 +30,7 @@ import platformdirs
 
 from controller.desktop.processes import is_running, start_time
 from controller.errors import ControllerError
+from controller.locks import log_alone
 from controller.toollib import three_bv
 from solver import LEVELS, Board
 
@@ -191,6 +192,16 @@ class OutcomeLog:
     def __init__(self, path: Path, *, read_only: bool = False) -> None:
         self.path = Path(path)
         self._started: dict[int, float] = {}
+        self._held = contextlib.ExitStack()
+        if not read_only:
+            self._held.enter_context(log_alone(self.path))
+        try:
+            self._open(read_only)
+        except BaseException:
+            self._held.close()
+            raise
+
+    def _open(self, read_only: bool) -> None:
         try:
             exists = _recognise(self.path)
             if read_only:
@@ -198,7 +209,7 @@ class OutcomeLog:
             else:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-                self._db.execute("PRAGMA journal_mode=WAL")
+                _write_ahead(self._db)
                 self._db.execute("PRAGMA synchronous=NORMAL")
                 self._migrate()
             self._columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
@@ -214,6 +225,7 @@ class OutcomeLog:
 
     def close(self) -> None:
         self._db.close()
+        self._held.close()
 
     def __enter__(self) -> OutcomeLog:
         return self
@@ -228,14 +240,21 @@ class OutcomeLog:
 
     def _migrate(self) -> None:
         """Create the schema in an empty file, or bring a recognised log up to date."""
-        (version,) = self._db.execute("PRAGMA user_version").fetchone()
-        if version == 0:
-            self._db.executescript(f"BEGIN;{_SCHEMA}PRAGMA user_version = 1;COMMIT;")
-            version = 1
-        for target in range(version + 1, SCHEMA_VERSION + 1):
-            self._db.executescript(
-                f"BEGIN;{_MIGRATIONS[target]}PRAGMA user_version = {target};COMMIT;"
-            )
+        self._db.execute("BEGIN IMMEDIATE")  # one writer at a time: the version read is changed
+        try:
+            (version,) = self._db.execute("PRAGMA user_version").fetchone()
+            scripts = [_SCHEMA] if version == 0 else []
+            scripts += [
+                _MIGRATIONS[step] for step in range(max(version, 1) + 1, SCHEMA_VERSION + 1)
+            ]
+            for statement in (part.strip() for script in scripts for part in script.split(";")):
+                if statement:
+                    self._db.execute(statement)
+            self._db.execute(f"PRAGMA user_version = {max(version, SCHEMA_VERSION)}")
+        except BaseException:
+            self._db.rollback()
+            raise
+        self._db.commit()
 
     # -- writing --------------------------------------------------------------------------
 
@@ -444,6 +463,21 @@ class OutcomeLog:
                     float(chance) for chance in json.loads(row["chances"]) if chance is not None
                 ),
             )
+
+
+def _write_ahead(db: sqlite3.Connection, patience: float = 30.0) -> None:
+    """Turn WAL journaling on. SQLite answers "database is locked" at once, without waiting,
+    while another connection holds the file as this one asks (two runs opening a new log at
+    once), so the request is repeated for up to ``patience`` seconds."""
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def _now_text() -> str:

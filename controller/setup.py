@@ -23,6 +23,7 @@ from controller.desktop.games import LAUNCHERS, Size, launch_game
 from controller.desktop.windows import WindowError, desktop_windows
 from controller.errors import ControllerError, SandboxError
 from controller.learning import calibrate_game, calibrate_windows
+from controller.locks import desktop_alone
 from controller.mouse import Mouse
 from controller.table import ScreenTable
 from solver import LEVELS
@@ -57,6 +58,7 @@ def desktop_table(
     skin in turn) at ``level``'s size (default: any); its screen is closed when ``stack`` exits.
     ``mines``: the mine count of a board that is not a standard level (default: the count
     the skin was calibrated with, for a board of its size)."""
+    stack.enter_context(desktop_alone(os.environ.get("DISPLAY")))
     grabber = stack.enter_context(ScreenGrabber(os.environ.get("DISPLAY")))
     check_x_authority()
     skins = _stored_skins(skin_name)

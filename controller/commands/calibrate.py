@@ -14,6 +14,7 @@ import os
 import sys
 import time
 
+from calibration.learn import Calibration
 from calibration.store import check_name, name_from, save_skin
 from controller.commands import positive_int
 from controller.desktop.boards import the_board_window
@@ -22,6 +23,7 @@ from controller.desktop.games import GAMES
 from controller.desktop.windows import declare_dpi_aware, desktop_windows, find_window, uses_x11
 from controller.errors import CommandError, SandboxError
 from controller.learning import calibrate_game, calibrate_windows
+from controller.locks import desktop_alone
 from controller.setup import check_x_authority
 from vision.capture import ScreenGrabber
 from vision.geometry import Rect
@@ -99,21 +101,8 @@ def run(args: argparse.Namespace) -> int:
         with VirtualDisplay():
             result = calibrate_game(args.game, name, max_games=args.max_games, seed=args.seed)
     else:
-        window, title = desktop_window(args.region, args.window_class, args.window_title)
-        name = args.name or name_from(searched or title or "skin")
-        check_name(name)
-        mines = [args.mines] if args.mines else []
-        new_game = args.new_game if isinstance(args.new_game, NewGame) else None
-        new_game_at = args.new_game if isinstance(args.new_game, tuple) else None
-        result = calibrate_windows(
-            name,
-            [window],
-            mines,
-            args.max_games,
-            args.seed,
-            new_game=new_game,
-            new_game_at=new_game_at,
-        )
+        with desktop_alone(os.environ.get("DISPLAY")):
+            result = _calibrate_on_desktop(args, searched)
     print(
         f"{result.games} games in {time.monotonic() - started:.0f} s: pitch {result.skin.pitch}, "
         f"tile {result.skin.tile_size} at {result.skin.tile_offset}, "
@@ -129,6 +118,24 @@ def run(args: argparse.Namespace) -> int:
         print(f"not seen yet: {result.describe_missing()} (learned during play when they show)")
     print(f"saved skin {result.skin.name!r} in {save_skin(result.skin)}")
     return 0
+
+
+def _calibrate_on_desktop(args: argparse.Namespace, searched: str | None) -> Calibration:
+    """Calibrate the window the user named, or the one showing a fresh board."""
+    window, title = desktop_window(args.region, args.window_class, args.window_title)
+    name = args.name or name_from(searched or title or "skin")
+    check_name(name)
+    new_game = args.new_game if isinstance(args.new_game, NewGame) else None
+    new_game_at = args.new_game if isinstance(args.new_game, tuple) else None
+    return calibrate_windows(
+        name,
+        [window],
+        [args.mines] if args.mines else [],
+        args.max_games,
+        args.seed,
+        new_game=new_game,
+        new_game_at=new_game_at,
+    )
 
 
 def new_game_way(text: str) -> NewGame | tuple[int, int]:
