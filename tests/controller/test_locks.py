@@ -14,7 +14,7 @@ import pytest
 
 import controller.outcomes as outcomes
 from controller.cli import main
-from controller.locks import InUseError, desktop_alone, log_alone
+from controller.locks import InUseError, desktop_alone
 from controller.outcomes import OutcomeLog
 
 HOLD = """
@@ -71,9 +71,9 @@ def test_the_play_command_is_refused_on_a_log_in_use_with_one_line(
 
 def test_one_bot_per_desktop_and_screens_of_a_display_are_that_display() -> None:
     with held_elsewhere("desktop_alone(':7', 'linux')") as other:
-        with pytest.raises(InUseError, match=rf"X display :7 is in use .*pid {other.pid}"):
-            with desktop_alone(":7.0", "linux"):
-                pass
+        refused = pytest.raises(InUseError, match=rf"X display :7 is in use .*pid {other.pid}")
+        with refused, desktop_alone(":7.0", "linux"):
+            pass
         with desktop_alone(":8", "linux"), desktop_alone(":7", "win32"):
             pass  # another display, and a desktop of another kind, are free
 
@@ -84,10 +84,10 @@ def test_two_runs_creating_one_new_log_at_once_both_find_it_whole(
     """Both once read version 0 and made the tables: the second failed ("table games already
     exists"). Without the run lock (two users, say), creation must still be atomic."""
     monkeypatch.setattr(outcomes, "log_alone", lambda path: contextlib.nullcontext())
+    failures: list[BaseException] = []
     for attempt in range(10):
         path = tmp_path / f"new-{attempt}.sqlite3"
         start = threading.Barrier(4)
-        failures: list[BaseException] = []
 
         def create(log_path: Path = path, barrier: threading.Barrier = start) -> None:
             barrier.wait()
