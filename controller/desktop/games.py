@@ -15,6 +15,7 @@ import functools
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -26,6 +27,7 @@ from typing import NamedTuple
 import numpy as np
 import platformdirs
 import psutil
+from filelock import FileLock
 
 from controller.desktop.processes import (
     ErrorTail,
@@ -488,31 +490,40 @@ def _run_wine(command: list[str], env: dict[str, str], what: str, timeout: float
         )
 
 
-@contextlib.contextmanager
-def _exclusive(lock_path: Path) -> Iterator[None]:
-    """Hold an exclusive lock on ``lock_path`` (created if needed) against other processes."""
-    import fcntl  # POSIX: games are started in a virtual X display, never on Windows
-
-    with open(lock_path, "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        yield
-
-
 def ensure_wine_prefix() -> Path:
-    """Create the Wine prefix if it does not exist yet; a lock keeps parallel callers apart."""
-    wine = find_binary("wine")
-    if wine is None:
+    """The Wine prefix, made if it does not exist yet; a lock keeps parallel callers apart."""
+    if find_binary("wine") is None:
         raise SandboxError("wine is not installed (apt-get install wine)")
     prefix = wine_prefix()
     prefix.parent.mkdir(parents=True, exist_ok=True)
-    ready_mark = prefix / ".autosweeper-ready"
-    with _exclusive(prefix.parent / "wineprefix.lock"):
-        if not ready_mark.exists():
-            env = wine_environment(prefix)
-            _run_wine(["wineboot", "-i"], env, f"wineboot in {prefix}")
-            _run_wine(["wineserver", "-w"], env, f"waiting for wineserver in {prefix}")
-            ready_mark.touch()
+    with FileLock(prefix.parent / "wineprefix.lock"):
+        if not (prefix / _READY_MARK).exists():
+            _make_wine_prefix(prefix)
     return prefix
+
+
+def _remake_wine_prefix(prefix: Path, why: str) -> None:
+    """Move aside a prefix Wine cannot run in (made for another architecture: before 32-bit
+    Wine was installed, say), kept in case it holds anything of the user's, and make it anew."""
+    with FileLock(prefix.parent / "wineprefix.lock"):
+        aside = prefix.with_name(f"{prefix.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}")
+        prefix.rename(aside)
+        print(
+            f"autosweeper: Wine could not run in its prefix {prefix} ({why}); moved it to "
+            f"{aside} and making it anew",
+            file=sys.stderr,
+        )
+        _make_wine_prefix(prefix)
+
+
+def _make_wine_prefix(prefix: Path) -> None:
+    env = wine_environment(prefix)
+    _run_wine(["wineboot", "-i"], env, f"wineboot in {prefix}")
+    _run_wine(["wineserver", "-w"], env, f"waiting for wineserver in {prefix}")
+    (prefix / _READY_MARK).touch()
+
+
+_READY_MARK = ".autosweeper-ready"
 
 
 def winemine_refusal(size: Size) -> str | None:
@@ -580,18 +591,30 @@ def _winemine_prepared(size: Size, fresh_install: bool = False) -> Iterator[dict
     with tempfile.NamedTemporaryFile("w", suffix=".reg", delete=False) as reg_file:
         reg_file.write(registry)
     try:
-        with _exclusive(prefix.parent / "winemine-launch.lock"):
-            importing = ["wine", "reg", "import", reg_file.name]
-            try:
-                _run_wine(importing, env, "setting winemine's registry", 60)
-            except SandboxError:
-                # As winemine itself (see _open_window_retrying): Wine started just after its
-                # last process closed now and then exits with status 1, nothing said.
-                time.sleep(RELAUNCH_PAUSE)
-                _run_wine(importing, env, "setting winemine's registry", 60)
+        with FileLock(prefix.parent / "winemine-launch.lock"):
+            _import_registry(reg_file.name, prefix)
             yield env
     finally:
         os.unlink(reg_file.name)
+
+
+def _import_registry(reg_file: str, prefix: Path) -> None:
+    """Import ``reg_file`` into ``prefix``. Tried again after a pause, as winemine is (see
+    :func:`_open_window_retrying`: Wine started just after its last process closed now and then
+    exits with status 1, nothing said), then once more in the prefix made anew; a failure then
+    names the prefix."""
+    importing = ["wine", "reg", "import", reg_file]
+    for attempt in range(3):
+        try:
+            _run_wine(importing, wine_environment(prefix), "setting winemine's registry", 60)
+            return
+        except SandboxError as error:
+            failure = error
+        if attempt == 0:
+            time.sleep(RELAUNCH_PAUSE)
+        elif attempt == 1:
+            _remake_wine_prefix(prefix, str(failure))
+    raise SandboxError(f"Wine cannot run in its prefix {prefix}, even made anew: {failure}")
 
 
 # -- the games as data -------------------------------------------------------------------------
