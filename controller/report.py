@@ -43,7 +43,7 @@ class WinRate:
     finished: int
     """Won plus lost games."""
     unfinished: int
-    """Games cut off, misread or stopped: not part of the rate."""
+    """Games neither won nor lost (in progress, cut off, misread, stopped): not in the rate."""
     low: float
     high: float
     """The Wilson 95% interval of the rate."""
@@ -87,10 +87,7 @@ def win_rates(
                 first_click=rule,
                 won=won,
                 finished=finished,
-                unfinished=sum(
-                    not r.result.is_finished_game and r.result != Result.IN_PROGRESS
-                    for r in records
-                ),
+                unfinished=len(records) - finished,  # in progress, cut off, stopped, misread
                 low=low,
                 high=high,
                 simulated=None if rule is None else sim.get((*size, rule)),
