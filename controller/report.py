@@ -7,7 +7,6 @@ beside it so that a bot which often gives up cannot look better than it is.
 from __future__ import annotations
 
 import csv
-import json
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, fields
@@ -20,6 +19,7 @@ from controller.errors import CommandError, ControllerError
 from controller.outcomes import LoggedGame, MoveRecord, Result
 from controller.toollib import mine_layout, toollib_board
 from solver import Board
+from solver.bench.run import BenchError, read_json
 from solver.bench.stats import wilson_interval
 
 PLOT_SIZE_PIXELS = (960, 540)
@@ -139,21 +139,10 @@ def rates_to_json(rates: Sequence[WinRate]) -> list[dict[str, Any]]:
 def load_simulated(path: Path) -> list[SimulatedRate]:
     """Read the simulated win rates from a benchmark JSON written by ``autosweeper bench --out``."""
     try:
-        data = json.loads(Path(path).read_text())
-        return [
-            SimulatedRate(
-                rows=int(row["rows"]),
-                columns=int(row["columns"]),
-                mines=int(row["mines"]),
-                first_click=str(row["rule"]),
-                rate=float(row["win_rate"]),
-            )
-            for row in data["results"]
-        ]
-    except (OSError, json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
-        raise CommandError(
-            f"{path}: not a benchmark result from 'autosweeper bench --out' ({error!r})"
-        ) from error
+        results = read_json(path)
+    except BenchError as error:
+        raise CommandError(str(error)) from None
+    return [SimulatedRate(r.rows, r.columns, r.mines, r.rule, r.win_rate) for r in results]
 
 
 # -- the running win rate -------------------------------------------------------------------

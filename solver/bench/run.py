@@ -553,10 +553,24 @@ def write_json(
     Path(path).write_text(results_json(results, settings, key))
 
 
+MAX_RESULTS_BYTES = 256 << 20
+"""The largest saved benchmark read: a game takes one byte of its outcomes, so a million games
+of each of a hundred levels and rules fit; anything larger is refused before it is read whole."""
+
+
 def read_json(path: Path) -> list[BenchResult]:
     """The results saved by :func:`write_json`; ``ValueError`` naming the file if it is not."""
     try:
-        document = json.loads(Path(path).read_text())
+        with open(path, "rb") as file:
+            text = file.read(MAX_RESULTS_BYTES + 1)
+    except OSError as error:
+        raise BenchError(f"cannot read {path}: {error.strerror or error}") from None
+    if len(text) > MAX_RESULTS_BYTES:
+        raise BenchError(
+            f"{path} is larger than {MAX_RESULTS_BYTES >> 20} MiB: no saved benchmark is"
+        )
+    try:
+        document = json.loads(text)
         return [BenchResult(**fields) for fields in document["results"]]
-    except (OSError, json.JSONDecodeError, KeyError, TypeError) as error:
+    except (ValueError, KeyError, TypeError) as error:
         raise BenchError(f"{path} is not a saved benchmark ({error})") from None

@@ -538,3 +538,17 @@ def test_ctrl_c_stops_a_run_on_workers_that_are_busy(tmp_path: Path) -> None:
                 process.kill()
     assert run.returncode == 130 and error == "autosweeper bench: stopped by signal SIGINT\n", error
     assert not alive, f"workers left running: {alive}"
+
+
+def test_a_saved_benchmark_larger_than_any_is_refused_before_it_is_read_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    import solver.bench.run as run_module
+
+    monkeypatch.setattr(run_module, "MAX_RESULTS_BYTES", 2 << 20)
+    big = tmp_path / "big.json"
+    big.write_text(" " * ((2 << 20) + 1))
+    assert main(["bench", "--compare", str(big), str(big)]) == 1
+    assert capsys.readouterr().err == (
+        f"autosweeper bench: {big} is larger than 2 MiB: no saved benchmark is\n"
+    )
