@@ -8,7 +8,9 @@ import time
 from collections.abc import Sequence
 
 from calibration.learn import BUDGET, Calibration, calibrate
-from controller.desktop.games import LAUNCHERS, GameWindow, Size, launch_game
+from controller.desktop.games import GameWindow, launch_game
+from controller.desktop.launchers import LAUNCHERS
+from controller.desktop.sizes import Size
 from controller.errors import SandboxError
 from controller.mouse import Mouse
 from vision.capture import ScreenGrabber

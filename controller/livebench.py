@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from controller.commands import positive_int
-from controller.desktop.games import GAMES
+from controller.desktop.launchers import GAMES
 from controller.loop import GamePlayer, NoFreshGame, play_games
 from controller.outcomes import LoggedGame, OutcomeLog, Result
 from controller.setup import SetupError, sandbox_table

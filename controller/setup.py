@@ -19,7 +19,9 @@ from calibration.learn import Calibration
 from calibration.store import list_skins, load_skin, name_from, save_skin, skins_dir
 from controller.desktop.boards import the_board_window
 from controller.desktop.display import VirtualDisplay
-from controller.desktop.games import LAUNCHERS, Size, launch_game
+from controller.desktop.games import launch_game
+from controller.desktop.launchers import LAUNCHERS
+from controller.desktop.sizes import Size
 from controller.desktop.windows import WindowError, desktop_windows
 from controller.errors import ControllerError, SandboxError
 from controller.learning import calibrate_game, calibrate_windows

@@ -15,8 +15,10 @@ import pytest
 
 from calibration.learn import Calibration
 from controller.desktop.display import VirtualDisplay
-from controller.desktop.games import LAUNCHERS, GameWindow, Size, launch_game
+from controller.desktop.games import GameWindow, launch_game
+from controller.desktop.launchers import LAUNCHERS
 from controller.desktop.processes import find_binary
+from controller.desktop.sizes import Size
 from controller.learning import calibrate_game
 from controller.mouse import Mouse
 from vision.capture import ScreenGrabber

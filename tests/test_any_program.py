@@ -22,7 +22,7 @@ from calibration.labels import NoTextReader, Word
 from calibration.learn import BUDGET, ESSENTIAL
 from calibration.store import load_skin
 from controller.cli import main
-from controller.desktop.games import LAUNCHERS
+from controller.desktop.launchers import LAUNCHERS
 from controller.mouse import Mouse
 from controller.outcomes import OutcomeLog, Result
 from solver import LEVELS

@@ -32,7 +32,7 @@ from conftest import (
 )
 
 from calibration.learn import Calibration
-from controller.desktop.games import Size
+from controller.desktop.sizes import Size
 from controller.mouse import Mouse
 from solver import Board, Cell, Game, Tile
 from solver.engine import neighbour_counts

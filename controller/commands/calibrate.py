@@ -19,7 +19,7 @@ from calibration.store import check_name, name_from, save_skin
 from controller.commands import positive_int
 from controller.desktop.boards import the_board_window
 from controller.desktop.display import VirtualDisplay
-from controller.desktop.games import GAMES
+from controller.desktop.launchers import GAMES
 from controller.desktop.windows import declare_dpi_aware, desktop_windows, find_window, uses_x11
 from controller.errors import CommandError, SandboxError
 from controller.learning import calibrate_game, calibrate_windows

@@ -15,7 +15,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from controller.commands import positive_int
-from controller.desktop.games import GAMES
+from controller.desktop.launchers import GAMES
 from controller.desktop.windows import declare_dpi_aware, uses_x11
 from controller.errors import CommandError
 from controller.loop import GamePlayer, NoFreshGame, play_games

@@ -18,7 +18,8 @@ import pytest
 from conftest import TESTS, Calibrations, LaunchGame
 
 from controller.desktop.display import VirtualDisplay
-from controller.desktop.games import GameWindow, Size
+from controller.desktop.games import GameWindow
+from controller.desktop.sizes import Size
 from controller.desktop.windows import NoGameWindows
 from controller.loop import GamePlayer, NoFreshGame
 from controller.mouse import Check, Grab, Mouse, WindowClosedError, _X11Sender

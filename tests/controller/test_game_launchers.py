@@ -1,5 +1,5 @@
-"""sgt-mines, gnome-mines, kmines, ace-minesweeper and xbomb started as the launch data says
-(controller/desktop/games.py):
+"""sgt-mines, gnome-mines, kmines, ace-minesweeper and xbomb started (controller/desktop/games.py)
+as their launch data says (controller/desktop/launchers.py):
 each opens at the asked size with its whole board on the screen, and closing it leaves no process
 (by pid and start time) and no private settings folder behind."""
 
@@ -15,17 +15,10 @@ from game_screens import bounding, grab, hidden_tiles, pointer_off
 
 from calibration.grid import find_lattice
 from controller.desktop import games
-from controller.desktop.games import (
-    LAUNCHERS,
-    PRIVATE_FOLDERS,
-    XBOMB_CELL,
-    GameWindow,
-    Size,
-    launch_game,
-    resolve_size,
-    visible_windows,
-)
+from controller.desktop.games import PRIVATE_FOLDERS, GameWindow, launch_game, visible_windows
+from controller.desktop.launchers import LAUNCHERS, XBOMB_CELL, Launcher
 from controller.desktop.processes import is_running
+from controller.desktop.sizes import Size, resolve_size
 from controller.errors import SandboxError
 from vision.geometry import Rect
 from vision.skin import NEW_GAME_KEYS, is_new_game_key
@@ -189,7 +182,7 @@ def test_a_game_that_exits_before_its_window_opens_says_why_in_its_own_words(
     virtual_display: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     script = "echo starting; echo 'fixme: ignored' >&2; echo 'cannot open board.cfg' >&2; exit 3"
-    failing = games.Launcher("sh", "dash", "no-such-window-class", lambda size: ["-c", script])
+    failing = Launcher("sh", "dash", "no-such-window-class", lambda size: ["-c", script])
     monkeypatch.setitem(LAUNCHERS, "failing", failing)
     with pytest.raises(
         SandboxError,
@@ -205,32 +198,8 @@ def test_a_game_that_exits_before_its_window_opens_is_started_once_more(
     # Wine's winemine, started just after the last one closed, now and then exits with status 1.
     tried = tmp_path / "tried"
     script = f"if [ -e {tried} ]; then exec /usr/games/xdemineur; fi; touch {tried}; exit 1"
-    flaky = games.Launcher("sh", "dash", "xdemineur", lambda size: ["-c", script])
+    flaky = Launcher("sh", "dash", "xdemineur", lambda size: ["-c", script])
     monkeypatch.setitem(LAUNCHERS, "flaky", flaky)
     with launch_game("flaky") as window:
         assert window.geometry.width > 0
     assert tried.exists()
-
-
-@pytest.mark.realgame
-def test_a_wine_prefix_wine_cannot_run_in_is_moved_aside_and_made_anew(
-    virtual_display: object,
-    monkeypatch: pytest.MonkeyPatch,
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    """A prefix marked ready but made for another architecture (as one made before 32-bit Wine
-    was installed) was used for ever, each launch failing without naming it."""
-    if games.find_binary("wine") is None:
-        pytest.skip("wine is not installed")
-    prefix = tmp_path / "wineprefix"
-    prefix.mkdir()
-    (prefix / ".autosweeper-ready").touch()
-    (prefix / "system.reg").write_text("WINE REGISTRY Version 2\n\n#arch=win32\n")
-    monkeypatch.setenv("AUTOSWEEPER_WINEPREFIX", str(prefix))
-    with launch_game("winemine", (9, 9, 10)) as window:
-        assert window.geometry.width > 0
-    (aside,) = tmp_path.glob("wineprefix.broken-*")
-    assert "#arch=win32" in (aside / "system.reg").read_text()  # kept, not deleted
-    note = capsys.readouterr().err
-    assert f"Wine could not run in its prefix {prefix}" in note and str(aside) in note

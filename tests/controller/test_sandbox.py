@@ -22,8 +22,9 @@ from conftest import REPO
 
 from controller.desktop import games
 from controller.desktop.display import VirtualDisplay
-from controller.desktop.games import GameWindow, launch_game, winemine_registry
+from controller.desktop.games import GameWindow, launch_game
 from controller.desktop.processes import clean_up_dead_runs, find_binary, is_running, start_time
+from controller.desktop.wine import winemine_registry
 from controller.errors import SandboxError
 from controller.mouse import ClickOutsideError, Mouse
 from vision.geometry import Rect

@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 from conftest import TESTS
 
-from controller.desktop.games import GameWindow, Size
+from controller.desktop.games import GameWindow
+from controller.desktop.sizes import Size
 from controller.mouse import Mouse
 from solver import Tile
 from vision.capture import ScreenGrabber
