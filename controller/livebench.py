@@ -22,9 +22,10 @@ from pathlib import Path
 
 from controller.commands import positive_int
 from controller.desktop.launchers import GAMES
+from controller.errors import SetupError
 from controller.loop import GamePlayer, NoFreshGame, play_games
 from controller.outcomes import LoggedGame, OutcomeLog, Result
-from controller.setup import SetupError, sandbox_table
+from controller.setup import sandbox_table
 from controller.stopping import StopRequested, stop_on_signals
 from solver import LEVELS
 from solver.bench.stats import format_win_rate

@@ -22,11 +22,7 @@ from pathlib import Path
 import platformdirs
 from filelock import FileLock, Timeout
 
-from controller.errors import ControllerError
-
-
-class InUseError(ControllerError):
-    """Another autosweeper run holds the desktop or the outcome log; the message names it."""
+from controller.errors import InUseError
 
 
 def locks_dir() -> Path:

@@ -25,11 +25,11 @@ from calibration.dialogs import DIALOGS_IN_A_ROW
 from calibration.errors import CalibrationError
 from calibration.evidence import check_counting
 from calibration.numbers import label_from_play
-from controller.mouse import ClickOutsideError
+from controller.errors import ClickOutsideError, NoNewGameAction, NotAsRead
 from controller.outcomes import GameSetup, LoggedGame, OutcomeLog, Result
 from controller.stopping import KeyWatch, StopRequested
 from controller.stopwatch import Stopwatch
-from controller.table import DialogAnswer, NoNewGameAction, NotAsRead, Table
+from controller.table import DialogAnswer, Table
 from solver import Board, BoardError, Cell, GameState, Tile
 from solver.bench.stats import format_win_rate
 from solver.engine import neighbour_counts

@@ -39,7 +39,7 @@ from controller.desktop.win32 import Win32GameWindows
 from controller.desktop.windows import NoGameWindows, declare_dpi_aware
 from controller.desktop.x11 import GameWindows
 from controller.desktop.x_connections import is_open, open_x_display, quiet_xlib, x_requests
-from controller.errors import ControllerError
+from controller.errors import ClickOutsideError, WindowClosedError
 from vision.errors import CaptureError
 from vision.geometry import Rect
 from vision.skin import Image
@@ -59,15 +59,6 @@ _X_BUTTONS = {"left": 1, "middle": 2, "right": 3}
 _X_KEYSYMS = {"ctrl": "Control_L", "shift": "Shift_L", "alt": "Alt_L"}
 """pyautogui's names of modifier keys, as X keysyms (other names are keysyms already, but for
 function keys, which X spells in upper case)."""
-
-
-class ClickOutsideError(ControllerError):
-    """A click that would land outside every allowed rectangle; nothing was clicked."""
-
-
-class WindowClosedError(ClickOutsideError):
-    """The window under the point closed while a click or key press to it was under way: the
-    press, if it went out, fell on the mouse's own guard window. Nothing was clicked."""
 
 
 def _game_windows(platform: str) -> GameWindows | Win32GameWindows | NoGameWindows:

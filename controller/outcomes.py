@@ -29,7 +29,7 @@ from types import TracebackType
 import platformdirs
 
 from controller.desktop.processes import is_running, start_time
-from controller.errors import ControllerError
+from controller.errors import OutcomeLogError
 from controller.locks import log_alone
 from controller.toollib import three_bv
 from solver import LEVELS, Board
@@ -56,10 +56,6 @@ class Result(StrEnum):
     def is_finished_game(self) -> bool:
         """Won or lost: the games that count towards a win rate."""
         return self in (Result.WON, Result.LOST)
-
-
-class OutcomeLogError(ControllerError):
-    """The log file cannot be used; the message names the file. The file is left as it was."""
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from controller import toollib
-from controller.errors import CommandError, ControllerError
+from controller.errors import CommandError, ReplayError
 from controller.outcomes import LoggedGame, MoveRecord, Result
 from controller.toollib import mine_layout, toollib_board
 from solver import Board
@@ -257,10 +257,6 @@ _EVF_EVENTS = {
     "flag": ("rc", "rr"),
     "chord": ("lc", "rc", "lr", "rr"),
 }
-
-
-class ReplayError(ControllerError, ValueError):
-    """A game that cannot be written as a replay; the message names the game and why."""
 
 
 def export_evf(record: LoggedGame, moves: Sequence[MoveRecord], path: Path) -> Path:

@@ -22,8 +22,8 @@ from controller.desktop.display import VirtualDisplay
 from controller.desktop.games import launch_game
 from controller.desktop.launchers import LAUNCHERS
 from controller.desktop.sizes import Size
-from controller.desktop.windows import WindowError, desktop_windows
-from controller.errors import ControllerError, SandboxError
+from controller.desktop.windows import desktop_windows
+from controller.errors import SandboxError, SetupError, WindowError
 from controller.learning import calibrate_game, calibrate_windows
 from controller.locks import desktop_alone
 from controller.mouse import Mouse
@@ -40,10 +40,6 @@ REDRAW_AFTER_MOVE = 0.3
 KNOWN_FIRST_CLICK = {"winemine": "safe"}
 """First-click rules of the games we know (Wine's winemine moves a mine from under the first
 click); other games are played assuming the first click may lose."""
-
-
-class SetupError(ControllerError):
-    """No game to play: no display, no window, no skin that matches. The message says which."""
 
 
 def needs_virtual_display(

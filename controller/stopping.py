@@ -19,7 +19,7 @@ from controller.desktop.x_connections import (
     x_request_under_way,
     x_requests,
 )
-from controller.errors import ControllerError
+from controller.errors import StopKeyError
 
 
 class StopRequested(BaseException):
@@ -40,10 +40,6 @@ class KeyWatch(Protocol):
 STOP_KEYS = {"Escape": 0x1B, "Pause": 0x13, "F12": 0x7B}
 """Keys that can stop the bot, with their Windows virtual-key codes (on X11 the names are the
 keysyms)."""
-
-
-class StopKeyError(ControllerError):
-    """The stop key cannot be watched (unknown key, no keyboard state to read); says which."""
 
 
 class StopKey:

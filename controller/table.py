@@ -13,6 +13,7 @@ from typing import Protocol
 import numpy as np
 
 from calibration.dialogs import dialog_over, with_part
+from controller.errors import NoNewGameAction, NotAsRead
 from controller.mouse import Check, Grab
 from controller.stopping import failsafe_as_stop
 from controller.stopwatch import Stopwatch
@@ -25,7 +26,7 @@ from vision.locate import locate_on_screen
 from vision.match import TemplateBank, picture_distance
 from vision.opened import opened_beside_a_zero
 from vision.read import BoardReader, Reading
-from vision.skin import SIZE_CLASSES, Image, Skin, SkinError
+from vision.skin import SIZE_CLASSES, Image, Skin
 from vision.stable import wait_stable
 
 
@@ -127,16 +128,6 @@ class DialogAnswer(Enum):
         "a dialog drawn in the game's window veils it, and none of its buttons reads Cancel, No "
         "or OK"
     )
-
-
-class NotAsRead(VisionError):
-    """Just before a click, the screen did not show the game as last read: nothing was clicked.
-    The board must be read again (and found again, if it moved) before any further click."""
-
-
-class NoNewGameAction(SkinError):
-    """The skin names no new-game key and the board has no face to click: no new game can be
-    started."""
 
 
 _BUTTONS = {Action.OPEN: "left", Action.FLAG: "right", Action.CHORD: "middle"}

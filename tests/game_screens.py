@@ -15,9 +15,10 @@ import numpy as np
 from Xlib.error import XError
 
 from controller.desktop.games import GameWindow
-from controller.desktop.windows import WindowError, shows_anything
+from controller.desktop.windows import shows_anything
 from controller.desktop.x11 import X11Windows
 from controller.desktop.x_connections import open_x_display
+from controller.errors import WindowError
 from vision.geometry import Rect
 
 TILE_TOLERANCE = 12

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from controller import report
 from controller.commands import STDOUT, unwritable
-from controller.errors import CommandError
+from controller.errors import CommandError, ReplayError
 from controller.outcomes import OutcomeLog, default_db_path
 from solver.bench.progress import progress_bar
 
@@ -87,7 +87,7 @@ def _export_replays(log: OutcomeLog, folder: Path) -> None:
             target = folder / f"game-{record.id}.evf"
             try:
                 path = report.export_evf(record, log.moves(record.id), target)
-            except report.ReplayError as error:
+            except ReplayError as error:
                 bar.write(f"skipped: {error}", file=sys.stderr)
             else:
                 bar.write(f"wrote {path}", file=sys.stderr)

@@ -4,7 +4,8 @@ names none, as a user would point at it ("that one"), whatever its title's langu
 from __future__ import annotations
 
 from calibration.grid import fresh_board_shape
-from controller.desktop.windows import DesktopWindow, WindowError, WindowSource, shows_anything
+from controller.desktop.windows import DesktopWindow, WindowSource, shows_anything
+from controller.errors import WindowError
 from vision.capture import Screen
 from vision.geometry import Rect
 

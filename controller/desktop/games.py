@@ -36,7 +36,7 @@ from controller.desktop.processes import (
 )
 from controller.desktop.sizes import Size, resolve_size
 from controller.desktop.wine import RELAUNCH_PAUSE
-from controller.errors import SandboxError
+from controller.errors import ExitedEarlyError, SandboxError
 from vision.capture import ScreenGrabber
 from vision.errors import UnstableFrameError
 from vision.geometry import Rect
@@ -324,10 +324,6 @@ def _private_environment(folder: Path, config_files: Mapping[str, str]) -> dict[
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     return env
-
-
-class ExitedEarlyError(SandboxError):
-    """The game's process ended before it opened a window."""
 
 
 def _open_window_retrying(

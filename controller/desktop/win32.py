@@ -21,12 +21,12 @@ from controller.desktop.dpi import monitor_scaling
 from controller.desktop.windows import (
     DIALOG_CLOSE_TIMEOUT,
     Dialog,
-    DialogError,
     close_in_turn,
     declare_dpi_aware,
     frame_in_pixels,
     shows_anything,
 )
+from controller.errors import DialogError
 from vision.geometry import Rect
 
 WM_CLOSE = 0x0010

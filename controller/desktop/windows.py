@@ -18,17 +18,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from controller.desktop.dpi import monitor_scaling
-from controller.errors import ControllerError, SandboxError
+from controller.errors import DialogError, WindowError
 from vision.geometry import Rect
-
-
-class WindowError(SandboxError):
-    """No single visible window matches, or the desktop's windows cannot be listed; says which."""
-
-
-class DialogError(ControllerError):
-    """A game's dialog stayed open when told to close; the message names the dialog."""
-
 
 DIALOG_CLOSE_TIMEOUT = 8.0
 """Seconds a dialog has to close after Escape. Most close within a frame or two; Wine's take

@@ -21,12 +21,11 @@ from controller.desktop.windows import (
     DIALOG_CLOSE_TIMEOUT,
     DesktopWindow,
     Dialog,
-    DialogError,
-    WindowError,
     close_in_turn,
     shows_anything,
 )
 from controller.desktop.x_connections import x_connection
+from controller.errors import DialogError, WindowError
 from vision.geometry import Rect
 
 

@@ -20,11 +20,7 @@ from collections.abc import Iterator
 from types import FrameType
 from typing import Any
 
-from controller.desktop.windows import WindowError
-
-
-class DisplayLostError(WindowError):
-    """The X display closed the connection (the X server ended or dropped the bot)."""
+from controller.errors import DisplayLostError, WindowError
 
 
 @contextlib.contextmanager

@@ -71,10 +71,11 @@ from calibration.view import BoardView, rest_point
 from controller import loop as loop_module
 from controller import mouse as mouse_module
 from controller.cli import main
+from controller.errors import ClickOutsideError, NotAsRead
 from controller.loop import GamePlayer, play_games
-from controller.mouse import Check, ClickOutsideError
+from controller.mouse import Check
 from controller.outcomes import LoggedGame, OutcomeLog, Result
-from controller.table import NotAsRead, ScreenTable
+from controller.table import ScreenTable
 from solver import Board, Game, GameState, Tile
 from solver.board import PICTURED_TILES
 from solver.engine import neighbour_counts

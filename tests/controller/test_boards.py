@@ -12,7 +12,8 @@ from conftest import LaunchGame
 from controller.cli import main
 from controller.desktop.boards import board_windows, the_board_window
 from controller.desktop.display import VirtualDisplay
-from controller.desktop.windows import WindowError, desktop_windows
+from controller.desktop.windows import desktop_windows
+from controller.errors import WindowError
 from controller.outcomes import OutcomeLog, Result
 from vision.capture import ScreenGrabber
 

@@ -21,8 +21,9 @@ from controller.desktop.display import VirtualDisplay
 from controller.desktop.games import GameWindow
 from controller.desktop.sizes import Size
 from controller.desktop.windows import NoGameWindows
+from controller.errors import WindowClosedError
 from controller.loop import GamePlayer, NoFreshGame
-from controller.mouse import Check, Grab, Mouse, WindowClosedError, _X11Sender
+from controller.mouse import Check, Grab, Mouse, _X11Sender
 from controller.outcomes import OutcomeLog
 from controller.setup import KNOWN_FIRST_CLICK
 from controller.table import ScreenTable

@@ -14,7 +14,8 @@ import pytest
 
 import controller.outcomes as outcomes
 from controller.cli import main
-from controller.locks import InUseError, desktop_alone
+from controller.errors import InUseError
+from controller.locks import desktop_alone
 from controller.outcomes import OutcomeLog
 
 HOLD = """

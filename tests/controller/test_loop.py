@@ -14,7 +14,7 @@ import pytest
 from virtual_clock import use_virtual_clock
 
 import controller.loop
-from controller.desktop.windows import DialogError
+from controller.errors import DialogError, NotAsRead, StopKeyError
 from controller.loop import (
     ANIMATION_REREADS,
     IMPOSSIBLE_REREADS,
@@ -25,8 +25,8 @@ from controller.loop import (
     play_games,
 )
 from controller.outcomes import GameSetup, LoggedGame, OutcomeLog, Result
-from controller.stopping import StopKey, StopKeyError, StopRequested
-from controller.table import DialogAnswer, NotAsRead
+from controller.stopping import StopKey, StopRequested
+from controller.table import DialogAnswer
 from solver import Board, BoardError, Game, GameState, Tile
 from solver.engine import neighbour_counts
 from solver.strategy import Action, Move, next_moves

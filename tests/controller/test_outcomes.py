@@ -21,14 +21,8 @@ from hypothesis import strategies as st
 
 from controller import outcomes
 from controller.cli import main
-from controller.outcomes import (
-    SCHEMA_VERSION,
-    GameSetup,
-    OutcomeLog,
-    OutcomeLogError,
-    Result,
-    three_bv,
-)
+from controller.errors import OutcomeLogError
+from controller.outcomes import SCHEMA_VERSION, GameSetup, OutcomeLog, Result, three_bv
 from controller.toollib import mine_layout
 from solver import Board
 

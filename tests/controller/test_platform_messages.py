@@ -12,8 +12,7 @@ from controller.cli import main
 from controller.commands import play
 from controller.desktop import display
 from controller.desktop.display import VirtualDisplay
-from controller.errors import SandboxError
-from controller.setup import SetupError
+from controller.errors import SandboxError, SetupError
 
 
 @pytest.mark.parametrize("platform", ["win32", "darwin"])

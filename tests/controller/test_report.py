@@ -16,7 +16,7 @@ import pytest
 
 from controller import report
 from controller.cli import main
-from controller.errors import CommandError
+from controller.errors import CommandError, ReplayError
 from controller.outcomes import GameSetup, LoggedGame, OutcomeLog, Result
 from controller.toollib import mine_layout, three_bv
 from solver import Board
@@ -168,9 +168,9 @@ def test_evf_export_round_trips_won_and_lost_games(tmp_path: Path) -> None:
         won_path = report.export_evf(won, log.moves(won.id), tmp_path / "won.evf")
         lost_path = report.export_evf(lost, log.moves(lost.id), tmp_path / "lost.evf")
         moves = log.moves(won.id)
-        with pytest.raises(report.ReplayError, match=f"game {unfinished.id} was in progress"):
+        with pytest.raises(ReplayError, match=f"game {unfinished.id} was in progress"):
             report.export_evf(unfinished, log.moves(unfinished.id), tmp_path / "unfinished.evf")
-        with pytest.raises(report.ReplayError, match="do not replay"):
+        with pytest.raises(ReplayError, match="do not replay"):
             report.export_evf(won, moves[:-1], tmp_path / "short.evf")
     for record_, path, completed in ((won, won_path, True), (lost, lost_path, False)):
         video = ms_toollib.EvfVideo(str(path))

@@ -25,8 +25,8 @@ from controller.desktop.display import VirtualDisplay
 from controller.desktop.games import GameWindow, launch_game
 from controller.desktop.processes import clean_up_dead_runs, find_binary, is_running, start_time
 from controller.desktop.wine import winemine_registry
-from controller.errors import SandboxError
-from controller.mouse import ClickOutsideError, Mouse
+from controller.errors import ClickOutsideError, SandboxError
+from controller.mouse import Mouse
 from vision.geometry import Rect
 from vision.skin import NewGame
 

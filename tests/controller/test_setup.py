@@ -11,8 +11,9 @@ import pytest
 from captured_screen import CapturedScreen
 from pictures import read_picture
 
+from controller.errors import SetupError
 from controller.mouse import Mouse
-from controller.setup import SetupError, _locate_first
+from controller.setup import _locate_first
 from solver import Tile
 from vision.geometry import Rect
 from vision.skin import Image, Skin

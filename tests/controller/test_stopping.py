@@ -16,7 +16,8 @@ import pytest
 
 from controller.desktop.display import VirtualDisplay
 from controller.desktop.processes import find_binary
-from controller.desktop.x_connections import DisplayLostError, is_open, open_x_display
+from controller.desktop.x_connections import is_open, open_x_display
+from controller.errors import DisplayLostError
 from controller.stopping import STOP_GRACE, StopKey, StopRequested, stop_on_signals
 from vision.capture import ScreenGrabber
 from vision.errors import CaptureError

@@ -13,10 +13,11 @@ from virtual_clock import use_virtual_clock
 
 import controller.table as table_module
 from controller import loop
+from controller.errors import ClickOutsideError, NotAsRead
 from controller.loop import GamePlayer, NoFreshGame
-from controller.mouse import Check, ClickOutsideError
+from controller.mouse import Check
 from controller.outcomes import OutcomeLog, Result
-from controller.table import NotAsRead, ScreenTable, learn_picture
+from controller.table import ScreenTable, learn_picture
 from solver import Game, Tile
 from solver.strategy import Action, Move
 from vision import stable

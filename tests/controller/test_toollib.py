@@ -13,6 +13,7 @@ import pytest
 from test_report import played_log
 
 from controller import report, toollib
+from controller.errors import ReplayError
 from controller.outcomes import Result
 from controller.toollib import three_bv
 from solver import Board
@@ -50,7 +51,7 @@ def test_without_ms_toollib_a_game_is_logged_without_its_3bv_and_one_note(
 def test_without_ms_toollib_a_replay_is_refused_naming_why(tmp_path: Path) -> None:
     with played_log(tmp_path / "log.db") as log:
         won = log.games()[0]
-        with pytest.raises(report.ReplayError, match=r"game 1: no replay written: ms-toollib"):
+        with pytest.raises(ReplayError, match=r"game 1: no replay written: ms-toollib"):
             report.export_evf(won, log.moves(won.id), tmp_path / "won.evf")
     assert not (tmp_path / "won.evf").exists()
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from controller.desktop.win32 import Win32GameWindows, close_dialog, dialogs
-from controller.desktop.windows import DialogError
+from controller.errors import DialogError
 from vision.geometry import Rect
 
 GAME, OTHER = 100, 200

@@ -23,12 +23,12 @@ from controller.commands.calibrate import desktop_window
 from controller.desktop.windows import (
     DesktopWindow,
     PyWinCtlWindows,
-    WindowError,
     declare_dpi_aware,
     desktop_windows,
     find_window,
 )
 from controller.desktop.x11 import X11Windows
+from controller.errors import WindowError
 from vision.geometry import Rect
 
 

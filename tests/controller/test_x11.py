@@ -20,14 +20,9 @@ from game_screens import bounding, grab, hidden_tiles, pointer_off
 from Xlib import XK
 
 from controller.desktop.display import VirtualDisplay
-from controller.desktop.windows import (
-    DIALOG_CLOSE_TIMEOUT,
-    Dialog,
-    DialogError,
-    WindowError,
-    find_window,
-)
+from controller.desktop.windows import DIALOG_CLOSE_TIMEOUT, Dialog, find_window
 from controller.desktop.x11 import GameWindows, X11Windows, close_dialog, dialogs, focus
+from controller.errors import DialogError, WindowError
 from vision.geometry import Rect
 
 SHOW_TIMEOUT = 5.0

@@ -20,8 +20,9 @@ from conftest import REPO, Calibrations
 from calibration.store import save_skin
 from controller.cli import main
 from controller.desktop.processes import find_binary
+from controller.errors import SetupError
 from controller.outcomes import OutcomeLog, Result
-from controller.setup import SetupError, check_x_authority, needs_virtual_display
+from controller.setup import check_x_authority, needs_virtual_display
 
 
 def test_a_virtual_display_is_needed_only_on_linux_without_display() -> None:
