@@ -19,8 +19,9 @@ from controller.errors import CommandError, ReplayError
 from controller.outcomes import LoggedGame, MoveRecord, Result
 from controller.toollib import mine_layout, toollib_board
 from solver import Board
-from solver.bench.run import BenchError, read_json
+from solver.bench.run import read_json
 from solver.bench.stats import wilson_interval
+from solver.errors import BenchError
 
 PLOT_SIZE_PIXELS = (960, 540)
 _PLOT_DPI = 100

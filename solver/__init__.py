@@ -12,12 +12,12 @@ This package imports nothing else of autosweeper.
 # First: a stale compiled module would be imported by the lines below.
 from solver import _build  # noqa: F401
 from solver.analysis import Analysis, Group, analyze
-from solver.board import LEVELS, Board, BoardError, Cell, Tile
+from solver.board import LEVELS, Board, Cell, Tile
 from solver.deduce import find_certain
 from solver.engine import FirstClick, Game, GameState
-from solver.errors import AutosweeperError, SolverError
+from solver.errors import AutosweeperError, BoardError, PositionTooLarge, SolverError
 from solver.strategy import Action, Move, choose_move, next_moves
-from solver.winprob import PositionTooLarge, win_probability
+from solver.winprob import win_probability
 
 __all__ = [
     "AutosweeperError",

@@ -49,9 +49,10 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
-from solver.board import Board, BoardError, Cell, Tile
+from solver.board import Board, Cell, Tile
 from solver.constraints import Constraint, Constraints, read_constraints
 from solver.deduce import certain_cells
+from solver.errors import BoardError
 
 MAX_STATES = 60_000
 """Most states the forward pass over one group may visit (well under a second) before numbers

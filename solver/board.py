@@ -58,7 +58,7 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from solver.errors import SolverError
+from solver.errors import BoardError
 
 Cell = tuple[int, int]
 """A cell as (row, column), both counted from 0 at the top left."""
@@ -198,20 +198,6 @@ LEVELS: dict[str, tuple[int, int, int]] = {
     "expert": (16, 30, 99),
 }
 """The standard levels as (rows, columns, mines)."""
-
-
-class BoardError(SolverError, ValueError):
-    """A board that cannot be read or cannot exist. The message names where."""
-
-    def __init__(self, message: str, cell: Cell | None = None, line: int | None = None) -> None:
-        where = []
-        if line is not None:
-            where.append(f"line {line}")
-        if cell is not None:
-            where.append(f"cell (row {cell[0]}, column {cell[1]})")
-        super().__init__(f"{', '.join(where)}: {message}" if where else message)
-        self.cell = cell
-        self.line = line
 
 
 @dataclass(eq=False)

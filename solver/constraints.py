@@ -14,8 +14,9 @@ from functools import cached_property, lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from solver.board import Board, BoardError, Cell, Tile, tile_mask
+from solver.board import Board, Cell, Tile, tile_mask
 from solver.engine import neighbour_counts
+from solver.errors import BoardError
 
 try:
     from solver import _rules_core as _core

@@ -21,8 +21,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from solver.board import Board, BoardError, Cell
+from solver.board import Board, Cell
 from solver.constraints import Constraints, read_constraints
+from solver.errors import BoardError
 
 try:
     from solver import _rules_core as _core

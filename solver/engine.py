@@ -14,7 +14,8 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from solver.board import LEVELS, Board, BoardError, Cell, Tile
+from solver.board import LEVELS, Board, Cell, Tile
+from solver.errors import BoardError
 
 _HIDDEN = int(Tile.HIDDEN)
 _FLAG = int(Tile.FLAG)

@@ -35,13 +35,13 @@ from itertools import islice
 import numpy as np
 
 from solver.analysis import Analysis, analyze_position
-from solver.board import Board, BoardError, Cell, Tile
+from solver.board import Board, Cell, Tile
 from solver.constraints import read_constraints
 from solver.deduce import certain_cells
 from solver.engine import FirstClick, neighbour_counts
-from solver.errors import SolverError
+from solver.errors import BoardError, MoveError, PositionTooLarge
 from solver.guess import LookAhead, forced_fifty_fifty
-from solver.winprob import PositionTooLarge, best_guess
+from solver.winprob import best_guess
 
 ENDGAME_LAYOUTS = 1000
 """At most this many consistent layouts: guesses come from the exact win-probability search."""
@@ -60,12 +60,12 @@ OFF_FRONTIER_CANDIDATES = 8
 """Cells away from the frontier scored for a guess (they share one safety; the fewest unknown
 neighbours first, the likeliest to show a 0). 8 rather than 3 won +96 paired Expert safe games
 in 32,000 over three seed blocks (p = 0.054) and was neutral under the opening rule, for about
-9 CPU ms more per game (BENCHMARKS.md)."""
+9 CPU ms more per game (CHANGELOG.md, session 5)."""
 
 SECOND_SAFETY_WEIGHT = 0.5
 """Share of the second safest next cell in a guess's score (the rest is the safest's): 0.5
 won more paired Expert opening games than 0.2 or 0, and as many under the safe rule
-(BENCHMARKS.md)."""
+(CHANGELOG.md, session 4)."""
 
 INNER_OPENING = (3, 3)
 """First click under the ``opening`` rule: an inner cell opens more than a corner (anchors)."""
@@ -112,10 +112,6 @@ class Move:
 
     def __str__(self) -> str:
         return self.text()
-
-
-class MoveError(SolverError, ValueError):
-    """Text that is not a move."""
 
 
 _MOVE_TEXT = re.compile(

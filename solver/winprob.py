@@ -50,9 +50,9 @@ from typing import cast
 
 import numpy as np
 
-from solver.board import Board, BoardError, Cell, Tile
+from solver.board import Board, Cell, Tile
 from solver.engine import FirstClick, neighbour_counts
-from solver.errors import SolverError
+from solver.errors import BoardError, PositionTooLarge
 
 try:
     from solver import _winprob_core as _core
@@ -70,10 +70,6 @@ MAX_ENUMERATION_STEPS = 200_000
 
 MAX_UNRESOLVED = 48
 """Cap on the cells that are a mine in some consistent layouts and not in others."""
-
-
-class PositionTooLarge(SolverError):
-    """The position has too many layouts or open questions for an exact search."""
 
 
 def win_probability(

@@ -12,9 +12,10 @@ from typing import Any
 
 from controller.commands import positive_int
 from solver.analysis import Analysis, analyze
-from solver.board import Board, BoardError, Cell, Tile
+from solver.board import Board, Cell, Tile
 from solver.engine import FirstClick
-from solver.winprob import MAX_LAYOUTS, PositionTooLarge, win_probability
+from solver.errors import BoardError, PositionTooLarge
+from solver.winprob import MAX_LAYOUTS, win_probability
 
 DEFAULT_LAYOUT_LIMIT = 20
 

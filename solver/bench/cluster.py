@@ -31,7 +31,7 @@ from distributed.comm import parse_address
 from distributed.comm.addressing import parse_host_port
 from distributed.scheduler import KilledWorker
 
-from solver.bench.run import BenchError
+from solver.errors import BenchError
 
 CONNECT_TIMEOUT = 5.0
 """Seconds to reach the scheduler, and then to find at least one worker there."""

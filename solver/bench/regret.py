@@ -20,7 +20,6 @@ from typing import Any
 from solver.analysis import analyze
 from solver.bench.progress import progress_bar
 from solver.bench.run import (
-    BenchError,
     MoveLike,
     Strategy,
     apply_overrides,
@@ -31,7 +30,8 @@ from solver.bench.run import (
 )
 from solver.board import Board, Cell
 from solver.engine import FirstClick, Game
-from solver.winprob import PositionTooLarge, guess_values
+from solver.errors import BenchError, PositionTooLarge
+from solver.winprob import guess_values
 
 MIN_LAYOUTS = 1
 """Guesses with fewer consistent layouts than this are not kept."""

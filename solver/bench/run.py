@@ -34,7 +34,7 @@ from solver.bench.progress import progress_bar
 from solver.bench.stats import wilson_interval
 from solver.board import LEVELS, Board, Cell, Tile
 from solver.engine import FirstClick, Game
-from solver.errors import SolverError
+from solver.errors import BenchError, SolverError
 
 
 class MoveLike(Protocol):
@@ -49,11 +49,6 @@ class MoveLike(Protocol):
 
 
 Strategy = Callable[[Board, FirstClick], Sequence[MoveLike]]
-
-
-class BenchError(SolverError, ValueError):
-    """A benchmark that cannot run (a bad setting, strategy or saved file) or a strategy that
-    misbehaved (no move, a move that changes nothing, an unknown action)."""
 
 
 @dataclass(frozen=True)

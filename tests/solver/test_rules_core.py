@@ -11,9 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver import Board, constraints, deduce
-from solver.board import BoardError, Tile
+from solver.board import Tile
 from solver.constraints import Constraints
 from solver.engine import FirstClick, Game, neighbour_counts
+from solver.errors import BoardError
 from solver.strategy import Action, next_moves
 
 pytestmark = pytest.mark.skipif(

@@ -13,12 +13,12 @@ from hypothesis import strategies as st
 from solver import Board, BoardError, Tile
 from solver.analysis import analyze
 from solver.engine import FirstClick, Game, GameState
+from solver.errors import MoveError
 from solver.strategy import (
     CANDIDATE_SAFETY_RATIO,
     ENDGAME_LAYOUTS,
     Action,
     Move,
-    MoveError,
     choose_move,
     first_click,
     next_moves,

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from solver import Board, BoardError, Game, Tile, winprob
 from solver.analysis import analyze
 from solver.engine import neighbour_counts
-from solver.winprob import PositionTooLarge, best_guess, guess_values, win_probability
+from solver.errors import PositionTooLarge
+from solver.winprob import best_guess, guess_values, win_probability
 
 
 def _layouts(board: Board) -> list[tuple[frozenset, np.ndarray]]:

@@ -9,6 +9,7 @@ import pytest
 
 from solver import Board, winprob
 from solver.engine import FirstClick, Game
+from solver.errors import PositionTooLarge
 from solver.strategy import ENDGAME_LAYOUTS, next_moves
 
 pytestmark = pytest.mark.skipif(
@@ -28,7 +29,7 @@ def _guess_positions(level: str, seeds: range) -> Iterator[Board]:
                 try:
                     if len(winprob._layouts(board, winprob._index(board), ENDGAME_LAYOUTS)) > 2:
                         yield board.copy()
-                except winprob.PositionTooLarge:
+                except PositionTooLarge:
                     pass
             for move in moves:
                 if not game.is_over:
@@ -54,7 +55,7 @@ def _outcome(search: winprob._Search, position: int, opened: int) -> object:
     """The best cell and its value, or the give-up, and the layouts still left to look at."""
     try:
         found: object = search.best_cell(position, opened)
-    except winprob.PositionTooLarge as gave_up:
+    except PositionTooLarge as gave_up:
         found = str(gave_up)
     return found, search.visits_left
 
@@ -100,7 +101,7 @@ def test_compiled_and_python_list_the_same_layouts_after_the_same_steps(
     def listed() -> object:
         try:
             return winprob._layouts(board, winprob._index(board), ENDGAME_LAYOUTS)
-        except winprob.PositionTooLarge as gave_up:
+        except PositionTooLarge as gave_up:
             return str(gave_up)
 
     compiled = listed()

@@ -12,8 +12,9 @@ from controller.cli import main
 from solver import Board, strategy
 from solver.bench.regret import Guess, guess_regret, measure_regret
 from solver.engine import FirstClick
+from solver.errors import PositionTooLarge
 from solver.strategy import Action, Move, next_moves
-from solver.winprob import PositionTooLarge, guess_values
+from solver.winprob import guess_values
 
 # Two mines: one beside the 1 (either side), one of the two cells on the left. Opening the
 # left corner teaches nothing about the 1 (a quarter of the wins), a middle cell does (half).

@@ -27,7 +27,6 @@ from controller.commands import unwritable
 from controller.commands.bench import DEFAULT_STRATEGY
 from solver import Board, Cell, FirstClick, Game, GameState, Tile, strategy
 from solver.bench.run import (
-    BenchError,
     format_table,
     load_strategy,
     measure_engine,
@@ -36,6 +35,7 @@ from solver.bench.run import (
     run_benchmark,
     write_json,
 )
+from solver.errors import BenchError
 from solver.strategy import next_moves
 
 
