@@ -74,18 +74,18 @@ _CLICK_CONFIRM_PAUSE = 0.1
 _FACE_REREADS = 3
 ANIMATION_REREADS = 80
 """Re-reads, :data:`_CLICK_CONFIRM_PAUSE` apart, of a board with an unreadable cell before it
-counts as moved or misread: a game's end-of-game flash lasts about 0.4 s (sgt-mines), and a
-message drawn over the board at a game's end may stay for 4 s and then fade (kmines' "You have
-lost." and "Congratulations! You have won!", scene.cpp: a 4000 ms popup; at 50 re-reads a won
-game's last read still found it)."""
+counts as moved or misread: an end-of-game flash lasts about 0.4 s in the slowest game met, and
+a message drawn over the board at a game's end may stay for 4 s and then fade (a "You have lost."
+or "Congratulations! You have won!" popup shown for 4000 ms; at 50 re-reads a won game's last
+read still found it)."""
 STILL_REREADS = 10
 """Re-reads in a row that found the same cells unreadable before those cells are tried as a
 number first seen in play (:meth:`GamePlayer._adopt`), without waiting out every
-:data:`ANIMATION_REREADS`: a flash or a fading message changes, a new number stays (xbomb's
-first 5 of a session cost 8 s per new number before)."""
+:data:`ANIMATION_REREADS`: a flash or a fading message changes, a new number stays (waiting
+them all out cost 8 s per number first seen, such as a session's first 5)."""
 IMPOSSIBLE_REREADS = 5
 """Re-reads, :data:`_CLICK_CONFIRM_PAUSE` apart, of a board the solver finds impossible before
-the game counts as misread (a kmines Expert board was once read with a 0 beside closed cells)."""
+the game counts as misread (an Expert board was once read with a 0 beside closed cells)."""
 _REFUSED_BURSTS = 3
 """Bursts in a row whose first click is refused with the board read fine in between: the game
 keeps changing under the bot (an animation, something drawn over it), so the game is stopped."""
@@ -111,9 +111,9 @@ class GamePlayer:
         """Checked before every click and every new game: held down, it stops the run."""
         self.stopwatch = stopwatch or Stopwatch()
         self.one_game_a_second = one_game_a_second
-        """Start no two games within one clock second. Wine's winemine seeds its mines with the
-        time in whole seconds at the first click, so two games begun in the same second are the
-        same game, and a fast bot would count one board twice."""
+        """Start no two games within one clock second. A game may seed its mines with the time
+        in whole seconds at the first click, so two games begun in the same second are the same
+        game, and a fast bot would count one board twice."""
         self._last_start_second: int | None = None
         self._clicked: set[Cell] = set()
         """The cells the last burst clicked to open (or chord)."""
@@ -247,7 +247,7 @@ class GamePlayer:
         :func:`calibration.evidence.check_counting`). A misread that no rule caught during play,
         and that a click did not expose, still does not go into the log as a real game.
         An end that disagrees may be a message the game draws over its board for a while, its
-        inside read as cells (kmines' "You have lost." fading in): the board is read again,
+        inside read as cells (a "You have lost." message fading in): the board is read again,
         :data:`ANIMATION_REREADS` times at most, until it agrees."""
         for _ in range(ANIMATION_REREADS):
             if self._end_disagreement() is None:
@@ -300,7 +300,7 @@ class GamePlayer:
     def _new_board(self) -> Board:
         """The board of a new game: the one shown if untouched, else one started the skin's way.
 
-        Some games (xdemineur) open a starting area by themselves, so a new game is recognised
+        Some games open a starting area by themselves, so a new game is recognised
         as a board still playing, without marks, that the new-game action changed. A game busy
         finishing the last one may miss the action; it is tried again.
         """
@@ -315,7 +315,7 @@ class GamePlayer:
             try:
                 self.table.new_game(attempt)
             except NotAsRead:
-                # The board changed since it was read (sgt-mines flashes it after a loss):
+                # The board changed since it was read (a game may flash it after a loss):
                 # read it again, and act on what it shows then.
                 refusals += 1
                 if refusals == _REFUSED_BURSTS:
@@ -381,7 +381,7 @@ class GamePlayer:
         """Flag the mines a board shown won left closed, if the game still takes flags then.
 
         With every safe cell open a board looks won, but some games end only once every mine is
-        flagged as well (xbomb), and with no face to say so only the game can tell: the first
+        flagged as well, and with no face to say so only the game can tell: the first
         such board gets one flag. A game that already ended ignores it and is not asked again;
         one that takes it gets a flag on every mine left, and on every such board after."""
         board, reads = self._board, self._reads or []
@@ -518,8 +518,8 @@ class GamePlayer:
 
     def _look(self, changed: bool = False) -> Reading:
         """A stable read. An unreadable face is read again a few times: while a mouse button is
-        down a game may show a face of its own (winemine's "o"), and a slow game can hold it for
-        a frame or two after the click."""
+        down a game may show a face of its own (a surprised "o" mouth), and a slow game can hold
+        it for a frame or two after the click."""
         for _ in range(_FACE_REREADS):
             try:
                 return self._read(changed)
@@ -532,8 +532,8 @@ class GamePlayer:
             raise GameAborted(Result.MISREAD, str(unreadable)) from unreadable
 
     def _read(self, changed: bool) -> Reading:
-        """One read. A cell that is unreadable may be caught in an animation (sgt-mines flashes
-        the whole board when a game ends) or under a message: the dialogs are closed, the
+        """One read. A cell that is unreadable may be caught in an animation (a game may flash
+        the whole board when it ends) or under a message: the dialogs are closed, the
         pointer leaves the window (a message may stay while hovered), and the board is read
         again for a while; cells unreadable alike for :data:`STILL_REREADS` re-reads are tried
         as a number first seen in play. Still
@@ -543,7 +543,7 @@ class GamePlayer:
             return self.table.look(changed)
         except UnreadableCellError as first:
             unreadable = first
-        self._close_dialogs()  # one may cover the board (kmines' "Game Over")
+        self._close_dialogs()  # one may cover the board (a "Game Over" window)
         answer = self._answer_dialog()  # one drawn in the game's window (a browser's)
         answers = int(answer == DialogAnswer.ANSWERED)
         if answer == DialogAnswer.NO_VEIL and unreadable.everywhere:
@@ -617,13 +617,13 @@ class GamePlayer:
         the mines of a loss the skin never saw, are none of that. On cells the last burst
         flagged, and only there, such pictures are the game's flag for their size class (a
         skin may have seen flags on some sizes of cell only); they are learned as flags, never
-        as numbers. A loss that shows every cell (xbomb) may show a number never seen on closed
+        as numbers. A loss that shows every cell may show a number never seen on closed
         cells no click opened: the rest of the board, read lost, ends the game with those cells
         read as opened cells of unknown number, learning nothing from them. A loss may redraw
-        the opened numbers (gnome-mines' classic theme), a cell read as a number showing a
+        the opened numbers (as one theme does), a cell read as a number showing a
         picture never seen: with the rest read lost, it is that number as a finished game
         draws it, and the skin keeps the picture so. Between games, a new game may open a
-        start by itself (xdemineur) with such pictures beside its 0s: numbers not learned yet
+        start by itself with such pictures beside its 0s: numbers not learned yet
         too; a finished board is read lost as after its game."""
         cells = unreadable.cells
         if self._reads is None:
@@ -741,7 +741,7 @@ def _is_new_game(before: Board, after: Reading) -> bool:
 def _solver_moves(board: Board, rule: str, flags: bool) -> list[Move]:
     """The solver's next moves. A board no mine layout satisfies was misread (or the mine count
     is wrong): the game ends as ``misread``, with the solver's reason and the board read. So does
-    a 0 beside a hidden cell, which every game opens by itself: a number not drawn yet (kmines
+    a 0 beside a hidden cell, which every game opens by itself: a number not drawn yet (a game
     once showed an opened cell blank between two 4s), whose neighbours the solver would open."""
     undrawn = _number_not_drawn_yet(board)
     if undrawn is not None:
@@ -771,7 +771,8 @@ def _number_not_drawn_yet(board: Board) -> Cell | None:
 
 
 def _flags_to_finish(board: Board) -> list[Move]:
-    """Flags on the mines left when every safe cell is open: games like xdemineur need them."""
+    """Flags on the mines left when every safe cell is open: some games end only once every
+    mine is flagged."""
     if not board.is_won:
         return []
     return [Move((int(r), int(c)), Action.FLAG) for r, c in np.argwhere(board.closed)]

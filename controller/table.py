@@ -34,7 +34,7 @@ class Table(Protocol):
     """One game on the screen, as the play loop sees it."""
 
     game: str
-    """The program, e.g. ``winemine``."""
+    """The program's name, as launched or as the skin records it."""
     skin: str
     first_click: str | None
     """The game's first-click rule when known (a :class:`solver.FirstClick` value)."""
@@ -69,7 +69,7 @@ class Table(Protocol):
 
     def step_away(self) -> None:
         """Move the pointer out of the game's window: a game may keep a message over its board
-        while the pointer rests on the message (kmines' popups do not hide while hovered)."""
+        while the pointer rests on the message (some popups do not hide while hovered)."""
 
     def known_numbers(self) -> dict[int, set[Tile]]:
         """Per size class of the board's cells (0 only, on an evenly spaced board), the numbers
