@@ -1,7 +1,7 @@
 """The root of every error autosweeper reports, and the solver's own family.
 
 Each package has one family under :class:`AutosweeperError` (``SolverError`` here,
-``vision.errors.VisionError``, ``calibration.evidence.CalibrationError``,
+``vision.errors.VisionError``, ``calibration.errors.CalibrationError``,
 ``controller.errors.ControllerError``), so the ``autosweeper`` command catches the root once and
 prints its one-line message, as click does with ``ClickException``. The root lives in ``solver``
 because ``solver`` is the bottom layer: every other package may import it.
