@@ -31,7 +31,7 @@ from calibration.catalogue import HIDDEN_ID, Catalogue, Ids
 from calibration.errors import CalibrationError, UnknownAppearanceError
 from calibration.numbers import HIGHEST, NumberBounds, count_bounds
 from calibration.record import ClickKind, PlayedGame, Step
-from solver import Board, GameState, Tile
+from solver import Board, Cell, GameState, Tile
 from solver.board import PICTURED_TILES
 from solver.engine import neighbour_counts
 
@@ -180,6 +180,42 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
     """
     if game.state is not GameState.LOST or not game.steps:
         return
+    loss = _read_loss(meanings, game, safe)
+    _learn_changed_cells(meanings, loss, safe)
+    apart = bool(np.isin(loss.step.after[loss.changed], meanings.ids_of(Tile.MINE)).any())
+    _learn_how_mines_are_drawn(meanings, loss.alike, apart, loss.where)
+    _bound_numbers_after_loss(meanings, loss, safe)
+
+
+@dataclass(frozen=True)
+class _Loss:
+    """What the losing step of a game showed, read as the meanings stood before its cells
+    were learned (see :func:`_read_loss`)."""
+
+    step: Step
+    where: str
+    """The loss, for messages."""
+    changed: npt.NDArray[np.bool_]
+    """The cells the loss changed, but the one clicked."""
+    uncovered: npt.NDArray[np.bool_]
+    """Of those, the ones closed before (hidden, flagged or question-marked)."""
+    flagged: npt.NDArray[np.bool_]
+    """The cells flagged before the loss."""
+    hits: list[int]
+    """The pictures of the mine hit (one per size class it is drawn differently in)."""
+    alike: bool
+    """Whether the loss drew other mines as the one hit."""
+    looks: dict[int, int]
+    """The finished looks of the numbers opened before (see :func:`redrawn_numbers`)."""
+    no_mines: set[int]
+    """The pictures of closed cells the loss shows with no mine (see :func:`_no_mines`)."""
+    right_flags: set[int]
+    """The pictures of flags the loss redrew as on mines (see :func:`_right_flags`)."""
+
+
+def _read_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> _Loss:
+    """EXPLODED from the last, losing step of ``game`` (the picture on the cell clicked, and
+    one alike on a cell of another size class), and what else the loss showed."""
     last = game.steps[-1]
     before, after = last.before, last.after
     where = f"the loss at cell {last.cell}"
@@ -208,7 +244,19 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
     right_flags = _right_flags(
         meanings, after[redrawn_flags], int(shown.sum()), mines, others_marked
     )
-    for row, column in zip(*np.nonzero(changed), strict=True):
+    return _Loss(
+        last, where, changed, uncovered, flagged, hits, alike, looks, no_mines, right_flags
+    )
+
+
+def _learn_changed_cells(meanings: Meanings, loss: _Loss, safe: set[int]) -> None:
+    """MINE and WRONG_FLAG from the cells the loss changed, and the finished looks of closed
+    cells with no mine, of flags on mines and of the numbers opened before; raise at a change
+    no rule explains."""
+    before, after, where = loss.step.before, loss.step.after, loss.where
+    uncovered, alike, hits, looks = loss.uncovered, loss.alike, loss.hits, loss.looks
+    no_mines, right_flags = loss.no_mines, loss.right_flags
+    for row, column in zip(*np.nonzero(loss.changed), strict=True):
         cell = (int(row), int(column))
         was, now = int(before[cell]), int(after[cell])
         was_tile = meanings.tiles.get(was)
@@ -239,21 +287,36 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
         ):
             meanings.finished[now] = was
         else:
-            known = {i: _known_as(meanings, i, safe) for i in (was, now)}
-            beside = bool(neighbour_counts(uncovered)[cell])
-            raise CalibrationError(
-                f"{where}: cell {cell} changed from appearance #{was} ({known[was]}) to "
-                f"#{now} ({known[now]}) on losing, and not as every cell opened before; "
-                "that is no rule of Minesweeper"
-                + (
-                    ", but a neighbour the loss uncovered may have drawn over it: if the "
-                    "game's numbers or mines spill out of their cells, enlarge the window"
-                    if beside
-                    else ""
-                )
-            )
-    apart = bool(np.isin(after[changed], meanings.ids_of(Tile.MINE)).any())
-    _learn_how_mines_are_drawn(meanings, alike, apart, where)
+            raise _unexplained_change(meanings, loss, cell, safe)
+
+
+def _unexplained_change(
+    meanings: Meanings, loss: _Loss, cell: Cell, safe: set[int]
+) -> CalibrationError:
+    """The error for a cell the loss changed as no rule of Minesweeper does."""
+    was, now = int(loss.step.before[cell]), int(loss.step.after[cell])
+    known = {i: _known_as(meanings, i, safe) for i in (was, now)}
+    beside = bool(neighbour_counts(loss.uncovered)[cell])
+    return CalibrationError(
+        f"{loss.where}: cell {cell} changed from appearance #{was} ({known[was]}) to "
+        f"#{now} ({known[now]}) on losing, and not as every cell opened before; "
+        "that is no rule of Minesweeper"
+        + (
+            ", but a neighbour the loss uncovered may have drawn over it: if the "
+            "game's numbers or mines spill out of their cells, enlarge the window"
+            if beside
+            else ""
+        )
+    )
+
+
+def _bound_numbers_after_loss(meanings: Meanings, loss: _Loss, safe: set[int]) -> None:
+    """What the loss proves about the numbers on its board: each counts at least the mines
+    shown around it (the mine hit, the MINEs, the flags redrawn as on mines, and the flags left
+    standing in a game that marks its wrong flags); on a board that shows the mines, at most
+    those plus its neighbours whose mark or flag left standing may hide one."""
+    before, after, where, alike = loss.step.before, loss.step.after, loss.where, loss.alike
+    flagged, right_flags = loss.flagged, loss.right_flags
 
     def showing(*tiles: Tile) -> npt.NDArray[np.bool_]:
         known = [i for tile in tiles for i in meanings.ids_of(tile)]
