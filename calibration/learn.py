@@ -22,14 +22,8 @@ from calibration.errors import (
     UnknownAppearanceError,
 )
 from calibration.first_click import first_click_rule, first_opens
-from calibration.meanings import (
-    Meanings,
-    board_of,
-    check_counting,
-    learn_game,
-    lost_board,
-    new_meanings,
-)
+from calibration.inference import learn_game
+from calibration.meanings import Meanings, board_of, check_counting, lost_board, new_meanings
 from calibration.pointer import Pointer
 from calibration.record import Evidence, PlayedGame
 from calibration.session import CalibrationPlayer

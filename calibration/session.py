@@ -29,8 +29,9 @@ from calibration.dialogs import DIALOGS_IN_A_ROW, dialog_over, dialog_seen, with
 from calibration.errors import CalibrationError, OutOfTimeError, UnknownAppearanceError
 from calibration.faces import find_face
 from calibration.grid import GridNotFoundError, find_lattice
+from calibration.inference import redrawn_numbers
 from calibration.labels import NoTextReader, read_words
-from calibration.meanings import Meanings, beside_zeros, board_of, redrawn_numbers
+from calibration.meanings import Meanings, beside_zeros, board_of
 from calibration.pointer import Pointer
 from calibration.record import ClickKind, Evidence, PlayedGame, Step
 from calibration.view import PROBE_TIMEOUT, SETTLE_TIMEOUT, BoardView, FaceButton, settled
@@ -609,7 +610,7 @@ class CalibrationPlayer:
     def _mid_repaint(self, ids: Ids, last: Step) -> bool:
         """Whether a cell that showed a number before the losing click shows something else
         but a number, and not as a game that redraws every opened cell on its end does
-        (:func:`calibration.meanings.redrawn_numbers`): a board caught in the middle of its
+        (:func:`calibration.inference.redrawn_numbers`): a board caught in the middle of its
         repaint."""
         return redrawn_numbers(last.before, ids, self.evidence.safe_appearances) is None
 

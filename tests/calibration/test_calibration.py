@@ -37,6 +37,7 @@ from calibration.catalogue import (
 from calibration.errors import CalibrationError, OutOfTimeError
 from calibration.faces import find_face
 from calibration.grid import Grid, GridNotFoundError, find_lattice
+from calibration.inference import learn, learn_game
 from calibration.labels import Word
 from calibration.learn import (
     SET_ASIDE,
@@ -46,14 +47,7 @@ from calibration.learn import (
     calibrate,
     match_threshold,
 )
-from calibration.meanings import (
-    Meanings,
-    board_of,
-    check_counting,
-    learn,
-    learn_game,
-    new_meanings,
-)
+from calibration.meanings import Meanings, board_of, check_counting, new_meanings
 from calibration.record import ClickKind, Evidence, PlayedGame, Step
 from calibration.session import CalibrationPlayer
 from calibration.store import (

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from calibration.catalogue import Catalogue
 from calibration.errors import CalibrationError
-from calibration.meanings import Meanings, check_counting, learn_from_loss, new_meanings
+from calibration.inference import learn_from_loss
+from calibration.meanings import Meanings, check_counting, new_meanings
 from calibration.numbers import NumberBounds, label_from_play
 from calibration.record import ClickKind, PlayedGame, Step
 from solver import Board, GameState, Tile
