@@ -15,7 +15,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from calibration.evidence import ClickKind, Meanings, PlayedGame
+from calibration.meanings import Meanings
+from calibration.record import ClickKind, PlayedGame
 from solver import Cell, GameState, Tile
 from solver.engine import FirstClick
 

@@ -29,8 +29,8 @@ from functools import cached_property, partial
 import numpy as np
 import numpy.typing as npt
 
+from calibration.catalogue import GROUPING_TOLERANCE
 from calibration.errors import CalibrationError
-from calibration.evidence import GROUPING_TOLERANCE
 from vision.geometry import Edges, Spacing, cell_images, size_classes
 from vision.locate import walk_edges
 from vision.match import TemplateBank, tile_lattice

@@ -14,23 +14,18 @@ from itertools import combinations
 import numpy as np
 import numpy.typing as npt
 
-from calibration.errors import OutOfTimeError, PartialBoardError
-from calibration.evidence import (
+from calibration.catalogue import Catalogue, tile_box
+from calibration.errors import (
     CalibrationError,
-    Catalogue,
-    Evidence,
-    Meanings,
-    PlayedGame,
+    OutOfTimeError,
+    PartialBoardError,
     UnknownAppearanceError,
-    board_of,
-    check_counting,
-    learn_game,
-    lost_board,
-    new_meanings,
-    tile_box,
 )
 from calibration.first_click import first_click_rule, first_opens
+from calibration.inference import learn_game
+from calibration.meanings import Meanings, board_of, check_counting, lost_board, new_meanings
 from calibration.pointer import Pointer
+from calibration.record import Evidence, PlayedGame
 from calibration.session import CalibrationPlayer
 from calibration.view import settled
 from solver import Board, GameState, Tile
@@ -76,8 +71,8 @@ calibration (the game is not understood) unless one game learned from is the odd
 games set aside agree with all the others without it."""
 MAX_NARROWINGS = 2
 """Times calibration narrows what it compares to a smaller part of the cells, a neighbour
-having painted over a band of some (see :func:`calibration.evidence.unpainted_box`) or a focus
-ring having moved (see :func:`calibration.evidence.ring_pixels`)."""
+having painted over a band of some (see :func:`calibration.catalogue.unpainted_box`) or a focus
+ring having moved (see :func:`calibration.catalogue.ring_pixels`)."""
 WIN_ATTEMPTS = 6
 """Games the solver plays, per window whose mine count is known, to see the won face."""
 WIN_SECONDS = 45.0

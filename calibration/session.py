@@ -24,27 +24,16 @@ import numpy as np
 import numpy.typing as npt
 
 from calibration.buttons import ButtonPoints, blanked, button_points
+from calibration.catalogue import HIDDEN_ID, Catalogue, Ids
 from calibration.dialogs import DIALOGS_IN_A_ROW, dialog_over, dialog_seen, with_part
-from calibration.errors import OutOfTimeError
-from calibration.evidence import (
-    HIDDEN_ID,
-    CalibrationError,
-    Catalogue,
-    ClickKind,
-    Evidence,
-    Ids,
-    Meanings,
-    PlayedGame,
-    Step,
-    UnknownAppearanceError,
-    beside_zeros,
-    board_of,
-    redrawn_numbers,
-)
+from calibration.errors import CalibrationError, OutOfTimeError, UnknownAppearanceError
 from calibration.faces import find_face
 from calibration.grid import GridNotFoundError, find_lattice
+from calibration.inference import redrawn_numbers
 from calibration.labels import NoTextReader, read_words
+from calibration.meanings import Meanings, beside_zeros, board_of
 from calibration.pointer import Pointer
+from calibration.record import ClickKind, Evidence, PlayedGame, Step
 from calibration.view import PROBE_TIMEOUT, SETTLE_TIMEOUT, BoardView, FaceButton, settled
 from solver import Board, Cell, GameState, Tile
 from solver.strategy import next_moves
@@ -621,7 +610,7 @@ class CalibrationPlayer:
     def _mid_repaint(self, ids: Ids, last: Step) -> bool:
         """Whether a cell that showed a number before the losing click shows something else
         but a number, and not as a game that redraws every opened cell on its end does
-        (:func:`calibration.evidence.redrawn_numbers`): a board caught in the middle of its
+        (:func:`calibration.inference.redrawn_numbers`): a board caught in the middle of its
         repaint."""
         return redrawn_numbers(last.before, ids, self.evidence.safe_appearances) is None
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from calibration.dialogs import DIALOGS_IN_A_ROW
 from calibration.errors import CalibrationError
-from calibration.evidence import check_counting
+from calibration.meanings import check_counting
 from calibration.numbers import label_from_play
 from controller.errors import ClickOutsideError, NoNewGameAction, NotAsRead
 from controller.outcomes import GameSetup, LoggedGame, OutcomeLog, Result
@@ -244,7 +244,7 @@ class GamePlayer:
         """Every read of the game agrees with its end, or the game is misread: a cell read as a
         number shows that number at the end, and the end obeys the counting rules (on a loss
         that shows the mines, each number counts them; see
-        :func:`calibration.evidence.check_counting`). A misread that no rule caught during play,
+        :func:`calibration.meanings.check_counting`). A misread that no rule caught during play,
         and that a click did not expose, still does not go into the log as a real game.
         An end that disagrees may be a message the game draws over its board for a while, its
         inside read as cells (a "You have lost." message fading in): the board is read again,

@@ -26,28 +26,18 @@ from calibration import buttons, session
 from calibration import learn as learn_module
 from calibration import view as view_module
 from calibration.buttons import button_points
-from calibration.errors import OutOfTimeError
-from calibration.evidence import (
+from calibration.catalogue import (
     GROUPING_TOLERANCE,
     HIDDEN_ID,
-    CalibrationError,
     Catalogue,
-    ClickKind,
-    Evidence,
-    Meanings,
-    PlayedGame,
-    Step,
-    board_of,
-    check_counting,
     hit_ring,
-    learn,
-    learn_game,
-    new_meanings,
     ring_pixels,
     unpainted_box,
 )
+from calibration.errors import CalibrationError, OutOfTimeError
 from calibration.faces import find_face
 from calibration.grid import Grid, GridNotFoundError, find_lattice
+from calibration.inference import learn, learn_game
 from calibration.labels import Word
 from calibration.learn import (
     SET_ASIDE,
@@ -57,6 +47,8 @@ from calibration.learn import (
     calibrate,
     match_threshold,
 )
+from calibration.meanings import Meanings, board_of, check_counting, new_meanings
+from calibration.record import ClickKind, Evidence, PlayedGame, Step
 from calibration.session import CalibrationPlayer
 from calibration.store import (
     check_name,

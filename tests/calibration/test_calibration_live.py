@@ -14,8 +14,9 @@ import numpy as np
 import pytest
 from conftest import Calibrations, LaunchGame, read_when_settled, start_new_game
 
-from calibration.evidence import HIDDEN_ID, Catalogue, check_counting
+from calibration.catalogue import HIDDEN_ID, Catalogue
 from calibration.grid import find_lattice
+from calibration.meanings import check_counting
 from controller.learning import CALIBRATION_BOARDS
 from controller.mouse import Mouse
 from solver import Tile

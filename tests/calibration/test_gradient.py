@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from pictures import read_picture
 
 from calibration import session
-from calibration.evidence import GROUPING_TOLERANCE, HIDDEN_ID, Catalogue
+from calibration.catalogue import GROUPING_TOLERANCE, HIDDEN_ID, Catalogue
 from calibration.learn import match_threshold
 from solver import Tile
 from vision.geometry import Rect

@@ -8,18 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from calibration.catalogue import Catalogue
 from calibration.errors import CalibrationError
-from calibration.evidence import (
-    Catalogue,
-    ClickKind,
-    Meanings,
-    PlayedGame,
-    Step,
-    check_counting,
-    learn_from_loss,
-    new_meanings,
-)
+from calibration.inference import learn_from_loss
+from calibration.meanings import Meanings, check_counting, new_meanings
 from calibration.numbers import NumberBounds, label_from_play
+from calibration.record import ClickKind, PlayedGame, Step
 from solver import Board, GameState, Tile
 from solver.engine import neighbour_counts
 

@@ -1,0 +1,180 @@
+"""What each appearance means, and reading boards by it.
+
+Calibration works out which tile each appearance of :mod:`calibration.catalogue` shows
+(:mod:`calibration.inference` does, from the games it played); :class:`Meanings` holds what
+is known so far: each appearance's tile and where it was learned, what the boards prove about
+each number's value, the looks a finished game draws. With it a grid of appearance ids reads
+as a board the solver plays (:func:`board_of`), and a board is checked against the counting
+rules (:func:`check_counting`), by calibration on every board it played and by play on the end
+of each game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from calibration.catalogue import HIDDEN_ID, Catalogue, Ids
+from calibration.errors import CalibrationError, UnknownAppearanceError
+from calibration.numbers import NumberBounds, count_bounds
+from calibration.record import Step
+from solver import Board, Tile
+from solver.board import PICTURED_TILES
+from solver.engine import neighbour_counts
+
+
+@dataclass
+class Meanings:
+    """What calibration has worked out: appearance id to tile, and where each was learned."""
+
+    tiles: dict[int, Tile] = field(default_factory=dict)
+    where: dict[int, str] = field(default_factory=dict)
+    numbers: NumberBounds = field(default_factory=NumberBounds)
+    """What the boards prove about the value of each number picture."""
+    has_question_marks: bool | None = None
+    """None until a second right-click has shown whether the game has question marks."""
+    catalogue: Catalogue | None = None
+    """Where the appearances' size classes are known; without it every appearance is taken to
+    share one class (one tile, one appearance)."""
+    finished: dict[int, int] = field(default_factory=dict)
+    """Pictures a lost game drew in place of a number on the cells opened before its end, each
+    with the appearance of the number it replaced (see
+    :func:`calibration.inference.redrawn_numbers`), and in place of the hidden tile on closed
+    cells with no mine (see :func:`calibration.inference._no_mines`)."""
+    hit_mine_apart: bool | None = None
+    """Whether a loss draws the mine hit unlike the other mines; None until a loss showed both.
+    False: every mine is drawn as the EXPLODED one, and MINE has no picture of its own."""
+
+    def copy(self) -> Meanings:
+        """A copy to learn a game into, kept only if the game contradicts nothing (the
+        catalogue is shared, not copied)."""
+        numbers = NumberBounds(
+            dict(self.numbers.low), dict(self.numbers.high), dict(self.numbers.where)
+        )
+        return replace(
+            self,
+            tiles=dict(self.tiles),
+            where=dict(self.where),
+            numbers=numbers,
+            finished=dict(self.finished),
+        )
+
+    def readable(self) -> dict[int, Tile]:
+        """The tile of every appearance whose tile is known (finished looks included)."""
+        looks = {look: self.tiles.get(number) for look, number in self.finished.items()}
+        return self.tiles | {look: tile for look, tile in looks.items() if tile is not None}
+
+    def id_of(self, tile: Tile) -> int | None:
+        return next((i for i, t in self.tiles.items() if t == tile), None)
+
+    def ids_of(self, tile: Tile) -> list[int]:
+        """Every appearance of ``tile`` (one per size class it is drawn differently in)."""
+        return [i for i, t in self.tiles.items() if t == tile]
+
+    def share_class(self, first: int, second: int) -> bool:
+        return self.catalogue is None or self.catalogue.share_class(first, second)
+
+    def give(self, appearance: int, tile: Tile, where: str) -> None:
+        """Record ``appearance`` as ``tile``; raise if either already has another partner."""
+        known = self.tiles.get(appearance)
+        if known is not None and known != tile:
+            raise CalibrationError(
+                f"appearance #{appearance} looks like {known.name} ({self.where[appearance]}) "
+                f"but also like {tile.name} ({where})"
+            )
+        other = next(
+            (i for i in self.ids_of(tile) if i != appearance and self.share_class(i, appearance)),
+            None,
+        )
+        if other is not None:
+            raise CalibrationError(
+                f"{tile.name} has two appearances: #{other} ({self.where[other]}) and "
+                f"#{appearance} ({where}); the game draws it in more than one way, or draws "
+                "past its cells (then enlarge the window)"
+            )
+        if known is None:
+            self.tiles[appearance] = tile
+            self.where[appearance] = where
+
+    def missing(self) -> list[Tile]:
+        """Tiles not learned yet (QUESTION is not missing from a game that has no marks)."""
+        learned = set(self.tiles.values())
+        return [
+            tile
+            for tile in PICTURED_TILES
+            if tile not in learned
+            and not (tile == Tile.QUESTION and self.has_question_marks is False)
+            and not (tile == Tile.MINE and self.hit_mine_apart is False)
+        ]
+
+
+def board_of(ids: Ids, meanings: Meanings, mines: int = 0, opened: Collection[int] = ()) -> Board:
+    """The board ``ids`` shows under ``meanings``; raise naming the first unknown appearance.
+
+    ``opened``: appearances seen on cells opened without losing. Those not learned yet are
+    numbers of unknown value, read as :attr:`Tile.OPENED` (safe, no constraint)."""
+    tiles = np.full(ids.shape, 255, dtype=np.uint8)
+    tiles[np.isin(ids, list(opened))] = Tile.OPENED
+    for appearance, tile in meanings.readable().items():
+        tiles[ids == appearance] = tile
+    unknown = np.argwhere(tiles == 255)
+    if len(unknown):
+        cell = (int(unknown[0][0]), int(unknown[0][1]))
+        raise UnknownAppearanceError(f"cell {cell} shows appearance #{ids[cell]}, not learned yet")
+    return Board(ids.shape[0], ids.shape[1], mines, tiles)
+
+
+def beside_zeros(ids: Ids, meanings: Meanings) -> set[int]:
+    """The appearances of the cells beside a 0: the game's flood opened each of them, so each
+    is a number whatever the game shows (xdemineur opens a 0 of a new game by itself)."""
+    beside = neighbour_counts(np.isin(ids, meanings.ids_of(Tile.ZERO))) > 0
+    return {int(appearance) for appearance in np.unique(ids[beside])}
+
+
+def lost_board(step: Step, meanings: Meanings) -> Board:
+    """The board a losing ``step`` ended on: as :func:`board_of`, but a flag that turned into
+    a number's picture is a WRONG_FLAG (xbomb draws a wrong flag as its blank 0)."""
+    board = board_of(step.after, meanings)
+    flags = np.isin(step.before, meanings.ids_of(Tile.FLAG))
+    tiles = board.tiles.copy()
+    tiles[flags & (tiles <= Tile.EIGHT)] = Tile.WRONG_FLAG
+    return Board(board.rows, board.columns, board.mines, tiles)
+
+
+def check_counting(board: Board, where: str, flags_are_mines: bool = False) -> None:
+    """Raise unless ``board`` obeys the counting rules.
+
+    On a lost board that shows the mines every number counts the mines shown around it, and
+    perhaps flags left standing (those of ``flags_are_mines``, surely; see
+    :func:`calibration.numbers.count_bounds`); a game that
+    shows only the mine hit is judged as during play.
+    During play a number lies between the mines already shown around it (none) and its
+    unopened neighbours (flags may be wrong then), and a 0 has no hidden neighbour: the game
+    opens those by itself.
+    """
+    tiles = board.tiles
+    low, high = count_bounds(board, flags_are_mines=flags_are_mines)
+    hidden_around = neighbour_counts(tiles == Tile.HIDDEN)
+    for cell in board.cells():
+        tile = board[cell]
+        if not tile.is_number:
+            continue
+        if not low[cell] <= tile <= high[cell]:
+            raise CalibrationError(
+                f"{where}: cell {cell} reads {int(tile)}, but between {int(low[cell])} and "
+                f"{int(high[cell])} mines can be around it"
+            )
+        if tile == Tile.ZERO and hidden_around[cell]:
+            raise CalibrationError(
+                f"{where}: cell {cell} reads 0 but has {int(hidden_around[cell])} hidden neighbours"
+            )
+
+
+def new_meanings(catalogue: Catalogue | None = None) -> Meanings:
+    """Meanings before any game: only the hidden tile (id 0, taken from the fresh board), the
+    appearances' size classes known from ``catalogue``."""
+    meanings = Meanings(catalogue=catalogue)
+    meanings.give(HIDDEN_ID, Tile.HIDDEN, "the fresh board")
+    return meanings
