@@ -1,4 +1,13 @@
-"""Calibration's error family, under the project's one root."""
+"""Calibration's errors, under the project's one root (the whole tree: :mod:`solver.errors`).
+
+The family::
+
+    CalibrationError            calibration cannot go on; says what was seen, and where
+    ├── GridNotFoundError       the capture shows no repeating grid of tiles
+    ├── UnknownAppearanceError  a cell shows a picture whose meaning is not learned yet
+    ├── OutOfTimeError          a game played for something calibration can spare ran too long
+    └── PartialBoardError       the board found was part of the board
+"""
 
 from __future__ import annotations
 
@@ -20,3 +29,7 @@ class OutOfTimeError(CalibrationError):
 class PartialBoardError(CalibrationError):
     """A new game shows hidden tiles outside the board found at first: that was a part of the
     board (an opened edge, or a window not yet redrawn, hid the rest)."""
+
+
+class GridNotFoundError(CalibrationError):
+    """The capture shows no repeating tile grid; the message says what was looked for."""

@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from calibration.catalogue import GROUPING_TOLERANCE
-from calibration.errors import CalibrationError
+from calibration.errors import GridNotFoundError
 from vision.geometry import Edges, Spacing, cell_images, size_classes
 from vision.locate import walk_edges
 from vision.match import TemplateBank, tile_lattice
@@ -46,10 +46,6 @@ the pitch score almost as well, a little lower for losing a row of cells)."""
 MIN_HIDDEN_CELLS = 8
 MIN_CUT_STRIP = 3
 """Pixels of a cell a capture's edge must show for :meth:`Grid.cut_sides` to tell it is one."""
-
-
-class GridNotFoundError(CalibrationError):
-    """The capture shows no repeating tile grid; the message says what was looked for."""
 
 
 @dataclass(frozen=True)

@@ -26,9 +26,14 @@ import numpy.typing as npt
 from calibration.buttons import ButtonPoints, blanked, button_points
 from calibration.catalogue import HIDDEN_ID, Catalogue, Ids
 from calibration.dialogs import DIALOGS_IN_A_ROW, dialog_over, dialog_seen, with_part
-from calibration.errors import CalibrationError, OutOfTimeError, UnknownAppearanceError
+from calibration.errors import (
+    CalibrationError,
+    GridNotFoundError,
+    OutOfTimeError,
+    UnknownAppearanceError,
+)
 from calibration.faces import find_face
-from calibration.grid import GridNotFoundError, find_lattice
+from calibration.grid import find_lattice
 from calibration.inference import redrawn_numbers
 from calibration.labels import NoTextReader, read_words
 from calibration.meanings import Meanings, beside_zeros, board_of

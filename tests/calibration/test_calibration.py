@@ -34,9 +34,9 @@ from calibration.catalogue import (
     ring_pixels,
     unpainted_box,
 )
-from calibration.errors import CalibrationError, OutOfTimeError
+from calibration.errors import CalibrationError, GridNotFoundError, OutOfTimeError
 from calibration.faces import find_face
-from calibration.grid import Grid, GridNotFoundError, find_lattice
+from calibration.grid import Grid, find_lattice
 from calibration.inference import learn, learn_game
 from calibration.labels import Word
 from calibration.learn import (
