@@ -26,7 +26,6 @@ from solver.board import PICTURED_TILES
 from vision.skin import (
     FACE_STATES,
     MAX_BUTTONS,
-    MAX_PNG_BYTES,
     NAME_PATTERN,
     SIZE_CLASSES,
     Skin,
@@ -35,6 +34,7 @@ from vision.skin import (
     finished_file,
     shown,
 )
+from vision.skin_folder import MAX_PNG_BYTES
 
 SKIN_FILES = frozenset(
     ["skin.json"]

@@ -1,59 +1,43 @@
 """Finding a skin's board anywhere on the screen: its grid of cells and its face button.
 
-Three steps, fast enough for a full 1280x1024 screen in tens of milliseconds:
-
-1. *Anchor*: grey-level template matching of one distinctive tile (HIDDEN first, the tile a new
-   game is full of) gives candidate positions, hence the grid's phase modulo the pitch. When no
-   board lies on those phases (a won board has no hidden tile left, and the hidden tile's picture
-   may nearly match opened cells a pixel off), the next distinctive tile is matched in turn.
-2. *Lattice*: at each candidate phase the whole screen is cut into pitch-spaced tile images and
-   read at once (:class:`vision.match.TemplateBank`): a cell is a *hit* when it shows a template
-   for sure, a *strong* hit when that template is not plain (see :func:`vision.match.flatness`).
-3. *Board*: the bounding box of the largest group of strong hits, which must be all hits. Plain
-   tiles (an opened ZERO is often one colour) also match window backgrounds and a black desktop,
-   so they never extend a board by themselves; an edge line of plain tiles is found only when the
-   caller gives the board's ``shape``, and then only if exactly one placement fits.
+Fast enough for a full 1280x1024 screen in tens of milliseconds. The board is searched for on
+pitch-spaced lattices of the screen (:mod:`vision.lattice`: one distinctive tile matched in grey
+gives the grid's phase, each lattice's tile images are read at once, and its hits form boards),
+and the board with the most distinctive cells is kept. A board whose cells are not all one size
+(:attr:`vision.skin.Skin.slack`) is then walked out to its edges, a column or row of cells up to
+the slack wider than the pitch at a time, from its one distinctive cell nearest a tile
+(:func:`walk_edges`). Last, the face button is looked for in a band above the board.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import partial
 
 import cv2
 import numpy as np
-import numpy.typing as npt
 
 from solver import Tile
 from vision.capture import Screen
 from vision.errors import BoardNotFoundError
 from vision.geometry import BoardGeometry, Rect, Spacing, cell_images
-from vision.match import TemplateBank, Verdict, flatness, nearest_per_label, tile_lattice
-from vision.opened import OPENED_TILES, Cells, Mask, opened_beside_zeros
+from vision.lattice import (
+    LABELS,
+    Candidate,
+    anchor_phases,
+    boards,
+    judge_tiles,
+    read_lattice,
+    strong_cell,
+)
+from vision.match import TemplateBank, flatness
+from vision.opened import Mask
 from vision.skin import Image, Skin
-
-GREY_SLACK = 1.5
-"""Grey distance is at most about 1.33 times the colour distance (BGR2GRAY's largest weight
-0.587, times 3 channels, square-rooted); candidates use this bound so none is missed."""
-
-PHASES_TRIED = 4
-"""How many of the most frequent grid phases of the anchor's matches are examined."""
 
 FACE_SEARCH_PITCHES = 8
 """How far above the board (in cell pitches) the face button is looked for."""
-
-
-@dataclass(frozen=True)
-class _Candidate:
-    """A board found on one lattice: its cells in lattice units and its count of strong hits."""
-
-    top: int
-    left: int
-    rows: int
-    columns: int
-    strong: int
 
 
 def locate_on_screen(
@@ -78,12 +62,7 @@ def locate(
     tiles = sorted(skin.templates)
     if not tiles:
         raise BoardNotFoundError(f"skin {skin.name!r} has no tile templates to look for")
-    # A board left as a game ended may show pictures only a finished game draws.
-    labels, pictures = zip(*skin.pictures(finished=True), strict=True)
-    bank = TemplateBank(list(labels), list(pictures), skin.level_weight, skin.mask)
-    plain = np.zeros(LABELS, dtype=bool)  # by tile value (see _judge)
-    for tile in tiles:
-        plain[tile] = flatness(skin.templates[tile], skin.mask) <= skin.threshold
+    bank, plain = _tile_bank(skin, tiles)
     area = Rect(origin[0], origin[1], screen.shape[1], screen.shape[0])
     where = f"skin {skin.name!r} in the screen area {area}"
     tile_width, tile_height = skin.tile_size
@@ -93,53 +72,11 @@ def locate(
     distinctive = [
         tile for tile in tiles if flatness(skin.templates[tile], skin.mask) > skin.threshold
     ]
-    uneven = skin.slack != (0, 0)
-    best: tuple[_Candidate, tuple[int, int]] | None = None
-    problems: list[str] = []
-    blocks: list[Rect] = []
-    tried: set[tuple[int, int]] = set()
-    for phases in _anchor_phases(skin, screen, distinctive):
-        for phase in phases:
-            if phase in tried:
-                continue
-            tried.add(phase)
-            hits, strong, distance = _read_lattice(skin, bank, plain, screen, phase)
-            # An uneven board is walked out to its edges from one distinctive cell.
-            found = (
-                _strong_cell(hits, strong, distance)
-                if uneven
-                else _boards(hits, strong, shape, problems, blocks, phase, skin.pitch)
-            )
-            for candidate in found:
-                if best is None or candidate.strong > best[0].strong:
-                    best = (candidate, phase)
-        if best is not None:
-            break
-    if not tried:
-        raise BoardNotFoundError(
-            f"no board of {where}: none of its distinctive tiles "
-            f"({', '.join(tile.name for tile in distinctive) or 'none'})"
-            f" appears within distance {skin.threshold:.3f}"
-        )
+    best, tried, problems, blocks = _search(skin, bank, plain, screen, distinctive, shape)
     if best is None:
-        why = "; ".join(problems) or (
-            f"no cell reads for sure as a tile that is not plain, on any of the {len(tried)} "
-            "grids where its distinctive tiles matched in grey"
-        )
-        raise BoardNotFoundError(f"no board of {where}: {why}", _on_screen(blocks, origin))
-
-    candidate, (start_x, start_y) = best
-    (pitch_x, pitch_y), (offset_x, offset_y) = skin.pitch, skin.tile_offset
-    geometry = BoardGeometry(
-        left=start_x + candidate.left * pitch_x - offset_x,
-        top=start_y + candidate.top * pitch_y - offset_y,
-        pitch=skin.pitch,
-        tile_size=skin.tile_size,
-        tile_offset=skin.tile_offset,
-        rows=candidate.rows,
-        columns=candidate.columns,
-    )
-    if uneven:
+        raise _not_found(skin, where, distinctive, tried, problems, _on_screen(blocks, origin))
+    geometry = _lattice_board(skin, *best)
+    if skin.slack != (0, 0):
         try:
             geometry = _walk_out(skin, bank, plain, screen, geometry, shape, where)
         except BoardNotFoundError as error:
@@ -150,168 +87,98 @@ def locate(
     return replace(geometry, face=_find_face(skin, screen, origin, geometry))
 
 
+def _tile_bank(skin: Skin, tiles: list[Tile]) -> tuple[TemplateBank[Tile], Mask]:
+    """The bank of every picture of ``skin`` (its ``tiles``' templates first), and by tile value
+    (see :func:`vision.lattice.judge_tiles`) whether the tile is plain."""
+    # A board left as a game ended may show pictures only a finished game draws.
+    labels, pictures = zip(*skin.pictures(finished=True), strict=True)
+    bank = TemplateBank(list(labels), list(pictures), skin.level_weight, skin.mask)
+    plain = np.zeros(LABELS, dtype=bool)
+    for tile in tiles:
+        plain[tile] = flatness(skin.templates[tile], skin.mask) <= skin.threshold
+    return bank, plain
+
+
+def _search(
+    skin: Skin,
+    bank: TemplateBank[Tile],
+    plain: Mask,
+    screen: Image,
+    distinctive: list[Tile],
+    shape: tuple[int, int] | None,
+) -> tuple[tuple[Candidate, tuple[int, int]] | None, set[tuple[int, int]], list[str], list[Rect]]:
+    """The board with the most strong hits on the lattices of the first anchor tile that gives
+    any, with its lattice's phase (None if none); the phases tried; and why boards were refused,
+    with the blocks that are no rectangle only for cells matching nothing (see
+    :func:`vision.lattice.boards`)."""
+    uneven = skin.slack != (0, 0)
+    best: tuple[Candidate, tuple[int, int]] | None = None
+    problems: list[str] = []
+    blocks: list[Rect] = []
+    tried: set[tuple[int, int]] = set()
+    for phases in anchor_phases(skin, screen, distinctive):
+        for phase in phases:
+            if phase in tried:
+                continue
+            tried.add(phase)
+            hits, strong, distance = read_lattice(skin, bank, plain, screen, phase)
+            # An uneven board is walked out to its edges from one distinctive cell.
+            found = (
+                strong_cell(hits, strong, distance)
+                if uneven
+                else boards(hits, strong, shape, problems, blocks, phase, skin.pitch)
+            )
+            for candidate in found:
+                if best is None or candidate.strong > best[0].strong:
+                    best = (candidate, phase)
+        if best is not None:
+            break
+    return best, tried, problems, blocks
+
+
+def _not_found(
+    skin: Skin,
+    where: str,
+    distinctive: list[Tile],
+    tried: set[tuple[int, int]],
+    problems: list[str],
+    blocks: list[Rect],
+) -> BoardNotFoundError:
+    """Why no board of ``skin`` was found ``where`` (see :func:`_search`)."""
+    if not tried:
+        return BoardNotFoundError(
+            f"no board of {where}: none of its distinctive tiles "
+            f"({', '.join(tile.name for tile in distinctive) or 'none'})"
+            f" appears within distance {skin.threshold:.3f}"
+        )
+    why = "; ".join(problems) or (
+        f"no cell reads for sure as a tile that is not plain, on any of the {len(tried)} "
+        "grids where its distinctive tiles matched in grey"
+    )
+    return BoardNotFoundError(f"no board of {where}: {why}", blocks)
+
+
+def _lattice_board(skin: Skin, candidate: Candidate, phase: tuple[int, int]) -> BoardGeometry:
+    """The board ``candidate`` of the lattice at ``phase``, in pixels of the capture."""
+    start_x, start_y = phase
+    (pitch_x, pitch_y), (offset_x, offset_y) = skin.pitch, skin.tile_offset
+    return BoardGeometry(
+        left=start_x + candidate.left * pitch_x - offset_x,
+        top=start_y + candidate.top * pitch_y - offset_y,
+        pitch=skin.pitch,
+        tile_size=skin.tile_size,
+        tile_offset=skin.tile_offset,
+        rows=candidate.rows,
+        columns=candidate.columns,
+    )
+
+
 def _on_screen(blocks: list[Rect], origin: tuple[int, int]) -> list[Rect]:
     """``blocks`` (areas of a capture) where they are on the screen (the capture's top-left
     at ``origin``)."""
     return [
         replace(block, left=block.left + origin[0], top=block.top + origin[1]) for block in blocks
     ]
-
-
-def _anchor_phases(
-    skin: Skin, screen: Image, distinctive: list[Tile]
-) -> Iterator[list[tuple[int, int]]]:
-    """Grid phases (tile x mod pitch, tile y mod pitch) where each anchor tile that is found
-    sits, the best first, one tile at a time (HIDDEN first, then the least plain)."""
-    grey = cv2.cvtColor(screen, cv2.COLOR_BGR2GRAY)
-    order = sorted(
-        distinctive, key=lambda tile: (tile != Tile.HIDDEN, -flatness(skin.templates[tile]))
-    )
-    neighbourhood = np.ones((skin.pitch[1], skin.pitch[0]), dtype=np.uint8)
-    for tile in order:
-        template = cv2.cvtColor(skin.templates[tile], cv2.COLOR_BGR2GRAY)
-        limit = (GREY_SLACK * skin.threshold * 255 + 1) ** 2 * template.size
-        squared = cv2.matchTemplate(grey, template, cv2.TM_SQDIFF)
-        # Only the best position within a pitch counts: a near-miss shifted by a pixel or two
-        # from a real tile would otherwise vote for a wrong phase.
-        best_nearby = squared == cv2.erode(squared, neighbourhood)
-        ys, xs = np.nonzero(best_nearby & (squared <= limit))
-        if len(xs):
-            # The phases of the closest matches first: on a plain background of a colour near
-            # the tile's grey, near-misses can outnumber a small board's real tiles.
-            closest: dict[tuple[int, int], float] = {}
-            distances = squared[ys, xs].tolist()
-            for x, y, distance in zip(xs.tolist(), ys.tolist(), distances, strict=True):
-                phase = (x % skin.pitch[0], y % skin.pitch[1])
-                closest[phase] = min(distance, closest.get(phase, math.inf))
-            yield sorted(closest, key=closest.__getitem__)[:PHASES_TRIED]
-
-
-def _read_lattice(
-    skin: Skin, bank: TemplateBank[Tile], plain: Mask, screen: Image, phase: tuple[int, int]
-) -> tuple[Mask, Mask, npt.NDArray[np.float32]]:
-    """Read every pitch-spaced tile image from ``phase`` (the first tile's x, y): hits, strong,
-    and each image's distance to the tile it reads as."""
-    (pitch_x, pitch_y), (width, height) = skin.pitch, skin.tile_size
-    start_x, start_y = phase
-    columns = (screen.shape[1] - start_x - width) // pitch_x + 1
-    rows = (screen.shape[0] - start_y - height) // pitch_y + 1
-    if rows < 1 or columns < 1:
-        empty = np.zeros((0, 0), dtype=bool)
-        return empty, empty, np.zeros((0, 0), dtype=np.float32)
-    lattice = tile_lattice(screen, phase, skin.pitch, skin.tile_size, (rows, columns))
-    verdict = _judge(skin, bank, lattice)
-    best, distance = verdict.best.copy(), verdict.best_distance.copy()
-
-    def judge(cells: Cells) -> tuple[Mask, Mask]:
-        rows, columns = cells.T
-        again = _judge(skin, bank, lattice[rows, columns], only=OPENED_TILES)
-        sure = again.accepted
-        best[rows[sure], columns[sure]] = again.best[sure]
-        distance[rows[sure], columns[sure]] = again.best_distance[sure]
-        return sure, again.best == Tile.ZERO
-
-    zeros = verdict.accepted & (verdict.best == Tile.ZERO)
-    hits = opened_beside_zeros(verdict.accepted, zeros, judge)
-    return hits, hits & ~plain[best], distance
-
-
-LABELS = max(Tile) + 1
-
-
-def _judge(
-    skin: Skin,
-    bank: TemplateBank[Tile],
-    images: npt.NDArray[np.uint8],
-    only: Mask | None = None,
-) -> Verdict:
-    """The skin's verdict on ``images``, its best pick a tile value: a tile's pictures for
-    every size class (see :meth:`vision.skin.Skin.pictures`) count as one. ``only``: by tile
-    value, the tiles the images may show (default: all)."""
-    tiles = [tile for tile, _ in skin.pictures(finished=True)]
-    distances = nearest_per_label(bank.distances(images), tiles, LABELS)
-    if only is not None:
-        distances[..., ~only] = np.inf
-    return bank.judge(distances, skin.threshold)
-
-
-def _boards(
-    hits: Mask,
-    strong: Mask,
-    shape: tuple[int, int] | None,
-    problems: list[str],
-    blocks: list[Rect],
-    start: tuple[int, int],
-    pitch: tuple[int, int],
-) -> list[_Candidate]:
-    """Board rectangles on one lattice; why others were rejected is appended to ``problems``,
-    and blocks that are no rectangle only for cells matching nothing to ``blocks`` (as areas of
-    ``screen``)."""
-    count, labels = cv2.connectedComponents(hits.astype(np.uint8), connectivity=4)
-    found = []
-    for label in range(1, count):
-        group = (labels == label) & strong
-        if not group.any():
-            continue
-        rows, columns = np.nonzero(group)
-        top, left = int(rows.min()), int(columns.min())
-        bottom, right = int(rows.max()) + 1, int(columns.max()) + 1
-        at = f"the tiles at screen x {start[0] + left * pitch[0]}, y {start[1] + top * pitch[1]}"
-        missing = np.argwhere(~hits[top:bottom, left:right])
-        if len(missing):
-            row, column = missing[0]
-            blocks.append(
-                Rect(
-                    start[0] + left * pitch[0],
-                    start[1] + top * pitch[1],
-                    (right - left) * pitch[0],
-                    (bottom - top) * pitch[1],
-                )
-            )
-            problems.append(
-                f"{at} form no rectangle: lattice cell (row {row}, column {column}) of the "
-                f"{bottom - top}x{right - left} block matches no template for sure"
-            )
-            continue
-        box = _Candidate(top, left, bottom - top, right - left, int(group.sum()))
-        fitted = box if shape is None else _fit(hits, box, shape, problems, at)
-        if fitted is not None:
-            found.append(fitted)
-    if not found and not problems:
-        problems.append("only plain tiles matched, which cannot show where a board is")
-    return found
-
-
-def _fit(
-    hits: Mask, box: _Candidate, shape: tuple[int, int], problems: list[str], at: str
-) -> _Candidate | None:
-    """The one all-hit ``shape`` rectangle holding ``box``, or None (and why) if not exactly one."""
-    rows, columns = shape
-    if box.rows > rows or box.columns > columns:
-        problems.append(f"{at} form a {box.rows}x{box.columns} board, larger than {rows}x{columns}")
-        return None
-    sums = np.pad(hits.astype(np.int32).cumsum(0).cumsum(1), ((1, 0), (1, 0)))
-    fits = [
-        (top, left)
-        for top in range(max(0, box.top + box.rows - rows), box.top + 1)
-        for left in range(max(0, box.left + box.columns - columns), box.left + 1)
-        if top + rows <= hits.shape[0]
-        and left + columns <= hits.shape[1]
-        and sums[top + rows, left + columns]
-        - sums[top, left + columns]
-        - sums[top + rows, left]
-        + sums[top, left]
-        == rows * columns
-    ]
-    if len(fits) == 1:
-        top, left = fits[0]
-        return _Candidate(top, left, rows, columns, box.strong)
-    problems.append(
-        f"{at} ({box.rows}x{box.columns} distinctive cells) "
-        + ("fit no" if not fits else f"fit {len(fits)} different")
-        + f" {rows}x{columns} boards of readable cells"
-    )
-    return None
 
 
 def _find_face(skin: Skin, screen: Image, origin: tuple[int, int], board: BoardGeometry) -> Rect:
@@ -404,49 +271,10 @@ def _walk_out(
     for need_distinctive in (True, False):
         if not need_distinctive and (shape is None or _shape_of(edges) == shape):
             break
-        # Each axis in turn until neither grows: a longer line is likelier to hold a
-        # distinctive cell, so growing along one axis can let the other grow again.
-        grown, axis = 0, 0
-        while grown < 2:
-            before = list(edges[axis])
-
-            def fits(
-                start: int,
-                size: int,
-                axis: int = axis,
-                need: bool = False,
-                limited: bool = not need_distinctive,
-            ) -> float:
-                full = shape is not None and len(edges[axis]) - 1 >= shape[1 - axis]
-                if full and limited:
-                    return math.inf
-                return _line_distance(skin, bank, plain, screen, edges, axis, (start, size), need)
-
-            sizes = range(skin.pitch[axis], skin.pitch[axis] + skin.slack[axis] + 1)
-            walked = walk_edges(fits, before, sizes, skin.threshold)
-            if need_distinctive:
-                # Lines of plain tiles only (which a plain background also shows) are crossed
-                # but kept only inside the board: it ends at its last distinctive line.
-                walked = _trimmed(walked, before, partial(fits, need=True))
-            edges[axis] = walked
-            grown = 0 if len(walked) > len(before) else grown + 1
-            axis = 1 - axis
+        _grow(skin, bank, plain, screen, edges, shape, need_distinctive)
     rows, columns = _shape_of(edges)
     if shape is not None and (rows, columns) != shape:
-        # The walk stops at a cell that matches nothing: the block around what it found holds
-        # that cell (a tile lit under the pointer stops it there).
-        (pitch_x, pitch_y), (xs, ys) = skin.pitch, edges
-        around = Rect(
-            xs[0] - pitch_x,
-            ys[0] - pitch_y,
-            xs[-1] - xs[0] + 2 * pitch_x,
-            ys[-1] - ys[0] + 2 * pitch_y,
-        )
-        raise BoardNotFoundError(
-            f"no board of {where}: the cells at screen x {edges[0][0]}, y {edges[1][0]} form a "
-            f"{rows}x{columns} board, not {shape[0]}x{shape[1]}",
-            [around],
-        )
+        raise _not_the_shape(skin, edges, shape, where)
     return replace(
         found,
         left=edges[0][0],
@@ -454,6 +282,68 @@ def _walk_out(
         rows=rows,
         columns=columns,
         edges=tuple(tuple(edge - axis[0] for edge in axis) for axis in edges),  # type: ignore[arg-type]
+    )
+
+
+def _grow(
+    skin: Skin,
+    bank: TemplateBank[Tile],
+    plain: Mask,
+    screen: Image,
+    edges: list[list[int]],
+    shape: tuple[int, int] | None,
+    need_distinctive: bool,
+) -> None:
+    """Grow the board of cell ``edges`` (in place) a column or row at a time while the new line
+    reads as cells of the skin: with ``need_distinctive``, kept only up to the last line that
+    holds a distinctive tile; without, lines of plain tiles too, but never past ``shape``."""
+    # Each axis in turn until neither grows: a longer line is likelier to hold a
+    # distinctive cell, so growing along one axis can let the other grow again.
+    grown, axis = 0, 0
+    while grown < 2:
+        before = list(edges[axis])
+
+        def fits(
+            start: int,
+            size: int,
+            axis: int = axis,
+            need: bool = False,
+            limited: bool = not need_distinctive,
+        ) -> float:
+            full = shape is not None and len(edges[axis]) - 1 >= shape[1 - axis]
+            if full and limited:
+                return math.inf
+            return _line_distance(skin, bank, plain, screen, edges, axis, (start, size), need)
+
+        sizes = range(skin.pitch[axis], skin.pitch[axis] + skin.slack[axis] + 1)
+        walked = walk_edges(fits, before, sizes, skin.threshold)
+        if need_distinctive:
+            # Lines of plain tiles only (which a plain background also shows) are crossed
+            # but kept only inside the board: it ends at its last distinctive line.
+            walked = _trimmed(walked, before, partial(fits, need=True))
+        edges[axis] = walked
+        grown = 0 if len(walked) > len(before) else grown + 1
+        axis = 1 - axis
+
+
+def _not_the_shape(
+    skin: Skin, edges: list[list[int]], shape: tuple[int, int], where: str
+) -> BoardNotFoundError:
+    """Why the board a walk found (its cell ``edges``) is not the ``shape`` asked for."""
+    rows, columns = _shape_of(edges)
+    # The walk stops at a cell that matches nothing: the block around what it found holds
+    # that cell (a tile lit under the pointer stops it there).
+    (pitch_x, pitch_y), (xs, ys) = skin.pitch, edges
+    around = Rect(
+        xs[0] - pitch_x,
+        ys[0] - pitch_y,
+        xs[-1] - xs[0] + 2 * pitch_x,
+        ys[-1] - ys[0] + 2 * pitch_y,
+    )
+    return BoardNotFoundError(
+        f"no board of {where}: the cells at screen x {edges[0][0]}, y {edges[1][0]} form a "
+        f"{rows}x{columns} board, not {shape[0]}x{shape[1]}",
+        [around],
     )
 
 
@@ -495,25 +385,6 @@ def _closest_cell(
     return best[1]
 
 
-def _strong_cell(hits: Mask, strong: Mask, distance: npt.NDArray[np.float32]) -> list[_Candidate]:
-    """The distinctive cell nearest its tile (``distance``) of the largest group of cells read
-    for sure, as a one-cell board whose ``strong`` counts that group (none when no cell is
-    distinctive). Nearest, because a tile with little detail still reads for sure a few pixels
-    off its cell (gnome-mines' opened 0, its rounded square on the window's ground), and a walk
-    started there sets the cells around it off by as much."""
-    count, labels = cv2.connectedComponents(hits.astype(np.uint8), connectivity=4)
-    sizes = [
-        int((labels == label).sum()) if (strong & (labels == label)).any() else 0
-        for label in range(1, count)
-    ]
-    if not sizes or max(sizes) == 0:
-        return []
-    label = 1 + sizes.index(max(sizes))
-    group = strong & (labels == label)
-    row, column = np.unravel_index(np.argmin(np.where(group, distance, np.inf)), group.shape)
-    return [_Candidate(int(row), int(column), 1, 1, max(sizes))]
-
-
 def _shape_of(edges: list[list[int]]) -> tuple[int, int]:
     return len(edges[1]) - 1, len(edges[0]) - 1
 
@@ -548,7 +419,7 @@ def _line_distance(
         )
     except ValueError:  # off the screen
         return math.inf
-    verdict = _judge(skin, bank, images)
+    verdict = judge_tiles(skin, bank, images)
     if not verdict.accepted.all() or (need_distinctive and plain[verdict.best].all()):
         return math.inf
     return float(verdict.best_distance.mean())

@@ -2,104 +2,37 @@
 
 The hot path builds a strided (rows, columns, height, width, 3) view of the captured frame, one
 tile image per cell (a gathered copy when the cells are not all one size), and compares all of
-them with all templates in a single matrix product (:class:`vision.match.TemplateBank`). A cell
-whose pixels are those of the last read keeps that read's verdict; one that still shows what
-the last read found is recognised from that template alone
-(:meth:`vision.match.TemplateBank.certify`: the same verdict, in a fraction of the time).
+them with all templates (:mod:`vision.cell_templates`) in a single matrix product
+(:class:`vision.match.TemplateBank`). A cell whose pixels are those of the last read keeps that
+read's verdict; one that still shows what the last read found is recognised from that template
+alone (:meth:`vision.match.TemplateBank.certify`: the same verdict, in a fraction of the time).
 No cell is guessed: one that matches nothing, or two templates about equally, stops the read
-with its crop saved as a PNG. On a board over a gradient, a cell refused is first judged once
-more over the ground the pixels around its tile show (:mod:`vision.ground`): a sharp edge of
-the game's background seen through a half-transparent tile. A cell still refused beside an
-opened 0 is judged among the opened tiles alone: the game opened it with that 0.
+with its crop saved as a PNG (:mod:`vision.crops`). On a board over a gradient, a cell refused
+is first judged once more over the ground the pixels around its tile show (:mod:`vision.ground`):
+a sharp edge of the game's background seen through a half-transparent tile. A cell still refused
+beside an opened 0 is judged among the opened tiles alone: the game opened it with that 0.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 import numpy.typing as npt
-import platformdirs
 
 from solver import Board, Cell, GameState, Tile
+from vision.cell_templates import cell_templates, class_banks, hidden_templates
+from vision.crops import default_crops_dir, save_crop
 from vision.errors import UnreadableCellError, UnreadableFaceError, VisionError
 from vision.geometry import BoardGeometry, Rect, join
 from vision.ground import ground_shapes
 from vision.match import TemplateBank, Verdict, nearest_per_label, tile_gather
 from vision.opened import OPENED_TILES, Cells, Mask, opened_beside_zeros
-from vision.skin import FACE_STATES, SIZE_CLASSES, Image, Skin
-
-
-@dataclass(frozen=True)
-class _ClassBank:
-    """The templates the cells of one size class are read against: indices into the reader's
-    templates (then judge's padding index, past the last) and a bank of just those."""
-
-    size_class: int
-    templates: npt.NDArray[np.intp]
-    bank: TemplateBank[Tile]
-
-
-def _by_class(
-    skin: Skin,
-    geometry: BoardGeometry,
-    labels: list[Tile],
-    images: list[Image],
-    variants: list[tuple[int, Tile]],
-    classed: list[int],
-) -> tuple[list[_ClassBank], npt.NDArray[np.bool_]]:
-    """For :class:`BoardReader` on an uneven board: per size class on the board, the templates
-    its cells read (the skin's, with the class's variants in place of theirs; then the
-    pictures of a finished game and the unlabelled ones met on its cells); and which two
-    templates some class reads both of. ``labels`` and ``images``: the skin's templates by
-    tile, its variants, then the pictures of one class each; ``classed``: the size class of
-    each of those."""
-    tiles = len(skin.templates)
-    allowed = np.ones((SIZE_CLASSES, len(labels)), dtype=bool)
-    for index, (size_class, tile) in enumerate(variants, start=tiles):
-        allowed[:, index] = False
-        allowed[size_class, index] = True
-        allowed[size_class, labels[:tiles].index(tile)] = False
-    for index, size_class in enumerate(classed, start=tiles + len(variants)):
-        allowed[:, index] = False
-        allowed[size_class, index] = True
-    present = np.unique(geometry.size_classes).tolist()
-    banks = []
-    for size_class in present:
-        templates = np.flatnonzero(allowed[size_class])
-        bank = TemplateBank(
-            [labels[i] for i in templates],
-            [images[i] for i in templates],
-            skin.level_weight,
-            skin.mask,
-        )
-        banks.append(_ClassBank(size_class, np.r_[templates, len(labels)], bank))
-    read = allowed[present].astype(np.uint8)
-    return banks, (read.T @ read) > 0
-
-
-def _finished_looks(skin: Skin, size_class: int) -> list[tuple[Tile, Image]]:
-    """The pictures only a finished game draws (see :attr:`vision.skin.Skin.finished`) that
-    cells of ``size_class`` read, each with its tile: the class's own, and for a tile it never
-    showed so, every other class's (a loss may leave no cell of a class in that state)."""
-    looks = []
-    for tile in sorted({tile for drawn in skin.finished.values() for tile in drawn}):
-        own = skin.finished.get(size_class, {}).get(tile)
-        looks += (
-            [(tile, own)]
-            if own is not None
-            else [
-                (tile, drawn[tile]) for _, drawn in sorted(skin.finished.items()) if tile in drawn
-            ]
-        )
-    return looks
-
+from vision.skin import FACE_STATES, Image, Skin
 
 GROUND_EXPLAINS = 0.5
 """A refused cell is read over its ground only if that leaves at most this share of its distance
@@ -109,13 +42,6 @@ around it; kmines' opened 0s over its background's edge kept 0.30 and 0.40."""
 MAX_GROUND_LOOKS = 16
 """At most this many refused cells are judged again over their ground: more are a board that is
 covered or moved, not a gradient's edge."""
-MAX_SAVED_CROPS = 500
-"""Pictures of unreadable cells and faces kept in the crops folder (the newest; a few MB)."""
-
-
-def default_crops_dir() -> Path:
-    """Where crops of unreadable cells go unless the caller says otherwise."""
-    return platformdirs.user_cache_path("autosweeper", appauthor=False) / "unreadable"
 
 
 @dataclass(frozen=True)
@@ -165,74 +91,20 @@ class BoardReader:
         """``unlabelled`` are pictures of opened cells whose number is not known yet (first
         seen in play), each with the size class of the cells it was met on: a cell of that class
         showing one reads as :attr:`solver.Tile.OPENED`."""
-        if not skin.templates:
-            raise VisionError(f"skin {skin.name!r} has no tile templates")
-        if (geometry.pitch, geometry.tile_size, geometry.tile_offset) != (
-            skin.pitch,
-            skin.tile_size,
-            skin.tile_offset,
-        ):
-            raise VisionError(f"the board geometry was not located with skin {skin.name!r}")
-        if skin.faces and geometry.face is None:
-            raise VisionError(f"skin {skin.name!r} has faces but the geometry has no face")
+        _check_fits(skin, geometry)
         self.skin = skin
         self.geometry = geometry
         self.crops_dir = crops_dir or default_crops_dir()
-        tiles = sorted(skin.templates)
-        pictures = skin.pictures()
-        variants = [
-            (size_class, tile)
-            for size_class, drawn in sorted(skin.variants.items())
-            for tile in sorted(drawn)
-        ]
-        board_classes = np.unique(geometry.size_classes).tolist()
-        finished = [
-            (size_class, tile, image)
-            for size_class in board_classes
-            for tile, image in _finished_looks(skin, size_class)
-        ]
-        self._first_unlabelled = len(pictures) + len(finished)
-        labels = (
-            [tile for tile, _ in pictures]
-            + [tile for _, tile, _ in finished]
-            + [Tile.OPENED] * len(unlabelled)
-        )
-        self._tiles = np.array(labels, dtype=np.uint8)
-        images = (
-            [picture for _, picture in pictures]
-            + [image for _, _, image in finished]
-            + [image for _, image in unlabelled]
-        )
-        self._bank = TemplateBank(labels, images, skin.level_weight, skin.mask)
-        self._tile_names = (
-            [tile.name for tile in tiles]
-            + [f"{tile.name} of size class {size_class}" for size_class, tile in variants]
-            + [
-                f"{tile.name} as a finished game draws it on size class {size_class}"
-                for size_class, tile, _ in finished
-            ]
-            + [f"unlabelled picture {index}" for index in range(len(unlabelled))]
-        )
-        classes = [size_class for size_class, _, _ in finished]
-        classes += [size_class for size_class, _ in unlabelled]
-        self._even = (
-            not variants
-            and len(board_classes) == 1
-            and all(size_class in board_classes for size_class in classes)
-        )
+        templates = cell_templates(skin, geometry, unlabelled)
+        self._first_unlabelled = templates.first_unlabelled
+        self._tiles = np.array(templates.labels, dtype=np.uint8)
+        self._bank = TemplateBank(templates.labels, templates.images, skin.level_weight, skin.mask)
+        self._tile_names = templates.names
+        self._even = templates.even
         board = geometry.rect
         self.region = board if geometry.face is None else board.union(geometry.face)
         """The screen region to capture for :meth:`read`: the board and the face."""
-        self._together: npt.NDArray[np.bool_] | None = None
-        if self._even:
-            every = np.arange(len(labels))
-            self._classes = [
-                _ClassBank(int(geometry.size_classes[0, 0]), np.r_[every, len(labels)], self._bank)
-            ]
-        else:
-            self._classes, self._together = _by_class(
-                skin, geometry, labels, images, variants, classes
-            )
+        self._classes, self._together = class_banks(skin, geometry, templates, self._bank)
         """Per size class on the board, the templates its cells read (on an uneven board a tile
         drawn apart for wider cells is read against that class's picture only, a picture first
         met in play only where it was met); which two templates some class reads both of."""
@@ -242,27 +114,11 @@ class BoardReader:
             else geometry.tile_positions((self.region.left, self.region.top))
         )
         """Where an uneven board's tile images are in a frame (see :meth:`tile_images`)."""
-        self._ringed = (
-            skin.level_weight < 1
-            and self._even
-            and all(
-                offset >= 1 and offset + size <= pitch - 1
-                for offset, size, pitch in zip(
-                    skin.tile_offset, skin.tile_size, skin.pitch, strict=True
-                )
-            )
-        )
+        self._ringed = _ring_shows_ground(skin, self._even)
         """Whether a refused cell may be judged again over the ground its ring shows (see
-        :meth:`_over_their_ground`): a board on a gradient, evenly spaced, its tiles inside
-        their cells with a pixel to spare on every side."""
+        :meth:`_over_their_ground`)."""
         self._faces = _face_bank(skin)
-        missing = skin.missing_tiles()
-        self._lacking = (
-            f"; the skin has no template for {', '.join(tile.name for tile in missing)}, "
-            "which the cell may show (calibrate again to learn it)"
-            if missing
-            else ""
-        )
+        self._lacking = _lacking_note(skin)
         """Said of every unreadable cell while the skin lacks tiles (a short calibration
         may never have seen a 7 or an 8)."""
         self._last: tuple[npt.NDArray[np.uint8], Verdict] | None = None
@@ -270,15 +126,9 @@ class BoardReader:
         judged over its ground: a cell showing the same pixels again has the same verdict, and
         the template it was nearest is the first guess for a cell that changed (most show the
         same after a move)."""
-        self._hidden = np.full(geometry.rows * geometry.columns, -1, dtype=np.intp)
+        self._hidden = hidden_templates(self._classes, templates.labels, geometry)
         """Per cell, the hidden tile's template its size class reads (-1 if none): the second
         guess, right for every cell of a new game."""
-        for part in self._classes:
-            read = part.templates[:-1].tolist()
-            hidden = [index for index in read if labels[index] == Tile.HIDDEN]
-            self._hidden[geometry.size_classes.reshape(-1) == part.size_class] = (
-                hidden[0] if hidden else -1
-            )
         self.watched = [board] + ([geometry.face] if geometry.face is not None else [])
         """The parts of :attr:`region` that show the game's state (not its timer or counter)."""
 
@@ -314,7 +164,9 @@ class BoardReader:
                 (int(row), int(column)) for row, column in np.argwhere(~verdict.accepted)
             )
             cell = unreadable[0]
-            path = self._save_crop(tiles[cell], f"cell-r{cell[0]}-c{cell[1]}")
+            path = save_crop(
+                self.crops_dir, tiles[cell], f"{self.skin.name}-cell-r{cell[0]}-c{cell[1]}"
+            )
             others = len(unreadable) - 1
             raise UnreadableCellError(
                 f"skin {self.skin.name!r}: cell (row {cell[0]}, column {cell[1]}) at screen "
@@ -571,7 +423,7 @@ class BoardReader:
         unlearned = set(FACE_STATES) - set(self._faces.labels)
         if unlearned and not verdict.within_threshold[0]:
             return None
-        path = self._save_crop(crop, "face")
+        path = save_crop(self.crops_dir, crop, f"{self.skin.name}-face")
         raise UnreadableFaceError(
             f"skin {self.skin.name!r}: the face at screen ({face.left}, {face.top}) "
             f"{self._why(verdict, 0, self._faces.labels)}; its image is saved to {path}",
@@ -593,38 +445,10 @@ class BoardReader:
             f"{float(verdict.second_distance[index]):.3f} are too close to choose"
         )
 
-    def _save_crop(self, image: npt.NDArray[np.uint8], what: str) -> Path:
-        """Save ``image`` (of ``what``) as a PNG named by its content: a picture read again and
-        again (the play loop re-reads an unreadable board for seconds) is one file. The folder
-        keeps the newest :data:`MAX_SAVED_CROPS`, so a bot left running fills no disk."""
-        self.crops_dir.mkdir(parents=True, exist_ok=True)
-        picture = np.ascontiguousarray(image)
-        digest = hashlib.sha256(repr(picture.shape).encode() + picture.tobytes()).hexdigest()
-        path = self.crops_dir / f"{self.skin.name}-{what}-{digest[:16]}.png"
-        if path.exists():
-            path.touch()  # newest again; the folder holds no more files than before
-            return path
-        if not cv2.imwrite(str(path), picture):
-            raise VisionError(f"could not write the crop {path}")
-        _keep_newest(self.crops_dir, MAX_SAVED_CROPS)
-        return path
-
 
 def _parts(verdict: Verdict) -> list[npt.NDArray[Any]]:
     """The arrays of ``verdict`` in the order :class:`Verdict` takes them."""
     return [getattr(verdict, part.name) for part in fields(verdict)]
-
-
-def _keep_newest(folder: Path, count: int) -> None:
-    """Remove all but the ``count`` newest PNG files of ``folder``."""
-    ages = []
-    for path in folder.glob("*.png"):
-        try:
-            ages.append((path.stat().st_mtime_ns, path))
-        except FileNotFoundError:  # removed meanwhile by another reader
-            continue
-    for _, path in sorted(ages, reverse=True)[count:]:
-        path.unlink(missing_ok=True)
 
 
 def _face_bank(skin: Skin) -> TemplateBank[str] | None:
@@ -635,3 +459,46 @@ def _face_bank(skin: Skin) -> TemplateBank[str] | None:
         return TemplateBank(states, [skin.faces[state] for state in states])
     except ValueError as error:
         raise VisionError(f"skin {skin.name!r}: its faces differ in size ({error})") from error
+
+
+def _check_fits(skin: Skin, geometry: BoardGeometry) -> None:
+    """Raise :class:`VisionError` unless a reader of ``skin`` can read the board of ``geometry``:
+    the skin has tiles, the board was located with it, and it has a face where the skin does."""
+    if not skin.templates:
+        raise VisionError(f"skin {skin.name!r} has no tile templates")
+    if (geometry.pitch, geometry.tile_size, geometry.tile_offset) != (
+        skin.pitch,
+        skin.tile_size,
+        skin.tile_offset,
+    ):
+        raise VisionError(f"the board geometry was not located with skin {skin.name!r}")
+    if skin.faces and geometry.face is None:
+        raise VisionError(f"skin {skin.name!r} has faces but the geometry has no face")
+
+
+def _ring_shows_ground(skin: Skin, even: bool) -> bool:
+    """Whether a reader of ``skin`` may judge a refused cell again over the ground its pixel
+    ring shows: a board on a gradient (``level_weight`` below 1), evenly spaced (``even``), its
+    tiles inside their cells with a pixel to spare on every side."""
+    return (
+        skin.level_weight < 1
+        and even
+        and all(
+            offset >= 1 and offset + size <= pitch - 1
+            for offset, size, pitch in zip(
+                skin.tile_offset, skin.tile_size, skin.pitch, strict=True
+            )
+        )
+    )
+
+
+def _lacking_note(skin: Skin) -> str:
+    """What a message about an unreadable cell adds while ``skin`` lacks tiles: that the cell
+    may show one of them (empty when the skin has them all)."""
+    missing = skin.missing_tiles()
+    return (
+        f"; the skin has no template for {', '.join(tile.name for tile in missing)}, "
+        "which the cell may show (calibrate again to learn it)"
+        if missing
+        else ""
+    )

@@ -1,30 +1,21 @@
 """A skin: how one Minesweeper program draws its board, learned by calibration.
 
-A skin is stored as a folder: ``skin.json`` plus one PNG per tile (``tiles/<TILE_NAME>.png``),
-where the game has a face button one PNG per face (``faces/<state>.png``), where a new game
-is a click on a point beside the board each look of the button there (``button.png``,
-``button.2.png``, ...), and where some pixels of each tile are left out of comparisons the
-mask of the rest (``mask.png``, white where compared). Calibration writes skins; vision only
-reads them.
-
-Skins travel between machines as archives, so a skin folder is untrusted data: every field is
-checked before use, file names come only from the known tiles and face states, the only keys the
-bot may press are the ones games use for a new game, and no picture is decoded before its header
-shows it is small.
+Its tile templates, grid geometry, faces and way to start a new game, and what each of them must
+be. Skins travel between machines as archives, so a skin is untrusted data: every field is
+checked when a skin is made (:meth:`Skin.check`), and the only keys the bot may press are the
+ones games use for a new game. Calibration writes skins; vision only reads them. The folder a
+skin is stored in, and the safe reading of its files, are :mod:`vision.skin_folder`'s.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import reprlib
-import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -85,9 +76,6 @@ MAX_SLACK = 2
 shares a window's leftover pixels out one per cell)."""
 MIN_COMPARED = 0.5
 """The least share of a tile's pixels a skin's mask may keep (see :attr:`Skin.mask`)."""
-MAX_JSON_BYTES = 64 * 1024
-MAX_PNG_BYTES = 1024 * 1024
-"""Far above what a skin needs (an uncompressed 256x256 PNG is under 200 kB)."""
 
 EXTRA_TYPES: dict[str, type] = {
     "question_marks": bool,
@@ -119,8 +107,6 @@ def parse_board(text: object) -> tuple[int, int, int] | None:
 
 
 FIRST_CLICK_RULES = tuple(rule.value for rule in FirstClick)
-
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 _short = reprlib.Repr()
 _short.maxstring = _short.maxother = 40
@@ -266,9 +252,9 @@ class Skin:
                 f"tile_offset {tuple(self.tile_offset)} puts the {_size(self.tile_size)} "
                 f"tile crop outside its {_size(self.pitch)} cell"
             )
-        if not _is_number(self.threshold) or not 0 < self.threshold <= 1:
+        if not is_number(self.threshold) or not 0 < self.threshold <= 1:
             return f"threshold {shown(self.threshold)} is not a number above 0 and at most 1"
-        if not _is_number(self.level_weight) or not 0 < self.level_weight <= 1:
+        if not is_number(self.level_weight) or not 0 < self.level_weight <= 1:
             return f"level_weight {shown(self.level_weight)} is not a number above 0 and at most 1"
         if not isinstance(self.new_game, NewGame):
             return f"new_game {shown(self.new_game)} is not a NewGame"
@@ -284,6 +270,17 @@ class Skin:
         )
 
     def _picture_problem(self) -> str | None:
+        return (
+            self._templates_problem()
+            or self._variants_problem()
+            or self._finished_problem()
+            or self._seen_problem()
+            or self._faces_problem()
+            or self._mask_problem()
+            or self._buttons_problem()
+        )
+
+    def _templates_problem(self) -> str | None:
         if not isinstance(self.templates, dict) or not self.templates:
             return "tiles: there is no tile template"
         for tile, image in self.templates.items():
@@ -291,6 +288,9 @@ class Skin:
                 return f"tiles: {shown(tile)} is not a tile"
             if problem := self._tile_picture_problem(tile, image, f"tiles/{tile.name}.png"):
                 return problem
+        return None
+
+    def _variants_problem(self) -> str | None:
         if not isinstance(self.variants, dict):
             return f"variants {shown(self.variants)} is not a dict"
         for size_class, variants in self.variants.items():
@@ -302,6 +302,9 @@ class Skin:
                 path = f"tiles/{tile.name}.{size_class}.png"
                 if problem := self._tile_picture_problem(tile, image, path):
                     return problem
+        return None
+
+    def _finished_problem(self) -> str | None:
         if not isinstance(self.finished, dict):
             return f"finished {shown(self.finished)} is not a dict"
         for size_class, drawn in self.finished.items():
@@ -313,6 +316,9 @@ class Skin:
                 path = finished_file(tile, size_class)
                 if problem := self._tile_picture_problem(tile, image, path):
                     return problem
+        return None
+
+    def _seen_problem(self) -> str | None:
         if not isinstance(self.seen, dict):
             return f"seen {shown(self.seen)} is not a dict"
         for size_class, tiles in self.seen.items():
@@ -320,6 +326,9 @@ class Skin:
                 return f"seen: {shown(size_class)} is not a size class from 0 to 3"
             if not isinstance(tiles, set) or not tiles <= set(self.templates):
                 return f"seen: class {size_class} holds {shown(tiles)}, not a set of its tiles"
+        return None
+
+    def _faces_problem(self) -> str | None:
         if not isinstance(self.faces, dict):
             return f"faces {shown(self.faces)} is not a dict"
         sizes = set()
@@ -336,6 +345,9 @@ class Skin:
             return (
                 f"faces: the pictures differ in size ({', '.join(sorted(_size(s) for s in sizes))})"
             )
+        return None
+
+    def _mask_problem(self) -> str | None:
         if self.mask is not None and not (
             isinstance(self.mask, np.ndarray)
             and self.mask.dtype == np.bool_
@@ -346,6 +358,9 @@ class Skin:
                 f"mask (mask.png) is not a black and white {_size(self.tile_size)} picture "
                 f"white on at least {MIN_COMPARED:.0%} of it"
             )
+        return None
+
+    def _buttons_problem(self) -> str | None:
         if not isinstance(self.buttons, tuple) or len(self.buttons) > MAX_BUTTONS:
             return f"buttons: not a tuple of at most {MAX_BUTTONS} pictures"
         if self.buttons and self.new_game.at is None:
@@ -419,263 +434,17 @@ class Skin:
 
     def save(self, folder: Path) -> Path:
         """Write the skin into ``folder`` (created if needed) and return it."""
-        self.check()
-        meta = {
-            "format": SKIN_FORMAT,
-            "name": self.name,
-            "pitch": list(self.pitch),
-            "tile_size": list(self.tile_size),
-            "tile_offset": list(self.tile_offset),
-            "slack": list(self.slack),
-            "threshold": self.threshold,
-            "level_weight": self.level_weight,
-            "new_game": self.new_game.to_json(),
-            "tiles": sorted(tile.name for tile in self.templates),
-            "variants": {
-                str(size_class): sorted(tile.name for tile in variants)
-                for size_class, variants in sorted(self.variants.items())
-            },
-            "finished": {
-                str(size_class): sorted(tile.name for tile in drawn)
-                for size_class, drawn in sorted(self.finished.items())
-            },
-            "seen": {
-                str(size_class): sorted(tile.name for tile in tiles)
-                for size_class, tiles in sorted(self.seen.items())
-            },
-            "faces": sorted(self.faces),
-            "buttons": len(self.buttons),
-            "mask": self.mask is not None,
-            "extra": self.extra,
-        }
-        try:
-            text = json.dumps(meta, indent=2) + "\n"
-        except (TypeError, ValueError) as error:
-            raise SkinError(f"skin {self.name!r}: extra is not JSON data ({error})") from error
-        (folder / "tiles").mkdir(parents=True, exist_ok=True)
-        for tile, image in self.templates.items():
-            _write_png(folder / "tiles" / f"{tile.name}.png", image)
-        for size_class, variants in self.variants.items():
-            for tile, image in variants.items():
-                _write_png(folder / "tiles" / f"{tile.name}.{size_class}.png", image)
-        for size_class, drawn in self.finished.items():
-            (folder / "tiles" / "finished").mkdir(exist_ok=True)
-            for tile, image in drawn.items():
-                _write_png(folder / finished_file(tile, size_class), image)
-        if self.faces:
-            (folder / "faces").mkdir(exist_ok=True)
-            for state, image in self.faces.items():
-                _write_png(folder / "faces" / f"{state}.png", image)
-        for number, button in enumerate(self.buttons, start=1):
-            _write_png(folder / button_file(number), button)
-        if self.mask is not None:
-            _write_png(folder / "mask.png", np.repeat(self.mask[..., None] * np.uint8(255), 3, 2))
-        (folder / "skin.json").write_text(text)
-        return folder
+        from vision.skin_folder import write_skin  # which imports this module
+
+        return write_skin(self, folder)
 
     @classmethod
     def load(cls, folder: Path) -> Skin:
         """Read a folder written by :meth:`save`; raise :class:`SkinError` naming the file and the
         field that is wrong. Only files of known tiles and face states are read."""
-        meta_path = folder / "skin.json"
-        if not meta_path.is_file():
-            raise SkinError(f"{meta_path}: no such file (is {folder} a skin folder?)")
-        meta = _SkinJson(meta_path)
-        version = meta.get("format", object)
-        if type(version) is not int or version != SKIN_FORMAT:
-            raise meta.error(f"format {shown(version)} is not {SKIN_FORMAT}")
-        new_game = meta.get("new_game", dict)
-        if set(new_game) - {"kind", "key", "at"}:
-            raise meta.error(f"new_game has fields other than kind, key and at: {shown(new_game)}")
-        at = new_game.get("at")
-        try:
-            how = NewGame(
-                new_game.get("kind"),
-                new_game.get("key"),
-                tuple(at) if isinstance(at, list) else at,
-            )
-        except SkinError as error:
-            raise meta.error(str(error)) from error
-        tiles = meta.names("tiles", [tile.name for tile in PICTURED_TILES])
-        faces = meta.names("faces", FACE_STATES) if "faces" in meta.data else []
-        name, pitch = meta.get("name", str), meta.pair("pitch")
-        tile_size, tile_offset = meta.pair("tile_size"), meta.pair("tile_offset")
-        slack = meta.pair("slack") if "slack" in meta.data else (0, 0)  # older skins: even
-        threshold = meta.number("threshold")
-        level_weight = meta.number("level_weight") if "level_weight" in meta.data else 1.0
-        extra = meta.get("extra", dict) if "extra" in meta.data else {}
-        templates = {Tile[tile]: _read_png(folder / "tiles" / f"{tile}.png") for tile in tiles}
-        variants = {  # older skins: one size class
-            size_class: {
-                tile: _read_png(folder / "tiles" / f"{tile.name}.{size_class}.png")
-                for tile in drawn
-            }
-            for size_class, drawn in meta.tiles_by_class("variants", 1, tiles).items()
-        }
-        finished = {  # older skins: none
-            size_class: {
-                tile: _read_png(folder / finished_file(tile, size_class)) for tile in drawn
-            }
-            for size_class, drawn in meta.tiles_by_class("finished", 0, tiles).items()
-        }
-        seen = {  # older skins: every template seen in every class
-            size_class: set(drawn)
-            for size_class, drawn in meta.tiles_by_class("seen", 0, tiles).items()
-        }
-        pictures = {state: _read_png(folder / "faces" / f"{state}.png") for state in faces}
-        buttons = tuple(
-            _read_png(folder / button_file(number)) for number in range(1, meta.buttons() + 1)
-        )
-        has_mask = meta.get("mask", bool) if "mask" in meta.data else False
-        mask = _read_mask(folder / "mask.png") if has_mask else None
-        try:
-            return cls(
-                name,
-                pitch,
-                tile_size,
-                templates,
-                threshold,
-                how,
-                tile_offset,
-                pictures,
-                extra,
-                slack,
-                level_weight,
-                variants,
-                seen,
-                buttons,
-                mask,
-                finished,
-            )
-        except SkinError as error:
-            raise meta.error(str(error)) from error
+        from vision.skin_folder import read_skin  # which imports this module
 
-
-class _SkinJson:
-    """The fields of one ``skin.json``, each read with its JSON type checked; errors name the
-    file and the field."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        text = _read_capped(path, MAX_JSON_BYTES)
-        try:
-            data = json.loads(text.decode("utf-8"))
-        except (ValueError, RecursionError) as error:
-            raise self.error(f"not valid JSON ({error})") from error
-        if not isinstance(data, dict):
-            raise self.error(f"not a JSON object but {shown(data)}")
-        self.data: dict[str, Any] = data
-
-    def error(self, problem: str) -> SkinError:
-        return SkinError(f"{self.path}: {problem}")
-
-    def get(self, name: str, kind: type) -> Any:
-        """Field ``name``, which must be there and of type ``kind`` (``object``: any)."""
-        if name not in self.data:
-            raise self.error(f"{name} is missing")
-        value = self.data[name]
-        if not isinstance(value, kind) or (isinstance(value, bool) and kind not in (bool, object)):
-            raise self.error(
-                f"{name} {shown(value)} is not a {_JSON_NAMES.get(kind, kind.__name__)}"
-            )
-        return value
-
-    def pair(self, name: str) -> tuple[int, int]:
-        """Field ``name``: [x, y], two whole numbers (their range is :meth:`Skin.check`'s)."""
-        value = self.get(name, list)
-        if len(value) != 2 or not all(type(number) is int for number in value):
-            raise self.error(f"{name} {shown(value)} is not [x, y], two whole numbers")
-        return value[0], value[1]
-
-    def buttons(self) -> int:
-        """How many looks of a new-game button the skin keeps: ``buttons``, or (a skin saved
-        before a button had several) one where ``button`` is true."""
-        if "buttons" not in self.data:
-            return int(self.get("button", bool)) if "button" in self.data else 0
-        count = self.get("buttons", int)
-        if not 0 <= count <= MAX_BUTTONS:
-            raise self.error(f"buttons {shown(count)} is not from 0 to {MAX_BUTTONS}")
-        return int(count)
-
-    def number(self, name: str) -> float:
-        value = self.get(name, object)
-        if not _is_number(value):
-            raise self.error(f"{name} {shown(value)} is not a finite number")
-        return float(value)
-
-    def tiles_by_class(self, name: str, low: int, tiles: list[str]) -> dict[int, list[Tile]]:
-        """Field ``name``, where present: per size class from ``low`` to 3 (a key "0" to "3"),
-        a list of distinct names from ``tiles``."""
-        found = {}
-        for key, names in (self.get(name, dict) if name in self.data else {}).items():
-            if not (
-                key in [str(size_class) for size_class in range(low, SIZE_CLASSES)]
-                and isinstance(names, list)
-                and all(tile in tiles for tile in names)
-                and len(set(names)) == len(names)
-            ):
-                raise self.error(
-                    f"{name}.{key}: {shown(names)} is not a size class from {low} to 3 holding "
-                    "distinct tiles of the skin"
-                )
-            found[int(key)] = [Tile[tile] for tile in names]
-        return found
-
-    def names(self, name: str, known: list[str] | tuple[str, ...]) -> list[str]:
-        """Field ``name``: a list of distinct names from ``known`` (they become file names)."""
-        value = self.get(name, list)
-        for item in value:
-            if item not in known:
-                raise self.error(f"{name}: {shown(item)} is not one of {', '.join(known)}")
-        if len(set(value)) != len(value):
-            raise self.error(f"{name} lists a name twice: {shown(value)}")
-        return value
-
-
-_JSON_NAMES = {dict: "JSON object", list: "JSON list", str: "string", object: "value"}
-
-
-def _read_capped(path: Path, cap: int) -> bytes:
-    """The bytes of regular file ``path``; refused past ``cap`` bytes (never read further)."""
-    if not path.is_file():
-        raise SkinError(f"{path}: missing or not a regular file")
-    try:
-        with path.open("rb") as file:
-            data = file.read(cap + 1)
-    except OSError as error:
-        raise SkinError(f"{path}: cannot be read ({error.strerror})") from error
-    if len(data) > cap:
-        raise SkinError(f"{path}: larger than {cap} bytes, too large for a skin")
-    return data
-
-
-def _read_png(path: Path) -> Image:
-    """The picture in PNG file ``path``, decoded only after its header shows a size a skin's
-    pictures can have (a small file may hold a huge picture)."""
-    data = _read_capped(path, MAX_PNG_BYTES)
-    # The PNG signature, then the IHDR chunk (4-byte length, type) whose data begins with the
-    # width and height as big-endian 4-byte integers.
-    if len(data) < 24 or data[:8] != PNG_SIGNATURE or data[12:16] != b"IHDR":
-        raise SkinError(f"{path}: not a PNG file")
-    width, height = struct.unpack(">II", data[16:24])
-    if not (0 < width <= MAX_SIDE and 0 < height <= MAX_SIDE):
-        raise SkinError(f"{path}: a {width}x{height} picture, over {MAX_SIDE} pixels a side")
-    try:
-        image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
-    except cv2.error as error:
-        raise SkinError(f"{path}: a damaged PNG file") from error
-    if image is None:
-        raise SkinError(f"{path}: a damaged PNG file")
-    return np.asarray(image, dtype=np.uint8)
-
-
-def _read_mask(path: Path) -> npt.NDArray[np.bool_]:
-    """The mask in PNG file ``path``: white where compared, black where not, nothing else."""
-    image = _read_png(path)
-    white = (image == 255).all(axis=2)
-    if not (white | (image == 0).all(axis=2)).all():
-        raise SkinError(f"{path}: a mask has only black and white pixels")
-    return white
+        return read_skin(folder, cls)
 
 
 def finished_file(tile: Tile, size_class: int) -> str:
@@ -687,11 +456,6 @@ def finished_file(tile: Tile, size_class: int) -> str:
 def button_file(number: int) -> str:
     """The file of a skin's ``number``-th look of its new-game button (counted from 1)."""
     return "button.png" if number == 1 else f"button.{number}.png"
-
-
-def _write_png(path: Path, image: Image) -> None:
-    if not cv2.imwrite(str(path), image):
-        raise SkinError(f"{path}: could not write the PNG")
 
 
 def _tile_name(tile: object) -> str:
@@ -706,7 +470,7 @@ def _is_pair(value: object, low: int) -> bool:
     )
 
 
-def _is_number(value: object) -> bool:
+def is_number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 

@@ -12,7 +12,6 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from pictures import read_picture
 
-import vision.read as read_module
 from solver import Board, Tile
 from solver.board import PICTURED_TILES
 from vision.errors import BoardNotFoundError, UnreadableCellError, UnreadableFaceError
@@ -229,60 +228,6 @@ def test_a_covered_part_of_the_board_names_every_unreadable_cell(tmp_path: Path)
     assert raised.value.cell == (1, 2)
     assert "(row 1, column 2)" in str(raised.value)
     assert "5 more of the 48 cells are unreadable" in str(raised.value)
-
-
-def unreadable_board(seed: int) -> tuple[Scene, np.ndarray]:
-    """A board with one cell of noise (``seed``'s), and the noise."""
-    drawn = draw(SKINS[16], np.zeros((3, 4), dtype=np.uint8), (30, 60), SCREEN)
-    tile = drawn.geometry.tile_rect((1, 2))
-    noise = np.random.default_rng(seed).integers(0, 256, (tile.height, tile.width, 3), np.uint8)
-    drawn.screen[tile.top : tile.bottom, tile.left : tile.right] = noise
-    return drawn, noise
-
-
-def test_one_unreadable_picture_read_again_and_again_is_saved_once(tmp_path: Path) -> None:
-    """The play loop reads an unreadable board again for seconds: one file, not one a read."""
-    drawn, _ = unreadable_board(1)
-    paths = set()
-    for _ in range(5):
-        with pytest.raises(UnreadableCellError) as raised:
-            read_scene(drawn.skin, drawn.geometry, drawn.screen, tmp_path)
-        paths.add(raised.value.crop_path)
-    assert len(paths) == 1 and list(tmp_path.iterdir()) == list(paths)
-
-
-def test_a_crop_saved_again_leaves_the_crops_folder_unlisted(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Only a new file can take the folder past its bound: listing a full folder to prune it
-    cost every read of a board under a message (kmines' for 4 s a game) 4 ms."""
-    listed: list[Path] = []
-    prune = read_module._keep_newest
-
-    def listing(folder: Path, count: int) -> None:
-        listed.append(folder)
-        prune(folder, count)
-
-    monkeypatch.setattr(read_module, "_keep_newest", listing)
-    for seed in (0, 0, 0, 1, 1):
-        drawn, _ = unreadable_board(seed)
-        with pytest.raises(UnreadableCellError):
-            read_scene(drawn.skin, drawn.geometry, drawn.screen, tmp_path)
-    assert listed == [tmp_path, tmp_path] and len(list(tmp_path.iterdir())) == 2
-
-
-def test_the_saved_crops_are_bounded_the_newest_kept(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(read_module, "MAX_SAVED_CROPS", 3)
-    saved = []
-    for seed in range(5):
-        drawn, noise = unreadable_board(seed)
-        with pytest.raises(UnreadableCellError) as raised:
-            read_scene(drawn.skin, drawn.geometry, drawn.screen, tmp_path)
-        saved.append(raised.value.crop_path)
-        assert np.array_equal(read_picture(raised.value.crop_path), noise)
-    assert sorted(tmp_path.iterdir()) == sorted(saved[-3:])
 
 
 def test_a_lattice_past_the_image_is_refused() -> None:
