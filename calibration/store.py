@@ -23,13 +23,13 @@ from pathlib import Path
 import platformdirs
 
 from solver.board import PICTURED_TILES
+from vision.errors import SkinError
 from vision.skin import (
     FACE_STATES,
     MAX_BUTTONS,
     NAME_PATTERN,
     SIZE_CLASSES,
     Skin,
-    SkinError,
     button_file,
     finished_file,
     shown,

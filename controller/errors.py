@@ -31,8 +31,7 @@ Not errors: :class:`controller.stopping.StopRequested` (a ``BaseException``, as
 from __future__ import annotations
 
 from solver.errors import AutosweeperError
-from vision.errors import VisionError
-from vision.skin import SkinError
+from vision.errors import SkinError, VisionError
 
 
 class ControllerError(AutosweeperError):

@@ -30,10 +30,10 @@ from controller.mouse import Mouse
 from controller.table import ScreenTable
 from solver import LEVELS
 from vision.capture import Screen, ScreenGrabber
-from vision.errors import BoardNotFoundError, VisionError
+from vision.errors import BoardNotFoundError, SkinError, VisionError
 from vision.geometry import BoardGeometry, Rect
 from vision.locate import locate_on_screen
-from vision.skin import Skin, SkinError
+from vision.skin import Skin
 
 REDRAW_AFTER_MOVE = 0.3
 """Seconds a game is given to redraw a tile the pointer has left."""

@@ -1,4 +1,16 @@
-"""What can go wrong between the screen and a board; every message says what and where."""
+"""What can go wrong between the screen and a board; every message says what and where.
+
+The family (the whole tree: :mod:`solver.errors`)::
+
+    VisionError                 the screen does not show what the skin describes
+    ├── CaptureError            a region that cannot be captured (off the screen, no display)
+    ├── BoardNotFoundError      no board of the skin where it was looked for
+    ├── UnreadableCellError     cells that match no template, or two about equally
+    ├── UnreadableFaceError     a face that matches none of the skin's
+    ├── UnstableFrameError      the board kept changing, or never changed
+    ├── GeometryError           cell edges that describe no board
+    └── SkinError               a skin folder missing, incomplete or malformed
+"""
 
 from __future__ import annotations
 
@@ -67,3 +79,11 @@ class UnreadableFaceError(VisionError):
 
 class UnstableFrameError(VisionError):
     """The board kept changing (or never changed) until the timeout."""
+
+
+class GeometryError(VisionError, ValueError):
+    """Cell edges that describe no board: the message says which axis and why."""
+
+
+class SkinError(VisionError, ValueError):
+    """A skin folder that is missing, incomplete or malformed. The message names the file."""

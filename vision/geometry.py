@@ -14,17 +14,13 @@ import numpy as np
 import numpy.typing as npt
 
 from solver import Cell
-from vision.errors import VisionError
+from vision.errors import GeometryError
 from vision.match import tile_gather, tile_lattice
 from vision.skin import Image
 
 Edges = tuple[tuple[int, ...], tuple[int, ...]]
 """Where each column and each row of cells starts, in pixels from the board's left or top, then
 where the board ends: ``columns + 1`` and ``rows + 1`` numbers, the first 0."""
-
-
-class GeometryError(VisionError, ValueError):
-    """Cell edges that describe no board: the message says which axis and why."""
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from solver import FirstClick, Tile
 from solver.board import PICTURED_TILES
-from vision.errors import VisionError
+from vision.errors import SkinError
 
 Image = npt.NDArray[np.uint8]
 """A BGR image, shape (height, width, 3)."""
@@ -115,10 +115,6 @@ _short.maxstring = _short.maxother = 40
 def shown(value: object) -> str:
     """``repr(value)`` cut short, for quoting untrusted data in a one-line message."""
     return _short.repr(value)
-
-
-class SkinError(VisionError, ValueError):
-    """A skin folder that is missing, incomplete or malformed. The message names the file."""
 
 
 @dataclass

@@ -29,6 +29,7 @@ import numpy.typing as npt
 
 from solver import Tile
 from solver.board import PICTURED_TILES
+from vision.errors import SkinError
 from vision.skin import (
     FACE_STATES,
     MAX_BUTTONS,
@@ -38,7 +39,6 @@ from vision.skin import (
     Image,
     NewGame,
     Skin,
-    SkinError,
     button_file,
     finished_file,
     is_number,

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from calibration.store import export_skin, import_skin, list_skins, load_skin, skins_dir
-from vision.skin import SkinError
+from vision.errors import SkinError
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:

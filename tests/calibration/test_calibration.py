@@ -73,12 +73,12 @@ from solver.board import PICTURED_TILES
 from solver.engine import neighbour_counts
 from vision import stable as stable_module
 from vision import synthetic
-from vision.errors import UnreadableCellError
+from vision.errors import SkinError, UnreadableCellError
 from vision.geometry import BoardGeometry, Rect
 from vision.locate import locate
 from vision.match import TemplateBank, flatness
 from vision.read import BoardReader
-from vision.skin import FACE_STATES, MAX_SLACK, Image, NewGame, Skin, SkinError
+from vision.skin import FACE_STATES, MAX_SLACK, Image, NewGame, Skin
 from vision.synthetic import make_skin, veil_with_dialog
 
 BACKGROUND = (40, 40, 40)

@@ -14,7 +14,7 @@ from controller.cli import SUBCOMMANDS, build_parser, main, package_version
 from controller.commands import analyze as analyze_command
 from controller.errors import SandboxError
 from solver import AutosweeperError, Board, BoardError
-from vision.skin import SkinError
+from vision.errors import SkinError
 
 
 def test_every_subcommand_is_registered() -> None:

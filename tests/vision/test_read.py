@@ -14,8 +14,13 @@ from pictures import read_picture
 
 from solver import Board, Tile
 from solver.board import PICTURED_TILES
-from vision.errors import BoardNotFoundError, UnreadableCellError, UnreadableFaceError
-from vision.geometry import BoardGeometry, GeometryError, Rect
+from vision.errors import (
+    BoardNotFoundError,
+    GeometryError,
+    UnreadableCellError,
+    UnreadableFaceError,
+)
+from vision.geometry import BoardGeometry, Rect
 from vision.locate import locate
 from vision.match import AMBIGUITY_RATIO, Floats, TemplateBank, tile_gather, tile_lattice
 from vision.read import BoardReader, Reading

@@ -37,15 +37,8 @@ from controller.cli import main
 from solver import Tile
 from solver.board import PICTURED_TILES
 from vision.bench import ring_mask
-from vision.skin import (
-    MAX_BUTTONS,
-    NEW_GAME_KEYS,
-    NewGame,
-    Skin,
-    SkinError,
-    board_text,
-    parse_board,
-)
+from vision.errors import SkinError
+from vision.skin import MAX_BUTTONS, NEW_GAME_KEYS, NewGame, Skin, board_text, parse_board
 from vision.synthetic import make_skin
 
 

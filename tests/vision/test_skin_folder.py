@@ -27,7 +27,8 @@ from skin_documents import (
 
 from calibration.store import save_skin
 from vision.bench import ring_mask
-from vision.skin import NewGame, Skin, SkinError
+from vision.errors import SkinError
+from vision.skin import NewGame, Skin
 from vision.synthetic import make_skin
 
 # --- names in skin.json are known names, never paths ----------------------------------------------
