@@ -71,8 +71,8 @@ calibration (the game is not understood) unless one game learned from is the odd
 games set aside agree with all the others without it."""
 MAX_NARROWINGS = 2
 """Times calibration narrows what it compares to a smaller part of the cells, a neighbour
-having painted over a band of some (see :func:`calibration.catalogue.unpainted_box`) or a focus
-ring having moved (see :func:`calibration.catalogue.ring_pixels`)."""
+having painted over a band of some (see :func:`calibration.paint.unpainted_box`) or a focus
+ring having moved (see :func:`calibration.paint.ring_pixels`)."""
 WIN_ATTEMPTS = 6
 """Games the solver plays, per window whose mine count is known, to see the won face."""
 WIN_SECONDS = 45.0

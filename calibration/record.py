@@ -42,10 +42,10 @@ class Step:
     after: Ids
     unpainted: tuple[int, int, int, int] | None = None
     """For a click that opened cells, the part of the cells' pictures it left unpainted beside
-    them (see :func:`calibration.catalogue.unpainted_box`); None: not looked at."""
+    them (see :func:`calibration.paint.unpainted_box`); None: not looked at."""
     ring: npt.NDArray[np.bool_] | None = None
     """The pixels of a cell's picture where a focus ring moved off a cell opened before (see
-    :func:`calibration.catalogue.ring_pixels`); None: none did."""
+    :func:`calibration.paint.ring_pixels`); None: none did."""
 
     @property
     def changed(self) -> npt.NDArray[np.bool_]:
@@ -53,7 +53,7 @@ class Step:
 
     def painted_past(self, box: tuple[int, int, int, int]) -> bool:
         """Whether the click painted over part of ``box`` (the part of the cells compared) in
-        cells beside those it opened (see :func:`calibration.catalogue.unpainted_box`)."""
+        cells beside those it opened (see :func:`calibration.paint.unpainted_box`)."""
         return self.unpainted not in (None, box)
 
     @property

@@ -11,10 +11,11 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from calibration.catalogue import Catalogue, Ids, hit_ring, ring_pixels, unpainted_box
+from calibration.catalogue import Catalogue, Ids
 from calibration.errors import CalibrationError, PartialBoardError
 from calibration.faces import crop
 from calibration.grid import Grid
+from calibration.paint import hit_ring, ring_pixels, unpainted_box
 from solver import Cell, GameState
 from vision.errors import UnstableFrameError
 from vision.geometry import Rect
@@ -135,7 +136,7 @@ class BoardView:
     def unpainted(self, before: Image, after: Image) -> tuple[int, int, int, int]:
         """The part of the cells' pictures compared that a click left unpainted beside the cells
         it opened, between board captures ``before`` and ``after`` (see
-        :func:`calibration.catalogue.unpainted_box`)."""
+        :func:`calibration.paint.unpainted_box`)."""
         pictures = (self.cell_pictures(before), self.cell_pictures(after))
         return unpainted_box(*pictures, self.catalogue.box)
 
@@ -149,9 +150,9 @@ class BoardView:
     ) -> npt.NDArray[np.bool_] | None:
         """The pixels of a cell's picture where a focus ring moved off a cell opened before a
         click on ``clicked``, between board captures ``before`` and ``after`` (see
-        :func:`calibration.catalogue.ring_pixels`), and where the cell clicked differs by a ring
+        :func:`calibration.paint.ring_pixels`), and where the cell clicked differs by a ring
         alone from a cell of its size class the click ``uncovered`` (see
-        :func:`calibration.catalogue.hit_ring`); None where neither shows a ring."""
+        :func:`calibration.paint.hit_ring`); None where neither shows a ring."""
         pictures = (self.cell_pictures(before), self.cell_pictures(after))
         box = self.catalogue.box
         rings = [

@@ -26,14 +26,7 @@ from calibration import buttons, session
 from calibration import learn as learn_module
 from calibration import view as view_module
 from calibration.buttons import button_points
-from calibration.catalogue import (
-    GROUPING_TOLERANCE,
-    HIDDEN_ID,
-    Catalogue,
-    hit_ring,
-    ring_pixels,
-    unpainted_box,
-)
+from calibration.catalogue import GROUPING_TOLERANCE, HIDDEN_ID, Catalogue
 from calibration.errors import CalibrationError, GridNotFoundError, OutOfTimeError
 from calibration.faces import find_face
 from calibration.grid import Grid, find_lattice
@@ -48,6 +41,7 @@ from calibration.learn import (
     match_threshold,
 )
 from calibration.meanings import Meanings, board_of, check_counting, new_meanings
+from calibration.paint import hit_ring, ring_pixels, unpainted_box
 from calibration.record import ClickKind, Evidence, PlayedGame, Step
 from calibration.session import CalibrationPlayer
 from calibration.store import (
