@@ -6,9 +6,8 @@ mid-game, the next :class:`OutcomeLog` opened on the file sees an ``in progress`
 process is gone and marks it ``cut off``, so no game silently disappears from the statistics.
 A process is known by its pid and start time, so a pid reused by a later process is no alibi.
 
-The file uses WAL journaling (a reader never blocks the bot), ``PRAGMA user_version`` as its
-schema version and ``PRAGMA application_id`` as its mark: any other non-empty database is
-refused before anything in it is changed, journal mode included.
+The file itself (its schema, migrations and mark; any other non-empty database is refused
+before anything in it is changed, journal mode included) is :mod:`controller.outcome_file`'s.
 """
 
 from __future__ import annotations
@@ -31,12 +30,9 @@ import platformdirs
 from controller.desktop.processes import is_running, start_time
 from controller.errors import OutcomeLogError
 from controller.locks import log_alone
+from controller.outcome_file import bring_up_to_date, connect_read_only, recognise, write_ahead
 from controller.toollib import three_bv
 from solver import LEVELS, Board
-
-SCHEMA_VERSION = 3
-APPLICATION_ID = 0x41535750
-"""``PRAGMA application_id`` of an autosweeper log ("ASWP"), set since schema version 3."""
 
 
 class Result(StrEnum):
@@ -119,58 +115,11 @@ class LoggedGame:
         return f"{self.rows}x{self.columns}x{self.mines}"
 
 
-_SCHEMA = """
-CREATE TABLE games (
-    id INTEGER PRIMARY KEY,
-    started_at TEXT NOT NULL,
-    ended_at TEXT,
-    game TEXT NOT NULL,
-    skin TEXT NOT NULL,
-    rows INTEGER NOT NULL,
-    columns INTEGER NOT NULL,
-    mines INTEGER NOT NULL,
-    first_click TEXT,
-    result TEXT NOT NULL,
-    duration REAL,
-    clicks INTEGER NOT NULL DEFAULT 0,
-    guesses INTEGER NOT NULL DEFAULT 0,
-    bbbv INTEGER,
-    bbbv_per_second REAL,
-    final_board TEXT,
-    host TEXT NOT NULL,
-    pid INTEGER NOT NULL
-);
-CREATE TABLE moves (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    seq INTEGER NOT NULL,
-    seconds REAL NOT NULL,
-    row INTEGER NOT NULL,
-    col INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    safety REAL,
-    is_guess INTEGER NOT NULL,
-    PRIMARY KEY (game_id, seq)
-);
-CREATE INDEX games_by_result ON games(result);
-"""
-"""Version 1 of the schema; :data:`_MIGRATIONS` bring it up to :data:`SCHEMA_VERSION`."""
-
-_MIGRATIONS = {
-    2: "ALTER TABLE games ADD COLUMN reason TEXT;",
-    3: "ALTER TABLE games ADD COLUMN process_started REAL;"
-    f"PRAGMA application_id = {APPLICATION_ID};",
-}
-"""The SQL that takes a log from the version before each key to that version."""
-
-
 _COLUMNS_AS_STORED = (
     "id", "game", "skin", "rows", "columns", "mines", "first_click", "duration", "clicks",
     "guesses", "bbbv", "bbbv_per_second", "final_board", "reason",
 )  # fmt: skip
 """Columns of ``games`` that are :class:`LoggedGame` fields as they are."""
-
-_VERSION_1_COLUMNS = {"result", "host", "pid", "rows", "columns", "mines"}
-"""Columns by which a log made before :data:`APPLICATION_ID` is recognised, with its tables."""
 
 
 def default_db_path() -> Path:
@@ -199,15 +148,15 @@ class OutcomeLog:
 
     def _open(self, read_only: bool) -> None:
         try:
-            exists = _recognise(self.path)
+            exists = recognise(self.path)
             if read_only:
-                self._db = _connect_read_only(self.path if exists else None)
+                self._db = connect_read_only(self.path if exists else None)
             else:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-                _write_ahead(self._db)
+                write_ahead(self._db)
                 self._db.execute("PRAGMA synchronous=NORMAL")
-                self._migrate()
+                bring_up_to_date(self._db)
             self._columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
         except sqlite3.DatabaseError as error:
             raise OutcomeLogError(
@@ -233,24 +182,6 @@ class OutcomeLog:
         trace: TracebackType | None,
     ) -> None:
         self.close()
-
-    def _migrate(self) -> None:
-        """Create the schema in an empty file, or bring a recognised log up to date."""
-        self._db.execute("BEGIN IMMEDIATE")  # one writer at a time: the version read is changed
-        try:
-            (version,) = self._db.execute("PRAGMA user_version").fetchone()
-            scripts = [_SCHEMA] if version == 0 else []
-            scripts += [
-                _MIGRATIONS[step] for step in range(max(version, 1) + 1, SCHEMA_VERSION + 1)
-            ]
-            for statement in (part.strip() for script in scripts for part in script.split(";")):
-                if statement:
-                    self._db.execute(statement)
-            self._db.execute(f"PRAGMA user_version = {max(version, SCHEMA_VERSION)}")
-        except BaseException:
-            self._db.rollback()
-            raise
-        self._db.commit()
 
     # -- writing --------------------------------------------------------------------------
 
@@ -461,59 +392,5 @@ class OutcomeLog:
             )
 
 
-def _write_ahead(db: sqlite3.Connection, patience: float = 30.0) -> None:
-    """Turn WAL journaling on. SQLite answers "database is locked" at once, without waiting,
-    while another connection holds the file as this one asks (two runs opening a new log at
-    once), so the request is repeated for up to ``patience`` seconds."""
-    deadline = time.monotonic() + patience
-    while True:
-        try:
-            db.execute("PRAGMA journal_mode=WAL")
-            return
-        except sqlite3.OperationalError as error:
-            if "locked" not in str(error) or time.monotonic() > deadline:
-                raise
-            time.sleep(0.01)
-
-
 def _now_text() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-def _recognise(path: Path) -> bool:
-    """Whether ``path`` holds an autosweeper log (False: missing, empty, or a database with no
-    tables, where a new log may be made); raise :class:`sqlite3.DatabaseError` for anything else,
-    having only read it."""
-    if not path.exists() or (path.is_file() and path.stat().st_size == 0):
-        return False
-    with contextlib.closing(_connect_read_only(path)) as db:
-        (application_id,) = db.execute("PRAGMA application_id").fetchone()
-        (version,) = db.execute("PRAGMA user_version").fetchone()
-        tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master")}
-        games_columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
-    made_before_the_mark = (
-        application_id == 0
-        and version >= 1
-        and {"games", "moves"} <= tables
-        and games_columns >= _VERSION_1_COLUMNS
-    )
-    if application_id == APPLICATION_ID or made_before_the_mark:
-        if version > SCHEMA_VERSION:
-            raise sqlite3.DatabaseError(
-                f"schema version {version} was written by a newer autosweeper "
-                f"(this one reads up to {SCHEMA_VERSION})"
-            )
-        return True
-    if application_id == 0 and version == 0 and not tables:
-        return False
-    listed = f", with tables {', '.join(sorted(tables))}" if tables else ""
-    raise sqlite3.DatabaseError(f"another program's database{listed}")
-
-
-def _connect_read_only(path: Path | None) -> sqlite3.Connection:
-    """A connection that cannot write to ``path``; with None, an empty log in memory."""
-    if path is None:
-        db = sqlite3.connect(":memory:")
-        db.executescript(_SCHEMA + "".join(_MIGRATIONS.values()))
-        return db
-    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)

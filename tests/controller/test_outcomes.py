@@ -19,10 +19,11 @@ from conftest import REPO
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller import outcomes
+from controller import outcome_file, outcomes
 from controller.cli import main
 from controller.errors import OutcomeLogError
-from controller.outcomes import SCHEMA_VERSION, GameSetup, OutcomeLog, Result, three_bv
+from controller.outcome_file import SCHEMA_VERSION
+from controller.outcomes import GameSetup, OutcomeLog, Result, three_bv
 from controller.toollib import mine_layout
 from solver import Board
 
@@ -169,7 +170,7 @@ def test_a_reason_is_kept_for_games_neither_won_nor_lost(tmp_path: Path) -> None
 def test_a_version_1_log_is_migrated_keeping_its_games(tmp_path: Path) -> None:
     db = tmp_path / "old.db"
     with sqlite3.connect(db) as raw:
-        raw.executescript(f"{outcomes._SCHEMA}PRAGMA user_version = 1;")
+        raw.executescript(f"{outcome_file.SCHEMA}PRAGMA user_version = 1;")
         raw.execute(
             "INSERT INTO games (started_at, game, skin, rows, columns, mines, result, host, pid)"
             " VALUES ('2026-01-01T00:00:00+00:00', 'winemine', 'w', 9, 9, 10, 'won', 'h', 1)"
@@ -228,7 +229,9 @@ def test_a_reused_pid_is_no_alibi_for_a_dead_game(tmp_path: Path) -> None:
 def test_a_game_logged_before_start_times_is_judged_by_its_pid(tmp_path: Path) -> None:
     db = tmp_path / "old.db"
     with closing(sqlite3.connect(db)) as raw, raw:
-        raw.executescript(f"{outcomes._SCHEMA}{outcomes._MIGRATIONS[2]}PRAGMA user_version = 2;")
+        raw.executescript(
+            f"{outcome_file.SCHEMA}{outcome_file.MIGRATIONS[2]}PRAGMA user_version = 2;"
+        )
         for pid in (os.getpid(), dead_pid()):
             raw.execute(
                 "INSERT INTO games (started_at, game, skin, rows, columns, mines, result, host,"
@@ -243,7 +246,7 @@ def test_a_game_logged_before_start_times_is_judged_by_its_pid(tmp_path: Path) -
     assert results == [Result.IN_PROGRESS, Result.CUT_OFF]  # ours lives; the other is gone
     with closing(sqlite3.connect(db)) as raw:
         assert raw.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
-        assert raw.execute("PRAGMA application_id").fetchone() == (outcomes.APPLICATION_ID,)
+        assert raw.execute("PRAGMA application_id").fetchone() == (outcome_file.APPLICATION_ID,)
         (started,) = raw.execute("SELECT process_started FROM games WHERE id = ?", (game_id,))
     assert started[0] == pytest.approx(psutil.Process().create_time())
 
@@ -329,13 +332,13 @@ def test_a_new_log_carries_the_autosweeper_mark(tmp_path: Path) -> None:
             db.touch()
         OutcomeLog(db).close()
         with closing(sqlite3.connect(db)) as raw:
-            assert raw.execute("PRAGMA application_id").fetchone() == (outcomes.APPLICATION_ID,)
+            assert raw.execute("PRAGMA application_id").fetchone() == (outcome_file.APPLICATION_ID,)
 
 
 def test_reading_only_changes_nothing_and_reads_an_old_log(tmp_path: Path) -> None:
     db = tmp_path / "old.db"
     with closing(sqlite3.connect(db)) as raw, raw:
-        raw.executescript(f"{outcomes._SCHEMA}PRAGMA user_version = 1;")
+        raw.executescript(f"{outcome_file.SCHEMA}PRAGMA user_version = 1;")
         raw.execute(
             "INSERT INTO games (started_at, game, skin, rows, columns, mines, result, host, pid)"
             " VALUES ('2026-01-01T00:00:00+00:00', 'winemine', 'w', 9, 9, 10, 'in progress',"
