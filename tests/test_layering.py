@@ -117,3 +117,45 @@ def test_the_platform_checker_sees_an_import_at_the_top_and_not_in_a_function(
         "def f():\n    from Xlib import X\n"
     )
     assert top_level_imports(module) == {"os", "fcntl", "msvcrt"}
+
+
+def error_classes_outside_errors_modules(root: Path) -> list[str]:
+    """Classes named ``...Error``, or derived from a class of an ``errors`` module, defined in any
+    other module of ours: each package keeps its exceptions in its ``errors`` module."""
+    modules = [path for package in PACKAGES for path in sorted((root / package).rglob("*.py"))]
+    trees = {path: ast.parse(path.read_text(), filename=str(path)) for path in modules}
+    family = {
+        node.name
+        for path, tree in trees.items()
+        if path.name == "errors.py"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ClassDef)
+    }
+    found = []
+    for path, tree in trees.items():
+        if path.name == "errors.py":
+            continue
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ClassDef):
+                continue
+            bases = {base.id for base in node.bases if isinstance(base, ast.Name)}
+            if node.name.endswith("Error") or bases & family:
+                found.append(f"{path.relative_to(root).as_posix()}: {node.name}")
+    return found
+
+
+def test_every_error_class_lives_in_its_packages_errors_module() -> None:
+    assert error_classes_outside_errors_modules(ROOT) == []
+
+
+def test_the_errors_checker_sees_an_error_class_elsewhere(tmp_path: Path) -> None:
+    for package in PACKAGES:
+        (tmp_path / package).mkdir()
+    (tmp_path / "vision" / "errors.py").write_text("class VisionError(Exception):\n    pass\n")
+    (tmp_path / "vision" / "read.py").write_text(
+        "class Unreadable(VisionError):\n    pass\n\nclass LateError(Exception):\n    pass\n"
+    )
+    assert error_classes_outside_errors_modules(tmp_path) == [
+        "vision/read.py: Unreadable",
+        "vision/read.py: LateError",
+    ]
