@@ -268,13 +268,13 @@ class _X11Sender:
         from Xlib import X
         from Xlib.ext import xtest
 
-        with x_requests(self._where, self._display), self._held(x, y, check) as go:
-            if not go:
-                return False
-            xtest.fake_input(self._display, X.MotionNotify, x=x, y=y)
-            xtest.fake_input(self._display, X.ButtonPress, _X_BUTTONS[button])
-            xtest.fake_input(self._display, X.ButtonRelease, _X_BUTTONS[button])
         with x_requests(self._where, self._display):
+            with self._held(x, y, check) as go:
+                if not go:
+                    return False
+                xtest.fake_input(self._display, X.MotionNotify, x=x, y=y)
+                xtest.fake_input(self._display, X.ButtonPress, _X_BUTTONS[button])
+                xtest.fake_input(self._display, X.ButtonRelease, _X_BUTTONS[button])
             self._raise_if_caught(x, y)
         return True
 
@@ -283,15 +283,15 @@ class _X11Sender:
         from Xlib.ext import xtest
 
         codes = [self._keycode(key) for key in keys]
-        with x_requests(self._where, self._display), self._held(x, y, check) as go:
-            if not go:
-                return False
-            xtest.fake_input(self._display, X.MotionNotify, x=x, y=y)
-            for code in codes:
-                xtest.fake_input(self._display, X.KeyPress, code)
-            for code in reversed(codes):
-                xtest.fake_input(self._display, X.KeyRelease, code)
         with x_requests(self._where, self._display):
+            with self._held(x, y, check) as go:
+                if not go:
+                    return False
+                xtest.fake_input(self._display, X.MotionNotify, x=x, y=y)
+                for code in codes:
+                    xtest.fake_input(self._display, X.KeyPress, code)
+                for code in reversed(codes):
+                    xtest.fake_input(self._display, X.KeyRelease, code)
             self._raise_if_caught(x, y)
         return True
 

@@ -66,7 +66,7 @@ class StopKey:
         self.name = name
         self._connection: Any = None
         self._user32: Any = None
-        self._display: str | None = None
+        self._where: str | None = None
         if platform == "win32":
             if user32 is None:
                 import ctypes
@@ -77,7 +77,7 @@ class StopKey:
         from Xlib import XK
         from Xlib.error import DisplayError
 
-        where = self._display = display or os.environ.get("DISPLAY")
+        where = self._where = display or os.environ.get("DISPLAY")
         try:
             self._connection = open_x_display(where)
         except DisplayError as error:
@@ -91,7 +91,7 @@ class StopKey:
     def pressed(self) -> bool:
         if self._user32 is not None:
             return bool(self._user32.GetAsyncKeyState(STOP_KEYS[self.name]) & 0x8000)
-        with x_requests(self._display, self._connection):
+        with x_requests(self._where, self._connection):
             return bool(self._connection.query_keymap()[self._byte] & (1 << self._bit))
 
     def close(self) -> None:

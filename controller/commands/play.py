@@ -21,7 +21,7 @@ from controller.errors import CommandError
 from controller.loop import GamePlayer, NoFreshGame, play_games
 from controller.outcomes import LoggedGame, OutcomeLog, Result, default_db_path
 from controller.setup import desktop_table, needs_virtual_display, sandbox_table
-from controller.stopping import STOP_KEYS, StopKey, StopRequested, stop_on_signals
+from controller.stopping import STOP_KEYS, StopKey, StopRequested
 from controller.table import ScreenTable
 from solver import LEVELS
 from solver.bench.progress import print_above_bars, progress_bar
@@ -75,12 +75,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 def run(args: argparse.Namespace) -> int:
     declare_dpi_aware()
     try:
-        # SIGINT/SIGTERM become StopRequested, so the virtual display and game are closed too.
-        with (
-            stop_on_signals(),
-            OutcomeLog(args.db or default_db_path()) as log,
-            ExitStack() as stack,
-        ):
+        # SIGINT/SIGTERM arrive as StopRequested (controller.cli), so the virtual display and
+        # game are closed too.
+        with OutcomeLog(args.db or default_db_path()) as log, ExitStack() as stack:
             table = _table(args, stack)
             stop_key = stack.enter_context(StopKey(args.stop_key))
             return _play(table, log, stop_key, args)
