@@ -6,7 +6,7 @@ a game ends). Between the window captured during play and the finished one, the 
 differ off the board and off the face are such buttons, counters and messages. The labels are
 tried before the keys a browser takes for its own, each patch's middle after them; a try counts
 only when a fresh board appears
-(:meth:`calibration.session.CalibrationPlayer.start_new_game`), and one that turns the board
+(:meth:`calibration.new_game_ways.NewGameWays.start`), and one that turns the board
 into anything else stops calibration. No place whose words say the game closes, or say
 anything but a new game (a "Send to ..." link a finished page shows), is tried. A
 button with no label read and the same look during play and after is not found here: the user
@@ -28,7 +28,7 @@ LABEL_JOIN = (5, 11)
 """Changed pixels this close (height, width) belong to one label: its letters and words."""
 MARGIN = MIN_SIDE // 2
 """Pixels a point to try keeps from the board, the face and the window's edges (so that the
-picture of the button around it can be kept, see :data:`calibration.session.BUTTON_SIDE`)."""
+picture of the button around it can be kept, see :data:`calibration.new_game_ways.BUTTON_SIDE`)."""
 MAX_TRIES = 5
 """Points tried at most: a game's counters and its end message change too, before its buttons."""
 

@@ -9,12 +9,10 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import combinations
 
 import numpy as np
-import numpy.typing as npt
 
-from calibration.catalogue import Catalogue, tile_box
+from calibration.catalogue import Catalogue
 from calibration.errors import (
     CalibrationError,
     OutOfTimeError,
@@ -27,20 +25,16 @@ from calibration.meanings import Meanings, board_of, check_counting, lost_board,
 from calibration.pointer import Pointer
 from calibration.record import Evidence, PlayedGame
 from calibration.session import CalibrationPlayer
+from calibration.skin_build import build_skin, verify
 from calibration.view import settled
-from solver import Board, GameState, Tile
+from solver import GameState, Tile
 from solver.bench.progress import progress_bar
 from vision.geometry import Rect
-from vision.ground import flattened
-from vision.locate import locate
-from vision.match import TemplateBank, flatness, picture_distance
-from vision.read import BoardReader
+from vision.match import picture_distance
 from vision.skin import (
     FACE_STATES,
     MAX_BUTTONS,
-    MAX_SLACK,
     MIN_COMPARED,
-    SIZE_CLASSES,
     Image,
     NewGame,
     Skin,
@@ -55,8 +49,8 @@ PATIENCE = 30
 stops with what it has)."""
 PLAYABLE_PATIENCE = 10
 """The same once every :data:`ESSENTIAL` tile is known: what is still missing is rare (a 7 on a
-Beginner board), and play learns it; sgt-mines at Beginner spent 90 of its 143 s of calibration
-waiting 30 games for a 5 it could learn in play."""
+Beginner board), and play learns it (one game at Beginner spent 90 of its 143 s of calibration
+waiting 30 games for a 5 it could learn in play)."""
 BUDGET = 150.0
 """Seconds of random play at most, over all windows: an Expert board almost never shows a 7 or an
 8, so calibration stops with what it has and the play loop learns the rest."""
@@ -65,8 +59,8 @@ ESSENTIAL = (Tile.HIDDEN, Tile.FLAG, Tile.EXPLODED, Tile.ZERO, Tile.ONE, Tile.TW
 Other numbers first seen in play are learned there (see :mod:`calibration.numbers`)."""
 SET_ASIDE = 2
 """Games whose boards contradict the rules or the others that calibration sets aside: a lost
-board caught in a repaint that outlasts every wait (Wine on a loaded CI machine, 2026-11-23:
-"cell (0, 0) changed from appearance #15 ... on losing") is one such game. A third stops
+board caught in a repaint that outlasts every wait (on a loaded machine: "cell (0, 0) changed
+from appearance #15 ... on losing") is one such game. A third stops
 calibration (the game is not understood) unless one game learned from is the odd one out: the
 games set aside agree with all the others without it."""
 MAX_NARROWINGS = 2
@@ -77,13 +71,10 @@ WIN_ATTEMPTS = 6
 """Games the solver plays, per window whose mine count is known, to see the won face."""
 WIN_SECONDS = 45.0
 """Seconds of those games at most, per window: a game on a big board takes hundreds of clicks
-(ace-minesweeper's 32x32), and play learns the won face when it shows."""
+(a 32x32 board), and play learns the won face when it shows."""
 QUIET_WINS = 2
 """Won games showing the face they show in play after which a window is not played to win
 any more: the game has no won face of its own (PyMines never says a game is won)."""
-MAX_THRESHOLD = 0.1
-THRESHOLD_SHARE = 0.4
-"""The match threshold is this share of the distance between the two closest templates."""
 
 
 @dataclass
@@ -150,8 +141,10 @@ def calibrate(
             learner.mines = mines[index] if index < len(mines) else None
             player = learner.start(pointer, grabber, window, None if seed is None else seed + index)
             if new_game_at is not None:
-                learner.new_game = player.new_game_method = player.point_method(new_game_at)
-                player.point_named = True
+                learner.new_game = player.new_games.method = player.new_games.point_method(
+                    new_game_at
+                )
+                player.new_games.point_named = True
             # Boards chosen to show every tile (no budget) are played on to the last one's end.
             patient = index == len(windows) - 1 and math.isinf(budget)
             try:
@@ -197,7 +190,7 @@ class _Learner:
                 f"{self.mines} mines do not fit in the {grid.rows}x{grid.columns} board in "
                 f"window {window}: give that board's mine count with --mines"
             )
-        player.new_game_method = self.new_game
+        player.new_games.method = self.new_game
         self.evidence = player.evidence
         self.meanings.catalogue = player.evidence.catalogue
         return player
@@ -382,9 +375,9 @@ class _Learner:
         button looks after it."""
         if player.wants_button_after_win:
             return True
-        if player.face is None or GameState.WON in self.faces:
+        if player.window.face is None or GameState.WON in self.faces:
             return False
-        if player.wins_without_face >= QUIET_WINS:
+        if player.judge.wins_without_face >= QUIET_WINS:
             log.info("%d won games kept the face they show in play", QUIET_WINS)
             return False
         return True
@@ -417,7 +410,7 @@ class _Learner:
         else:
             skin = replace(skin, new_game=self.new_game)
         if skin.new_game.at is not None:
-            skin = replace(skin, buttons=_distinct_looks(player.new_game_buttons, skin.threshold))
+            skin = replace(skin, buttons=_distinct_looks(player.new_games.buttons, skin.threshold))
         missing_faces = sorted(set(FACE_STATES) - set(faces)) if faces else []
         rule = first_click_rule(first_opens(player.evidence.games, meanings))
         if rule is not None:
@@ -458,205 +451,3 @@ def _check_all_boards(games: list[PlayedGame], meanings: Meanings) -> None:
                 lost = game.state is GameState.LOST and index == len(game.steps)
                 board = lost_board(step, meanings) if lost else board_of(step.after, meanings)
                 check_counting(board, f"game {number}, after click {index} (on {step.cell})")
-
-
-def build_skin(
-    name: str,
-    evidence: Evidence,
-    meanings: Meanings,
-    faces: dict[str, Image],
-    new_game: NewGame,
-    uneven: bool = False,
-) -> Skin:
-    """The skin: one template per learned tile, cropped to the part that differs between tiles.
-
-    ``uneven``: the board's cells differ in size, so the skin lets a later board's cells be up
-    to :data:`vision.skin.MAX_SLACK` pixels wider than its pitch (a window resized gives them
-    other sizes)."""
-    catalogue = evidence.catalogue
-    # A tile drawn differently in wider cells has one appearance per size class: the narrow
-    # cells' one is the template, the others its variants for their classes.
-    seen = catalogue.classes  # the hidden tile (in no entry) is one appearance everywhere
-    appearances = sorted(meanings.tiles.items(), key=lambda item: seen.get(item[0], 0) != 0)
-    blocks: dict[Tile, int] = {}
-    for i, tile in appearances:
-        blocks.setdefault(tile, i)
-    extra = {
-        size_class: {tile: i for i, tile in appearances if seen.get(i) == size_class}
-        for size_class in range(1, SIZE_CLASSES)
-    }
-    pictures = [catalogue.images[i] for i in meanings.tiles]
-    (offset_x, offset_y), (width, height) = tile_box(pictures, catalogue.box)
-
-    ringed = (
-        catalogue.level_weight < 1
-        and min(offset_x, offset_y) >= 1
-        and offset_x + width < catalogue.images[0].shape[1]
-        and offset_y + height < catalogue.images[0].shape[0]
-    )
-
-    def crop(i: int) -> Image:
-        """Appearance ``i``'s tile; on a board over a gradient, with the ground its ring shows
-        taken away where the picture was cut from a cell over an edge of the background."""
-        block = catalogue.images[i]
-        if ringed:
-            return flattened(
-                block[offset_y - 1 : offset_y + height + 1, offset_x - 1 : offset_x + width + 1]
-            )
-        return np.ascontiguousarray(
-            block[offset_y : offset_y + height, offset_x : offset_x + width]
-        )
-
-    templates = {tile: crop(i) for tile, i in blocks.items()}
-    mask = None  # the pixels of the tile compared, where a focus ring's are left out
-    if catalogue.ignored is not None:
-        kept = ~catalogue.ignored[offset_y : offset_y + height, offset_x : offset_x + width]
-        mask = None if kept.all() else kept
-    variants = {
-        size_class: {
-            tile: crop(i)
-            for tile, i in tiles.items()
-            if not np.array_equal(crop(i), templates[tile])
-        }
-        for size_class, tiles in extra.items()
-    }
-    variants = {size_class: tiles for size_class, tiles in variants.items() if tiles}
-    shown_in = {  # play may meet a tile first in a class that never showed it
-        size_class: {
-            tile for i, tile in meanings.tiles.items() if seen.get(i, size_class) == size_class
-        }
-        for size_class in range(SIZE_CLASSES)
-    }
-    threshold = min(
-        match_threshold(templates | tiles, catalogue.level_weight, catalogue.tolerance, mask)
-        for tiles in [{}, *variants.values()]
-    )
-    finished = _finished_pictures(
-        meanings, seen, templates, variants, crop, threshold, catalogue.level_weight, mask
-    )
-    threshold = min(
-        threshold, _kept_apart(finished, templates, variants, catalogue.level_weight, mask)
-    )
-    grid = evidence.catalogue.images[0].shape
-    return Skin(
-        name=name,
-        pitch=(grid[1], grid[0]),
-        tile_size=(width, height),
-        tile_offset=(offset_x, offset_y),
-        templates=templates,
-        threshold=threshold,
-        variants=variants,
-        seen=shown_in if uneven else {},
-        new_game=new_game,
-        faces=faces,
-        extra={
-            "question_marks": meanings.has_question_marks,
-            "hit_mine_drawn_apart": meanings.hit_mine_apart,
-        },
-        slack=(MAX_SLACK, MAX_SLACK) if uneven else (0, 0),
-        level_weight=catalogue.level_weight,
-        mask=mask,
-        finished=finished,
-    )
-
-
-def _finished_pictures(
-    meanings: Meanings,
-    classes: dict[int, int],
-    templates: dict[Tile, Image],
-    variants: dict[int, dict[Tile, Image]],
-    crop: Callable[[int], Image],
-    threshold: float,
-    level_weight: float,
-    mask: npt.NDArray[np.bool_] | None,
-) -> dict[int, dict[Tile, Image]]:
-    """Per size class, the tile crops (``crop``) of the pictures a lost game drew in place of
-    a tile (:attr:`Meanings.finished`) that do not read as the class's picture of that tile
-    (as the skin reads, with ``level_weight`` and ``mask``; ``classes``: each appearance's size
-    class): a game that draws its whole field darker on a loss (gnome-mines' classic theme).
-    One that redraws only around its tiles (xbomb rings them) needs none."""
-    finished: dict[int, dict[Tile, Image]] = {}
-    readable = meanings.readable()
-    for look in sorted(meanings.finished):
-        tile = readable.get(look)
-        if tile is None or tile not in templates:
-            continue
-        size_class = classes.get(look, 0)
-        own = variants.get(size_class, {}).get(tile, templates[tile])
-        picture = crop(look)
-        bank = TemplateBank([tile], [own], level_weight, mask)
-        if float(bank.distances(picture[None])[0, 0]) > threshold:
-            finished.setdefault(size_class, {}).setdefault(tile, picture)
-    return finished
-
-
-def _kept_apart(
-    finished: dict[int, dict[Tile, Image]],
-    templates: dict[Tile, Image],
-    variants: dict[int, dict[Tile, Image]],
-    level_weight: float,
-    mask: npt.NDArray[np.bool_] | None,
-) -> float:
-    """A threshold that keeps each of a finished game's pictures as far from the other tiles'
-    pictures its cells are read against as :func:`match_threshold` keeps the templates (no
-    bound without such pictures)."""
-    closest = math.inf
-    for size_class, drawn in finished.items():
-        read = list((templates | variants.get(size_class, {})).items()) + list(drawn.items())
-        bank = TemplateBank(
-            [tile for tile, _ in read], [image for _, image in read], level_weight, mask
-        )
-        tiles = np.array([tile for tile, _ in read])
-        for tile, picture in drawn.items():
-            distances = bank.distances(picture[None])[0]
-            closest = min(closest, float(distances[tiles != tile].min(initial=math.inf)))
-    return THRESHOLD_SHARE * closest
-
-
-def match_threshold(
-    templates: dict[Tile, Image],
-    level_weight: float = 1.0,
-    grouped: float = 0.0,
-    mask: npt.NDArray[np.bool_] | None = None,
-) -> float:
-    """A distance well inside the gap between the two most alike templates (measured as the
-    skin will read, with ``level_weight`` and ``mask``), and at least ``grouped``: the distance
-    within which calibration took pictures for one tile, so the skin reads what calibration saw
-    (a digit over a gradient varies that much). Never above :data:`MAX_THRESHOLD`.
-
-    A flat patch of the hidden tile's colour (a window's background) must stay out of reach, or
-    the board could be found where there is none: when the tiles' gap would take it in (a faint
-    texture among far-apart tiles), the threshold is that share of the hidden tile's flatness."""
-    tiles = sorted(templates)
-    bank = TemplateBank(tiles, [templates[tile] for tile in tiles], level_weight, mask)
-    closest = MAX_THRESHOLD / THRESHOLD_SHARE
-    for a, b in combinations(range(len(tiles)), 2):
-        distance = float(bank.distances(templates[tiles[a]][None])[0, b])
-        closest = min(closest, distance)
-    threshold = min(MAX_THRESHOLD, max(THRESHOLD_SHARE * closest, grouped))
-    hidden = templates.get(Tile.HIDDEN)
-    if hidden is None:
-        return threshold
-    flat = flatness(hidden, mask)
-    if flat <= threshold:
-        threshold = max(THRESHOLD_SHARE * flat, grouped)
-    if flat <= threshold:
-        raise CalibrationError(
-            f"the hidden tile is too plain (flatness {flat:.3f}) to find the board by"
-        )
-    return threshold
-
-
-def verify(skin: Skin, grabber: Grabber, window: Rect, frame: Image, expected: Board) -> None:
-    """Locate the board in ``frame`` (a capture of ``window``) with ``skin`` and read it as play
-    does; raise unless it reads ``expected``."""
-    geometry = locate(skin, frame, origin=(window.left, window.top), shape=expected.tiles.shape)
-    reader = BoardReader(skin, geometry)
-    reading = reader.read(grabber.grab(reader.region), expected.mines)
-    if not np.array_equal(reading.board.tiles, expected.tiles):
-        wrong = np.argwhere(reading.board.tiles != expected.tiles)[0]
-        cell = (int(wrong[0]), int(wrong[1]))
-        raise CalibrationError(
-            f"vision reads cell {cell} as {Tile(int(reading.board.tiles[cell])).name}, "
-            f"calibration saw {Tile(int(expected.tiles[cell])).name}"
-        )

@@ -1,5 +1,5 @@
 """Looking at a game window during calibration: settled captures, its cells' appearance ids and
-its face button. Nothing here clicks; :mod:`calibration.session` does.
+its face button. Nothing here clicks; :mod:`calibration.game_window` does.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from vision.skin import Image
 from vision.stable import Grabber, wait_stable
 
 SETTLE_TIMEOUT = 5.0
-"""Seconds a click may take to show on the board (Wine on a busy machine can take seconds)."""
+"""Seconds a click may take to show on the board (a game on a busy machine can take seconds)."""
 PROBE_TIMEOUT = 1.0
 """Seconds a probe click is given: a game still playing draws an opened cell well within it."""
 QUIET = 0.06
@@ -40,7 +40,7 @@ def settled(
     """The region once it differs from ``before`` (if given) and then stays unchanged for
     ``quiet`` seconds; on timeout, the region as it is (maybe still ``before``).
 
-    Wine on a busy machine can pause a flood of opened cells for longer than the frame
+    A game on a busy machine can pause a flood of opened cells for longer than the frame
     interval, and a half-drawn board read as settled would blame the rest on the next click.
     """
     deadline = time.monotonic() + timeout

@@ -27,7 +27,7 @@ from controller.errors import SandboxError, SetupError, WindowError
 from controller.learning import calibrate_game, calibrate_windows
 from controller.locks import desktop_alone
 from controller.mouse import Mouse
-from controller.table import ScreenTable
+from controller.screen_table import ScreenTable
 from solver import LEVELS
 from vision.capture import Screen, ScreenGrabber
 from vision.errors import BoardNotFoundError, SkinError, VisionError

@@ -17,7 +17,7 @@ from conftest import LaunchGame
 from game_screens import WindowsSeen, pointer_over
 from starts import XDEMINEUR, simulated_win_rate
 
-from calibration import session
+from calibration import new_game_ways
 from calibration.labels import NoTextReader, Word
 from calibration.learn import BUDGET, ESSENTIAL
 from calibration.store import load_skin
@@ -121,7 +121,7 @@ def test_a_game_deaf_to_keys_is_learned_with_the_button_a_finished_game_changes(
     def no_reader(frame: Image, blank: list[Rect]) -> list[Word]:
         raise NoTextReader("tesseract is not installed (the test says so)")
 
-    monkeypatch.setattr(session, "read_words", no_reader)
+    monkeypatch.setattr(new_game_ways, "read_words", no_reader)
     size = LAUNCHERS["gnome-mines"].fitted(LEVELS["beginner"])
     launch("gnome-mines", size)
     calibrate_window("deaf", "gnome-mines", size[2], tmp_path / "skins", capsys)

@@ -22,8 +22,8 @@ from starts import XDEMINEUR, xdemineur_start
 from controller.loop import GamePlayer, play_games
 from controller.mouse import Check, Mouse
 from controller.outcomes import LoggedGame, OutcomeLog, Result
+from controller.screen_table import ScreenTable
 from controller.setup import KNOWN_FIRST_CLICK
-from controller.table import ScreenTable
 from solver import Board, Tile
 from solver.bench.stats import binomial_test, wilson_interval
 from solver.engine import neighbour_counts

@@ -20,9 +20,9 @@ from controller.desktop.windows import declare_dpi_aware, uses_x11
 from controller.errors import CommandError
 from controller.loop import GamePlayer, NoFreshGame, play_games
 from controller.outcomes import LoggedGame, OutcomeLog, Result, default_db_path
+from controller.screen_table import ScreenTable
 from controller.setup import desktop_table, needs_virtual_display, sandbox_table
 from controller.stopping import STOP_KEYS, StopKey, StopRequested
-from controller.table import ScreenTable
 from solver import LEVELS
 from solver.bench.progress import print_above_bars, progress_bar
 from solver.bench.stats import format_win_rate

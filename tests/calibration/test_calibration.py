@@ -22,28 +22,23 @@ from pictures import read_picture
 from starts import xdemineur_start
 from virtual_clock import use_virtual_clock
 
-from calibration import buttons, session
+from calibration import buttons, game_end, hidden_tile, new_game_ways, session, waits
 from calibration import learn as learn_module
 from calibration import view as view_module
 from calibration.buttons import button_points
 from calibration.catalogue import GROUPING_TOLERANCE, HIDDEN_ID, Catalogue
 from calibration.errors import CalibrationError, GridNotFoundError, OutOfTimeError
 from calibration.faces import find_face
+from calibration.game_end import EndJudge
 from calibration.grid import Grid, find_lattice
 from calibration.inference import learn, learn_game
 from calibration.labels import Word
-from calibration.learn import (
-    SET_ASIDE,
-    WIN_ATTEMPTS,
-    Calibration,
-    build_skin,
-    calibrate,
-    match_threshold,
-)
+from calibration.learn import SET_ASIDE, WIN_ATTEMPTS, Calibration, calibrate
 from calibration.meanings import Meanings, board_of, check_counting, new_meanings
 from calibration.paint import hit_ring, ring_pixels, unpainted_box
 from calibration.record import ClickKind, Evidence, PlayedGame, Step
 from calibration.session import CalibrationPlayer
+from calibration.skin_build import build_skin, match_threshold
 from calibration.store import (
     check_name,
     export_skin,
@@ -56,12 +51,13 @@ from calibration.store import (
 from calibration.view import BoardView, rest_point
 from controller import loop as loop_module
 from controller import mouse as mouse_module
+from controller import reading as reading_module
 from controller.cli import main
 from controller.errors import ClickOutsideError, NotAsRead
 from controller.loop import GamePlayer, play_games
 from controller.mouse import Check
 from controller.outcomes import LoggedGame, OutcomeLog, Result
-from controller.table import ScreenTable
+from controller.screen_table import ScreenTable
 from solver import Board, Game, GameState, Tile
 from solver.board import PICTURED_TILES
 from solver.engine import neighbour_counts
@@ -844,7 +840,8 @@ DRAWN_VEILED_DIALOG = Rect(70, 170, 220, 80)
 """Where a dialog drawn over the dimmed window is: in the window, over the board's middle."""
 
 
-QUICK_WAITS = {"FLASH_QUIET": 0.12, "LOST_QUIET": 0.25, "MESSAGE_WAIT": 1.1, "PROBE_TIMEOUT": 0.3}
+QUICK_WAITS = {"FLASH_QUIET": 0.12, "LOST_QUIET": 0.25, "MESSAGE_WAIT": 1.1}
+QUICK_PROBE = 0.3
 """Calibration's waits for a drawn game, which draws every change at once: a quarter or so of
 those a real game needs (a lost board watched for a message 1.1 s, a timeout no other wait
 uses, which tells the watches apart)."""
@@ -865,7 +862,8 @@ def quick_waits(monkeypatch: pytest.MonkeyPatch) -> None:
     """Calibration waits on drawn games as :data:`QUICK_WAITS` says, on a clock the drawn
     games share with the code that plays them, so no test waits real time."""
     for name, seconds in QUICK_WAITS.items():
-        monkeypatch.setattr(session, name, seconds)
+        monkeypatch.setattr(waits, name, seconds)
+    monkeypatch.setattr(game_end, "PROBE_TIMEOUT", QUICK_PROBE)
     use_virtual_clock(
         monkeypatch,
         sys.modules[__name__],
@@ -874,6 +872,7 @@ def quick_waits(monkeypatch: pytest.MonkeyPatch) -> None:
         learn_module,
         stable_module,
         loop_module,
+        reading_module,
         mouse_module,
     )
 
@@ -1854,7 +1853,7 @@ def test_a_labelled_button_is_tried_before_the_keys_a_browser_takes_for_its_own(
     )
     left, top = DRAWN_BUTTON.left - DRAWN_WINDOW.left, DRAWN_BUTTON.top - DRAWN_WINDOW.top
     label = Word("restart", Rect(left + 4, top + 5, 22, 10), (1, 1, 1))
-    monkeypatch.setattr(session, "read_words", lambda frame, blank: [label])
+    monkeypatch.setattr(new_game_ways, "read_words", lambda frame, blank: [label])
     result = calibrated(screen, max_games=4)
     board = screen.scene().geometry
     at = (
@@ -2049,7 +2048,7 @@ def test_a_new_game_point_not_beside_the_board_in_its_window_is_refused() -> Non
         screen = DrawnGame(seed=2, button=DRAWN_BUTTON)
         with pytest.raises(CalibrationError, match=rf"new-game point \({point[0]}, {point[1]}\)"):
             calibrated(screen, max_games=2, new_game_at=point)
-        assert screen.clicks <= session.HIDDEN_CANDIDATES  # only those that found the board
+        assert screen.clicks <= hidden_tile.HIDDEN_CANDIDATES  # only those that found the board
         assert screen.new_games == {"face": 0, "button": 0}
 
 
@@ -2076,26 +2075,26 @@ def watched_losses(monkeypatch: pytest.MonkeyPatch) -> LossWatches:
     message."""
     seen = LossWatches()
     real_settled, real_lost, real_won = (
-        session.settled,
-        CalibrationPlayer._lost,
-        CalibrationPlayer._won,
+        game_end.settled,
+        EndJudge.lost,
+        EndJudge.won,
     )
 
     def settled(*args: Any, **kwargs: Any) -> Any:
-        seen.watches += args[3:4] == (session.MESSAGE_WAIT,)
+        seen.watches += args[3:4] == (waits.MESSAGE_WAIT,)
         return real_settled(*args, **kwargs)
 
-    def lost(player: CalibrationPlayer, game: PlayedGame) -> None:
+    def lost(judge: EndJudge, game: PlayedGame) -> None:
         seen.losses += 1
-        real_lost(player, game)
+        real_lost(judge, game)
 
-    def won(player: CalibrationPlayer, game: PlayedGame, watch: bool = True) -> None:
+    def won(judge: EndJudge, game: PlayedGame, watch: bool = True) -> None:
         seen.wins += watch
-        real_won(player, game, watch)
+        real_won(judge, game, watch)
 
-    monkeypatch.setattr(session, "settled", settled)
-    monkeypatch.setattr(CalibrationPlayer, "_lost", lost)
-    monkeypatch.setattr(CalibrationPlayer, "_won", won)
+    monkeypatch.setattr(game_end, "settled", settled)
+    monkeypatch.setattr(EndJudge, "lost", lost)
+    monkeypatch.setattr(EndJudge, "won", won)
     return seen
 
 
@@ -2105,7 +2104,7 @@ def test_a_game_that_draws_no_message_over_its_loss_is_watched_for_one_only_twic
     seen = watched_losses(monkeypatch)
     calibrated(DrawnGame(seed=2), max_games=12)
     assert seen.losses > 4
-    assert seen.watches == session.MESSAGE_CHECKS
+    assert seen.watches == game_end.MESSAGE_CHECKS
 
 
 def test_a_game_that_draws_a_message_over_its_loss_is_watched_at_every_loss(
@@ -2114,7 +2113,7 @@ def test_a_game_that_draws_a_message_over_its_loss_is_watched_at_every_loss(
     seen = watched_losses(monkeypatch)
     screen = DrawnGame(seed=2, message_on_loss=MESSAGE_SHOWN)
     result = calibrated(screen, max_games=10)
-    assert result.usable and seen.losses > session.MESSAGE_CHECKS + 2
+    assert result.usable and seen.losses > game_end.MESSAGE_CHECKS + 2
     assert seen.watches == seen.losses + seen.wins
     assert_learned_truly(result, screen, result.skin.templates)
 
@@ -2192,12 +2191,12 @@ def test_a_click_in_play_changes_one_patch_and_a_loss_that_shows_the_mines_more(
         game.open(cell)
         if game.is_over:
             break
-        assert not session._changed_apart(before, game.board.tiles.astype(np.int32), cell, set())
+        assert not game_end.changed_apart(before, game.board.tiles.astype(np.int32), cell, set())
     if game.state is GameState.LOST:  # drawn as a game that shows every mine
         layout = game.mine_layout
         assert layout is not None
         shown = np.where(layout, np.int32(Tile.MINE), before)
-        assert session._changed_apart(before, shown, cell, set()) == (not _joined(layout, cell))
+        assert game_end.changed_apart(before, shown, cell, set()) == (not _joined(layout, cell))
 
 
 def _joined(layout: np.ndarray, cell: tuple[int, int]) -> bool:
@@ -2421,7 +2420,7 @@ def test_the_first_click_lands_on_a_tile_not_on_the_line_between_two() -> None:
     which takes no click: two of calibration's three tries there changed nothing. A click goes
     where the block is plain, away from its lines."""
     window = ButtonsWindow()
-    point, _, after = session._click_the_hidden_tile(window, window, Rect(0, 0, 300, 300))  # type: ignore[arg-type]
+    point, _, after = hidden_tile.click_the_hidden_tile(window, window, Rect(0, 0, 300, 300))  # type: ignore[arg-type]
     assert len(window.clicks) == 1, window.clicks
     assert not np.array_equal(after, ButtonsWindow().frame)
 
@@ -2448,7 +2447,7 @@ def test_making_a_player_clicks_nothing_and_starting_one_plays_its_first_click()
     evidence = Evidence(Catalogue(grid.hidden))
     view = BoardView(screen, evidence.catalogue, grid, Rect(60, 60, 240, 240), screen.grab())
     player = CalibrationPlayer(RefusingPointer(), view, evidence)
-    assert evidence.games == [] and player.face is None
+    assert evidence.games == [] and player.window.face is None
     assert (view.board_ids() == HIDDEN_ID).all()
 
     started = CalibrationPlayer.start(screen, screen, Rect(60, 60, 240, 240), seed=0)

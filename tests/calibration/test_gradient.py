@@ -20,9 +20,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from pictures import read_picture
 
-from calibration import session
+from calibration import hidden_tile
 from calibration.catalogue import GROUPING_TOLERANCE, HIDDEN_ID, Catalogue
-from calibration.learn import match_threshold
+from calibration.skin_build import match_threshold
 from solver import Tile
 from vision.geometry import Rect
 from vision.match import TemplateBank, tile_lattice
@@ -285,7 +285,7 @@ def test_a_board_whose_tiles_a_picture_shows_through_is_found_by_its_alike_tiles
     and no two of its tiles are equal. Blocks alike within the grouping tolerance are tried
     next, and the first click that opens a tile is on the board."""
     window = PictureBehindWindow()
-    point, fresh, after = session._click_the_hidden_tile(window, window, Rect(0, 0, 300, 260))  # type: ignore[arg-type]
+    point, fresh, after = hidden_tile.click_the_hidden_tile(window, window, Rect(0, 0, 300, 260))  # type: ignore[arg-type]
     assert window.board.cell_at(*point) is not None, window.clicks
     assert window.board.cell_at(*window.clicks[-1]) is not None
     assert not np.array_equal(fresh, after)

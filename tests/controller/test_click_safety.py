@@ -25,8 +25,8 @@ from controller.errors import WindowClosedError
 from controller.loop import GamePlayer, NoFreshGame
 from controller.mouse import Check, Grab, Mouse, _X11Sender
 from controller.outcomes import OutcomeLog
+from controller.screen_table import ScreenTable
 from controller.setup import KNOWN_FIRST_CLICK
-from controller.table import ScreenTable
 from vision.capture import ScreenGrabber
 from vision.geometry import Rect
 from vision.locate import locate_on_screen

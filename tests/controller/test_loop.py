@@ -14,9 +14,9 @@ import pytest
 from virtual_clock import use_virtual_clock
 
 import controller.loop
+import controller.reading
 from controller.errors import DialogError, NotAsRead, StopKeyError
 from controller.loop import (
-    ANIMATION_REREADS,
     IMPOSSIBLE_REREADS,
     GamePlayer,
     GameReport,
@@ -25,6 +25,7 @@ from controller.loop import (
     play_games,
 )
 from controller.outcomes import GameSetup, LoggedGame, OutcomeLog, Result
+from controller.reading import ANIMATION_REREADS
 from controller.stopping import StopKey, StopRequested
 from controller.table import DialogAnswer
 from solver import Board, BoardError, Game, GameState, Tile
@@ -46,7 +47,7 @@ NO_CROP = Path("no-crop.png")
 @pytest.fixture(autouse=True)
 def virtual_time(monkeypatch: pytest.MonkeyPatch) -> None:
     """The loop's waits pass at once: a simulated game changes only when it is played."""
-    use_virtual_clock(monkeypatch, sys.modules[__name__], controller.loop)
+    use_virtual_clock(monkeypatch, sys.modules[__name__], controller.loop, controller.reading)
 
 
 def play_all(player: GamePlayer, games: int) -> list[GameReport]:
@@ -508,7 +509,7 @@ def test_a_vanished_board_ends_the_game_without_another_click(tmp_path: Path) ->
 def test_a_click_the_game_does_not_take_is_clicked_once_more_then_stops_the_game(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(controller.loop, "_CLICK_CONFIRM_PAUSE", 0.0)
+    monkeypatch.setattr(controller.reading, "REREAD_PAUSE", 0.0)
     table = SimulatedTable(seed=5, drops_clicks=True)
     with OutcomeLog(tmp_path / "log.db") as log:
         (report,) = play_all(quick_player(table, log), 3)
@@ -541,7 +542,7 @@ def test_a_click_lost_for_good_is_clicked_again_after_waiting_for_a_change_in_va
             self.last_seen = reading.board.tiles.copy()
             return reading
 
-    monkeypatch.setattr(controller.loop, "_CLICK_CONFIRM_PAUSE", 0.0)
+    monkeypatch.setattr(controller.reading, "REREAD_PAUSE", 0.0)
     table = LosesTheFirstClick(seed=5)
     with OutcomeLog(tmp_path / "log.db") as log:
         (report,) = play_all(quick_player(table, log), 1)
@@ -552,7 +553,7 @@ def test_a_click_lost_for_good_is_clicked_again_after_waiting_for_a_change_in_va
 def test_a_flag_the_game_does_not_take_is_not_clicked_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(controller.loop, "_CLICK_CONFIRM_PAUSE", 0.0)
+    monkeypatch.setattr(controller.reading, "REREAD_PAUSE", 0.0)
 
     class DropsFlags(SimulatedTable):
         def play(self, move: Move) -> bool:
@@ -594,11 +595,11 @@ class LaggingTable(SimulatedTable):
         return super().look(changed)
 
 
-@pytest.mark.parametrize("lag", [2, controller.loop._CLICK_CONFIRM_TRIES + 1])
+@pytest.mark.parametrize("lag", [2, controller.reading.CLICK_CONFIRM_TRIES + 1])
 def test_clicks_shown_late_but_within_the_re_reads_are_taken(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lag: int
 ) -> None:
-    monkeypatch.setattr(controller.loop, "_CLICK_CONFIRM_PAUSE", 0.0)
+    monkeypatch.setattr(controller.reading, "REREAD_PAUSE", 0.0)
     table = LaggingTable(seed=3, lag=lag)
     with OutcomeLog(tmp_path / "log.db") as log:
         (report,) = play_all(quick_player(table, log), 1)
@@ -608,8 +609,8 @@ def test_clicks_shown_late_but_within_the_re_reads_are_taken(
 def test_clicks_shown_only_after_every_re_read_are_clicked_again_and_the_game_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(controller.loop, "_CLICK_CONFIRM_PAUSE", 0.0)
-    table = LaggingTable(seed=3, lag=controller.loop._CLICK_CONFIRM_TRIES + 2)
+    monkeypatch.setattr(controller.reading, "REREAD_PAUSE", 0.0)
+    table = LaggingTable(seed=3, lag=controller.reading.CLICK_CONFIRM_TRIES + 2)
     with OutcomeLog(tmp_path / "log.db") as log:
         player = quick_player(table, log)
         (report,) = play_all(player, 1)
@@ -1221,7 +1222,7 @@ def test_numbers_the_skin_lacks_are_played_as_unknown_and_learned_from_the_games
     assert set(table.labelled) == {2, 3}
     # Each new picture is adopted once it has stayed for STILL_REREADS re-reads, not after every
     # ANIMATION_REREADS (8 s of play each, a flash or a message would have gone by then).
-    assert table.unreadable_looks <= 2 * (controller.loop.STILL_REREADS + 1)
+    assert table.unreadable_looks <= 2 * (controller.reading.STILL_REREADS + 1)
 
 
 def test_a_number_first_seen_in_play_is_labelled_as_soon_as_the_board_proves_it(

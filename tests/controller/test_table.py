@@ -11,13 +11,14 @@ import pytest
 from test_loop import play_all
 from virtual_clock import use_virtual_clock
 
-import controller.table as table_module
-from controller import loop
+import controller.screen_table as table_module
+from calibration.learn_in_play import learn_picture
+from controller import loop, reading
 from controller.errors import ClickOutsideError, NotAsRead
 from controller.loop import GamePlayer, NoFreshGame
 from controller.mouse import Check
 from controller.outcomes import OutcomeLog, Result
-from controller.table import ScreenTable, learn_picture
+from controller.screen_table import ScreenTable
 from solver import Game, Tile
 from solver.strategy import Action, Move
 from vision import stable
@@ -44,7 +45,7 @@ SKIN = make_skin(16, seed=3, name="drawn")
 @pytest.fixture(autouse=True)
 def virtual_time(monkeypatch: pytest.MonkeyPatch) -> None:
     """Waits on a drawn screen pass at once: it changes only when it is clicked."""
-    use_virtual_clock(monkeypatch, loop, stable)
+    use_virtual_clock(monkeypatch, loop, reading, stable)
 
 
 class DrawnScreen(ScreenGrabber):
@@ -247,7 +248,7 @@ def test_numbers_a_size_class_never_showed_are_learned_for_that_class_in_play(
     )
     screen = DrawnScreen(seed=21, skin=truth, edges=edges)
     # A drawn screen has no animation to wait out before a new picture is learned: 1 s, not 5.
-    monkeypatch.setattr(loop, "ANIMATION_REREADS", 10)
+    monkeypatch.setattr(reading, "ANIMATION_REREADS", 10)
     mouse = RecordingMouse(screen)
     geometry = locate(skin, screen.grab(), shape=(9, 9))
     table = ScreenTable(screen, skin, geometry, mouse, 10, game="drawn", first_click="safe")
@@ -293,7 +294,7 @@ def test_flags_a_size_class_never_showed_are_learned_where_play_placed_them(
         tuple(16 * i + min(i, 3) for i in range(10)),
     )
     screen = DrawnScreen(seed=21, skin=truth, edges=edges)
-    monkeypatch.setattr(loop, "ANIMATION_REREADS", 10)  # no animation to wait out: 1 s, not 5
+    monkeypatch.setattr(reading, "ANIMATION_REREADS", 10)  # no animation to wait out: 1 s, not 5
     mouse = RecordingMouse(screen)
     geometry = locate(skin, screen.grab(), shape=(9, 9))
     table = ScreenTable(screen, skin, geometry, mouse, 10, game="drawn", first_click="safe")

@@ -1,0 +1,229 @@
+"""Telling how a game ended while calibrating, before the skin knows any tile.
+
+The face tells once a loss has shown where it is (:class:`calibration.view.FaceButton`). Before
+that, a click that changed cells into an appearance never seen on a safe cell lost if it changed
+cells apart from its own patch (the mines drawn), or if the game then ignores a *probe* click on
+another hidden cell; a probe that opens something is one more step of a game still going. A
+lost or won board is read once it has held still, after any message drawn over it has gone.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import replace
+from itertools import combinations
+
+import cv2
+import numpy as np
+
+from calibration import waits
+from calibration.catalogue import Catalogue, Ids
+from calibration.errors import CalibrationError
+from calibration.faces import find_face
+from calibration.game_window import GameWindow, hidden_cells
+from calibration.inference import redrawn_numbers
+from calibration.record import ClickKind, PlayedGame, Step
+from calibration.view import PROBE_TIMEOUT, SETTLE_TIMEOUT, FaceButton, settled
+from solver import Cell, GameState
+from vision.skin import Image
+
+MESSAGE_CHECKS = 2
+"""Losses watched for a message before a game that never showed one is taken to draw none."""
+log = logging.getLogger(__name__)
+
+
+class EndJudge:
+    """Judges each click of a game in one window: playing on, lost or won; records the end."""
+
+    def __init__(self, window: GameWindow, rng: random.Random) -> None:
+        self.window = window
+        self.random = rng
+        """Chooses the cell a probe clicks."""
+        self.wins_without_face = 0
+        """Won games whose face showed no picture of its own (see :meth:`won`)."""
+
+    def outcome(self, game: PlayedGame) -> GameState:
+        """The game's state after its last step, probing with more clicks when unsure.
+
+        The face tells once it is known; before that a click that changed cells into an
+        appearance never seen on a safe cell lost if it changed cells apart from its own patch
+        (:func:`changed_apart`), else it is followed by a probe click elsewhere: the game goes
+        on if the cell probed changes. A click that left no hidden cell to probe lost if
+        the game showed every cell (:func:`_shows_everything`). A known face showing neither
+        its playing nor its lost picture is probed too: a game that then takes no click has
+        been won, its mines left hidden.
+        """
+        while True:
+            step = game.steps[-1]
+            if not step.changed[step.cell]:
+                raise CalibrationError(
+                    f"a click on hidden cell {step.cell} at screen "
+                    f"{self.window.view.cell_point(step.cell)} changed nothing: is the game "
+                    "over, or the window covered?"
+                )
+            face = None if self.window.face is None else self.window.face.state()
+            if face is not None:
+                if face is GameState.PLAYING:
+                    self.window.evidence.opened_safely(step)
+                return face
+            shown = int(step.after[step.cell])
+            if shown in self.window.evidence.end_appearances():
+                return GameState.LOST
+            hidden = hidden_cells(step.after)
+            safe = self.window.evidence.safe_appearances
+            catalogue = self.window.evidence.catalogue
+            if not hidden and shown not in safe and _shows_everything(step, safe, catalogue):
+                return GameState.LOST
+            # A face showing neither its playing nor its lost picture: won, if the game now
+            # ignores clicks (its mines left hidden), else a picture of its own during play.
+            may_have_won = self.window.face is not None
+            if not hidden or (shown in safe and not may_have_won):
+                self.window.evidence.opened_safely(step)
+                return GameState.PLAYING
+            probe = self._probe(step, hidden, may_have_won)
+            if isinstance(probe, GameState):
+                return probe
+            self.window.evidence.opened_safely(step)
+            game.steps.append(probe)
+
+    def _probe(self, step: Step, hidden: list[Cell], may_have_won: bool) -> Step | GameState:
+        """A probe click on one of the ``hidden`` cells after ``step``, or the state that says
+        the game is over: lost if ``step`` changed cells apart from its patch (the mines drawn
+        across the board; a probe could be fooled by a game that still draws a clicked cell
+        pressed once it is over), lost or won (``may_have_won``) if the probe changed nothing.
+        The probe is judged against a board that has long held still: one caught in the middle
+        of an end-of-game flash would change under the probe, game over or not."""
+        window = self.window
+        window.closed_dialogs()  # never probe under a dialog that opened late
+        still = settled(window.view.grabber, window.view.board_rect, None, quiet=waits.FLASH_QUIET)
+        safe = window.evidence.safe_appearances
+        if not may_have_won and changed_apart(
+            step.before, window.view.board_ids(still), step.cell, safe
+        ):
+            return GameState.LOST
+        probe = window.click(
+            ClickKind.OPEN, self.random.choice(hidden), still, timeout=PROBE_TIMEOUT, retry=False
+        )
+        if not probe.changed[probe.cell]:  # other cells may change: a message drawn
+            return GameState.WON if may_have_won else GameState.LOST
+        return probe
+
+    def finish_if_over(self, game: PlayedGame) -> None:
+        """Mark ``game`` lost or won if its last step ended it."""
+        outcome = self.outcome(game)
+        if outcome is GameState.LOST:
+            self.lost(game)
+        elif outcome is GameState.WON:
+            self.won(game)
+
+    def lost(self, game: PlayedGame) -> None:
+        """Record a lost game; the first loss shows where the face is.
+
+        The losing step's board is read again once it has held still for
+        :data:`calibration.waits.LOST_QUIET`:
+        read in the middle of the repaint a loss brings, a cell would seem to change from an
+        opened one, which no rule allows (a CI run stopped on that, in two tests). A board that
+        still seems to, or one that may carry a message, is watched for one more change.
+        """
+        game.state = GameState.LOST
+        view = self.window.view
+        last = game.steps[-1]
+        self.window.closed_dialogs()  # one that opened late
+        final = settled(view.grabber, view.board_rect, None, quiet=waits.LOST_QUIET)
+        final = self.window.board_seen = self.window.without_dialogs(
+            None, final
+        )  # one drawn in the window
+        game.steps[-1] = replace(last, after=view.board_ids(final))
+        watch = self._watches_for_message()
+        if watch or self._mid_repaint(game.steps[-1].after, last):
+            later = self.after_message(game, final)
+            if watch:
+                self.window.evidence.loss_messages.append(not np.array_equal(later, final))
+            final = later
+        self.window.end_frame = final
+        frame = view.grabber.grab(view.window)
+        if self.window.face is None:
+            found = find_face(view.fresh, frame, view.board_in_window)
+            if found is not None:
+                self.window.face = FaceButton(view.grabber, view.window, found)
+                self.window.face.pictures[GameState.PLAYING] = self.window.face.picture_in(
+                    view.fresh
+                )
+        if self.window.face is not None:
+            self.window.face.pictures.setdefault(GameState.LOST, self.window.face.picture_in(frame))
+
+    def _watches_for_message(self) -> bool:
+        """Whether this loss is watched for a message drawn over the board that goes by itself:
+        the first :data:`MESSAGE_CHECKS` losses are, later ones while at least half of those
+        watched showed one (a repaint paused on a busy machine looks like a message once)."""
+        shown = self.window.evidence.loss_messages
+        return len(shown) < MESSAGE_CHECKS or 2 * sum(shown) >= len(shown)
+
+    def _mid_repaint(self, ids: Ids, last: Step) -> bool:
+        """Whether a cell that showed a number before the losing click shows something else
+        but a number, and not as a game that redraws every opened cell on its end does
+        (:func:`calibration.inference.redrawn_numbers`): a board caught in the middle of its
+        repaint."""
+        return redrawn_numbers(last.before, ids, self.window.evidence.safe_appearances) is None
+
+    def won(self, game: PlayedGame, watch: bool = True) -> None:
+        """Record a won game, its board once a message over it has gone (as for a loss, see
+        :meth:`_watches_for_message`; not ``watch``: a message was waited out already), and,
+        once the face shows something new, the won face."""
+        game.state = GameState.WON
+        if watch and self._watches_for_message():
+            self.after_message(game, self.window.view.grabber.grab(self.window.view.board_rect))
+        face = self.window.face
+        if face is None or GameState.WON in face.pictures:
+            return
+        face.state(SETTLE_TIMEOUT, until_unknown=True)
+        picture = face.picture_in(self.window.view.grabber.grab(self.window.view.window))
+        if not any(np.array_equal(picture, known) for known in face.pictures.values()):
+            face.pictures[GameState.WON] = picture
+        else:
+            self.wins_without_face += 1
+
+    def after_message(self, game: PlayedGame, frame: Image) -> Image:
+        """The board once a message drawn over it (``frame``) has gone by itself (a "You have
+        lost." or "Congratulations! You have won!" written over it for four seconds), or
+        ``frame`` after :data:`calibration.waits.MESSAGE_WAIT` without a change; the last step of
+        ``game`` records it."""
+        view = self.window.view
+        later = settled(
+            view.grabber, view.board_rect, frame, waits.MESSAGE_WAIT, quiet=waits.LOST_QUIET
+        )
+        if not np.array_equal(later, frame):
+            log.debug("the board changed again after %.1f s of stillness", waits.LOST_QUIET)
+            game.steps[-1] = replace(game.steps[-1], after=view.board_ids(later))
+        return later
+
+
+def _shows_everything(step: Step, safe: set[int], catalogue: Catalogue) -> bool:
+    """Whether ``step``, a click that left no hidden cell and shows a picture never seen on a
+    safe cell, is a loss on which the game showed every cell: it redrew cells opened
+    before, or the picture clicked shows on other cells the click uncovered too (every mine
+    drawn alike), or those cells show two tiles never seen opened safely (the mines, and the
+    other closed cells drawn anew, as a theme that darkens them does). A win that flags
+    the mines left does none of these: it draws one tile on them, in a picture per size class
+    perhaps."""
+    opened_before = np.isin(step.before, list(safe))
+    if (opened_before & step.changed).any():
+        return True
+    uncovered = step.uncovered
+    uncovered[step.cell] = False
+    if (step.after[uncovered] == step.after[step.cell]).any():
+        return True
+    pictures = np.unique(step.after[uncovered & ~np.isin(step.after, list(safe))]).tolist()
+    return any(not catalogue.alike(one, other) for one, other in combinations(pictures, 2))
+
+
+def changed_apart(before: Ids, after: Ids, cell: Cell, opened: set[int]) -> bool:
+    """Whether a click on ``cell`` changed a cell not joined to it through changed cells: an
+    opening in play is one patch around the click (each cell opened beside an opened 0), so
+    such a cell is the game showing what only its end shows (the mines). Cells showing an
+    ``opened`` appearance before do not count: no mine is there, and a toolkit moves its focus
+    ring off the button clicked before."""
+    changed = ((before != after) & ~np.isin(before, list(opened))).astype(np.uint8)
+    _, patches = cv2.connectedComponents(changed, connectivity=8)
+    return bool((patches[changed.astype(bool)] != patches[cell]).any())

@@ -1,0 +1,206 @@
+"""The game's window as calibration clicks it: a click recorded as a step once the board has
+settled, the pointer parked off the board, dialogs closed or answered, a board that moved in its
+window followed.
+
+:class:`GameWindow` is the one place calibration clicks a cell; :mod:`calibration.session`
+chooses the cells, :mod:`calibration.game_end` judges what a click did, and
+:mod:`calibration.new_game_ways` starts new games.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+import numpy as np
+
+from calibration import waits
+from calibration.catalogue import HIDDEN_ID, Ids
+from calibration.dialogs import DIALOGS_IN_A_ROW, dialog_over, with_part
+from calibration.errors import CalibrationError
+from calibration.pointer import Pointer
+from calibration.record import ClickKind, Evidence, Step
+from calibration.view import SETTLE_TIMEOUT, BoardView, FaceButton, settled
+from solver import Cell
+from vision.skin import Image
+
+MOVED_SHARE = 0.9
+"""Share of the cells that must differ after a click before the board is looked for elsewhere
+in the window (see :meth:`calibration.view.BoardView.follow_move`)."""
+log = logging.getLogger(__name__)
+
+
+class GameWindow:
+    """One game's window during calibration: its board (``view``), its face once found, and
+    what the board last showed."""
+
+    def __init__(self, pointer: Pointer, view: BoardView, evidence: Evidence) -> None:
+        self.pointer = pointer
+        self.view = view
+        self.evidence = evidence
+        self.face: FaceButton | None = None
+        """The face button, once a loss has shown where it is."""
+        self.fresh = False
+        """Whether the board shows a new game no click has touched yet."""
+        self.board_seen: Image | None = None
+        """The board as the last click the game took left it (or as a game ended, or began),
+        with no dialog over it: what a dialog drawn in the window later veils."""
+        self.end_frame: Image | None = None
+        """The lost board as last read, held still (see :mod:`calibration.game_end`)."""
+
+    def click(
+        self,
+        click: ClickKind,
+        cell: Cell,
+        before_frame: Image | None = None,
+        timeout: float = SETTLE_TIMEOUT,
+        retry: bool = True,
+    ) -> Step:
+        """Click ``cell`` and record the step; ``before_frame`` is the settled board the cell
+        was chosen from (captured anew if not given).
+
+        A click that changes nothing within ``timeout`` is made once more, as the play loop does
+        (under Xvfb a game now and then misses one), except with ``retry`` off: a probe's very
+        question is whether the game still takes clicks.
+        """
+        view = self.view
+        rect = view.board_rect
+        if before_frame is None:
+            before_frame = view.still_board()
+        self.fresh = False
+        x, y = view.cell_point(cell)
+        button = "left" if click == ClickKind.OPEN else "right"
+        self.click_and_park(x, y, button)
+        after_frame = settled(view.grabber, rect, before_frame, timeout)
+        if retry and np.array_equal(after_frame, before_frame):
+            log.debug("%s %s at %s changed nothing: clicked once more", click, cell, (x, y))
+            self.click_and_park(x, y, button)
+            after_frame = settled(view.grabber, rect, before_frame, timeout)
+        if self.closed_dialogs():
+            after_frame = settled(view.grabber, rect, None, quiet=waits.FLASH_QUIET)
+        after_frame = self.without_dialogs(before_frame, after_frame)
+        moved = cells_that_differ(view, before_frame, after_frame) >= MOVED_SHARE
+        if moved and view.follow_move(before_frame):
+            log.debug("the board moved in the window to %s", view.board_rect)
+            rect = view.board_rect
+            after_frame = settled(view.grabber, rect, None, quiet=waits.FLASH_QUIET)
+        if not np.array_equal(after_frame, before_frame):  # the game took the click: no dialog
+            self.board_seen = after_frame
+        before_ids = view.board_ids(before_frame)
+        after_ids = view.board_ids(after_frame)
+        unpainted = view.unpainted(before_frame, after_frame) if click is ClickKind.OPEN else None
+        opened_before = np.isin(before_ids, list(self.evidence.safe_appearances))
+        changed = after_ids != before_ids
+        if changed.all() or (opened_before & changed).any():
+            # An opened cell never changes in play, nor does every cell at once: this is a flash
+            # (a game may flash the whole board when it ends) or a repaint. Read the board once
+            # it has long held still.
+            log.debug("%s %s changed opened cells: waiting for the board to settle", click, cell)
+            after_frame = settled(view.grabber, rect, None, quiet=waits.FLASH_QUIET)
+            after_ids = view.board_ids(after_frame)
+        step = Step(click, cell, before_ids, after_ids, unpainted)
+        ring = view.ring(before_frame, after_frame, opened_before, step.uncovered, cell)
+        step = replace(step, ring=ring)
+        log.debug("%s %s at %s: %d cells changed", click, cell, (x, y), int(step.changed.sum()))
+        return step
+
+    def closed_dialogs(self) -> bool:
+        """Close the dialogs the game opened (a "Game Over" may cover the board); whether
+        there were any. The board under them is then read once it has held still."""
+        closed = self.pointer.close_dialogs()
+        if closed:
+            log.debug("closed %d dialog(s) of the game", closed)
+            self._park_again()
+        return closed > 0
+
+    def _park_again(self) -> None:
+        """Move the pointer a pixel away from where it rests and back. A modal dialog takes the
+        pointer's moves, so the game still has it where the click that opened the dialog was,
+        and a game may keep its "You have lost." over the board while the pointer rests on it."""
+        view = self.view
+        park = view.park_point()
+        if park is None:
+            return
+        x, y = park
+        beside = [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)]
+        for point in beside:
+            if view.window.contains(*point) and not view.board_rect.contains(*point):
+                self.pointer.move(*point)
+                self.pointer.move(*park)
+                return
+
+    def without_dialogs(self, before: Image | None, after: Image) -> Image:
+        """The board ``after`` shows (a capture of it), or, when every cell of it differs from
+        ``before`` (the board before; None: as the last click left it) because a dialog drawn
+        in the window veils it, the board once the dialogs are answered and it holds still."""
+        before = self.board_seen if before is None else before
+        if before is None:
+            return after
+        view = self.view
+        for _ in range(DIALOGS_IN_A_ROW):
+            veiled = cells_that_differ(view, before, after) == 1.0
+            if not veiled or not self._answered_dialog(before):
+                break
+            after = settled(view.grabber, view.board_rect, None, quiet=waits.FLASH_QUIET)
+        return after
+
+    def _answered_dialog(self, board: Image) -> bool:
+        """Whether a dialog drawn in the window over a veil (a browser's "Cancel"/"OK" over the
+        page it dims) was answered by a click on its button that keeps the game (see
+        :mod:`calibration.dialogs`); ``board`` is the board before the veil."""
+        view = self.view
+        dialog = dialog_over(
+            view.grabber, view.window, with_part(view.fresh, board, view.board_in_window)
+        )
+        if dialog is None:
+            return False
+        if dialog.button is None:
+            log.debug("a dialog veils the window; no button of it reads Cancel, No or OK")
+            return False
+        x, y = dialog.button.rect.centre
+        log.debug("answered a dialog drawn in the window with its %r button", dialog.button.label)
+        self.click_and_park(view.window.left + x, view.window.top + y, "left")
+        return True
+
+    def click_and_park(self, x: int, y: int, button: str) -> None:
+        """Click, then move the pointer off the board: some games light up the tile under
+        the pointer, which would read as a changed cell."""
+        self.pointer.click(x, y, button)
+        park = self.view.park_point()
+        if park is not None:
+            self.pointer.move(*park)
+
+    def mark(self, cell: Cell, before_frame: Image | None = None) -> Step:
+        """Right-click ``cell``; raise unless its picture changed."""
+        view = self.view
+        if before_frame is None:
+            before_frame = view.still_board()
+        step = self.click(ClickKind.MARK, cell, before_frame)
+        if not step.changed[cell]:
+            # The cell may now show a picture within the grouping tolerance of the one before
+            # (a question mark drawn as the flag with a small "?"): a right-click
+            # is meant to change the mark, so a lasting pixel change is a new appearance.
+            after_frame = view.still_board()
+            before, after = (
+                view.cell_pictures(frame)[cell] for frame in (before_frame, after_frame)
+            )
+            if not np.array_equal(before, after):
+                self.evidence.catalogue.add_distinct(after, int(view.grid.size_classes[cell]))
+                step = Step(ClickKind.MARK, cell, step.before, view.board_ids(after_frame))
+                log.debug("mark %s drew a picture close to the one before: a new appearance", cell)
+        if not step.changed[cell]:
+            raise CalibrationError(
+                f"a right-click on cell {cell} at screen {self.view.cell_point(cell)} "
+                "changed nothing"
+            )
+        return step
+
+
+def cells_that_differ(view: BoardView, before: Image, after: Image) -> float:
+    """The share of cells whose pictures differ between two board captures: all of them under
+    a dialog drawn over the board, most when the board moved (a few plain ones look alike)."""
+    return float((view.cell_differences(before, after) > 0).mean())
+
+
+def hidden_cells(ids: Ids) -> list[Cell]:
+    return [(int(r), int(c)) for r, c in np.argwhere(ids == HIDDEN_ID)]

@@ -1,0 +1,245 @@
+"""Starting a new game while calibrating: finding the way the game takes (a click on the face,
+a key, a labelled button beside the board, a place a finished game changed), and using it.
+
+A way counts only when the board then shows a fresh game; a way that turns the finished board
+into anything else stops calibration rather than trying more on a game in an unknown state.
+Play uses the way found (the skin's new-game action; see :mod:`controller.new_game`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Iterator
+
+import numpy as np
+
+from calibration import waits
+from calibration.buttons import ButtonPoints, blanked, button_points
+from calibration.catalogue import HIDDEN_ID
+from calibration.errors import CalibrationError
+from calibration.game_window import MOVED_SHARE, GameWindow, cells_that_differ
+from calibration.labels import NoTextReader, read_words
+from calibration.record import PlayedGame
+from calibration.view import settled
+from solver import GameState
+from vision.geometry import Rect
+from vision.skin import KEYS_AFTER_LABELS, KEYS_BEFORE_LABELS, MIN_SIDE, Image, NewGame
+
+BUTTON_SIDE = 17
+"""Pixels a side of the picture kept of a new-game button, centred on its point."""
+log = logging.getLogger(__name__)
+
+
+class NewGameWays:
+    """The way one window starts a new game, once found, and the looks of its button."""
+
+    def __init__(self, window: GameWindow) -> None:
+        self.window = window
+        self.method: NewGame | None = None
+        """The way that started a new game last."""
+        self.buttons: list[Image] = []
+        """The screen around the new-game point before each click there that started a new
+        game, each look once (see :attr:`vision.skin.Skin.buttons`)."""
+        self.point_named = False
+        """Whether the user named the new-game point: a button that may be anything, a face
+        showing how the game ended among them (a button found by its label, or by a finished
+        game bringing it up, says "new game"; a face calibration finds has faces of its own)."""
+        self.button_after_win = False
+        """Whether a click on the new-game point started a new game after a won one (the
+        button may show how the game ended, as a face does)."""
+
+    def start(self, latest: PlayedGame | None) -> NewGame:
+        """Start a new game the way that worked before; else try the face, F2 and N, a button
+        beside the board labelled so, Ctrl+R and Ctrl+N (:data:`vision.skin.NEW_GAME_KEYS`),
+        then a place the finished game changed (:func:`calibration.buttons.button_points`).
+        A way counts only when a fresh board appears; one that changes the board into anything
+        else stops calibration rather than trying more on a game in an unknown state. A board
+        no click has touched since the last new game is one already: no way would change it.
+        On a game perhaps not over (:meth:`stuck_mid_game`) only the way that worked is tried."""
+        if self.window.fresh and self.method is not None:
+            return self.method
+        view = self.window.view
+        methods = self._new_game_methods()
+        if self.stuck_mid_game(latest) and self.method is not None:
+            methods = iter([self.method])
+        ended = self._ended_board()
+        tried = []
+        for method in methods:
+            what = {
+                "face": "a click on the face",
+                "point": f"a click at {method.at} from the board's corner",
+            }.get(method.kind, f"the {method.key} key")
+            button = self._button_picture(method)
+            frame = self._try_new_game(method, ended)
+            if self._is_new_game(frame, ended):
+                log.debug("%s started a new game", what)
+                self.window.board_seen = frame
+                self.window.fresh = True
+                self.method = method
+                if button is not None:
+                    self._keep_button(button, latest)
+                view.check_no_hidden_cells_outside()
+                return method
+            if not np.array_equal(frame, ended):
+                raise CalibrationError(
+                    f"{what} changed the finished board in window {view.window} into something "
+                    "that is not a new game (a dialog or another screen?); say how this game "
+                    "starts a new one with --new-game"
+                )
+            tried.append(what)
+        raise CalibrationError(
+            f"cannot start a new game in window {view.window}: {', '.join(tried)} did not "
+            "change the finished board into a new one (did the window move? else say how with "
+            "--new-game)"
+        )
+
+    @property
+    def wants_button_after_win(self) -> bool:
+        """Whether a new game starts with a click on a point the user named, not yet clicked
+        after a won game."""
+        return self._at_point and self.point_named and not self.button_after_win
+
+    def stuck_mid_game(self, latest: PlayedGame | None) -> bool:
+        """Whether the board may show a game begun and not over (a game played to win, stopped)
+        while a new game is a click on a point: a button there may show only once a game is
+        over (a "Play Again" button), and what else a game changes beside its board
+        mid-game is no button to try (its "Pause")."""
+        return (
+            self._at_point and not self.window.fresh and latest is not None and not latest.finished
+        )
+
+    @property
+    def _at_point(self) -> bool:
+        """Whether a new game starts with a click on a point beside the board."""
+        method = self.method
+        return method is not None and method.at is not None
+
+    def _keep_button(self, button: Image, latest: PlayedGame | None) -> None:
+        """Keep ``button``, the look of the new-game point before a click there started a new
+        game, unless the same look is kept already."""
+        if latest is not None and latest.state is GameState.WON:
+            self.button_after_win = True
+        if not any(np.array_equal(button, kept) for kept in self.buttons):
+            self.buttons.append(button)
+
+    def point_method(self, point: tuple[int, int]) -> NewGame:
+        """The new-game method that clicks screen ``point`` (a "New game" button the user
+        named), kept relative to the board; raises unless it is in the window, off the board."""
+        view = self.window.view
+        board, (x, y) = view.board_rect, point
+        if not view.window.contains(x, y) or board.contains(x, y):
+            raise CalibrationError(
+                f"the new-game point ({x}, {y}) is not in window {view.window} beside the board "
+                f"at {board}"
+            )
+        return NewGame("point", at=(x - board.left, y - board.top))
+
+    def _button_picture(self, method: NewGame) -> Image | None:
+        """What the screen shows around ``method``'s point (None: it clicks no point): a square
+        of up to :data:`BUTTON_SIDE` pixels centred on it, inside the window, off the board."""
+        if method.at is None:
+            return None
+        window, board = self.window.view.window, self.window.view.board_rect
+        x, y = board.left + method.at[0], board.top + method.at[1]
+        off_board = max(
+            board.left - 1 - x if x < board.left else x - board.right,
+            board.top - 1 - y if y < board.top else y - board.bottom,
+        )
+        in_window = min(
+            x - window.left, window.right - 1 - x, y - window.top, window.bottom - 1 - y
+        )
+        half = min(BUTTON_SIDE // 2, off_board, in_window)
+        if half < MIN_SIDE // 2:
+            raise CalibrationError(
+                f"the new-game point ({x}, {y}) is too near the edge of window {window} or the "
+                f"board at {board} to see the button there"
+            )
+        return self.window.view.grabber.grab(Rect.around(x, y, 2 * half + 1, 2 * half + 1))
+
+    def _ended_board(self) -> Image:
+        """The finished board, held still: the lost board as last read when nothing changed
+        since; else once it holds still for :data:`waits.FLASH_QUIET` (not mid-way in a flash)."""
+        closed = self.window.closed_dialogs()  # a score table, a "play again?" question
+        rect = self.window.view.board_rect
+        known, self.window.end_frame = self.window.end_frame, None
+        if not closed and known is not None:
+            now = self.window.view.grabber.grab(rect)
+            if np.array_equal(now, known):
+                return now
+        ended = settled(self.window.view.grabber, rect, None, quiet=waits.FLASH_QUIET)
+        return self.window.without_dialogs(None, ended)
+
+    def _new_game_methods(self) -> Iterator[NewGame]:
+        """The ways to try, the one that worked before first; then the face, the keys, the
+        labelled buttons beside the board before the keys a browser takes for its own
+        (:data:`vision.skin.KEYS_AFTER_LABELS`), and last the other places the finished game
+        changed. The buttons are looked for once, in the finished window as the failed ways
+        left it."""
+        tried: list[NewGame] = []
+
+        def untried(methods: Iterable[NewGame]) -> Iterator[NewGame]:
+            for method in methods:
+                if method not in tried:
+                    tried.append(method)
+                    yield method
+
+        first = [] if self.method is None else [self.method]
+        if self.window.face is not None:
+            first.append(NewGame("face"))
+        yield from untried(first + [NewGame("key", key) for key in KEYS_BEFORE_LABELS])
+        buttons = self._button_points()
+        yield from untried(self._point_method(point) for point in buttons.labelled)
+        yield from untried(NewGame("key", key) for key in KEYS_AFTER_LABELS)
+        yield from untried(self._point_method(point) for point in buttons.changed)
+
+    def _button_points(self) -> ButtonPoints:
+        """The places beside the board that may be a new-game button, as the window shows now."""
+        view = self.window.view
+        board = view.board_in_window
+        face = None if self.window.face is None else self.window.face.in_window
+        ended_window = view.grabber.grab(view.window)
+        try:
+            words = read_words(ended_window, blanked(board, face))
+        except NoTextReader as error:
+            log.warning("%s: a button's label cannot be read, only a change seen", error)
+            words = []
+        return button_points(view.fresh, ended_window, board, face, words)
+
+    def _point_method(self, point: tuple[int, int]) -> NewGame:
+        """:meth:`point_method` for ``point`` in window coordinates."""
+        window = self.window.view.window
+        return self.point_method((window.left + point[0], window.top + point[1]))
+
+    def _try_new_game(self, method: NewGame, ended: Image) -> Image:
+        """Start a new game by ``method``; the board once it has changed or the time is up.
+        A dialog it opened (a question, a score table) is closed, and the board read after."""
+        view = self.window.view
+        rect = view.board_rect
+        if method.kind == "face" and self.window.face is not None:
+            self.window.click_and_park(*self.window.face.point(), "left")
+            frame = settled(view.grabber, rect, ended)
+        elif method.at is not None:
+            self.window.click_and_park(rect.left + method.at[0], rect.top + method.at[1], "left")
+            frame = settled(view.grabber, rect, ended, waits.KEY_TIMEOUT)
+        else:
+            assert method.key is not None
+            # A key goes to the window under the pointer: press it there, but off the board.
+            x, y = view.park_point() or rect.centre
+            self.window.pointer.press(method.key, x, y)
+            frame = settled(view.grabber, rect, ended, waits.KEY_TIMEOUT)
+        if self.window.closed_dialogs():  # a question ("reset the game?"), declined: not this way
+            frame = settled(view.grabber, rect, None, quiet=waits.FLASH_QUIET)
+        moved = cells_that_differ(view, ended, frame) >= MOVED_SHARE
+        if moved and view.follow_move(view.fresh_board):
+            log.debug("the new game moved the board in the window to %s", view.board_rect)
+            frame = settled(view.grabber, view.board_rect, None, quiet=waits.FLASH_QUIET)
+        return frame
+
+    def _is_new_game(self, frame: Image, ended: Image) -> bool:
+        if np.array_equal(frame, ended):
+            return False
+        ids = self.window.view.board_ids(frame)
+        return (
+            bool((ids == HIDDEN_ID).any())
+            and not np.isin(ids, self.window.evidence.end_appearances()).any()
+        )

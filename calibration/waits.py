@@ -1,0 +1,18 @@
+"""How long calibration waits on a game, in one place: code reads these as ``waits.NAME`` when
+it waits, so a test (or a user tuning a slow machine) sets them here once for every module."""
+
+DOUBLE_CLICK_GAP = 0.6
+"""Seconds between two clicks on one cell so they are not taken as a double-click."""
+FLASH_QUIET = 0.5
+"""Seconds a board that changed in every cell at once must then hold still before it is read:
+a game that flashes its board on a game's end changes frames every 0.13 s for about 0.4 s."""
+LOST_QUIET = 1.0
+"""Seconds a lost board must stay unchanged before its final read: a game repaints every cell
+on a loss, and a busy machine can pause it in the middle of that for longer than
+:data:`calibration.view.QUIET` (0.4 s still let a fresh-clone CI run read a half-repainted loss
+in 1 of 6 full runs)."""
+MESSAGE_WAIT = 5.0
+"""Seconds a lost board is watched for a message over it to go (a "You have lost." written over
+the board for four seconds)."""
+KEY_TIMEOUT = 1.5
+"""Seconds a new-game key (or a click on a tile that may be no hidden one) is given to act."""

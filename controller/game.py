@@ -1,0 +1,81 @@
+"""One game in play: its board as last read, the reads made during it, and the last burst's
+clicks. The play loop keeps one per game (:class:`controller.loop.GamePlayer` keeps what lasts
+the whole run); a game that cannot go on ends by :class:`GameAborted`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from calibration.learn_in_play import with_labels
+from controller.outcomes import Result
+from solver import Board, Cell, Tile
+from solver.engine import neighbour_counts
+from solver.strategy import Action, Move
+from vision.read import Reading
+
+
+class GameAborted(Exception):
+    """A game ended before won or lost; ``result`` says how, the message why."""
+
+    def __init__(self, result: Result, message: str) -> None:
+        super().__init__(message)
+        self.result = result
+
+
+REFUSED_BURSTS = 3
+"""Bursts (or new-game actions) in a row whose first click is refused with the board read fine
+in between: the game keeps changing under the bot (an animation, something drawn over it), so
+the game is stopped."""
+
+
+@dataclass
+class GameInPlay:
+    """The state of one game, from its first read to its end."""
+
+    game_id: int
+    """Its row in the outcome log."""
+    board: Board
+    """The board as last read."""
+    reads: list[Reading] = field(default_factory=list)
+    """The reads of the game after each burst, in order (checked against its end)."""
+    clicked: set[Cell] = field(default_factory=set)
+    """The cells the last burst clicked to open (or chord)."""
+    flagged: set[Cell] = field(default_factory=set)
+    """The cells the last burst flagged."""
+
+    def remember(self, clicked: Sequence[Move]) -> None:
+        """Which cells a burst just opened and which it flagged: a picture no tile matches on
+        one of them may be the game's picture of what the click did (see
+        :meth:`controller.reading.PatientReader.look`)."""
+        self.clicked = {move.cell for move in clicked if move.action != Action.FLAG}
+        self.flagged = {move.cell for move in clicked if move.action == Action.FLAG}
+
+    def logged_board(self) -> Board:
+        """The board as the outcome log keeps it (see
+        :func:`calibration.learn_in_play.with_labels`)."""
+        return with_labels(self.board)
+
+
+def untaken(moves: Sequence[Move], board: Board) -> list[Move]:
+    """The moves whose effect the board does not show (chords have no single effect to see)."""
+    closed = board.closed
+    return [
+        move
+        for move in moves
+        if (move.action == Action.OPEN and closed[move.cell])
+        or (move.action == Action.FLAG and board[move.cell] != Tile.FLAG)
+    ]
+
+
+def number_not_drawn_yet(board: Board) -> Cell | None:
+    """The first 0 beside a hidden cell, if any: every game opens a 0's neighbours by itself,
+    so it is a number the game has not drawn yet (or a misread)."""
+    beside_hidden = (board.tiles == Tile.ZERO) & (neighbour_counts(board.tiles == Tile.HIDDEN) > 0)
+    if not beside_hidden.any():
+        return None
+    row, column = (int(value) for value in np.argwhere(beside_hidden)[0])
+    return row, column

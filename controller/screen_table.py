@@ -1,0 +1,465 @@
+"""A real game window as a :class:`controller.table.Table`: :class:`ScreenTable` reads it through
+a skin and clicks it only as it was read, through the guarded mouse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Protocol
+
+from calibration.dialogs import dialog_over, with_part
+from calibration.learn_in_play import Lesson, SkinLearner
+from controller.errors import NoNewGameAction, NotAsRead
+from controller.mouse import Check, Grab
+from controller.stopping import failsafe_as_stop
+from controller.stopwatch import Stopwatch
+from controller.table import DialogAnswer
+from solver import Cell, Tile
+from solver.strategy import Action, Move
+from vision.capture import Screen
+from vision.errors import BoardNotFoundError, UnreadableCellError
+from vision.geometry import BoardGeometry, Rect
+from vision.locate import locate_on_screen
+from vision.match import TemplateBank, picture_distance
+from vision.opened import opened_beside_a_zero
+from vision.read import BoardReader, Reading
+from vision.skin import Image, Skin
+from vision.stable import wait_stable
+
+_BUTTONS = {Action.OPEN: "left", Action.FLAG: "right", Action.CHORD: "middle"}
+
+
+class GuardedPointer(Protocol):
+    """A mouse that refuses clicks outside its allowed areas, and any the check refuses
+    (:class:`controller.mouse.Mouse`)."""
+
+    def allow(self, *areas: Rect) -> None: ...
+
+    def click(self, x: int, y: int, button: str = "left", check: Check | None = None) -> None: ...
+
+    def press(self, key: str, x: int, y: int, check: Check | None = None) -> None: ...
+
+    def close_dialogs(self) -> int: ...
+
+    def window_of(self, area: Rect) -> Rect: ...
+
+    def park(self, board: Rect) -> None: ...
+
+    def leave(self, area: Rect) -> None: ...
+
+
+class ScreenTable:
+    """A game window on the screen: read through a skin, clicked through the guarded mouse.
+
+    The mouse may click only inside the located board and its face button, and only once the
+    screen, captured at that very moment, shows the game as last read: the clicked cell as it
+    was (a cell an earlier click of the burst opened is skipped), two opposite corner cells of
+    the board as they were or opened since, and for a click on the face the face as it was. The
+    clicked cell alone would not do: a window moved by a whole number of cells can show a
+    closed cell there again, but then one of the corner cells shows what lies beyond the board.
+    After the board moves it is located again (by the same skin and shape) and the allowed
+    areas follow it.
+    """
+
+    def __init__(
+        self,
+        grabber: Screen,
+        skin: Skin,
+        geometry: BoardGeometry,
+        mouse: GuardedPointer,
+        mines: int,
+        *,
+        game: str,
+        first_click: str | None,
+        stopwatch: Stopwatch | None = None,
+        save_skin: Callable[[Skin], object] | None = None,
+    ) -> None:
+        """``save_skin`` keeps the skin once play has taught it a tile (None: never saved)."""
+        self.game = game
+        self.skin = skin.name
+        self.first_click = first_click
+        self.mines = mines
+        self.stopwatch = stopwatch or Stopwatch()
+        self._grabber = grabber
+        self._timed_grabber = _TimedGrabber(grabber, self.stopwatch)
+        self._skin = skin
+        self._mouse = mouse
+        self._save_skin = save_skin
+        self._learner = SkinLearner(skin, mines)
+        """What play teaches the skin (:mod:`calibration.learn_in_play`)."""
+        self._unreadable: Image | None = None
+        """The last frame that could not be read."""
+        self._frame: Image | None = None
+        self._reading: Reading | None = None
+        self._face_as_read: TemplateBank[str] | None = None
+        self._parked = False
+        """Whether the pointer has been moved off the board since the last click."""
+        self._window = Rect(0, 0, 0, 0)
+        """The game's window (the board itself where windows are not known)."""
+        self._window_as_found: Image | None = None
+        """The game's window when its board was found: before any dialog veiled it."""
+        self._use(geometry)
+
+    def _use(self, geometry: BoardGeometry) -> None:
+        self.geometry = geometry
+        self._read_anew()
+        rows, columns = geometry.shape
+        self._corners = ((0, 0), (rows - 1, columns - 1))
+        self._mouse.allow(*self._areas())
+        window = self._mouse.window_of(geometry.rect).intersection(self._grabber.screen)
+        self._window = window if window.width and window.height else geometry.rect
+        self._window_as_found = self._timed_grabber.grab(self._window)
+
+    def _read_anew(self) -> None:
+        """Read with the skin and pictures as they are now; no click before the next read."""
+        self._reader = BoardReader(self._skin, self.geometry, unlabelled=self._learner.unlabelled)
+        self._frame = self._reading = self._face_as_read = None
+
+    def _areas(self) -> list[Rect]:
+        """Where clicks may go: the board, its face, the user's "New game" button."""
+        geometry = self.geometry
+        areas = [geometry.rect] + ([geometry.face] if geometry.face is not None else [])
+        if self._skin.new_game.at is not None:
+            areas.append(Rect(*self._new_game_point(), 1, 1))
+        return areas
+
+    def look(self, changed: bool = False) -> Reading:
+        """Only the board and face must hold still (the timer between them ticks every second).
+        Time spent grabbing is the ``capture`` stage, inside ``wait``."""
+        if not self._parked:  # a tile under the pointer may be lit up
+            self._mouse.park(self.geometry.rect)
+            self._parked = True
+        with self.stopwatch.stage("wait"):
+            frame = wait_stable(
+                self._timed_grabber,
+                self._reader.region,
+                watch=self._reader.watched,
+                differs_from=self._frame if changed else None,
+            )
+        with self.stopwatch.stage("read"):
+            try:
+                reading = self._reader.read(frame, self.mines)
+            except UnreadableCellError:
+                self._unreadable = frame
+                raise
+        self._unreadable = None
+        self._keep(frame, reading)
+        return reading
+
+    def _keep(self, frame: Image, reading: Reading) -> None:
+        """Remember ``reading`` of ``frame`` as the last read: clicks are checked against it."""
+        self._frame, self._reading = frame, reading
+        face = self._reader.face_image(frame)
+        self._face_as_read = None if face is None else TemplateBank(["as read"], [face])
+
+    def known_numbers(self) -> dict[int, set[Tile]]:
+        return self._learner.known_numbers(self._reader)
+
+    def picture_classes(self) -> dict[int, int]:
+        return self._learner.picture_classes()
+
+    def adopt_unknown(
+        self, cells: Sequence[Cell], keep: Callable[[Reading], bool]
+    ) -> Reading | None:
+        return self._take(
+            cells, lambda frame: self._learner.adopt_unknown(self._reader, frame, cells, keep)
+        )
+
+    def learn_flags(self, cells: Sequence[Cell]) -> Reading | None:
+        return self._take(
+            cells, lambda frame: self._learner.learn_flags(self._reader, frame, cells)
+        )
+
+    def read_lost(self, cells: Sequence[Cell], numbers: Mapping[Cell, Tile]) -> Reading | None:
+        # Kept as the last read, which the next new-game action is checked with.
+        return self._take(
+            cells, lambda frame: self._learner.read_lost(self._reader, frame, cells, numbers)
+        )
+
+    def _take(
+        self, cells: Sequence[Cell], lesson_of: Callable[[Image], Lesson | None]
+    ) -> Reading | None:
+        """The read of the frame last found unreadable once ``lesson_of`` it is learned (see
+        :mod:`calibration.learn_in_play`); None without such a frame, cells or lesson."""
+        frame = self._unreadable
+        if frame is None or not cells:
+            return None
+        lesson = lesson_of(frame)
+        if lesson is None:
+            return None
+        if lesson.taught_skin:
+            self._learned()
+        if lesson.reader is not None:
+            self._reader = lesson.reader
+        self._keep(frame, lesson.reading)
+        return lesson.reading
+
+    def label(self, tiles: Mapping[int, Tile]) -> None:
+        self._learner.label(tiles)
+        self._learned()
+
+    def learn_won_face(self) -> bool:
+        if self._frame is None:
+            return False
+        if not self._learner.learn_won_face(self._reader.face_image(self._frame)):
+            return False
+        self._learned()
+        return True
+
+    def _learned(self) -> None:
+        """Keep the skin play has just taught a picture, and read with it from now on. The
+        board is where it was found: it is not looked for again, and the window as found
+        (before any dialog veiled it) is kept."""
+        self._skin.check()
+        if self._save_skin is not None:
+            self._save_skin(self._skin)
+        self._read_anew()
+
+    def play(self, move: Move) -> bool:
+        needed = False
+
+        def cell_as_read(grab: Grab) -> bool:
+            nonlocal needed
+            now = self._cells_now(grab, {move.cell, *self._corners})
+            needed = now[move.cell] == self._as_read().board[move.cell]
+            return needed
+
+        x, y = self.geometry.cell_centre(move.cell)
+        self._click(x, y, _BUTTONS[move.action], cell_as_read)
+        return needed
+
+    def new_game(self, attempt: int = 0) -> None:
+        ways = self._new_game_ways()
+        if not ways:
+            raise NoNewGameAction(
+                f"skin {self._skin.name!r} has no usable new-game action ({self._skin.new_game})"
+            )
+        face, way = self.geometry.face, ways[attempt % len(ways)]
+        if way == "face" and face is not None:
+            self._click(*face.centre, "left", self._still_as_read(self._corners_as_read(), face))
+        elif way == "point":
+            self._click(*self._new_game_point(), "left", self._point_as_saved())
+        elif self._skin.new_game.key:
+            x, y = self.geometry.rect.centre
+            under = self.geometry.cell_at(x, y)
+            if under is not None:  # checked before the pointer gets there and lights it up
+                if not self._parked:
+                    self._mouse.park(self.geometry.rect)
+                    self._parked = True
+                self._cells_now(self._timed_grabber.grab, {under})
+            corners = set(self._corners_as_read()) - {under}
+            with failsafe_as_stop():
+                self._parked = False  # the key is pressed with the pointer over the board
+                self._mouse.press(self._skin.new_game.key, x, y, self._still_as_read(corners))
+
+    def _corners_as_read(self) -> tuple[Cell, Cell]:
+        """Two opposite corner cells whose last read a check can repeat: on a lost board a
+        corner may show a picture kept for that read only (see :meth:`read_lost`), which no
+        later read matches (the mine hit drawn on another ground)."""
+        rows, columns = self.geometry.shape
+        reading = self._as_read()
+
+        def repeatable(cell: Cell) -> bool:
+            return reading.board[cell] != Tile.OPENED or cell in reading.pictures
+
+        other = ((0, columns - 1), (rows - 1, 0))
+        return self._corners if all(map(repeatable, self._corners)) else other
+
+    def _still_as_read(self, cells: Iterable[Cell], face: Rect | None = None) -> Check:
+        """The check before a new-game action: ``cells`` (and the face) show what the last read
+        did, else :class:`NotAsRead` is raised and nothing is sent."""
+
+        def check(grab: Grab) -> bool:
+            self._cells_now(grab, cells)
+            if face is not None:
+                self._face_now(grab, face)
+            return True
+
+        return check
+
+    def _point_as_saved(self) -> Check:
+        """The check before a click on the new-game point: the corners as last read, and the
+        point showing one of the looks of the button the skin saw there, else
+        :class:`NotAsRead` is raised."""
+        corners = self._still_as_read(self._corners_as_read())
+        buttons = self._skin.buttons
+
+        def check(grab: Grab) -> bool:
+            corners(grab)
+            if not buttons:  # a skin saved before buttons were kept
+                return True
+            x, y = self._new_game_point()
+
+            distance = min(
+                picture_distance(button, grab(Rect.around(x, y, button.shape[1], button.shape[0])))
+                for button in buttons
+            )
+            if distance > self._skin.threshold:
+                raise NotAsRead(
+                    f"just before a click, the new-game button at screen ({x}, {y}) differs from "
+                    f"each look calibration saw there (distance {distance:.3f}): the game window "
+                    "closed, moved or changed"
+                )
+            return True
+
+        return check
+
+    def _as_read(self) -> Reading:
+        if self._reading is None:
+            raise NotAsRead("no click before the board is read")
+        return self._reading
+
+    def _cells_now(self, grab: Grab, cells: Iterable[Cell]) -> dict[Cell, Tile]:
+        """What ``cells`` show now; raises :class:`NotAsRead` unless each shows what the last
+        read did or what a click since could have made of it (a closed cell opened or flagged).
+        A cell read opened beside a 0 is judged among the opened tiles, as the read judged it."""
+        board = self._as_read().board
+        now = {}
+        for cell in cells:
+            opened = opened_beside_a_zero(board.tiles, cell)  # as the read judged it
+            tile = self._reader.read_tile(grab(self._reader.check_rect(cell)), opened)
+            if tile is None or not _could_follow(Tile(board[cell]), tile):
+                shown = "matches no tile of the skin" if tile is None else f"shows {tile.name}"
+                raise NotAsRead(
+                    f"just before a click, cell {cell} at screen {self.geometry.cell_centre(cell)} "
+                    f"{shown}, where the last read showed {Tile(board[cell]).name}: the game "
+                    "window closed, moved or changed"
+                )
+            now[cell] = tile
+        return now
+
+    def _face_now(self, grab: Grab, face: Rect) -> None:
+        """Raise :class:`NotAsRead` unless the face shows what the last read did."""
+        if self._face_as_read is None:
+            raise NotAsRead("no click on the face before it is read")
+        distance = float(self._face_as_read.distances(grab(face)[None])[0, 0])
+        if distance > self._skin.threshold:
+            raise NotAsRead(
+                f"just before a click, the face at screen ({face.left}, {face.top}) differs from "
+                f"the last read (distance {distance:.3f}): the game window closed, moved or changed"
+            )
+
+    def _new_game_ways(self) -> list[str]:
+        """``point``, ``key`` and/or ``face``, the skin's own way first."""
+        how = self._skin.new_game
+        point = ["point"] if how.at is not None else []
+        key = ["key"] if how.key else []
+        face = ["face"] if self.geometry.face is not None else []
+        return point + key + face if how.kind != "face" else face + key
+
+    def _new_game_point(self) -> tuple[int, int]:
+        """Where the skin's new-game point is on the screen, by the board as found now."""
+        at = self._skin.new_game.at
+        assert at is not None
+        return self.geometry.left + at[0], self.geometry.top + at[1]
+
+    def check_whole(self) -> bool:
+        try:
+            found = locate_on_screen(self._grabber, self._skin)
+        except BoardNotFoundError:
+            return False  # nothing larger: the board found is whole
+        ours = self.geometry
+        if found != ours and not found.rect.contains_rect(ours.rect):
+            # Short of another edge line this time: the board spans both, on one lattice.
+            shape = _spanned(ours, found)
+            try:
+                found = (
+                    ours
+                    if shape is None
+                    else locate_on_screen(self._grabber, self._skin, shape=shape)
+                )
+            except BoardNotFoundError:
+                return False
+        if found == ours or not found.rect.contains_rect(ours.rect):
+            return False
+        self._use(found)
+        return True
+
+    def relocate(self) -> bool:
+        shape = (self.geometry.rows, self.geometry.columns)
+        found = locate_on_screen(self._grabber, self._skin, shape=shape)
+        if found == self.geometry:
+            return False
+        self._use(found)
+        return True
+
+    def close_dialogs(self) -> int:
+        return self._mouse.close_dialogs()
+
+    def answer_dialog(self) -> DialogAnswer:
+        if self._window_as_found is None:
+            return DialogAnswer.NO_VEIL
+        before = self._window_as_found
+        if self._frame is not None:  # the board as last read
+            region = self._reader.region
+            at = replace(
+                region, left=region.left - self._window.left, top=region.top - self._window.top
+            )
+            before = with_part(before, self._frame, at)
+        dialog = dialog_over(self._timed_grabber, self._window, before)
+        if dialog is None:
+            return DialogAnswer.NO_VEIL
+        if dialog.button is None:
+            return DialogAnswer.UNANSWERED
+        label, box, seen = dialog.button.label, dialog.button.rect, dialog.button.picture
+        rect = replace(box, left=self._window.left + box.left, top=self._window.top + box.top)
+
+        def still_shown(grab: Grab) -> bool:
+            distance = picture_distance(seen, grab(rect))
+            if distance > self._skin.threshold:
+                raise NotAsRead(f"the dialog's {label!r} button at {rect} is gone")
+            return True
+
+        self._mouse.allow(*self._areas(), rect)
+        try:
+            self._click(*rect.centre, "left", still_shown)
+        except NotAsRead:
+            return DialogAnswer.NO_VEIL
+        finally:
+            self._mouse.allow(*self._areas())
+        return DialogAnswer.ANSWERED
+
+    def step_away(self) -> None:
+        self._mouse.leave(self.geometry.rect)
+        self._parked = True  # off the board too: no tile under the pointer is lit
+
+    def _click(self, x: int, y: int, button: str, check: Check) -> None:
+        with failsafe_as_stop(), self.stopwatch.stage("click"):
+            self._parked = False
+            self._mouse.click(x, y, button, check)
+
+
+def _spanned(first: BoardGeometry, second: BoardGeometry) -> tuple[int, int] | None:
+    """The shape of the board that holds two boards found on one lattice, overlapping by a
+    cell at least (the same board found short of different edges); None if they are not."""
+    lines = []
+    for axis in (1, 0):  # rows (edges along y), then columns
+        ours, theirs = (
+            {(board.left, board.top)[axis] + edge for edge in board.spacing[axis].starts}
+            for board in (first, second)
+        )
+        shared = ours & theirs
+        low, high = max(min(ours), min(theirs)), min(max(ours), max(theirs))
+        inside = {edge for edge in ours | theirs if low <= edge <= high}
+        if len(shared) < 2 or inside != shared:
+            return None
+        lines.append(len(ours | theirs) - 1)
+    return lines[0], lines[1]
+
+
+def _could_follow(read: Tile, now: Tile) -> bool:
+    """Whether a cell read as ``read`` may show ``now`` after some clicks of a burst."""
+    return now == read or (read.is_closed and (now.is_opened or now == Tile.FLAG))
+
+
+class _TimedGrabber:
+    """A grabber whose grabs count as the stopwatch's ``capture`` stage."""
+
+    def __init__(self, grabber: Screen, stopwatch: Stopwatch) -> None:
+        self._grabber = grabber
+        self._stopwatch = stopwatch
+
+    def grab(self, region: Rect | None = None) -> Image:
+        with self._stopwatch.stage("capture"):
+            return self._grabber.grab(region)
