@@ -1,8 +1,8 @@
 """Finding a "New game" button beside the board, for a game with no face.
 
-Two signs mark one: its label (xbomb's "Restart", read by :mod:`calibration.labels`), and a
-change a finished game makes beside the board (gnome-mines' "Start Over" reads "Play Again" once
-a game ends). Between the window captured during play and the finished one, the patches that
+Two signs mark one: its label (such as "Restart", read by :mod:`calibration.labels`), and a
+change a finished game makes beside the board (a "Start Over" that reads "Play Again" once a
+game ends). Between the window captured during play and the finished one, the patches that
 differ off the board and off the face are such buttons, counters and messages. The labels are
 tried before the keys a browser takes for its own, each patch's middle after them; a try counts
 only when a fresh board appears

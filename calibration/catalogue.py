@@ -29,7 +29,7 @@ fresh board."""
 
 GROUPING_TOLERANCE = 0.03
 """The default distance (vision.match's RMS distance / 255) within which two cell pictures count
-as one appearance: a game's hidden tiles may differ by a few levels (sgt-mines draws several
+as one appearance: a game's hidden tiles may differ by a few levels (some games draw several
 variants) without being different tiles. :meth:`Catalogue.learn_spread` widens it for a game
 whose fresh board varies more."""
 MAX_GROUPING_TOLERANCE = 0.08
@@ -43,7 +43,7 @@ than the picture as a whole (median per-pixel spread) to count as background bet
 OFFSET_ALLOWANCE = 4
 """A level offset this many times the background's spread between the fresh board's tiles counts
 as the tolerance: half-transparent opened tiles vary more than the lines between hidden ones
-(kmines Expert in a 1280x1024 screen: 20 levels against 13)."""
+(an Expert board over a gradient in a 1280x1024 screen: 20 levels against 13)."""
 SHARED_LINES = 0.75
 """The share of a first click's opened pictures that must show an edge line as the hidden tile
 does for it to be a grid line (see :meth:`Catalogue.trim_shared_lines`)."""
@@ -90,10 +90,10 @@ class Catalogue:
         tolerance.
 
         Edge rows and columns where the variants differ most are the background showing between
-        tiles (kmines' gradient): they are left out of the box compared. How much the background
-        varies sets how little a tile's lighter or darker background counts (half-transparent
-        tiles show it), and the variants' spread within the box widens the tolerance. Raises if
-        the variants spread so widely that tiles could not be told apart.
+        tiles (a gradient behind the board): they are left out of the box compared. How much the
+        background varies sets how little a tile's lighter or darker background counts
+        (half-transparent tiles show it), and the variants' spread within the box widens the
+        tolerance. Raises if the variants spread so widely that tiles could not be told apart.
         """
         pictures = blocks.reshape(-1, *self.images[HIDDEN_ID].shape)
         loose = TemplateBank([HIDDEN_ID], [self.images[HIDDEN_ID]], MIN_LEVEL_WEIGHT)
@@ -118,12 +118,12 @@ class Catalogue:
     def trim_shared_lines(self, blocks: npt.NDArray[np.uint8]) -> None:
         """Leave out of the box the edge lines that every picture of ``blocks`` (any leading
         shape: a board after its first click, hidden and opened cells) shows alike: grid lines.
-        A game may redraw them when a game ends (xbomb rings the cells opened in green), which
+        A game may redraw them when a game ends (one rings the cells opened in green), which
         changes no tile. Call it before any picture but the hidden one is added.
 
         Also keeps, as :attr:`lines_box`, the box without the edge lines that every hidden
         picture and most others (:data:`SHARED_LINES`) show as the hidden tile does: a game
-        whose digits are drawn past their cells (xbomb's in 20-px cells) crosses a few grid
+        whose digits are drawn past their cells (large digits in 20-px cells) crosses a few grid
         lines with them (see :meth:`with_box`)."""
         pictures = blocks.reshape(-1, *self.images[HIDDEN_ID].shape)
         (x, y), (width, height) = tile_box(list(pictures), self.box)
@@ -197,7 +197,7 @@ class Catalogue:
 
     def add_distinct(self, image: Image, size_class: int = 0) -> int:
         """A new appearance for ``image`` even if a known one is within the tolerance: the game
-        was seen drawing it in place of that one (gnome-mines' question mark is its flag with a
+        was seen drawing it in place of that one (a question mark drawn as the flag with a
         small "?"). Each picture then takes the id of the appearance nearest to it."""
         self.images.append(np.array(image))
         self._bank = None

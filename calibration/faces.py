@@ -94,8 +94,8 @@ def _whole_face(frame: Image, changed: Rect) -> Rect:
     """The face picture around the changed patch (a mouth or the eyes): the area of the colour
     that surrounds the patch, flood-filled, joined with the patch.
 
-    The states differ only in parts of the picture (xdemineur's won face keeps the smile and
-    wears sunglasses), so the whole face is cropped for every state. If the surrounding colour
+    The states differ only in parts of the picture (a won face may keep the smile and just
+    add sunglasses), so the whole face is cropped for every state. If the surrounding colour
     spreads far (it is the window's background), the patch alone is kept.
     """
     height, width = frame.shape[:2]

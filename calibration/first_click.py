@@ -1,11 +1,11 @@
 """Which first-click rule a game follows, from what the first clicks of calibration games showed.
 
 Games differ in what they do under the first click: some let it lose, some move the mine away
-(safe), some keep the whole 3x3 block around it free so that it always opens a 0 (Windows 7,
-gnome-mines). The rule decides where the solver clicks first (an inner cell when a 0 is certain)
-and whether that click is a guess. Each first click is weighed under each rule by the chance of
-what it showed (a mine, a 0, another number) on a board of that size and mine count; a rule is
-taken only when it explains the clicks far better than every other.
+(safe), some keep the whole 3x3 block around it free so that it always opens a 0. The rule decides
+where the solver clicks first (an inner cell when a 0 is certain) and whether that click is a guess.
+Each first click is weighed under each rule by the chance of what it showed (a mine, a 0, another
+number) on a board of that size and mine count; a rule is taken only when it explains the clicks far
+better than every other.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from solver.engine import FirstClick
 EVIDENCE_FACTOR = 1000.0
 """How many times likelier the clicks must be under the rule taken than under any other."""
 RULES = (FirstClick.NONE, FirstClick.SAFE, FirstClick.OPENING)
-"""The rules told apart (Windows XP's, which moves the mine away, shows what SAFE shows)."""
+"""The rules told apart (the one that moves a mine under the first click to the first free
+cell shows what SAFE shows)."""
 
 
 class Shown(StrEnum):

@@ -11,10 +11,10 @@ A fresh board is one small picture (the hidden tile) repeated rows x columns tim
    fewest blocks changed is surer (see :func:`find_lattice`).
 3. *Extent*: the bounding box of the blocks showing the hidden tile (which one that is, a click
    tells: see :mod:`calibration.session`), grown over opened edge rows (:class:`Lattice`).
-4. *Uneven cells*: some games (GTK's gnome-mines) make the first cells a pixel wider than the
-   rest, so one pitch fits only part of the board. From one hidden cell the cell edges are
-   walked out along its row and its column, each next cell being the size (the pitch give or
-   take :data:`vision.skin.MAX_SLACK`) that shows the hidden tile (see
+4. *Uneven cells*: some games (a grid stretched to its window) make the first cells a pixel
+   wider than the rest, so one pitch fits only part of the board. From one hidden cell the cell
+   edges are walked out along its row and its column, each next cell being the size (the pitch give
+   or take :data:`vision.skin.MAX_SLACK`) that shows the hidden tile (see
    :class:`vision.geometry.Spacing` for how a wide cell is cut to the pitch).
 
 Pitch and phase use exact pixel equality (most of a game's hidden tiles repeat bit for bit); the
@@ -38,8 +38,8 @@ from vision.skin import MAX_SLACK, Image
 
 MIN_PITCH = 8
 MAX_PITCH = 128
-"""Cells of up to this many pixels are found (gnome-mines' Beginner cells in a 1000x600 window
-are 70 and 71 px)."""
+"""Cells of up to this many pixels are found (a Beginner board stretched to a 1000x600 window
+has cells of 70 and 71 px)."""
 PITCH_TOLERANCE = 0.97
 """The pitch is the smallest shift scoring at least this fraction of the best score (multiples of
 the pitch score almost as well, a little lower for losing a row of cells)."""
@@ -177,8 +177,8 @@ class Lattice:
     def grid(self, hidden: int, tolerance: float = GROUPING_TOLERANCE) -> Grid:
         """The board whose hidden tile has hash ``hidden``: the box of every cell hidden in some
         frame (within ``tolerance`` of that picture, as calibration groups appearances), grown
-        over edge rows and columns that look like opened cells (a starting area that xdemineur
-        opened along an edge)."""
+        over edge rows and columns that look like opened cells (a starting area the game
+        opened by itself along an edge)."""
         index = next((i for i, hashes in enumerate(self.hashes) if (hashes == hidden).any()), None)
         if index is None:
             raise GridNotFoundError("no hidden tile in the captures (is the game fresh?)")
@@ -224,7 +224,7 @@ class Lattice:
         even = Grid(origin, self.pitch, bottom - top, right - left, picture)
         uneven = self._uneven_grid(self.frames[index], seed, tolerance)
         if uneven is None or not _covers(uneven, even):
-            # A walk stopped short by opened cells (xdemineur opens an area by itself) found
+            # A walk stopped short by opened cells (a game that opens an area by itself) found
             # only part of the board: the even cut's extent is the surer one.
             return even
         return uneven
@@ -279,7 +279,7 @@ class Lattice:
     def alike(self, tolerance: float = GROUPING_TOLERANCE) -> list[npt.NDArray[np.intp]]:
         """The detailed blocks of the first frame grouped by distance, the largest group first,
         each as (row, column) pairs. A game that draws its tiles over a picture showing through
-        them (kmines' Graveyard Mayhem) has no two hidden tiles equal pixel for pixel, so the
+        them has no two hidden tiles equal pixel for pixel, so the
         most frequent blocks (:attr:`ranked`) are a toolbar's, not its board's."""
         blocks = self.blocks(0)
         rows, columns = blocks.shape[:2]
@@ -379,8 +379,8 @@ def find_lattice(*frames: Image) -> Lattice:
     fresh board. Given a second frame, taken after a click opened cells, the cut in which the
     fewest blocks changed (part-blocks at the edges too) wins instead: only the aligned cut sees
     each opened cell as one block. That settles games whose tiles have a border of the
-    background colour (winemine), where a fresh board fits two cuts equally well, and boards
-    with a large opened area (xdemineur's starting area), whose near-plain pictures repeat under
+    background colour, where a fresh board fits two cuts equally well, and boards with a large
+    opened area (a starting area the game opens itself), whose near-plain pictures repeat under
     misaligned cuts too.
     """
     frame = frames[0]
@@ -529,8 +529,8 @@ def _blocks_changed(
     """How many blocks of the cut at ``phase`` hold a pixel of ``change`` (rows and columns of
     the pixels that differ between two frames), counting the part-blocks at the frame's edges:
     a cut whose whole blocks leave out a changed column must not look the better for it (a
-    click on winemine that opened cells up to the board's left edge, 2026-11-27, chose a cut
-    half a cell off, one column short)."""
+    click that opened cells up to the board's left edge chose a cut half a cell off, one column
+    short)."""
     ys, xs = change
     (phase_x, phase_y), (pitch_x, pitch_y) = phase, pitch
     columns = (xs - phase_x + pitch_x) // pitch_x
@@ -579,7 +579,7 @@ def _textured(values: npt.NDArray[np.int32]) -> npt.NDArray[np.bool_]:
 def _pitch(packed: npt.NDArray[np.int64], axis: int) -> int:
     """The shift along ``axis`` (1: x, 0: y) under which edge pixels repeat best.
 
-    Pixels of a fine texture inside the tiles (xbomb's hidden tiles are a 2-pixel stipple under
+    Pixels of a fine texture inside the tiles (a hidden tile drawn as a 2-pixel stipple, in
     50-pixel cells) do not count: they repeat under every shift that is a multiple of their
     period, and so more often than the tiles do, which lose a row past the board's end."""
     size = packed.shape[axis]

@@ -8,8 +8,8 @@ after as a grid of appearance ids (one id per pitch-sized picture, grouped by di
   when the game has no marks);
 * on a loss the clicked cell shows the EXPLODED mine, every other hidden cell that changes is a
   MINE (or a number, in a game that shows everything), and a flag that changes was a WRONG_FLAG;
-  a game may draw every mine as the one hit, and may redraw the cells opened before the loss
-  (xbomb), each number into a look of its own: that look reads as the number it replaced;
+  a game may draw every mine as the one hit, and may redraw the cells opened before the loss,
+  each number into a look of its own: that look reads as the number it replaced;
 * a picture seen on a cell opened without losing is a number; its value follows from the bounds
   the boards put on it (:mod:`calibration.numbers`): exact where a loss showed every mine, else
   at most its closed neighbours and at least the mines shown around it.
@@ -59,7 +59,7 @@ def redrawn_numbers(before: Ids, after: Ids, safe: set[int]) -> dict[int, int] |
     """How a finished board ``after`` redrew the cells that showed numbers (``safe``
     appearances) on ``before``: each new picture with the number appearance it replaced.
 
-    Empty when no such cell changed. A game that redraws them (xbomb rings them in green)
+    Empty when no such cell changed. A game that redraws them (one rings them in green)
     redraws every one, each number into one picture of its own never seen on a safe cell;
     anything else (some cells redrawn and others not, two numbers alike, a picture of another
     tile) is a board caught in the middle of its repaint, and gives None.
@@ -87,7 +87,7 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
     (a game that shows everything on a loss) or the EXPLODED one (a game that draws every mine
     as the one hit; on a cell of another size class, a picture alike is EXPLODED there). A
     question-marked one teaches nothing: some games show the mine under it, others keep the
-    mark, redrawn on the finished board (gnome-mines), mine or not. Cells opened before the loss
+    mark, redrawn on the finished board, mine or not. Cells opened before the loss
     keep their numbers, or are all redrawn, each number into a finished look of its own
     (:func:`redrawn_numbers`). A game that showed the
     mines shows all of them but perhaps those under marks
@@ -193,8 +193,8 @@ def _learn_changed_cells(meanings: Meanings, loss: _Loss, safe: set[int]) -> Non
             if not (alike and now in hits):  # else the mine under the flag, drawn as the hit one
                 meanings.give(now, Tile.WRONG_FLAG, f"{where}, the flag on cell {cell} changed")
         elif was_tile is None and was not in safe:
-            # A picture that never lasted: the board before the click was caught mid-draw (Wine
-            # on a loaded machine pauses in the middle of drawing a flood); it teaches nothing.
+            # A picture that never lasted: the board before the click was caught mid-draw (a game
+            # on a loaded machine may pause in the middle of drawing a flood); it teaches nothing.
             continue
         elif (
             looks.get(now) == was
@@ -247,7 +247,7 @@ def _bound_numbers_after_loss(meanings: Meanings, loss: _Loss, safe: set[int]) -
     counts = neighbour_counts(showing(Tile.MINE, Tile.EXPLODED)) + sure
     counts += neighbour_counts(flagged & np.isin(after, list(right_flags)))
     # A question mark whose cell shows a known tile after the loss (the mine under it, or the
-    # mark unchanged on a cell with none, as in Windows Minesweeper) is counted as what it shows.
+    # mark unchanged on a cell with none, as some games leave it) is counted as what it shows.
     redrawn = np.isin(before, meanings.ids_of(Tile.QUESTION)) & ~np.isin(
         after, list(meanings.tiles)
     )
@@ -255,7 +255,7 @@ def _bound_numbers_after_loss(meanings: Meanings, loss: _Loss, safe: set[int]) -
     numbers = after.copy()
     for look, number in meanings.finished.items():
         numbers[after == look] = number
-    # A flag that turned into a number's picture may be the game's sign of a wrong flag (xbomb
+    # A flag that turned into a number's picture may be the game's sign of a wrong flag (one
     # draws it as its blank 0), not that number: it bounds nothing.
     was_flagged = np.isin(before, meanings.ids_of(Tile.FLAG))
     for row, column in zip(*np.nonzero(np.isin(numbers, list(safe)) & ~was_flagged), strict=True):
@@ -277,7 +277,7 @@ def _no_mines(
     """The pictures of the unmarked closed cells a loss changed (``uncovered``, besides the
     mine ``hit``) that cannot be mines, where the board's mine count ``mines`` is known and the
     loss draws the mines apart from the hit one. A game
-    that darkens its whole field on a loss (gnome-mines' classic theme) so draws its closed
+    that darkens its whole field on a loss so draws its closed
     cells with no mine. Pictures alike (one tile's in other size classes) count together.
 
     Such a loss shows every mine but the hit one and those under the ``marked`` cells: with
@@ -316,12 +316,12 @@ def _right_flags(
     meanings: Meanings, changed: npt.NDArray[np.int32], shown: int, mines: int | None, marked: int
 ) -> set[int]:
     """Of the pictures of the flags a loss changed (``changed``), those on mines: the flag as
-    a finished game draws it (gnome-mines' classic theme redraws every flag, a wrong one
-    crossed). The loss shows ``shown`` mines on unmarked cells besides the hit one, where the
-    board has ``mines`` (None: not known, or not told apart from the hit one); the others are
-    under marks: under these flags, or under the ``marked`` other marked cells. Pictures are
-    taken as right only where one choice of them alone fits that count and what earlier losses
-    taught (a wrong flag's picture is never right, a right one's always); else none is."""
+    a finished game draws it (a game that darkens its field on a loss redraws every flag, a
+    wrong one crossed). The loss shows ``shown`` mines on unmarked cells besides the hit one, where
+    the board has ``mines`` (None: not known, or not told apart from the hit one); the others are
+    under marks: under these flags, or under the ``marked`` other marked cells. Pictures are taken
+    as right only where one choice of them alone fits that count and what earlier losses taught (a
+    wrong flag's picture is never right, a right one's always); else none is."""
     pictures, counts = np.unique(changed, return_counts=True)
     if mines is None or not len(pictures):
         return set()

@@ -34,7 +34,7 @@ NEW_GAME_PHRASES = tuple(
         "replay",
         "retry",
         "reset",
-        # The same in the languages of many desktops (gnome-mines' "Play Again" as its
+        # The same in the languages of many desktops ("Play Again" as
         # translators put it, and the common words for a new game), accents dropped.
         "neues spiel",
         "noch einmal spielen",
@@ -67,8 +67,8 @@ NEW_GAME_PHRASES = tuple(
         "nieuw",
     )
 )
-"""Labels of the buttons that start a new game in common games, the surest first: xbomb's
-"Restart", gnome-mines' "Play Again" (after a game) and "Start Over" (during one)."""
+"""Labels of the buttons that start a new game in common games, the surest first: "Restart",
+"Play Again" (shown after a game) and "Start Over" (during one)."""
 QUITTING_WORDS = frozenset(
     {
         *("quit", "exit", "close"),
@@ -76,7 +76,7 @@ QUITTING_WORDS = frozenset(
         *("sair", "fechar", "afsluiten", "sluiten", "avsluta", "stang", "zakoncz", "zamknij"),
     }
 )
-"""Words on a button that closes the game (xbomb's "Quit"), in English and in the languages
+"""Words on a button that closes the game ("Quit" and its like), in English and in the languages
 of :data:`NEW_GAME_PHRASES`: never clicked."""
 DISMISSING_WORDS = (
     ("cancel", "abbrechen", "annuler", "cancelar", "annulla", "annuleren", "avbryt", "anuluj"),

@@ -128,14 +128,14 @@ def board_of(ids: Ids, meanings: Meanings, mines: int = 0, opened: Collection[in
 
 def beside_zeros(ids: Ids, meanings: Meanings) -> set[int]:
     """The appearances of the cells beside a 0: the game's flood opened each of them, so each
-    is a number whatever the game shows (xdemineur opens a 0 of a new game by itself)."""
+    is a number whatever the game shows (a game may open a 0 of a new game by itself)."""
     beside = neighbour_counts(np.isin(ids, meanings.ids_of(Tile.ZERO))) > 0
     return {int(appearance) for appearance in np.unique(ids[beside])}
 
 
 def lost_board(step: Step, meanings: Meanings) -> Board:
     """The board a losing ``step`` ended on: as :func:`board_of`, but a flag that turned into
-    a number's picture is a WRONG_FLAG (xbomb draws a wrong flag as its blank 0)."""
+    a number's picture is a WRONG_FLAG (a game may draw a wrong flag as its blank 0)."""
     board = board_of(step.after, meanings)
     flags = np.isin(step.before, meanings.ids_of(Tile.FLAG))
     tiles = board.tiles.copy()

@@ -16,7 +16,7 @@ MAX_PAINTED = 1 / 3
 :func:`unpainted_box`), as a share of the picture."""
 PAINT_LEVELS = 96
 """Levels by which a pixel must change to count as painted over: a digit's colour, not the soft
-shade an opened cell casts on its neighbours (kmines: up to 41 levels) nor antialiasing."""
+shade an opened cell casts on its neighbours (up to 41 levels) nor antialiasing."""
 PAINT_MARGIN = 2
 """Lines left out past the deepest band painted over: another digit may reach a little further."""
 MAX_RING = 1 / 4
@@ -34,7 +34,7 @@ def unpainted_box(
     over: ``before`` and ``after`` are every cell's picture (rows, columns, height, width, 3)
     around the click.
 
-    A game may draw a cell's number larger than the cell (xbomb's digits in 20-px cells reach a
+    A game may draw a cell's number larger than the cell (large digits in 20-px cells reach a
     few pixels into the cell below), so the cells beside one that opens change in a band along
     the side facing it, hidden or opened, and a tile shows in several pictures there. A band
     counts when a cell changed only within :data:`MAX_PAINTED` of its side facing a neighbour
@@ -91,7 +91,7 @@ def ring_pixels(
     tile (``opened_before``, rows x columns) and was not ``clicked``, between ``before`` and
     ``after`` (every cell's picture: rows, columns, height, width, 3); None if none did.
 
-    A game whose cells are toolkit buttons (DangerUXB's tk ones) draws a ring, often dotted, just
+    A game whose cells are toolkit buttons draws a ring, often dotted, just
     inside the edges of the button clicked last: a tile shows with it and without it. A cell
     counts when it changed only within a frame (see :func:`_frame_ring`); changes outside
     ``box`` (lines between cells, which a game may redraw when a game ends) do not count. A ring
@@ -124,9 +124,10 @@ def hit_ring(
     alone (see :func:`_frame_ring`); None if it differs from none so. ``after``: every cell's
     picture after the click.
 
-    DangerUXB draws every mine of a loss as the one hit, and the hit, its button sunken, with
-    its focus ring deeper inside than on a number: no ring moves off an opened cell there, and
-    the hit would otherwise look unlike the mines it uncovered whenever the focus is on it."""
+    A game of toolkit buttons may draw every mine of a loss as the one hit, and the hit, its
+    button sunken, with its focus ring deeper inside than on a number: no ring moves off an opened
+    cell there, and the hit would otherwise look unlike the mines it uncovered whenever the focus is
+    on it."""
     same = uncovered & (classes == classes[clicked])
     same[clicked] = False
     for row, column in np.argwhere(same):

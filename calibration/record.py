@@ -98,7 +98,7 @@ class Evidence:
         """Record the appearances of the cells ``step`` opened as safe ones.
 
         Cells next to a flag are left out: some games draw a number with more flags around it
-        than it counts in another way (sgt-mines), and calibration's flags are often wrong.
+        than it counts in another way, and calibration's flags are often wrong.
         """
         self._scan()
         flagged = np.isin(step.after, list(self._marks - {HIDDEN_ID}))
@@ -180,7 +180,7 @@ class Evidence:
     def end_appearances(self) -> list[int]:
         """Appearances only a lost game shows: those the losing click showed on its cell, not
         safe ones. Not the other cells a loss changed: a game that shows every cell on a loss
-        (xbomb) shows numbers there that no safe click opened yet."""
+        shows numbers there that no safe click opened yet."""
         ends = {
             int(game.steps[-1].after[game.steps[-1].cell])
             for game in self.games

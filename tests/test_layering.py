@@ -3,9 +3,11 @@
 Each package may import only the ones below it: ``solver`` (rules and mathematics) none of ours,
 ``vision`` (pixels to a board) the solver, ``calibration`` (learning a game's look) both, and
 ``controller`` (mouse, play loop, log, command) all three. Inside ``solver`` the rules never import
-the benchmark harness (``solver.bench``), which measures them from outside."""
+the benchmark harness (``solver.bench``), which measures them from outside. Vision, calibration
+and the play loop describe what a game does, never which program does it."""
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -159,3 +161,67 @@ def test_the_errors_checker_sees_an_error_class_elsewhere(tmp_path: Path) -> Non
         "vision/read.py: Unreadable",
         "vision/read.py: LateError",
     ]
+
+
+GAME_NAMES = (
+    "winemine", "winmine", "xdemineur", "gnome-mines", "gnome", "kmines", "sgt-mines", "sgt",
+    "Tatham", "Arbiter", "Minesweeper X", "Windows Minesweeper", "Windows XP", "Windows 7",
+    "mines.exe", "msx", "Vienna", "xbomb", "ace-minesweeper", "DangerUXB", "KDE", "GTK", "tk",
+    "tkinter", "pygame", "web98", "webcanvas", "webhelper", "Wine", "Chromium",
+)  # fmt: skip
+"""Programs (games, the toolkits and layers they run on, the test pages) that vision, calibration
+and the play loop must not name, as whole words in any case: their code, docstrings and comments
+say what a game does ("a game that repaints the whole board after a click"), not which one does
+it. Tests, their data and ``controller/desktop/`` (the launchers of named games) may name them."""
+NAMED_GAME = re.compile(
+    r"\b(?:" + "|".join(re.escape(name) for name in GAME_NAMES) + r")\b", re.IGNORECASE
+)
+GAME_BLIND = ("vision", "calibration", "controller/loop.py", "controller/table.py")
+"""The packages and modules held to describing behaviours."""
+NOT_YET_CLEANED = {
+    # Being moved by issue 46's refactor of the controller and of calibration's session, and
+    # cleaned of game names as they move: not scanned until then. Empty this set when they are;
+    # the test fails once a file in it no longer exists, so the set cannot outlive the files.
+    "calibration/session.py",
+    "calibration/learn.py",
+    "calibration/view.py",
+    "controller/loop.py",
+    "controller/table.py",
+}
+
+
+def lines_naming_a_game(text: str) -> list[int]:
+    """The numbers (from 1) of the lines of ``text`` that name a program of :data:`GAME_NAMES`."""
+    return [
+        number for number, line in enumerate(text.splitlines(), start=1) if NAMED_GAME.search(line)
+    ]
+
+
+def game_blind_modules() -> list[str]:
+    """The modules of :data:`GAME_BLIND`, as paths from the repository's root."""
+    paths = [ROOT / place for place in GAME_BLIND]
+    modules = [
+        found for path in paths for found in (path.rglob("*.py") if path.is_dir() else [path])
+    ]
+    return sorted(module.relative_to(ROOT).as_posix() for module in modules)
+
+
+def test_no_game_is_named_in_vision_calibration_or_the_play_loop() -> None:
+    hits = []
+    for name in game_blind_modules():
+        if name in NOT_YET_CLEANED:
+            continue
+        text = (ROOT / name).read_text(encoding="utf-8")
+        lines = text.splitlines()
+        hits += [f"{name}:{n}: {lines[n - 1].strip()}" for n in lines_naming_a_game(text)]
+    assert hits == [], "name the behaviour, not the game:\n" + "\n".join(hits)
+    gone = sorted(name for name in NOT_YET_CLEANED if not (ROOT / name).is_file())
+    assert gone == [], "moved or removed: take them out of NOT_YET_CLEANED"
+
+
+def test_the_game_name_checker_sees_a_name_in_code_docstrings_and_comments() -> None:
+    text = (
+        'x = 1\n"""Repaints the board, as KMines does."""\nwine_prefix = 2  # mines, minesweeper\n'
+        "y = 3  # like gnome-mines or an SGT game\nsession = 4\n"
+    )
+    assert lines_naming_a_game(text) == [2, 4]

@@ -1,11 +1,11 @@
 """How fast vision is: ``python -m vision.bench`` prints median timings.
 
-* read: a full Expert board (16x30) from a captured frame, with synthetic skins at the pitches of
-  winemine (16 px) and xdemineur (21 px), a board of 24 and 25 px cells spaced as gnome-mines
-  spaces its cells, and 40 px cells (xbomb's window as the tests open it): the per-move cost of
-  seeing the board. Timed twice: after a move (a read of a frame where 12 cells changed since
-  the last read, as in play) and for a board where every cell changed (the first read of a game);
-  plain, with a level weight (a gradient), and with a mask (a focus ring's frame left out).
+* read: a full Expert board (16x30) from a captured frame, with synthetic skins at pitches real
+  games draw: 16 and 21 px, a board of 24 and 25 px cells whose first ones are a pixel wider (a grid
+  stretched to its window), and 40 px cells (a game window opened large): the per-move cost of
+  seeing the board. Timed twice: after a move (a read of a frame where 12 cells changed since the
+  last read, as in play) and for a board where every cell changed (the first read of a game); plain,
+  with a level weight (a gradient), and with a mask (a focus ring's frame left out).
 * locate: finding that board on a 1280x1024 screen (done once per game, or after a move).
 * capture (needs a display): grabbing an Expert board's region, and the whole screen.
 * with ``--skin DIR`` and a display: locate and read the real game on the screen with that skin.
@@ -35,7 +35,8 @@ from vision.skin import MAX_SLACK, Image, Skin
 from vision.synthetic import draw, make_skin, per_size_numbers
 
 LENIENT_WEIGHT = 0.25
-"""A level weight like the one calibration learns for kmines' board (see vision.match)."""
+"""A level weight like the one calibration learns for a board drawn over a gradient (see
+vision.match)."""
 
 
 def median_ms(action: Callable[[], object], repeat: int) -> float:
@@ -50,7 +51,7 @@ def median_ms(action: Callable[[], object], repeat: int) -> float:
 
 
 def uneven_edges(pitch: int, shape: tuple[int, int]) -> Edges:
-    """Cell edges as GTK's gnome-mines spaces an Expert board: a third of the columns and a
+    """Cell edges of an Expert board stretched to its window: a third of the columns and a
     quarter of the rows one pixel wider than the pitch, the first ones."""
     rows, columns = shape
     sizes_x = [pitch + 1] * (columns // 3) + [pitch] * (columns - columns // 3)

@@ -27,11 +27,11 @@ where the board ends: ``columns + 1`` and ``rows + 1`` numbers, the first 0."""
 class Spacing:
     """The cells along one axis of a board, and how each is cut into a picture of one size.
 
-    Most games space cells evenly. Some (GTK's gnome-mines) share leftover pixels out among the
-    first cells, so cell sizes differ by a pixel or two and the wider cells are drawn a pixel
-    wider in the middle. Every cell's picture is therefore ``cut`` pixels (the narrowest cell's
-    size): its first ``half`` pixels from where it starts and the rest from where it ends, which
-    gives a wide cell the same picture as a narrow one showing the same tile.
+    Most games space cells evenly. Some (a grid stretched to its window) share leftover pixels
+    out among the first cells, so cell sizes differ by a pixel or two and the wider cells are
+    drawn a pixel wider in the middle. Every cell's picture is therefore ``cut`` pixels (the
+    narrowest cell's size): its first ``half`` pixels from where it starts and the rest from where
+    it ends, which gives a wide cell the same picture as a narrow one showing the same tile.
     """
 
     starts: tuple[int, ...]
@@ -117,7 +117,7 @@ def padded_sources(cut: int, excess: int) -> npt.NDArray[np.intp]:
     ``excess`` pixels to a narrow cell's ``cut``, which pixel of the narrow cell's picture each
     pixel of the wide cell's picture shows (-1: an added one). :class:`Spacing` cuts the excess
     out of the middle, so both cells give one picture of a tile when the game adds it there (a
-    toolkit widening a tile); a game that pads beside an edge instead (a tk button) moves the
+    toolkit widening a tile); a game that pads beside an edge instead (a toolkit's button) moves the
     pixels between the middle and the pad by ``excess``."""
     lines = np.arange(cut)
     widened = np.where(lines < _half(cut), lines, lines + excess)  # where each is in the cell

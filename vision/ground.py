@@ -1,6 +1,6 @@
 """The ground under a cell, read from the pixels just around its tile.
 
-A game that draws its opened cells half-transparent over a picture (kmines) shows the picture's
+A game that draws its opened cells half-transparent over a picture shows the picture's
 sharp edges through them: an opened 0 with a lighter and a darker part, nearly as far from its
 template as from the hidden tile. The one-pixel ring around the tile shows the same edge
 (lines between tiles, or the cell's own border), so the ground inside is estimated from the

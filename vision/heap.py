@@ -3,7 +3,7 @@
 Reading a board allocates a few MB of arrays per frame (a capture, the tiles gathered, their
 differences from the templates) and frees them at the end of the read. By default glibc hands
 large freed blocks back to the kernel, so the next read pays a page fault for every 4 kB it
-touches again: about 1 ms a read of gnome-mines' Expert board, half of the read. Raising the
+touches again: about 1 ms a read of an Expert board of 24-25 px cells, half of the read. Raising the
 thresholds keeps those blocks in the process, for a few MB of resident memory.
 """
 

@@ -215,7 +215,7 @@ def strong_cell(hits: Mask, strong: Mask, distance: npt.NDArray[np.float32]) -> 
     """The distinctive cell nearest its tile (``distance``) of the largest group of cells read
     for sure, as a one-cell board whose ``strong`` counts that group (none when no cell is
     distinctive). Nearest, because a tile with little detail still reads for sure a few pixels
-    off its cell (gnome-mines' opened 0, its rounded square on the window's ground), and a walk
+    off its cell (an opened 0 drawn as a rounded square on the window's ground), and a walk
     started there sets the cells around it off by as much."""
     count, labels = cv2.connectedComponents(hits.astype(np.uint8), connectivity=4)
     sizes = [

@@ -4,7 +4,7 @@ The distance between two equal-sized BGR images is the root-mean-square differen
 pixel values divided by 255: 0 for identical images, 1 for black against white. A skin's
 ``threshold`` is the largest distance at which a cell still counts as showing a template.
 
-A game that draws its opened cells half-transparent over a gradient (kmines) shows one tile
+A game that draws its opened cells half-transparent over a gradient shows one tile
 lighter or darker from cell to cell. A bank made with a ``level_weight`` below 1 counts such an
 offset at that weight: the patch may be offset from the template by one level per channel, over
 the whole picture or over the template's flat *background* (not a digit drawn opaque on it, but
@@ -50,11 +50,11 @@ AMBIGUITY_RATIO = 0.5
 
 BACKGROUND_NEAR = 3
 """Levels (in the channel that differs most) within which a template's background is flat: a
-ground a gradient shows through fades by a few levels across one cell (kmines)."""
+ground a gradient shows through fades by a few levels across one cell."""
 BACKGROUND_LEAST = 0.2
-"""The least share of a template's pixels its flat background covers: kmines' digits, mines and
-crossed flags stand on at least a quarter of flat ground, its raised tiles' shading has no flat
-patch above an eighth."""
+"""The least share of a template's pixels its flat background covers: the digits, mines and
+crossed flags of a game drawn over a gradient stand on at least a quarter of flat ground, its
+raised tiles' shading has no flat patch above an eighth."""
 BACKGROUND_RANGE = 60
 """Levels from the background colour at which a pixel beside the background counts as opaque."""
 BACKGROUND_CANDIDATES = 64

@@ -1,10 +1,10 @@
 """Cells beside an opened 0 are opened: every game opens the neighbours of a 0 by itself.
 
 A cell that matches one of an opened cell's pictures but lies too near a closed tile's to tell
-(kmines' opened 0 over an edge of its background: its 16-px 0 differs from its hidden tile only
-by a thin bevel) is read among the opened tiles alone when a 0 is beside it. The reader and
-:func:`vision.locate.locate` both use it; neither loosens a match, they only take away the
-candidates the game's rule excludes.
+(an opened 0 drawn half-transparent over an edge of a background picture, where a 16-px 0
+differs from the hidden tile only by a thin bevel) is read among the opened tiles alone when a
+0 is beside it. The reader and :func:`vision.locate.locate` both use it; neither loosens a match,
+they only take away the candidates the game's rule excludes.
 """
 
 from __future__ import annotations

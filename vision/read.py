@@ -38,7 +38,7 @@ GROUND_EXPLAINS = 0.5
 """A refused cell is read over its ground only if that leaves at most this share of its distance
 to the nearest template: the edge its ring shows explains most of what set it apart. A cell
 blended of two tiles (a frame caught mid-redraw) keeps over 0.59 of it whatever ring is drawn
-around it; kmines' opened 0s over its background's edge kept 0.30 and 0.40."""
+around it; opened 0s over the edge of a background picture seen through them kept 0.30 and 0.40."""
 MAX_GROUND_LOOKS = 16
 """At most this many refused cells are judged again over their ground: more are a board that is
 covered or moved, not a gradient's edge."""
@@ -64,7 +64,7 @@ class Reading:
         """Lost when either the face or the board says so; won when the game's face says so.
 
         Without a face the board decides (every safe cell opened). With one the face has the last
-        word on winning, because some games (xdemineur) need every mine flagged as well. Without
+        word on winning, because some games need every mine flagged as well. Without
         one, mines shown while a cell is still closed are a loss too: mines show only once a game
         is over, and the mine hit may be a picture the skin never saw on its size of cell.
         """

@@ -45,15 +45,16 @@ browser takes them for its own (Ctrl+R reloads the page, losing the game's setti
 opens another window)."""
 NEW_GAME_KEYS = KEYS_BEFORE_LABELS + KEYS_AFTER_LABELS
 """pyautogui names of the keys that start a new game in real games, in the order calibration
-tries them: F2 (Windows Minesweeper, winemine, Arbiter), N or Ctrl+N (Simon Tatham's Mines),
-Ctrl+R (gnome-mines' "replay size", where Ctrl+N opens a size picker), Ctrl+N (kmines). A user
-may name another key (:func:`is_new_game_key`)."""
+tries them: F2 (the classic game's key, kept by most others), N (the letter some games take
+alone or with Ctrl), Ctrl+R ("replay this size", in a game whose Ctrl+N opens a size picker),
+Ctrl+N. A user may name another key (:func:`is_new_game_key`)."""
 PLAIN_KEY = re.compile(r"(ctrl\+)?([a-z0-9]|f[1-9]|f1[0-2])")
-"""The keys a skin may name: a letter, a digit or F1 to F12, alone or with Ctrl (xbomb's S,
-ace-minesweeper's R); never Alt, Shift, Escape, Delete or a system key."""
+"""The keys a skin may name: a letter, a digit or F1 to F12, alone or with Ctrl (some games
+start a new one on a plain S or R); never Alt, Shift, Escape, Delete or a system key."""
 QUITTING_KEYS = ("q", "ctrl+q", "ctrl+w", "ctrl+c")
-"""Plain keys that quit or close common games: Q (xbomb, ace-minesweeper, xdemineur), Ctrl+Q
-(gnome-mines, kmines, sgt-mines), Ctrl+W (a GTK or KDE window), Ctrl+C (ace-minesweeper)."""
+"""Plain keys that quit or close common games: Q (many small games), Ctrl+Q (most desktop
+games), Ctrl+W (closes a window of the common desktop toolkits), Ctrl+C (which some games quit
+on as a terminal does)."""
 NEW_GAME_KEY_RULE = (
     f"a letter, a digit or f1 to f12, alone or after ctrl+; not {', '.join(QUITTING_KEYS)}"
 )
@@ -72,8 +73,8 @@ MAX_BUTTONS = 4
 MIN_SIDE, MAX_SIDE = 4, 256
 """Bounds in pixels of a cell's pitch, a tile's and a face's width and height."""
 MAX_SLACK = 2
-"""At most this many pixels may a cell of an uneven board be wider than the skin's pitch (GTK
-shares a window's leftover pixels out one per cell)."""
+"""At most this many pixels may a cell of an uneven board be wider than the skin's pitch (a
+grid stretched to its window shares the leftover pixels out one per cell)."""
 MIN_COMPARED = 0.5
 """The least share of a tile's pixels a skin's mask may keep (see :attr:`Skin.mask`)."""
 
@@ -210,7 +211,7 @@ class Skin:
     finished: dict[int, dict[Tile, Image]] = field(default_factory=dict)
     """Per size class (0 to 3), pictures only a finished game draws, each read as its tile on
     cells of that class: a lost game that draws the whole field darker redraws its numbers, and
-    its closed cells with no mine, unlike any template (gnome-mines' classic theme); saved as
+    its closed cells with no mine, unlike any template; saved as
     ``tiles/finished/<TILE>.<class>.png``."""
 
     def __post_init__(self) -> None:

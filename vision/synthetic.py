@@ -67,7 +67,7 @@ def make_skin(pitch: int, seed: int = 0, name: str = "synthetic") -> Skin:
 
 def with_zero_near_hidden(skin: Skin) -> Skin:
     """``skin`` with a 0 that differs from its hidden tile in a few pixels only, twice the
-    threshold away (kmines' 16-px tiles: their opened 0 is a flat hidden tile)."""
+    threshold away (a game whose 16-px opened 0 is its hidden tile drawn flat)."""
     hidden = skin.templates[Tile.HIDDEN].astype(float)
     step = np.random.default_rng(5).choice([-1.0, 1.0], size=hidden.shape)
     step *= 2 * skin.threshold * 255 / np.sqrt(np.mean(step**2))
@@ -121,7 +121,7 @@ def draw(
     middle line, as a toolkit widens a flat tile, so each reads as its pitch-sized picture;
     a tile the skin has a variant of for the cell's size class is drawn as that variant. With
     ``widened_at`` they repeat the line before that one instead (a game that pads a button's
-    picture on one side, as DangerUXB's tk buttons do), so only tiles plain from the middle
+    picture on one side, as a toolkit's buttons may), so only tiles plain from the middle
     to there read as their pitch-sized pictures.
     """
     width, height = screen_size

@@ -15,7 +15,7 @@ import numpy.typing as npt
 from vision.skin import Image
 
 MAX_GAIN = 0.85
-"""A veil takes away at least this much of the contrast (Chromium's dialogs leave 0.4 of it)."""
+"""A veil takes away at least this much of the contrast (a browser's dialogs leave 0.4 of it)."""
 FIT_LEVELS = 6.0
 """Colour levels within which a pixel is as the veil makes it."""
 MIN_FIT = 0.6
