@@ -34,11 +34,19 @@ from skin_documents import (
 import calibration.store as store
 from calibration.store import export_skin, import_skin, list_skins, load_skin, save_skin
 from controller.cli import main
-from solver import Tile
+from solver import GameState, Tile
 from solver.board import PICTURED_TILES
 from vision.bench import ring_mask
 from vision.errors import SkinError
-from vision.skin import MAX_BUTTONS, NEW_GAME_KEYS, NewGame, Skin, board_text, parse_board
+from vision.skin import (
+    FACE_STATES,
+    MAX_BUTTONS,
+    NEW_GAME_KEYS,
+    NewGame,
+    Skin,
+    board_text,
+    parse_board,
+)
 from vision.synthetic import make_skin
 
 
@@ -558,3 +566,15 @@ def test_fuzz_import_gives_a_skin_or_a_skin_error(archive_bytes: bytes) -> None:
         assert sorted(path.name for path in root.iterdir()) in (["fuzz.zip"], ["fuzz.zip", "skins"])
         if skins.exists():
             assert all(path.name[0].isalnum() for path in skins.iterdir())  # nothing half-saved
+
+
+def test_a_skin_of_a_game_without_question_marks_does_not_lack_them() -> None:
+    skin = make_skin(16)
+    del skin.templates[Tile.QUESTION]
+    assert skin.missing_tiles() == [Tile.QUESTION]
+    skin.extra["question_marks"] = False
+    assert skin.missing_tiles() == []
+
+
+def test_the_face_states_a_skin_stores_are_the_game_states() -> None:
+    assert set(FACE_STATES) == {state.value for state in GameState}
