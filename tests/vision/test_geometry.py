@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vision.errors import GeometryError
-from vision.geometry import BoardGeometry, Spacing, cell_images, padded_sources
+from vision.geometry import BoardGeometry, Rect, Spacing, cell_images, padded_sources
 
 
 @settings(max_examples=100, deadline=None)
@@ -64,3 +64,11 @@ def test_cell_edges_that_hold_a_cell_narrower_than_the_pitch_are_refused() -> No
         BoardGeometry(
             0, 0, skin.pitch, skin.tile_size, skin.tile_offset, 1, 2, None, ((0, 16, 31), (0, 16))
         )
+
+
+def test_rect_intersection_is_the_shared_part_or_empty() -> None:
+    screen = Rect(0, 0, 1280, 1024)
+    assert Rect(1200, 1000, 200, 100).intersection(screen) == Rect(1200, 1000, 80, 24)
+    assert Rect(10, 20, 30, 40).intersection(screen) == Rect(10, 20, 30, 40)
+    empty = Rect(2000, 5, 10, 10).intersection(screen)
+    assert empty.width == 0
