@@ -10,7 +10,7 @@ A fresh board is one small picture (the hidden tile) repeated rows x columns tim
    board's edges and loses a row and a column of them. After a click, the cut in which the
    fewest blocks changed is surer (see :func:`find_lattice`).
 3. *Extent*: the bounding box of the blocks showing the hidden tile (which one that is, a click
-   tells: see :mod:`calibration.session`), grown over opened edge rows (:class:`Lattice`).
+   tells: see :mod:`calibration.hidden_tile`), grown over opened edge rows (:class:`Lattice`).
 4. *Uneven cells*: some games (a grid stretched to its window) make the first cells a pixel
    wider than the rest, so one pitch fits only part of the board. From one hidden cell the cell
    edges are walked out along its row and its column, each next cell being the size (the pitch give
@@ -31,18 +31,20 @@ import numpy.typing as npt
 
 from calibration.catalogue import GROUPING_TOLERANCE
 from calibration.errors import GridNotFoundError
+from calibration.pitch import (
+    MIN_PITCH,
+    block_hash_map,
+    blocks_changed,
+    cut_at,
+    find_pitch,
+    middle_phase,
+    packed_pixels,
+)
 from vision.geometry import Edges, Spacing, cell_images, size_classes
 from vision.locate import walk_edges
 from vision.match import TemplateBank, tile_lattice
 from vision.skin import MAX_SLACK, Image
 
-MIN_PITCH = 8
-MAX_PITCH = 128
-"""Cells of up to this many pixels are found (a Beginner board stretched to a 1000x600 window
-has cells of 70 and 71 px)."""
-PITCH_TOLERANCE = 0.97
-"""The pitch is the smallest shift scoring at least this fraction of the best score (multiples of
-the pitch score almost as well, a little lower for losing a row of cells)."""
 MIN_HIDDEN_CELLS = 8
 MIN_CUT_STRIP = 3
 """Pixels of a cell a capture's edge must show for :meth:`Grid.cut_sides` to tell it is one."""
@@ -387,11 +389,11 @@ def find_lattice(*frames: Image) -> Lattice:
     height, width = frame.shape[:2]
     if any(other.shape != frame.shape for other in frames):
         raise GridNotFoundError("the captures to find a grid in differ in size")
-    packed = _packed(frame)
+    packed = packed_pixels(frame)
     if (packed == packed.flat[0]).all():
         raise GridNotFoundError(f"the {width}x{height} capture is one plain colour: no board in it")
-    pitch = (_pitch(packed, axis=1), _pitch(packed, axis=0))
-    maps = [_block_hash_map(_packed(each), pitch) for each in frames]
+    pitch = (find_pitch(packed, axis=1), find_pitch(packed, axis=0))
+    maps = [block_hash_map(packed_pixels(each), pitch) for each in frames]
     changes = []
     for before, after in zip(frames, frames[1:], strict=False):
         rows, columns = np.nonzero((before != after).any(axis=2))
@@ -399,11 +401,11 @@ def find_lattice(*frames: Image) -> Lattice:
     scores: dict[tuple[int, int], tuple[int, int]] = {}
     for phase_y in range(pitch[1]):
         for phase_x in range(pitch[0]):
-            cuts = [_cut(hashes, plain, (phase_x, phase_y), pitch) for hashes, plain in maps]
+            cuts = [cut_at(hashes, plain, (phase_x, phase_y), pitch) for hashes, plain in maps]
             detailed = np.concatenate([hashes[~plain] for hashes, plain in cuts])
             if not detailed.size:
                 continue
-            changed = [_blocks_changed(change, (phase_x, phase_y), pitch) for change in changes]
+            changed = [blocks_changed(change, (phase_x, phase_y), pitch) for change in changes]
             scores[phase_x, phase_y] = (
                 sum(changed),
                 -int(np.unique(detailed, return_counts=True)[1].max()),
@@ -415,8 +417,8 @@ def find_lattice(*frames: Image) -> Lattice:
             f"no board in the {width}x{height} capture: with a pitch of {pitch[0]}x{pitch[1]} px "
             f"only {found} identical detailed tiles repeat (a board needs {MIN_HIDDEN_CELLS})"
         )
-    phase = _middle([phase for phase, score in scores.items() if score == best], pitch)
-    final = [_cut(hashes, plain, phase, pitch) for hashes, plain in maps]
+    phase = middle_phase([phase for phase, score in scores.items() if score == best], pitch)
+    final = [cut_at(hashes, plain, phase, pitch) for hashes, plain in maps]
     detailed = np.concatenate([hashes[~plain] for hashes, plain in final])
     keys, counts = np.unique(detailed, return_counts=True)
     ranked = tuple(int(key) for key in keys[np.argsort(-counts, kind="stable")])
@@ -456,147 +458,3 @@ def fresh_board_shape(frame: Image) -> tuple[int, int] | None:
         ):
             return int(height), int(width)
     return None
-
-
-def _middle(phases: list[tuple[int, int]], pitch: tuple[int, int]) -> tuple[int, int]:
-    """Of cuts that fit equally well, the one in the middle of their run along each axis.
-
-    On a board whose cells differ in size the evenly spaced part fits cuts up to half a cell
-    off as well as the aligned one; the middle one keeps each block's centre on its tile.
-    """
-    middle = []
-    for axis in (0, 1):
-        values = sorted({phase[axis] for phase in phases})
-        # The run may wrap around the pitch: start it after the widest gap between values.
-        gaps = [
-            (b - a) % pitch[axis] or pitch[axis]
-            for a, b in zip(values, values[1:] + values[:1], strict=True)
-        ]
-        first = (gaps.index(max(gaps)) + 1) % len(values)
-        run = values[first:] + values[:first]
-        middle.append(run[len(run) // 2])
-    chosen = (middle[0], middle[1])
-    return chosen if chosen in phases else phases[0]
-
-
-_HASH_BASES = (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F)
-"""Odd 64-bit multipliers of the block hash along x and along y."""
-
-
-def _packed(frame: Image) -> npt.NDArray[np.int64]:
-    """Each pixel's three channels as one number (equal pixels, equal numbers)."""
-    wide = frame.astype(np.int64)
-    return wide[..., 0] | (wide[..., 1] << 8) | (wide[..., 2] << 16)
-
-
-def _window_sums(values: npt.NDArray[np.uint64], size: int, base: int) -> npt.NDArray[np.uint64]:
-    """Along the last axis, sum of ``values[k + i] * base**i`` for i < ``size`` at every k,
-    modulo 2**64 (a rolling polynomial hash: all windows in a few passes)."""
-    length = values.shape[-1]
-    powers = np.cumprod(np.full(length, base, dtype=np.uint64), dtype=np.uint64)
-    powers = np.concatenate([np.ones(1, dtype=np.uint64), powers[:-1]])
-    inverse = pow(base, -1, 2**64)
-    unpowers = np.cumprod(np.full(length, inverse, dtype=np.uint64), dtype=np.uint64)
-    unpowers = np.concatenate([np.ones(1, dtype=np.uint64), unpowers[:-1]])
-    prefix = np.zeros((*values.shape[:-1], length + 1), dtype=np.uint64)
-    np.cumsum(values * powers, axis=-1, dtype=np.uint64, out=prefix[..., 1:])
-    return (prefix[..., size:] - prefix[..., :-size]) * unpowers[: length - size + 1]
-
-
-def _block_hash_map(
-    packed: npt.NDArray[np.int64], pitch: tuple[int, int]
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
-    """For every pixel where a pitch-sized block can start: the block's hash (equal blocks,
-    equal hashes) and whether it is one plain colour."""
-    with np.errstate(over="ignore"):
-        values = packed.astype(np.uint64)
-        rows = _window_sums(values, pitch[0], _HASH_BASES[0])
-        hashes = _window_sums(rows.T.copy(), pitch[1], _HASH_BASES[1]).T
-        # A plain block hashes like its first pixel times the hash of a block of ones.
-        ones = _window_sums(
-            np.ones((pitch[1], pitch[0]), dtype=np.uint64), pitch[0], _HASH_BASES[0]
-        )
-        unit = _window_sums(ones.T.copy(), pitch[1], _HASH_BASES[1])[0, 0]
-        plain = hashes == values[: hashes.shape[0], : hashes.shape[1]] * unit
-    return hashes.view(np.int64), plain
-
-
-def _blocks_changed(
-    change: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]],
-    phase: tuple[int, int],
-    pitch: tuple[int, int],
-) -> int:
-    """How many blocks of the cut at ``phase`` hold a pixel of ``change`` (rows and columns of
-    the pixels that differ between two frames), counting the part-blocks at the frame's edges:
-    a cut whose whole blocks leave out a changed column must not look the better for it (a
-    click that opened cells up to the board's left edge chose a cut half a cell off, one column
-    short)."""
-    ys, xs = change
-    (phase_x, phase_y), (pitch_x, pitch_y) = phase, pitch
-    columns = (xs - phase_x + pitch_x) // pitch_x
-    rows = (ys - phase_y + pitch_y) // pitch_y
-    return int(np.unique(rows * (int(columns.max(initial=0)) + 1) + columns).size)
-
-
-def _cut(
-    hashes: npt.NDArray[np.int64],
-    plain: npt.NDArray[np.bool_],
-    phase: tuple[int, int],
-    pitch: tuple[int, int],
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
-    """The hashes, and plainness, of the blocks of the cut at ``phase``."""
-    (phase_x, phase_y), (pitch_x, pitch_y) = phase, pitch
-    return hashes[phase_y::pitch_y, phase_x::pitch_x], plain[phase_y::pitch_y, phase_x::pitch_x]
-
-
-def _edge_pixels(packed: npt.NDArray[np.int64], axis: int) -> npt.NDArray[np.bool_]:
-    """Pixels that differ from the next one along ``axis`` (1: x, 0: y): the ones a shift along
-    that axis can test. A plain area repeats under every shift, and so does a line along it."""
-    differs = np.zeros(packed.shape, dtype=bool)
-    if axis == 1:
-        differs[:, :-1] = packed[:, 1:] != packed[:, :-1]
-    else:
-        differs[:-1, :] = packed[1:, :] != packed[:-1, :]
-    return differs
-
-
-def _textured(values: npt.NDArray[np.int32]) -> npt.NDArray[np.bool_]:
-    """Pixels equal to the pixels some shift of 2 to ``MIN_PITCH - 1`` before and after them
-    along each row: a texture finer than any tile. A line across the rows is not one, though
-    the texture beside it repeats its colour (a tile's edge beside a checkerboard stipple):
-    its pixels equal the pixels beside them in the next rows, as a stipple's do not."""
-    found = np.zeros(values.shape, dtype=bool)
-    for shift in range(2, MIN_PITCH):
-        middle = values[:, shift:-shift]
-        found[:, shift:-shift] |= (middle == values[:, : -2 * shift]) & (
-            middle == values[:, 2 * shift :]
-        )
-    across = np.zeros(values.shape, dtype=bool)
-    across[1:-1] = (values[1:-1] == values[:-2]) & (values[1:-1] == values[2:])
-    return found & ~across
-
-
-def _pitch(packed: npt.NDArray[np.int64], axis: int) -> int:
-    """The shift along ``axis`` (1: x, 0: y) under which edge pixels repeat best.
-
-    Pixels of a fine texture inside the tiles (a hidden tile drawn as a 2-pixel stipple, in
-    50-pixel cells) do not count: they repeat under every shift that is a multiple of their
-    period, and so more often than the tiles do, which lose a row past the board's end."""
-    size = packed.shape[axis]
-    scores: dict[int, float] = {}
-    values, detail = packed.astype(np.int32), _edge_pixels(packed, axis)
-    if axis == 0:
-        values, detail = values.T.copy(), detail.T.copy()
-    detail &= ~_textured(values)
-    for shift in range(MIN_PITCH, min(MAX_PITCH, size // 2) + 1):
-        # An edge repeats when the pixels on both its sides do: one side alone also repeats at
-        # any shift that lands inside a line as wide (flat tiles between 4-pixel lines).
-        same = values[:, shift:] == values[:, :-shift]
-        same[:, :-1] &= values[:, shift + 1 :] == values[:, 1:-shift]
-        same[:, -1] = False
-        same &= detail[:, :-shift]
-        scores[shift] = float(np.count_nonzero(same))
-    if not scores:
-        raise GridNotFoundError(f"a capture {size} px across is too small to hold a board")
-    best = max(scores.values())
-    return min(shift for shift, score in scores.items() if score >= PITCH_TOLERANCE * best)

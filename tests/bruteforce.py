@@ -1,4 +1,5 @@
-"""Test helpers: a deliberately naive solution counter, and positions from random real play.
+"""Test helpers: a deliberately naive solution counter, and positions from random real play
+(small ones, which it can count, drawn by hypothesis as :data:`small_positions`).
 
 The counter tries every way to put the unflagged mines into the unknown cells and keeps those
 that make every number right. It shares nothing with :mod:`solver.analysis` (no frontier, no
@@ -13,6 +14,7 @@ import random
 from dataclasses import dataclass
 
 import numpy as np
+from hypothesis import strategies as st
 
 from solver import Board, Cell, Tile
 from solver.engine import Game
@@ -99,3 +101,39 @@ def with_unread(board: Board, cells: frozenset[Cell]) -> Board:
         assert board[cell].is_number, cell
         unread.tiles[cell] = Tile.OPENED
     return unread
+
+
+BRUTE_FORCE_LIMIT = 3000
+"""Most layouts the brute-force referee is asked to try for one position."""
+
+
+def small_position(
+    seed: int,
+    rows: int,
+    columns: int,
+    density: float,
+    openings: int,
+    flag_share: float,
+    question_share: float,
+) -> Board:
+    """A random small position from play, opened further until brute force is affordable."""
+    mines = min(rows * columns - 1, round(density * rows * columns))
+    while True:
+        board = random_position(
+            random.Random(seed), rows, columns, mines, openings, flag_share, question_share
+        )
+        if layout_count(board) <= BRUTE_FORCE_LIMIT:
+            return board
+        openings += 1
+
+
+small_positions = st.builds(
+    small_position,
+    seed=st.integers(0, 2**32),
+    rows=st.integers(1, 5),
+    columns=st.integers(1, 6),
+    density=st.floats(0.0, 0.6),
+    openings=st.integers(0, 3),
+    flag_share=st.sampled_from([0.0, 0.0, 0.3, 1.0]),
+    question_share=st.sampled_from([0.0, 0.0, 0.2]),
+)

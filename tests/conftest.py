@@ -7,6 +7,9 @@ are skipped (with the reason) only when Xvfb or the game itself is not installed
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -150,3 +153,26 @@ def read_when_settled(
                 raise
             attempt += 1
             time.sleep(0.05)
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, ended and not yet reaped, does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    state = subprocess.run(["ps", "-o", "stat=", "-p", str(pid)], capture_output=True, text=True)
+    return not state.stdout.strip().startswith("Z")
+
+
+needs_xvfb_and_signals = pytest.mark.skipif(
+    sys.platform == "win32" or find_binary("Xvfb") is None, reason="needs Xvfb and POSIX signals"
+)
+"""The mark of the tests that stop or kill an Xvfb of their own (:func:`own_display`)."""
+
+
+@pytest.fixture
+def own_display() -> Iterator[VirtualDisplay]:
+    """An Xvfb of this test's own, to stop or kill."""
+    with VirtualDisplay(first_number=150) as display:
+        yield display

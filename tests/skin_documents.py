@@ -1,11 +1,13 @@
-"""Skins and ``skin.json`` documents for the tests of skin folders and archives
-(tests/vision/test_skin.py, tests/vision/test_skin_folder.py): a good skin saved, its
-``skin.json`` edited, pictures, the comparison of two skins, and documents near a good one."""
+"""Skins and ``skin.json`` documents for the tests of skins, skin folders and archives
+(tests/vision/test_skin.py, tests/vision/test_skin_folder.py, tests/calibration/test_store.py): a
+good skin saved, its ``skin.json`` edited, pictures, the comparison of two skins, documents near a
+good one, and a folder zipped."""
 
 from __future__ import annotations
 
 import json
 import tempfile
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -163,3 +165,12 @@ def skin_documents(draw: st.DrawFn) -> object:
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 """How many examples each fuzz test of a skin tries."""
+
+
+def zip_of(folder: Path, archive: Path) -> Path:
+    """Every file under ``folder`` (a skin folder) as zip ``archive``."""
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zipped:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                zipped.write(path, path.relative_to(folder).as_posix())
+    return archive

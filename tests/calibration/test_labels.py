@@ -12,8 +12,6 @@ import pytest
 from pictures import read_picture
 
 from calibration.buttons import ButtonPoints, blanked, button_points
-from calibration.dialogs import dismissing_button
-from calibration.faces import find_face
 from calibration.labels import (
     NoTextReader,
     dismissing_rank,
@@ -24,8 +22,6 @@ from calibration.labels import (
     says_new_game,
 )
 from vision.geometry import Rect
-from vision.skin import Image
-from vision.veil import find_veil
 
 WINDOWS = Path(__file__).parent.parent / "data" / "windows"
 XBOMB_BOARD = Rect(5, 37, 604, 322)
@@ -63,27 +59,6 @@ def test_gnome_mines_play_again_is_a_labelled_button_to_try() -> None:
     points = button_points(frame, frame, GNOME_BOARD, None, words).labelled
     assert points and GNOME_PLAY_AGAIN.contains(*points[0]), points
     assert not any(GNOME_BOARD.contains(*point) for point in points)
-
-
-HELPER = Path(__file__).parent.parent / "data" / "webhelper"
-"""Captures of a Minesweeper page in Chromium (github.com/DavidNHill/JSMinesweeper, its hints
-off), its Expert window's left 920 columns: during a game, and once it is lost."""
-HELPER_BOARD = Rect(188, 172, 720, 384)
-HELPER_FACE = Rect(266, 122, 40, 40)
-"""Its face button, left of the board's middle."""
-HELPER_SEND = Rect(493, 79, 310, 28)
-"""Its "Send to Ptta Zini" and "Send to Llama Zini" buttons (links to other sites), shown above
-the board once a game is over, where there was nothing during the game."""
-
-
-def test_buttons_a_lost_game_shows_that_say_something_else_are_neither_face_nor_new_game() -> None:
-    playing, lost = (read_picture(HELPER / f"{name}.png") for name in ("playing", "lost"))
-    face = find_face(playing, lost, HELPER_BOARD)
-    assert face is not None and HELPER_FACE.contains_rect(face), face
-    words = read_words(lost, blanked(HELPER_BOARD, face))
-    labelled, changed = button_points(playing, lost, HELPER_BOARD, face, words)
-    points = labelled + changed
-    assert not any(HELPER_SEND.contains(*point) for point in points), points
 
 
 def test_a_word_near_a_new_game_word_is_one_and_others_are_not() -> None:
@@ -138,31 +113,6 @@ def test_a_word_s_accents_and_case_do_not_keep_it_from_its_label() -> None:
     assert plain_letters("Schließen") == "schliessen"
     assert plain_letters("Zakończ") == "zakoncz"
     assert plain_letters("Ri_gioca!") == "rigioca"
-
-
-def web_capture(game: str, name: str) -> Image:
-    """A capture of a game in a browser's window (web98: a Windows-98 look drawn in HTML;
-    webcanvas: a game drawn on a canvas)."""
-    picture = read_picture(Path(__file__).parent.parent / "data" / game / f"{name}.png")
-    return np.asarray(picture)
-
-
-@pytest.mark.parametrize(
-    ("game", "dialog", "label"),
-    [("web98", "prompt", "cancel"), ("web98", "scores", "ok"), ("webcanvas", "boom", "ok")],
-)
-def test_the_button_that_keeps_the_game_is_read_in_a_dialog_over_a_veil(
-    game: str, dialog: str, label: str
-) -> None:
-    """Real captures of two browser games: one's name prompt for a best time ("Cancel" chosen
-    over "OK", white on blue) and its score table ("OK", never "Reset Scores"), the other's
-    "Boom!" after a loss (an "OK" in a focus ring), each over the page the browser or the game
-    dims."""
-    before, now = web_capture(game, "window"), web_capture(game, dialog)
-    veil = find_veil(before, now)
-    assert veil is not None
-    button = dismissing_button(now, veil.off(before, now))
-    assert button is not None and button.label == label
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ from virtual_clock import use_virtual_clock
 
 import controller.loop
 import controller.reading
-from controller.errors import DialogError, NotAsRead, StopKeyError
+from controller.errors import DialogError, NotAsRead
 from controller.loop import (
     IMPOSSIBLE_REREADS,
     GamePlayer,
@@ -26,7 +26,7 @@ from controller.loop import (
 )
 from controller.outcomes import GameSetup, LoggedGame, OutcomeLog, Result
 from controller.reading import ANIMATION_REREADS
-from controller.stopping import StopKey, StopRequested
+from controller.stopping import StopRequested
 from controller.table import DialogAnswer
 from solver import Board, BoardError, Game, GameState, Tile
 from solver.engine import neighbour_counts
@@ -711,28 +711,6 @@ def test_a_stop_key_held_before_a_game_starts_logs_no_game(tmp_path: Path) -> No
             play_all(player, 1)
         assert len(log.games()) == 1
     assert table.new_games == 0
-
-
-def test_an_unknown_stop_key_is_refused_by_name() -> None:
-    with pytest.raises(StopKeyError, match="unknown stop key 'Tab'; choose from Escape, Pause"):
-        StopKey("Tab")
-
-
-def test_on_windows_the_stop_key_is_down_when_its_state_has_the_high_bit() -> None:
-    class User32:
-        """GetAsyncKeyState as documented: the high bit set while the key is down."""
-
-        def __init__(self) -> None:
-            self.down: set[int] = set()
-
-        def GetAsyncKeyState(self, virtual_key: int) -> int:  # noqa: N802 (the Windows name)
-            return -32768 if virtual_key in self.down else 1  # bit 0: pressed since last call
-
-    user32 = User32()
-    key = StopKey("Pause", platform="win32", user32=user32)
-    assert not key.pressed()
-    user32.down.add(0x13)  # VK_PAUSE
-    assert key.pressed()
 
 
 def test_the_stopwatch_times_each_stage_of_play(tmp_path: Path) -> None:

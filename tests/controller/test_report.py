@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import json
 import math
 import struct
-import time
 from dataclasses import fields
 from datetime import UTC, datetime
 from pathlib import Path
@@ -13,11 +11,11 @@ from typing import Any
 
 import ms_toollib
 import pytest
+from outcome_logs import played_log
 
 from controller import report
-from controller.cli import main
 from controller.errors import CommandError, ReplayError
-from controller.outcomes import GameSetup, LoggedGame, OutcomeLog, Result
+from controller.outcomes import LoggedGame, Result
 from controller.toollib import mine_layout, three_bv
 from solver import Board
 from solver.bench.run import BenchResult, write_json
@@ -129,31 +127,6 @@ def test_the_plot_is_a_png_of_the_promised_size(tmp_path: Path) -> None:
         assert struct.unpack(">II", data[16:24]) == report.PLOT_SIZE_PIXELS
 
 
-def played_log(path: Path) -> OutcomeLog:
-    """A log with a won, a lost and an unfinished game, played on a 3x5 board with 2 mines."""
-    log = OutcomeLog(path)
-    setup = GameSetup("winemine", "winemine", 3, 5, 2, "safe")
-    won = log.start_game(setup)
-    for cell, action, safety, guess in (
-        ((0, 4), "open", None, True),
-        ((1, 1), "flag", 1.0, False),
-        ((0, 0), "flag", 1.0, False),
-        ((1, 2), "chord", 1.0, False),
-        ((1, 0), "open", 1.0, False),
-        ((2, 0), "open", 1.0, False),
-    ):
-        time.sleep(0.05)
-        log.record_move(won, cell, action, safety, guess)
-    log.finish_game(won, Result.WON, Board.from_rows(["F2100", "2F100", "11100"], mines=2))
-    lost = log.start_game(setup)
-    log.record_move(lost, (0, 4), "open", None, True)
-    time.sleep(0.01)
-    log.record_move(lost, (0, 0), "open", 0.5, True)
-    log.finish_game(lost, Result.LOST, Board.from_rows(["X2100", "U@100", "UU100"], mines=2))
-    log.start_game(setup)
-    return log
-
-
 def test_csv_export_round_trips(tmp_path: Path) -> None:
     with played_log(tmp_path / "log.db") as log:
         games = log.games()
@@ -189,34 +162,6 @@ def test_evf_export_round_trips_won_and_lost_games(tmp_path: Path) -> None:
     assert replay.rtime == pytest.approx(moves[-1].seconds - moves[0].seconds, abs=0.05)
 
 
-def test_stats_command_prints_json_and_writes_csv_and_plot(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    db = tmp_path / "log.db"
-    played_log(db).close()
-    assert main(["stats", "--db", str(db), "--json", "--plot", str(tmp_path / "p.png")]) == 0
-    (rate,) = json.loads(capsys.readouterr().out)
-    assert (rate["game"], rate["level"], rate["won"], rate["finished"], rate["unfinished"]) == (
-        "winemine",
-        "3x5x2",
-        1,
-        2,
-        1,  # the game left in progress
-    )
-    assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
-    assert main(["stats", "--db", str(db), "--csv", str(tmp_path / "g.csv")]) == 0
-    assert len(report.read_csv(tmp_path / "g.csv")) == 3
-
-
-def test_stats_command_names_a_broken_log(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    broken = tmp_path / "broken.db"
-    broken.write_text("not sqlite at all" * 50)
-    assert main(["stats", "--db", str(broken)]) == 1
-    assert str(broken) in capsys.readouterr().err
-
-
 def test_the_table_has_a_line_per_group_with_rate_and_interval() -> None:
     games = [record(i, Result.WON if i < 7 else Result.LOST) for i in range(10)]
     games.append(record(10, Result.MISREAD, "xdemineur"))
@@ -227,15 +172,6 @@ def test_the_table_has_a_line_per_group_with_rate_and_interval() -> None:
     assert winemine.split()[:5] == ["winemine", "beginner", "safe", "7", "10"]
     assert f"70.0%     {100 * low:.1f}% - {100 * high:.1f}%" in winemine
     assert xdemineur.split()[3:] == ["0", "0", "-", "-", "-", "1"]
-
-
-def test_the_help_of_stats_shows_a_plain_percent_sign(capsys: pytest.CaptureFixture[str]) -> None:
-    for argv in (["--help"], ["stats", "--help"]):
-        with pytest.raises(SystemExit):
-            main(argv)
-        shown = capsys.readouterr().out
-        assert "95% intervals" in shown
-        assert "%%" not in shown
 
 
 def test_a_replay_says_it_is_a_bot_game(tmp_path: Path) -> None:
@@ -249,29 +185,3 @@ def test_a_replay_says_it_is_a_bot_game(tmp_path: Path) -> None:
     assert replay.mode == report.EVF_CHEAT_MODE == 2  # the format's "cheat" game mode
     assert replay.player_identifier == "autosweeper (a bot)"
     assert replay.software == "autosweeper"
-
-
-def test_stats_writes_csv_to_standard_output_and_refuses_a_png_there(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    db = tmp_path / "log.db"
-    played_log(db).close()
-    assert main(["stats", "--db", str(db), "--csv", "-"]) == 0
-    printed = capsys.readouterr().out
-    (tmp_path / "copy.csv").write_text(printed)
-    assert [r.id for r in report.read_csv(tmp_path / "copy.csv")] == [1, 2, 3]
-    assert main(["stats", "--db", str(db), "--plot", "-"]) == 1
-    assert "--plot draws a PNG file" in capsys.readouterr().err
-
-
-@pytest.mark.parametrize("option", ["--csv", "--plot"])
-def test_stats_names_an_unwritable_output_without_a_traceback(
-    option: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    db = tmp_path / "log.db"
-    played_log(db).close()
-    target = tmp_path / "no such folder" / "out"
-    assert main(["stats", "--db", str(db), option, str(target)]) == 1
-    printed = capsys.readouterr()
-    assert printed.err.startswith(f"autosweeper stats: cannot write {target}")
-    assert printed.out == ""

@@ -1,19 +1,22 @@
-"""Finding the board to play when a game lights the tile under the pointer, or a dialog veils it."""
+"""Setting up the game to play (controller/setup.py): the board found when a game lights the tile
+under the pointer or a dialog veils it, when a virtual display and an X authority file are needed,
+and ``play`` with no skin stored learning the open window's first."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
 from captured_screen import CapturedScreen
+from conftest import LaunchGame
 from pictures import read_picture
 
+from controller.cli import main
 from controller.errors import SetupError
-from controller.mouse import Mouse
-from controller.setup import _locate_first
+from controller.outcomes import OutcomeLog, Result
+from controller.setup import _locate_first, check_x_authority, needs_virtual_display
 from solver import Tile
 from vision.geometry import Rect
 from vision.skin import Image, Skin
@@ -93,87 +96,6 @@ def test_a_board_that_is_not_found_for_another_reason_leaves_the_pointer_alone()
     assert screen.left == [] and screen.pointer == (5, 5)
 
 
-class FakeGui:
-    """pyautogui's pointer calls, on a screen of ``size``."""
-
-    def __init__(self, size: tuple[int, int], at: tuple[int, int]) -> None:
-        self._size, self.at = size, at
-
-    def size(self) -> tuple[int, int]:
-        return self._size
-
-    def position(self) -> tuple[int, int]:
-        return self.at
-
-    def moveTo(self, x: int, y: int, **_: Any) -> None:  # noqa: N802 (pyautogui's name)
-        self.at = (x, y)
-
-
-@pytest.mark.parametrize(
-    ("at", "to"),
-    [((12, 50), (6, 50)), ((95, 50), (103, 50)), ((50, 11), (50, 6)), ((50, 98), (50, 103))],
-)
-def test_stepping_off_an_area_crosses_its_nearest_side(
-    at: tuple[int, int], to: tuple[int, int]
-) -> None:
-    mouse = Mouse.__new__(Mouse)
-    mouse._gui = FakeGui((400, 300), at)
-    mouse.step_off(Rect(10, 10, 90, 90))
-    assert mouse.position() == to
-
-
-def test_stepping_off_never_lands_on_a_screen_corner_or_off_the_screen() -> None:
-    mouse = Mouse.__new__(Mouse)
-    mouse._gui = FakeGui((100, 100), (2, 3))
-    mouse.step_off(Rect(0, 0, 60, 60))
-    x, y = mouse.position()
-    assert 0 <= x < 100 and 0 <= y < 100 and (x, y) not in {(0, 0), (99, 0), (0, 99), (99, 99)}
-    assert not Rect(0, 0, 60, 60).contains(x, y)
-
-
-class FoundWindows:
-    """Stands in for the X windows: one game window, ``frame``."""
-
-    def __init__(self, frame: Rect) -> None:
-        self.frame = frame
-        self.found: list[tuple[int, Rect]] = []
-
-        self.focused: list[int] = []
-
-    def find(self, areas: list[Rect]) -> None:
-        """As X does: the window under the middle of an area."""
-        self.found = [(1, self.frame)] if any(self.frame.contains(*a.centre) for a in areas) else []
-
-    def focus_at(self, x: int, y: int) -> None:
-        self.focused += [window for window, frame in self.found if frame.contains(x, y)]
-
-
-def test_the_pointer_leaves_the_window_holding_an_area_across_its_nearest_side() -> None:
-    mouse = Mouse.__new__(Mouse)
-    mouse._gui = FakeGui((400, 300), (60, 200))
-    mouse.windows = FoundWindows(Rect(50, 20, 200, 250))  # type: ignore[assignment]
-    board = Rect(80, 60, 100, 100)
-    assert mouse.hovers(board)
-    mouse.leave(board)
-    assert mouse.position() == (46, 200) and not mouse.hovers(board)
-    # With no window manager the focus follows the pointer, unless a window was given it:
-    # gnome-mines paused ("Paused" over its board) when the pointer left its window.
-    assert mouse.windows.focused == [1]  # type: ignore[union-attr]
-
-
-def test_the_pointer_leaves_the_window_of_a_block_found_partly_outside_it() -> None:
-    """gnome-mines Expert with the pointer over its board (a lit tile): the block of tiles
-    found reached 3 px past the window's left edge, so no window held it, and the pointer only
-    stepped off the block onto the board's last row, lighting another tile."""
-    mouse = Mouse.__new__(Mouse)
-    mouse._gui = FakeGui((1280, 1024), (640, 512))
-    mouse.windows = FoundWindows(Rect(0, 0, 842, 600))  # type: ignore[assignment]
-    block = Rect(-3, 115, 842, 420)
-    mouse.leave(block)
-    assert not Rect(0, 0, 842, 600).contains(*mouse.position())
-    assert not block.contains(*mouse.position())
-
-
 def test_a_board_veiled_by_a_dialog_at_the_start_is_said_to_be() -> None:
     """Play started while a page's dialog (a browser's prompt for a best time's name) dims the
     board used to say only "only plain tiles matched"; it names the dialog's button and where
@@ -203,3 +125,48 @@ def test_a_board_opened_to_an_edge_line_of_0s_is_found_at_the_size_its_skin_lear
     elsewhere = replace(SKIN, extra={**SKIN.extra, "board": "16x30x99"})
     _, geometry = _locate_first(screen, [elsewhere], screen)
     assert (geometry.rows, geometry.columns) == (9, 11)  # any size: as found
+
+
+@pytest.mark.realgame
+@pytest.mark.slow
+def test_play_with_no_skin_stored_learns_the_open_window_first(
+    launch: LaunchGame,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("AUTOSWEEPER_SKINS", str(tmp_path / "skins"))
+    launch("winemine", "beginner")
+    db = tmp_path / "outcomes.db"
+    code = main(["play", "--games", "3", "--mines", "10", "--db", str(db)])
+    output = capsys.readouterr()
+    assert code == 0, output.err
+    assert "no stored skin: learning one from 'WineMine'" in output.out
+    assert (tmp_path / "skins" / "WineMine" / "skin.json").is_file()
+    with OutcomeLog(db) as log:
+        assert [game.result in (Result.WON, Result.LOST) for game in log.games()] == [True] * 3
+
+
+def test_a_virtual_display_is_needed_only_on_linux_without_display() -> None:
+    assert needs_virtual_display("linux", {})
+    assert needs_virtual_display("linux", {"DISPLAY": ""})
+    assert not needs_virtual_display("linux", {"DISPLAY": ":0"})
+    assert not needs_virtual_display("win32", {})
+    assert not needs_virtual_display("darwin", {})
+
+
+def test_no_x_authority_file_is_named_with_the_display_and_the_remedy(tmp_path: Path) -> None:
+    home = {"DISPLAY": ":7", "HOME": str(tmp_path)}
+    with pytest.raises(SetupError) as missing:
+        check_x_authority("linux", home)
+    message = str(missing.value)
+    assert "\n" not in message
+    assert message.startswith("display :7: no readable X authority file")
+    assert f"create an empty {tmp_path / '.Xauthority'}" in message
+    with pytest.raises(SetupError, match="XAUTHORITY names /nowhere/auth"):
+        check_x_authority("linux", {**home, "XAUTHORITY": "/nowhere/auth"})
+    with pytest.raises(SetupError, match="HOME and XAUTHORITY are unset"):
+        check_x_authority("linux", {"DISPLAY": ":7"})
+    (tmp_path / ".Xauthority").touch()
+    check_x_authority("linux", home)
+    check_x_authority("win32", {})

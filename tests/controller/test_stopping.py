@@ -1,38 +1,22 @@
 """Stop signals and a lost display, against a real X server: a SIGTERM never leaves an X
 connection hanging, an X server that stopped answering delays a stop by at most a second, and a
-display that goes away is one error naming it."""
+display that goes away is one error naming it; and the stop key's names and state."""
 
 from __future__ import annotations
 
 import os
 import random
 import signal
-import sys
 import threading
 import time
-from collections.abc import Iterator
 
 import pytest
+from conftest import needs_xvfb_and_signals
 
 from controller.desktop.display import VirtualDisplay
-from controller.desktop.processes import find_binary
 from controller.desktop.x_connections import is_open, open_x_display
-from controller.errors import DisplayLostError
+from controller.errors import DisplayLostError, StopKeyError
 from controller.stopping import STOP_GRACE, StopKey, StopRequested, stop_on_signals
-from vision.capture import ScreenGrabber
-from vision.errors import CaptureError
-from vision.geometry import Rect
-
-pytestmark = pytest.mark.skipif(
-    sys.platform == "win32" or find_binary("Xvfb") is None, reason="needs Xvfb and POSIX signals"
-)
-
-
-@pytest.fixture
-def own_display() -> Iterator[VirtualDisplay]:
-    """An Xvfb of this test's own, to stop or kill."""
-    with VirtualDisplay(first_number=150) as display:
-        yield display
 
 
 def _signal_later(seconds: float) -> threading.Timer:
@@ -53,6 +37,7 @@ def _answers(connection: object, within: float = 3.0) -> bool:
     return done.wait(within)
 
 
+@needs_xvfb_and_signals
 def test_a_stop_signal_in_the_middle_of_x_requests_leaves_the_connection_working(
     own_display: VirtualDisplay,
 ) -> None:
@@ -76,6 +61,7 @@ def test_a_stop_signal_in_the_middle_of_x_requests_leaves_the_connection_working
     connection.close()
 
 
+@needs_xvfb_and_signals
 def test_a_stop_waits_at_most_the_grace_for_an_x_server_that_stopped_answering(
     own_display: VirtualDisplay,
 ) -> None:
@@ -96,6 +82,7 @@ def test_a_stop_waits_at_most_the_grace_for_an_x_server_that_stopped_answering(
     assert not is_open(connection)  # nothing waits on it again
 
 
+@needs_xvfb_and_signals
 def test_a_display_that_goes_away_is_one_error_naming_it(own_display: VirtualDisplay) -> None:
     name = own_display.name
     key = StopKey("Escape", display=name)
@@ -106,12 +93,23 @@ def test_a_display_that_goes_away_is_one_error_naming_it(own_display: VirtualDis
     key.close()  # closing what the server closed raises nothing
 
 
-def test_a_capture_after_the_display_went_away_is_one_error(own_display: VirtualDisplay) -> None:
-    """mss fails with a bare AssertionError on a closed connection, and again as it closes."""
-    grabber = ScreenGrabber(own_display.name)
-    assert grabber.grab(Rect(0, 0, 4, 4)).shape == (4, 4, 3)
-    name = own_display.name
-    own_display.stop()
-    with pytest.raises(CaptureError, match=f"cannot capture .* on display {name}: "):
-        grabber.grab(Rect(0, 0, 4, 4))
-    grabber.close()  # closing a capture of a display that is gone raises nothing
+def test_an_unknown_stop_key_is_refused_by_name() -> None:
+    with pytest.raises(StopKeyError, match="unknown stop key 'Tab'; choose from Escape, Pause"):
+        StopKey("Tab")
+
+
+def test_on_windows_the_stop_key_is_down_when_its_state_has_the_high_bit() -> None:
+    class User32:
+        """GetAsyncKeyState as documented: the high bit set while the key is down."""
+
+        def __init__(self) -> None:
+            self.down: set[int] = set()
+
+        def GetAsyncKeyState(self, virtual_key: int) -> int:  # noqa: N802 (the Windows name)
+            return -32768 if virtual_key in self.down else 1  # bit 0: pressed since last call
+
+    user32 = User32()
+    key = StopKey("Pause", platform="win32", user32=user32)
+    assert not key.pressed()
+    user32.down.add(0x13)  # VK_PAUSE
+    assert key.pressed()

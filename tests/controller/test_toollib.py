@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_report import played_log
+from outcome_logs import played_log
 
 from controller import report, toollib
 from controller.errors import ReplayError

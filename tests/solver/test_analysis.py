@@ -9,7 +9,13 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from bruteforce import BruteForce, enumerate_solutions, layout_count, random_position, with_unread
+from bruteforce import (
+    BruteForce,
+    enumerate_solutions,
+    random_position,
+    small_positions,
+    with_unread,
+)
 from conftest import BOARDS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -19,41 +25,6 @@ from solver import analysis as analysis_module
 from solver.constraints import read_constraints
 from solver.deduce import certain_cells
 from solver.strategy import next_moves
-
-BRUTE_FORCE_LIMIT = 3000
-"""Most layouts the brute-force referee is asked to try for one position."""
-
-
-def small_position(
-    seed: int,
-    rows: int,
-    columns: int,
-    density: float,
-    openings: int,
-    flag_share: float,
-    question_share: float,
-) -> Board:
-    """A random small position from play, opened further until brute force is affordable."""
-    mines = min(rows * columns - 1, round(density * rows * columns))
-    while True:
-        board = random_position(
-            random.Random(seed), rows, columns, mines, openings, flag_share, question_share
-        )
-        if layout_count(board) <= BRUTE_FORCE_LIMIT:
-            return board
-        openings += 1
-
-
-small_positions = st.builds(
-    small_position,
-    seed=st.integers(0, 2**32),
-    rows=st.integers(1, 5),
-    columns=st.integers(1, 6),
-    density=st.floats(0.0, 0.6),
-    openings=st.integers(0, 3),
-    flag_share=st.sampled_from([0.0, 0.0, 0.3, 1.0]),
-    question_share=st.sampled_from([0.0, 0.0, 0.2]),
-)
 
 
 def assert_matches_brute_force(board: Board, truth: BruteForce | None = None) -> Analysis:
@@ -158,73 +129,6 @@ def test_groups_partition_the_undecided_frontier_and_multiply_to_the_layouts(
         assert group.cells.isdisjoint(settled_safe | settled_mines)
     off = [result.probability(cell) for cell in result.off_frontier]
     assert len(set(off)) <= 1
-
-
-def test_find_certain_and_analyze_never_call_a_mine_safe() -> None:
-    """Hunt over many positions from play, of every size, for a deduction the truth refutes."""
-    rng = random.Random(20261121)
-    checked = 0
-    for _ in range(400):
-        rows, columns = rng.randint(2, 16), rng.randint(2, 30)
-        mines = rng.randint(1, rows * columns * 2 // 5)
-        board = random_position(
-            rng, rows, columns, mines, rng.randint(1, 12), rng.choice([0.0, 0.5]), 0.05
-        )
-        assert board.real_mines is not None
-        real = board.real_mines
-        simple_safe, simple_mines = find_certain(board)
-        result = analyze(board)
-        assert simple_safe <= result.safe and simple_mines <= result.mines
-        assert not any(real[cell] for cell in result.safe)
-        assert all(real[cell] for cell in result.mines)
-        for cell in board.cells():
-            if board[cell] in (Tile.HIDDEN, Tile.QUESTION):
-                chance = result.probability(cell)
-                assert chance > 0 if real[cell] else chance < 1
-        checked += len(result.safe) + len(result.mines)
-    assert checked > 1000
-
-
-def single_number_deductions(board: Board) -> set[tuple[int, int]]:
-    """Cells one number alone decides, found the plain way: for comparison with find_certain."""
-    decided = set()
-    for cell in board.cells():
-        if board[cell].is_number:
-            around = list(board.neighbours(cell))
-            unknown = [n for n in around if board[n] in (Tile.HIDDEN, Tile.QUESTION)]
-            flags = sum(board[n] == Tile.FLAG for n in around)
-            if int(board[cell]) - flags in (0, len(unknown)):
-                decided.update(unknown)
-    return decided
-
-
-@settings(max_examples=300, deadline=None)
-@given(small_positions)
-def test_find_certain_includes_every_single_number_deduction(board: Board) -> None:
-    safe, mines = find_certain(board)
-    assert single_number_deductions(board) <= safe | mines
-    assert not safe & mines
-
-
-@pytest.mark.parametrize(
-    ("rows", "mines", "safe", "certain_mines"),
-    [
-        # 1-2-1 against a wall: the mines sit under the 1s.
-        (["UUUUU", "11211", "00000"], 2, {(0, 0), (0, 2), (0, 4)}, {(0, 1), (0, 3)}),
-        # subset rule: each 1 sees a subset of the 2's cells, so the 2's extra cells are mines.
-        (["UUU", "121", "000"], 2, {(0, 1)}, {(0, 0), (0, 2)}),
-        # the mine counter: no mines left, so even cells touching no number are safe.
-        (["UUUUU", "F1000", "11000", "00000"], 1, {(0, 0), (0, 1), (0, 2), (0, 3), (0, 4)}, set()),
-    ],
-)
-def test_find_certain_on_classic_patterns(
-    rows: list[str], mines: int, safe: set[tuple[int, int]], certain_mines: set[tuple[int, int]]
-) -> None:
-    board = Board.from_rows(rows, mines)
-    found_safe, found_mines = find_certain(board)
-    assert safe <= found_safe and certain_mines <= found_mines
-    result = analyze(board)
-    assert found_safe <= result.safe and found_mines <= result.mines
 
 
 def test_off_frontier_cells_are_weighted_by_the_mines_they_can_take() -> None:

@@ -1,12 +1,16 @@
-"""How a board's cells are cut into pictures of one size (vision.geometry)."""
+"""A board's geometry (vision/geometry.py): each cell found at its centre, cell edges, rectangles,
+and how a board's cells are cut into pictures of one size."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
+from drawn_scenes import SKINS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.geometry import Spacing, cell_images, padded_sources
+from vision.errors import GeometryError
+from vision.geometry import BoardGeometry, Rect, Spacing, cell_images, padded_sources
 
 
 @settings(max_examples=100, deadline=None)
@@ -32,3 +36,39 @@ def test_padded_sources_say_where_the_cut_of_a_padded_cell_takes_each_pixel(
     assert int((sources < 0).sum()) == len(
         set(range(place, place + excess)) - set(range(along_x.half, along_x.half + excess))
     )
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(sorted(SKINS)),
+    st.integers(1, 20),
+    st.integers(1, 30),
+    st.integers(-50, 50),
+    st.integers(-50, 50),
+)
+def test_cell_geometry_round_trips(pitch: int, rows: int, columns: int, dx: int, dy: int) -> None:
+    skin = SKINS[pitch]
+    geometry = BoardGeometry(100, 80, skin.pitch, skin.tile_size, skin.tile_offset, rows, columns)
+    for cell in [(0, 0), (rows - 1, columns - 1), (rows // 2, columns // 3)]:
+        x, y = geometry.cell_centre(cell)
+        assert geometry.cell_at(x, y) == cell
+        assert geometry.rect.contains_rect(geometry.tile_rect(cell))
+    x, y = geometry.left + dx, geometry.top + dy
+    inside = 0 <= dx < columns * pitch and 0 <= dy < rows * pitch
+    assert (geometry.cell_at(x, y) is not None) == inside
+
+
+def test_cell_edges_that_hold_a_cell_narrower_than_the_pitch_are_refused() -> None:
+    skin = SKINS[16]
+    with pytest.raises(GeometryError, match="narrower than the 16 px"):
+        BoardGeometry(
+            0, 0, skin.pitch, skin.tile_size, skin.tile_offset, 1, 2, None, ((0, 16, 31), (0, 16))
+        )
+
+
+def test_rect_intersection_is_the_shared_part_or_empty() -> None:
+    screen = Rect(0, 0, 1280, 1024)
+    assert Rect(1200, 1000, 200, 100).intersection(screen) == Rect(1200, 1000, 80, 24)
+    assert Rect(10, 20, 30, 40).intersection(screen) == Rect(10, 20, 30, 40)
+    empty = Rect(2000, 5, 10, 10).intersection(screen)
+    assert empty.width == 0

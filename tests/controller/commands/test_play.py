@@ -1,4 +1,5 @@
-"""``autosweeper play`` without a game: when a virtual display is needed, errors."""
+"""``autosweeper play``: its errors (no games, no skin, a display it cannot open, no X authority
+file), ``--game`` where there is no virtual display, and Ctrl-C stopping all it started."""
 
 from __future__ import annotations
 
@@ -19,18 +20,10 @@ from conftest import REPO, Calibrations
 
 from calibration.store import save_skin
 from controller.cli import main
+from controller.commands import play
 from controller.desktop.processes import find_binary
 from controller.errors import SetupError
 from controller.outcomes import OutcomeLog, Result
-from controller.setup import check_x_authority, needs_virtual_display
-
-
-def test_a_virtual_display_is_needed_only_on_linux_without_display() -> None:
-    assert needs_virtual_display("linux", {})
-    assert needs_virtual_display("linux", {"DISPLAY": ""})
-    assert not needs_virtual_display("linux", {"DISPLAY": ":0"})
-    assert not needs_virtual_display("win32", {})
-    assert not needs_virtual_display("darwin", {})
 
 
 def test_play_refuses_zero_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -67,23 +60,6 @@ def test_play_says_when_no_skin_is_stored(
     no_skin, no_such_skin = capsys.readouterr().err.splitlines()
     assert "no stored skin" in no_skin and str(tmp_path / "skins") in no_skin
     assert "'nothing'" in no_such_skin
-
-
-def test_no_x_authority_file_is_named_with_the_display_and_the_remedy(tmp_path: Path) -> None:
-    home = {"DISPLAY": ":7", "HOME": str(tmp_path)}
-    with pytest.raises(SetupError) as missing:
-        check_x_authority("linux", home)
-    message = str(missing.value)
-    assert "\n" not in message
-    assert message.startswith("display :7: no readable X authority file")
-    assert f"create an empty {tmp_path / '.Xauthority'}" in message
-    with pytest.raises(SetupError, match="XAUTHORITY names /nowhere/auth"):
-        check_x_authority("linux", {**home, "XAUTHORITY": "/nowhere/auth"})
-    with pytest.raises(SetupError, match="HOME and XAUTHORITY are unset"):
-        check_x_authority("linux", {"DISPLAY": ":7"})
-    (tmp_path / ".Xauthority").touch()
-    check_x_authority("linux", home)
-    check_x_authority("win32", {})
 
 
 @pytest.fixture
@@ -203,3 +179,35 @@ def long_lived_children(pid: int) -> list[psutil.Process]:
         if child.info["name"] not in ("xdotool", "xwininfo"):
             children.append(child)
     return children
+
+
+def test_play_game_on_windows_is_refused_not_ignored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(play, "uses_x11", lambda: False)  # as on Windows
+    monkeypatch.setattr(play, "needs_virtual_display", lambda: False)
+    db = tmp_path / "log.db"
+    assert main(["play", "--game", "xdemineur", "--db", str(db)]) == 1
+    assert capsys.readouterr().err == (
+        "autosweeper play: --game starts a game on a virtual display, which only Linux has: "
+        f"on {sys.platform} open the game and leave out --game\n"
+    )
+
+
+def test_play_game_with_a_display_says_the_open_game_is_played(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DISPLAY", ":4321")
+    monkeypatch.setattr(play, "needs_virtual_display", lambda: False)
+
+    def no_window(*args: object) -> None:
+        raise SetupError("no Minesweeper board on the screen")
+
+    monkeypatch.setattr(play, "desktop_table", no_window)
+    assert main(["play", "--game", "xdemineur", "--db", str(tmp_path / "log.db")]) == 1
+    notes = capsys.readouterr().err.splitlines()
+    assert notes == [
+        "autosweeper play: --game is for a machine with no display; DISPLAY is :4321, so the "
+        "game open there is played",
+        "autosweeper play: no Minesweeper board on the screen",
+    ]

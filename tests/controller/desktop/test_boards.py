@@ -1,10 +1,8 @@
 """The game found as a user would point at it: the one visible window showing a fresh board
-(controller/desktop/boards.py), with no title or class named; and ``play`` with no skin stored
-learning the skin of that window first."""
+(controller/desktop/boards.py), with no title or class named. (``play`` learning the skin of that
+window first: tests/controller/test_setup.py.)"""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 from conftest import LaunchGame
@@ -14,7 +12,6 @@ from controller.desktop.boards import board_windows, the_board_window
 from controller.desktop.display import VirtualDisplay
 from controller.desktop.windows import desktop_windows
 from controller.errors import WindowError
-from controller.outcomes import OutcomeLog, Result
 from vision.capture import ScreenGrabber
 
 pytestmark = pytest.mark.realgame
@@ -43,22 +40,3 @@ def test_no_fresh_board_on_the_screen_is_one_line_naming_the_remedy(
     assert error.startswith("autosweeper calibrate: no visible window on display ")
     assert "shows a fresh Minesweeper board" in error and "--window-title" in error
     assert error.count("\n") == 1
-
-
-@pytest.mark.slow
-def test_play_with_no_skin_stored_learns_the_open_window_first(
-    launch: LaunchGame,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    monkeypatch.setenv("AUTOSWEEPER_SKINS", str(tmp_path / "skins"))
-    launch("winemine", "beginner")
-    db = tmp_path / "outcomes.db"
-    code = main(["play", "--games", "3", "--mines", "10", "--db", str(db)])
-    output = capsys.readouterr()
-    assert code == 0, output.err
-    assert "no stored skin: learning one from 'WineMine'" in output.out
-    assert (tmp_path / "skins" / "WineMine" / "skin.json").is_file()
-    with OutcomeLog(db) as log:
-        assert [game.result in (Result.WON, Result.LOST) for game in log.games()] == [True] * 3

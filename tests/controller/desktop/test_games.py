@@ -1,27 +1,32 @@
-"""sgt-mines, gnome-mines, kmines, ace-minesweeper and xbomb started (controller/desktop/games.py)
-as their launch data says (controller/desktop/launchers.py):
-each opens at the asked size with its whole board on the screen, and closing it leaves no process
-(by pid and start time) and no private settings folder behind."""
+"""Real games started and their windows found (controller/desktop/games.py): sgt-mines,
+gnome-mines, kmines, ace-minesweeper and xbomb started as their launch data says
+(controller/desktop/launchers.py) each open at the asked size with their whole board on the
+screen, and closing one leaves no process (by pid and start time) and no private settings folder
+behind; xdemineur and winemine open, move and close; a game that cannot be started, or whose
+window search fails, says why."""
 
 from __future__ import annotations
 
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import mss
+import numpy as np
 import psutil
 import pytest
-from conftest import LaunchGame
+from conftest import LaunchGame, alive
 from game_screens import bounding, grab, hidden_tiles, pointer_off
 
 from calibration.grid import find_lattice
 from controller.desktop import games
+from controller.desktop.display import VirtualDisplay
 from controller.desktop.games import PRIVATE_FOLDERS, GameWindow, launch_game, visible_windows
 from controller.desktop.launchers import LAUNCHERS, XBOMB_CELL, Launcher
-from controller.desktop.processes import is_running
+from controller.desktop.processes import find_binary, is_running
 from controller.desktop.sizes import Size, resolve_size
 from controller.errors import SandboxError
 from vision.geometry import Rect
-from vision.skin import NEW_GAME_KEYS, is_new_game_key
 
 
 def processes_of(window: GameWindow) -> list[psutil.Process]:
@@ -87,14 +92,6 @@ def test_ace_minesweeper_found_by_its_title_opens_at_a_size_its_key_chose(
     assert closed_leaving(window) == []
 
 
-def test_ace_minesweeper_fits_a_level_to_the_board_nearest_its_mine_density() -> None:
-    launcher = LAUNCHERS["ace-minesweeper"]
-    assert launcher.fitted((9, 9, 10)) == (8, 8, 6)
-    assert launcher.fitted((16, 16, 40)) == (11, 11, 20)
-    assert launcher.fitted((16, 30, 99)) == (32, 32, 200)
-    assert launcher.refusal((9, 9, 10)) is not None
-
-
 @pytest.mark.realgame
 @pytest.mark.parametrize("size", [(8, 8, 10), (16, 30, 99)])
 def test_xbomb_opens_each_board_whole_in_cells_its_digits_fit(
@@ -108,20 +105,6 @@ def test_xbomb_opens_each_board_whole_in_cells_its_digits_fit(
     grid = lattice.grid(lattice.ranked[0])
     assert (grid.rows, grid.columns, grid.pitch) == (*size[:2], (XBOMB_CELL, XBOMB_CELL))
     assert closed_leaving(window) == []
-
-
-def test_xbomb_fits_a_level_to_its_board_of_that_many_mines() -> None:
-    launcher = LAUNCHERS["xbomb"]
-    assert launcher.fitted((9, 9, 10)) == (8, 8, 10)
-    assert launcher.fitted((16, 30, 99)) == (16, 30, 99)
-    assert launcher.refusal((8, 8, 10)) is None
-
-
-def test_a_launchers_new_game_key_is_one_a_skin_may_keep_and_discovery_does_not_try() -> None:
-    keys = {name: launcher.new_game_key for name, launcher in LAUNCHERS.items()}
-    assert keys["xbomb"] == "s"
-    for name, key in keys.items():
-        assert key is None or (is_new_game_key(key) and key not in NEW_GAME_KEYS), name
 
 
 @pytest.mark.parametrize(
@@ -144,14 +127,6 @@ def test_a_size_a_game_cannot_open_is_refused_in_one_line(
     assert "\n" not in str(refused.value)
 
 
-@pytest.mark.parametrize(
-    ("game", "size"),
-    [("kmines", (10, 10, 90)), ("kmines", (50, 5, 240)), ("sgt-mines", (9, 9, 72))],
-)
-def test_the_largest_sizes_a_game_takes_are_not_refused(game: str, size: Size) -> None:
-    assert LAUNCHERS[game].refusal(size) is None
-
-
 def test_a_missing_game_or_bus_names_the_package_to_install(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -165,17 +140,6 @@ def test_a_missing_game_or_bus_names_the_package_to_install(
         SandboxError, match=r"^kmines needs dbus-run-session \(apt-get install dbus\)$"
     ):
         launch_game("kmines")
-
-
-@pytest.mark.parametrize(
-    ("level", "fitted"),
-    [((9, 9, 10), (8, 8, 10)), ((16, 30, 99), (16, 30, 99)), ((9, 9, 11), (9, 9, 11))],
-)
-def test_gnome_mines_fits_a_level_to_the_size_of_its_mine_count(level: Size, fitted: Size) -> None:
-    # Beginner's 10 mines: its 8x8 board; a count it has no size for stays, to be refused.
-    launcher = LAUNCHERS["gnome-mines"]
-    assert launcher.fitted(level) == fitted
-    assert (launcher.refusal(fitted) is None) == (fitted[2] in (10, 99))
 
 
 def test_a_game_that_exits_before_its_window_opens_says_why_in_its_own_words(
@@ -203,3 +167,100 @@ def test_a_game_that_exits_before_its_window_opens_is_started_once_more(
     with launch_game("flaky") as window:
         assert window.geometry.width > 0
     assert tried.exists()
+
+
+def _grab(window: GameWindow) -> np.ndarray:
+    x, y, width, height = window.geometry
+    with mss.MSS() as screen:
+        return np.asarray(screen.grab({"left": x, "top": y, "width": width, "height": height}))
+
+
+def test_unknown_game_and_level_are_named() -> None:
+    with pytest.raises(SandboxError, match="unknown game 'nethack'"):
+        launch_game("nethack")
+    with pytest.raises(SandboxError, match="unknown level 'hard'"):
+        launch_game("xdemineur", "hard")
+
+
+@pytest.mark.realgame
+def test_xdemineur_opens_moves_and_closes(xdemineur: GameWindow) -> None:
+    x, y, width, height = xdemineur.geometry
+    assert width > 12 * 20 and height > 9 * 20
+    moved = xdemineur.move(x + 150, y + 90)
+    assert (moved.x, moved.y) == (x + 150, y + 90)
+    assert _grab(xdemineur)[:, :, :3].std() > 10, "the moved window shows no picture"
+    xdemineur.close()
+    assert not alive(xdemineur.pid)
+
+
+@pytest.mark.realgame
+def test_xdemineur_refuses_fewer_than_twelve_columns(virtual_display: VirtualDisplay) -> None:
+    if find_binary("xdemineur") is None:
+        pytest.skip("xdemineur is not installed")
+    with pytest.raises(SandboxError, match="at least 12 columns"):
+        launch_game("xdemineur", (9, 9, 10))
+
+
+@pytest.mark.realgame
+def test_winemine_opens_at_the_asked_size_and_closes(launch) -> None:
+    small = launch("winemine", (9, 9, 10))
+    wide = launch("winemine", (9, 20, 10))
+    assert small.window_id != wide.window_id
+    # a launch returns once the game has painted its window, not merely mapped it
+    assert _grab(small)[:, :, :3].std() > 10 and _grab(wide)[:, :, :3].std() > 10
+    # 16 px cells: 11 more columns make the window 176 px wider, whatever the frame.
+    assert wide.geometry.width - small.geometry.width == 11 * 16
+    wide.close()
+    assert not alive(wide.pid) and alive(small.pid)
+
+
+@pytest.mark.realgame
+def test_winemines_launched_at_once_each_open_at_their_own_size(launch) -> None:
+    """Every winemine reads its size from the one shared registry: launches must not mix."""
+    sizes = [(9, 9, 10), (9, 20, 10), (12, 14, 20)]
+    with ThreadPoolExecutor(len(sizes)) as pool:
+        windows = list(pool.map(lambda size: launch("winemine", size), sizes))
+    frames = {
+        (window.geometry.width - 16 * columns, window.geometry.height - 16 * rows)
+        for window, (rows, columns, _) in zip(windows, sizes, strict=True)
+    }
+    assert len(frames) == 1, f"windows of other sizes than asked: frames {frames}"
+
+
+def test_a_window_that_vanishes_during_the_search_is_searched_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """xdotool fails with BadWindow when a window is destroyed while it walks the tree (a CI
+    run's click-safety trials launched a game as the last one's killed window went away)."""
+    answers = [
+        subprocess.CompletedProcess([], 1, "", "X Error of failed request:  BadWindow"),
+        subprocess.CompletedProcess([], 0, "41943046\n", ""),
+    ]
+    calls: list[list[str]] = []
+
+    def run(command: list[str], **options: object) -> subprocess.CompletedProcess[str]:
+        calls.append(command)
+        return answers.pop(0)
+
+    monkeypatch.setattr(subprocess, "run", run)
+    assert games.visible_windows("xdemineur") == {41943046}
+    assert len(calls) == 2
+
+
+@pytest.mark.parametrize(
+    ("message", "searches"),
+    [("X Error of failed request:  BadWindow", games.SEARCH_ATTEMPTS), ("Can't open display", 1)],
+)
+def test_a_search_that_keeps_failing_or_fails_otherwise_is_an_error(
+    message: str, searches: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[list[str]] = []
+
+    def run(command: list[str], **options: object) -> subprocess.CompletedProcess[str]:
+        calls.append(command)
+        return subprocess.CompletedProcess(command, 1, "", message)
+
+    monkeypatch.setattr(subprocess, "run", run)
+    with pytest.raises(SandboxError, match=message):
+        games.visible_windows("xdemineur")
+    assert len(calls) == searches

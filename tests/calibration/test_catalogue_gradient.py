@@ -16,15 +16,14 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 import pytest
+from drawn_boards import OPACITY, over_gradient
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from pictures import read_picture
 
-from calibration import hidden_tile
 from calibration.catalogue import GROUPING_TOLERANCE, HIDDEN_ID, Catalogue
 from calibration.skin_build import match_threshold
 from solver import Tile
-from vision.geometry import Rect
 from vision.match import TemplateBank, tile_lattice
 from vision.read import BoardReader
 from vision.synthetic import draw, make_skin
@@ -166,22 +165,6 @@ def test_a_board_of_flat_tiles_that_differ_only_in_level_keeps_them_apart() -> N
     assert catalogue.add(opened) != HIDDEN_ID
 
 
-OPACITY = 0.8
-"""How opaque the synthetic board is drawn over the gradient."""
-
-
-def over_gradient(
-    screen: npt.NDArray[np.uint8], amplitude: float, angle: float, tint: tuple[float, float, float]
-) -> npt.NDArray[np.uint8]:
-    """``screen`` drawn :data:`OPACITY` opaque over a grey ramp of up to ``amplitude`` levels
-    either side of mid-grey, along direction ``angle``, per channel scaled by ``tint``."""
-    height, width = screen.shape[:2]
-    ys, xs = np.mgrid[0:height, 0:width]
-    ramp = (np.cos(angle) * (xs / width - 0.5) + np.sin(angle) * (ys / height - 0.5)) * amplitude
-    background = 128 + ramp[..., None] * np.array(tint)[None, None, :]
-    return np.rint(OPACITY * screen + (1 - OPACITY) * background).astype(np.uint8)
-
-
 @settings(max_examples=20, deadline=None)
 @given(
     seed=st.integers(0, 2**16),
@@ -243,49 +226,3 @@ def test_a_synthetic_board_under_a_gradient_groups_and_reads_true(
     region = reader.region
     frame = screens[1][region.top : region.bottom, region.left : region.right]
     assert np.array_equal(reader.read(frame, 10).board.tiles, tiles)
-
-
-class PictureBehindWindow:
-    """A fresh 9x9 board drawn over a picture that shows through its tiles (kmines' Graveyard
-    Mayhem), so that no two hidden tiles are equal pixel for pixel; above it three toolbars,
-    each repeating one detailed block a tile wide, which take no click. A click on a tile
-    opens it."""
-
-    def __init__(self) -> None:
-        skin = make_skin(16, seed=3)
-        hidden = np.full((9, 9), Tile.HIDDEN, dtype=np.uint8)
-        scene = draw(skin, hidden, (40, 80), screen_size=(300, 260), face=None)
-        self.board = scene.geometry
-        self.frame = over_gradient(scene.screen, 250, 0.7, (1.0, 0.9, 0.8))
-        buttons = np.random.default_rng(1).integers(0, 256, (3, 16, 16, 3), dtype=np.uint8)
-        for row, button in enumerate(buttons):  # three toolbars, each of one button repeated
-            for column in range(15):
-                top, left = 8 + 16 * row, 20 + 16 * column
-                self.frame[top : top + 16, left : left + 16] = button
-        self.clicks: list[tuple[int, int]] = []
-
-    def grab(self, region: Rect | None = None) -> npt.NDArray[np.uint8]:
-        region = region or Rect(0, 0, 300, 260)
-        return self.frame[region.top : region.bottom, region.left : region.right].copy()
-
-    def click(self, x: int, y: int, button: str = "left") -> None:
-        self.clicks.append((x, y))
-        cell = self.board.cell_at(x, y)
-        if cell is not None:
-            tile = self.board.tile_rect(cell)
-            self.frame[tile.top : tile.bottom, tile.left : tile.right] = 200
-
-    def move(self, x: int, y: int) -> None:
-        """Nothing lights up under the pointer."""
-
-
-def test_a_board_whose_tiles_a_picture_shows_through_is_found_by_its_alike_tiles() -> None:
-    """Calibration clicked the three most common blocks of kmines' Graveyard Mayhem window (its
-    toolbar, its status bar, below the board) and gave up: the most common by equal pixels,
-    and no two of its tiles are equal. Blocks alike within the grouping tolerance are tried
-    next, and the first click that opens a tile is on the board."""
-    window = PictureBehindWindow()
-    point, fresh, after = hidden_tile.click_the_hidden_tile(window, window, Rect(0, 0, 300, 260))  # type: ignore[arg-type]
-    assert window.board.cell_at(*point) is not None, window.clicks
-    assert window.board.cell_at(*window.clicks[-1]) is not None
-    assert not np.array_equal(fresh, after)

@@ -1,4 +1,5 @@
-"""How ``autosweeper calibrate`` is told its window: --game, --region, --window-class/-title."""
+"""How ``autosweeper calibrate`` is told its window: --game (Linux only), --region,
+--window-class/-title."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 
 from controller.cli import main
 from controller.commands.calibrate import new_game_way
+from controller.desktop import display
 from controller.desktop.display import VirtualDisplay
 from controller.desktop.processes import find_binary
 from vision.skin import NewGame
@@ -148,3 +150,13 @@ def test_sigterm_during_calibration_stops_it_with_a_line_and_closes_its_display_
     _, alive = psutil.wait_procs(started, timeout=5)
     assert not alive, f"left running: {alive}"
     assert not list(tmp_path.iterdir())  # no skin saved
+
+
+def test_calibrate_game_on_windows_is_one_line_without_linux_advice(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(display, "uses_x11", lambda: False)  # as on Windows
+    assert main(["calibrate", "--game", "winemine"]) == 1
+    error = capsys.readouterr().err
+    assert error.startswith("autosweeper calibrate: a game is started on a virtual display")
+    assert error.count("\n") == 1 and "apt-get" not in error

@@ -1,4 +1,5 @@
-"""Wine for winemine (controller/desktop/wine.py): a prefix Wine cannot run in is made anew."""
+"""Wine for winemine (controller/desktop/wine.py): a prefix Wine cannot run in is made anew, and
+winemine's registry asks for the exact size, or refuses one it would change."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import pytest
 
 from controller.desktop.games import launch_game
 from controller.desktop.processes import find_binary
+from controller.desktop.wine import winemine_registry
+from controller.errors import SandboxError
 
 
 @pytest.mark.realgame
@@ -32,3 +35,18 @@ def test_a_wine_prefix_wine_cannot_run_in_is_moved_aside_and_made_anew(
     assert "#arch=win32" in (aside / "system.reg").read_text()  # kept, not deleted
     note = capsys.readouterr().err
     assert f"Wine could not run in its prefix {prefix}" in note and str(aside) in note
+
+
+def test_winemine_registry_asks_for_the_exact_size_and_no_name_box() -> None:
+    text = winemine_registry(16, 30, 99)
+    assert '"Height"=dword:00000010' in text
+    assert '"Width"=dword:0000001e' in text
+    assert '"Mines"=dword:00000063' in text
+    assert '"Difficulty"=dword:00000003' in text
+    assert '"Time1"=dword:00000000' in text
+
+
+@pytest.mark.parametrize("size", [(7, 9, 10), (9, 31, 10), (9, 9, 9), (9, 9, 65)])
+def test_winemine_refuses_sizes_it_would_silently_change(size: tuple[int, int, int]) -> None:
+    with pytest.raises(SandboxError, match="winemine cannot play"):
+        winemine_registry(*size)

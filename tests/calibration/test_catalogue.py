@@ -1,0 +1,61 @@
+"""Tile pictures grouped into appearances (calibration/catalogue.py): pictures a few levels apart
+are one appearance, different tiles are not."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from drawn_boards import tile_pictures
+
+from calibration.catalogue import GROUPING_TOLERANCE, HIDDEN_ID, Catalogue
+from calibration.errors import CalibrationError
+
+
+def test_a_picture_within_reach_of_the_hidden_tile_takes_a_nearer_appearance_met_beside_it() -> (
+    None
+):
+    """A first click's flood shows opened 0s, some over an edge of the game's background
+    (kmines Medium): one such 0 is within the tolerance of the hidden tile, yet nearer the 0
+    met in the same frame. It is that 0, whichever cell came first; a picture nearer the hidden
+    tile stays hidden."""
+    rng = np.random.default_rng(3)
+    hidden = np.full((16, 16, 3), 128, dtype=np.uint8)
+    pattern = rng.choice([-1, 1], size=(16, 16, 1)) * np.ones((1, 1, 3))
+    step = 255 * 4 / 3 * GROUPING_TOLERANCE  # the 0 is 4/3 of the tolerance from hidden
+    zero, near_zero, near_hidden = (
+        (128 + share * step * pattern).astype(np.uint8) for share in (1.0, 0.7, 0.3)
+    )
+    for order in ((zero, near_zero), (near_zero, zero)):
+        catalogue = Catalogue(hidden)
+        ids = catalogue.ids(np.array([[*order, near_hidden]]))
+        assert len(catalogue.images) == 2
+        assert ids.tolist() == [[1, 1, HIDDEN_ID]]
+
+
+def test_pictures_a_few_levels_apart_are_one_appearance_and_a_tile_is_another() -> None:
+    hidden, flag = tile_pictures(16, 2, seed=3)
+    rng = np.random.default_rng(4)
+    variants = [
+        np.clip(hidden.astype(int) + rng.integers(-5, 6, size=hidden.shape), 0, 255).astype(
+            np.uint8
+        )
+        for _ in range(6)
+    ]
+    catalogue = Catalogue(hidden)
+    fresh = np.stack(variants)[None]  # a 1x6 board of hidden tiles drawn with small differences
+    catalogue.learn_spread(fresh)
+    assert (catalogue.ids(fresh) == HIDDEN_ID).all()
+    assert catalogue.add(flag) == 1 and catalogue.add(variants[0]) == HIDDEN_ID
+
+
+def test_a_fresh_board_whose_hidden_tiles_vary_like_tiles_is_refused() -> None:
+    hidden = tile_pictures(16, 1, seed=3)[0]
+    shifted = np.clip(hidden.astype(int) + 40, 0, 255).astype(np.uint8)
+    catalogue = Catalogue(hidden)
+    assert catalogue.add(shifted) != HIDDEN_ID
+    # Not a level offset (a gradient under the board, which the catalogue allows for): pixels
+    # that differ from one another, as different tiles do.
+    noise = np.random.default_rng(5).integers(-25, 26, size=hidden.shape)
+    near = np.clip(hidden.astype(int) + noise, 0, 255).astype(np.uint8)
+    with pytest.raises(CalibrationError, match="too much to tell tiles apart"):
+        Catalogue(hidden).learn_spread(np.stack([hidden, near])[None])
