@@ -131,5 +131,5 @@ def test_a_window_a_dialog_veils_when_calibration_starts_is_said_to_be() -> None
     page = CapturedScreen(read_picture(WINDOWS.parent / "web98" / "prompt.png"))
     window = page.screen
     with pytest.raises(CalibrationError, match=r"a dialog's 'cancel' button shows at \(424, 158\)"):
-        CalibrationPlayer.start(page, page, window)
+        CalibrationPlayer.start(page, page, window)  # type: ignore[arg-type]
     assert not any(Rect(384, 139, 81, 38).contains(*click) for click in page.clicks)
