@@ -16,7 +16,16 @@ import sys
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-COMPILED_MODULES = ["board", "constraints", "deduce", "analysis", "guess", "strategy"]
+COMPILED_MODULES = [
+    "board",
+    "constraints",
+    "deduce",
+    "box_order",
+    "group_count",
+    "analysis",
+    "guess",
+    "strategy",
+]
 """The solver's rule modules compiled as they are. Not the simulator, ``engine`` (a benchmark's
 CPU time should be the solver's own), nor ``winprob``, whose Python search is the compiled
 one's readable twin and works on bitmasks whose shifts Cython would do in C integers."""

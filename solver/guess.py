@@ -28,8 +28,9 @@ from typing import cast
 import numpy as np
 import numpy.typing as npt
 
-from solver.analysis import Analysis, Group, Polynomial, polynomial_product, ways
+from solver.analysis import Analysis, Group
 from solver.board import Board, Cell, Tile
+from solver.group_count import Polynomial, polynomial_product, ways
 
 MAX_ENUMERATED_LAYOUTS = 4000
 """Most layouts of the touched groups (their product) one look-ahead will enumerate."""

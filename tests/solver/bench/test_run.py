@@ -370,12 +370,12 @@ def test_settings_reach_every_worker_and_are_put_back() -> None:
             f"takes int values (now {strategy.ENDGAME_LAYOUTS}), not str ('x')",
         ),
         # MAX_STATES=0 once hung the run for good; every count or limit is at least 1
-        ({"solver.analysis.MAX_STATES": 0}, "at least 1, not 0"),
+        ({"solver.group_count.MAX_STATES": 0}, "at least 1, not 0"),
         ({"solver.strategy.OFF_FRONTIER_CANDIDATES": -1}, "at least 1, not -1"),
         ({"solver.strategy.SECOND_SAFETY_WEIGHT": -0.5}, "at least 0, not -0.5"),
         ({"solver.strategy.SECOND_SAFETY_WEIGHT": float("nan")}, "at least 0, not nan"),
         # a private constant is how the code works, not a setting (0 bits per need: wrong counts)
-        ({"solver.analysis._BITS_PER_NEED": 0}, "not a solver setting"),
+        ({"solver.group_count._BITS_PER_NEED": 0}, "not a solver setting"),
     ],
 )
 def test_bad_settings_are_refused_before_any_game(overrides: dict, message: str) -> None:
