@@ -17,7 +17,7 @@ from conftest import BOARDS
 import solver.analysis as analysis_module
 from controller.cli import main
 from solver import Board, Game, Tile, analyze
-from solver.board import MAX_TEXT_BYTES
+from solver.board_text import MAX_TEXT_BYTES
 
 
 @pytest.fixture
