@@ -17,6 +17,7 @@ from solver import Board, BoardError, Game, Tile, winprob
 from solver.analysis import analyze
 from solver.engine import neighbour_counts
 from solver.errors import PositionTooLarge
+from solver.layouts import consistent_layouts
 from solver.winprob import best_guess, guess_values, win_probability
 
 
@@ -184,7 +185,7 @@ def test_unread_numbers_are_searched_as_safe_cells_that_never_tell_their_number(
             read.tiles[cell] = value
         known += count * win_probability(read)
     assert known >= chance * len(layouts)
-    searched = winprob._layouts(unread, _unknown_index(unread), winprob.MAX_LAYOUTS)
+    searched = consistent_layouts(unread, _unknown_index(unread), winprob.MAX_LAYOUTS)
     assert len(searched) == analyze(unread).solutions
     assert guess_values(unread) == {
         cell: value
@@ -197,7 +198,7 @@ def test_unread_numbers_are_searched_as_safe_cells_that_never_tell_their_number(
 @given(tiny_positions(flags=True))
 def test_flags_count_as_mines_as_in_the_analysis(board: Board) -> None:
     assert win_probability(board) == brute_force_win_probability(board)
-    layouts = winprob._layouts(board, _unknown_index(board), winprob.MAX_LAYOUTS)
+    layouts = consistent_layouts(board, _unknown_index(board), winprob.MAX_LAYOUTS)
     assert len(layouts) == analyze(board).solutions
 
 
@@ -281,7 +282,7 @@ def test_a_search_past_its_budget_of_layout_visits_gives_up() -> None:
 def test_listing_layouts_past_its_step_cap_gives_up(monkeypatch: pytest.MonkeyPatch) -> None:
     board = Board.from_rows(["UUUUUU", "111111", "000000"], mines=2)
     assert win_probability(board) == brute_force_win_probability(board)
-    monkeypatch.setattr(winprob, "MAX_ENUMERATION_STEPS", 5)
+    monkeypatch.setattr("solver.layouts.MAX_ENUMERATION_STEPS", 5)
     with pytest.raises(PositionTooLarge, match="steps"):
         win_probability(board)
 
