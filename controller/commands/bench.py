@@ -11,18 +11,10 @@ from typing import TextIO
 
 from controller.commands import STDOUT, positive_int, seed_int, unwritable
 from controller.errors import CommandError
+from solver.bench.play import Strategy, load_strategy, measure_engine
 from solver.bench.regret import MAX_LAYOUTS, measure_regret
-from solver.bench.run import (
-    BenchResult,
-    Strategy,
-    format_table,
-    load_strategy,
-    measure_engine,
-    parse_override,
-    read_json,
-    results_json,
-    run_benchmark,
-)
+from solver.bench.results import BenchResult, format_table, read_json, results_json
+from solver.bench.run import parse_override, run_benchmark
 from solver.bench.stats import paired_comparison
 from solver.board import LEVELS
 from solver.engine import FirstClick

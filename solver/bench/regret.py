@@ -18,16 +18,9 @@ from fractions import Fraction
 from typing import Any
 
 from solver.analysis import analyze
+from solver.bench.play import MoveLike, Strategy, play_game
 from solver.bench.progress import progress_bar
-from solver.bench.run import (
-    MoveLike,
-    Strategy,
-    apply_overrides,
-    play_game,
-    seed_chunks,
-    shut_down_after,
-    worker_pool,
-)
+from solver.bench.run import apply_overrides, seed_chunks, shut_down_after, worker_pool
 from solver.board import Board, Cell
 from solver.engine import FirstClick, Game
 from solver.errors import BenchError, PositionTooLarge

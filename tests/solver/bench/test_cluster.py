@@ -20,7 +20,8 @@ from distributed import Client
 
 from controller.cli import main
 from solver.bench import cluster
-from solver.bench.run import BenchResult, run_benchmark
+from solver.bench.results import BenchResult
+from solver.bench.run import run_benchmark
 from solver.errors import BenchError
 from solver.strategy import next_moves
 

@@ -26,15 +26,9 @@ from controller.cli import main
 from controller.commands import unwritable
 from controller.commands.bench import DEFAULT_STRATEGY
 from solver import Board, Cell, FirstClick, Game, GameState, Tile, strategy
-from solver.bench.run import (
-    format_table,
-    load_strategy,
-    measure_engine,
-    play_game,
-    read_json,
-    run_benchmark,
-    write_json,
-)
+from solver.bench.play import load_strategy, measure_engine, play_game
+from solver.bench.results import format_table, read_json, write_json
+from solver.bench.run import run_benchmark
 from solver.errors import BenchError
 from solver.strategy import next_moves
 
@@ -543,9 +537,9 @@ def test_ctrl_c_stops_a_run_on_workers_that_are_busy(tmp_path: Path) -> None:
 def test_a_saved_benchmark_larger_than_any_is_refused_before_it_is_read_whole(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ) -> None:
-    import solver.bench.run as run_module
+    import solver.bench.results as results_module
 
-    monkeypatch.setattr(run_module, "MAX_RESULTS_BYTES", 2 << 20)
+    monkeypatch.setattr(results_module, "MAX_RESULTS_BYTES", 2 << 20)
     big = tmp_path / "big.json"
     big.write_text(" " * ((2 << 20) + 1))
     assert main(["bench", "--compare", str(big), str(big)]) == 1
