@@ -15,7 +15,8 @@ All counts are exact Python integers and probabilities exact :class:`~fractions.
 
 A group too big to count within its budget of states and work has some of its numbers left
 out (:mod:`solver.group_count`), and combining the groups on a big board whose counts have
-thousands of digits runs to :data:`ROUGH` precision past :data:`MAX_EXACT_PRODUCTS`. Cells
+thousands of digits runs to :data:`ROUGH` precision past ``max_exact_products`` (a setting,
+:class:`solver.settings.Settings`, as the groups' budgets are). Cells
 reported safe or mines stay certain either way, while counts and probabilities become
 approximate: :attr:`Analysis.exact` and :attr:`Group.exact` say so and
 :attr:`Analysis.approximation` why.
@@ -32,7 +33,6 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from solver import group_count
 from solver.board import Board, Cell, Tile
 from solver.constraints import Constraint, Constraints, read_constraints
 from solver.deduce import certain_cells
@@ -45,12 +45,7 @@ from solver.group_count import (
     polynomial_product,
     ways,
 )
-
-MAX_EXACT_PRODUCTS = 300_000
-"""Most multiplications the combination of the groups may take in whole numbers. Beyond, on big
-boards whose counts have thousands of digits (seconds per hundred thousand), it runs to
-:data:`ROUGH` precision: the solution count and the certain cells stay exact, the probabilities
-become approximate."""
+from solver.settings import current
 
 ROUGH = decimal.Context(prec=30, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN)
 """30 significant digits and an exponent range no count can leave."""
@@ -192,18 +187,19 @@ class Analysis:
 def _approximation(inexact_groups: int, groups: int, rough_products: int) -> str:
     """Why an analysis is approximate (``rough_products``: 0, or the multiplications that made
     the combination run to :data:`ROUGH` precision), or "" when it is exact."""
+    settings = current()
     reasons = []
     if inexact_groups:
         reasons.append(
             f"{inexact_groups} of the {groups} frontier groups were too big to count exactly "
-            f"(at most {group_count.MAX_STATES:,} states and {group_count.MAX_GROUP_WORK:,} "
-            f"steps a group, {group_count.MAX_TOTAL_WORK:,} an analysis), so some of their "
+            f"(at most {settings.max_states:,} states and {settings.max_group_work:,} "
+            f"steps a group, {settings.max_total_work:,} an analysis), so some of their "
             "numbers were left out: counts are upper bounds"
         )
     if rough_products:
         reasons.append(
             f"combining the groups takes {rough_products:,} multiplications, more than the "
-            f"{MAX_EXACT_PRODUCTS:,} done exactly, so probabilities have {ROUGH.prec} "
+            f"{settings.max_exact_products:,} done exactly, so probabilities have {ROUGH.prec} "
             "significant digits"
         )
     if not reasons:
@@ -253,7 +249,7 @@ def analyze_position(
     rest = {t: ways(off, mines_left - t) for t in frontier_by_mines}
     solutions = _solutions(counted, frontier_by_mines, rest, mines_left, off)
     products = _combining_products(counted, before)
-    rough = products > MAX_EXACT_PRODUCTS
+    rough = products > current().max_exact_products
     groups, mined_solutions, group_mines = _sweep_back(counted, before, rest, rough)
     inexact = [group for group in groups if not group.exact]
     mined_solutions.update(dict.fromkeys(touching_numbers & known_safe, 0))
@@ -299,7 +295,7 @@ def _products_before(counted: Counted, mines_left: int) -> list[Polynomial]:
 
 def _combining_products(counted: Counted, before: list[Polynomial]) -> int:
     """The multiplications that combining the groups takes (against
-    :data:`MAX_EXACT_PRODUCTS`)."""
+    ``max_exact_products``)."""
     return sum(
         2 * len(count.layouts_by_mines) * len(before[index])
         for index, (_, count, _) in enumerate(counted)

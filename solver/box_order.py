@@ -10,6 +10,8 @@ ones open across the most boxes go first (:func:`longest_open`).
 
 from __future__ import annotations
 
+from solver.settings import Settings
+
 
 def _greedy_order(
     box_numbers: list[tuple[int, ...]], boxes_of: list[list[int]], start: int
@@ -77,25 +79,21 @@ def estimated_states(
     return total
 
 
-_TRY_MORE_STARTS_ABOVE = 2_000
-"""Estimated states above which other starting boxes are tried (an order's cost varies a lot
-with where it starts on big groups; on small ones the first order is already cheap)."""
-_OTHER_STARTS = 12
-
-
 def order_boxes(
     box_numbers: list[tuple[int, ...]],
     sizes: list[int],
     needs: list[int],
+    settings: Settings,
     hopeless_above: float = float("inf"),
 ) -> tuple[list[int], int]:
     """The cheapest, by :func:`estimated_states`, of a few greedy orders from different starts,
     with its estimate.
 
     The first starts at a box touching the fewest numbers (often an end of the frontier); for a
-    big group, further starts are spread along that first order, unless the first estimate is
-    over ``hopeless_above`` (numbers will be dropped anyway: each order costs the square of the
-    boxes, seconds on groups of hundreds of boxes).
+    big group whose first estimate is over ``settings.try_more_starts_above``,
+    ``settings.other_starts`` further starts are spread along that first order, unless the first
+    estimate is over ``hopeless_above`` (numbers will be dropped anyway: each order costs the
+    square of the boxes, seconds on groups of hundreds of boxes).
     """
     boxes_of: list[list[int]] = [[] for _ in needs]
     for box, numbers in enumerate(box_numbers):
@@ -104,8 +102,8 @@ def order_boxes(
     first_start = min(range(len(box_numbers)), key=lambda box: (len(box_numbers[box]), box))
     best = _greedy_order(box_numbers, boxes_of, first_start)
     best_cost = estimated_states(best, box_numbers, sizes, needs)
-    if _TRY_MORE_STARTS_ABOVE < best_cost <= hopeless_above:
-        stride = max(1, len(best) // _OTHER_STARTS)
+    if settings.try_more_starts_above < best_cost <= hopeless_above:
+        stride = max(1, len(best) // settings.other_starts)
         for start in {best[-1], *best[stride::stride]}:
             order = _greedy_order(box_numbers, boxes_of, start)
             cost = estimated_states(order, box_numbers, sizes, needs)

@@ -15,16 +15,17 @@
   quantity is kept per number of mines in the group, as an exact ``{mines: count}`` polynomial,
   because the groups are tied together by the mine counter.
 
-If a group's programme visits more than :data:`MAX_STATES` states (not seen in real play, nor
-in random or contrived Expert positions tried so far), numbers are dropped from that group, the
-one open across the most boxes first, until a bound on the states fits; so a decision costs at
-most about two such passes and never hangs. A group's work is bounded as well
-(:data:`MAX_GROUP_WORK`: on a big board long mine-count polynomials make each state costly),
-and the groups of one analysis share a budget, :data:`MAX_TOTAL_WORK`, so that a board with
-hundreds of big groups (a 100x100 custom board) is bounded too: once it is spent, each group
-gets :data:`MIN_GROUP_WORK`. Every layout of the full problem is still counted, plus some that
-break a dropped number, so cells reported safe or mines stay certain, while counts become
-upper bounds: :func:`count_groups` returns each group's dropped numbers with its count.
+If a group's programme visits more than ``max_states`` states (the budgets are settings,
+:class:`solver.settings.Settings`; not seen in real play, nor in random or contrived Expert
+positions tried so far), numbers are dropped from that group, the one open across the most boxes
+first, until a bound on the states fits; so a decision costs at most about two such passes and
+never hangs. A group's work is bounded as well (``max_group_work``: on a big board long
+mine-count polynomials make each state costly), and the groups of one analysis share a budget,
+``max_total_work``, so that a board with hundreds of big groups (a 100x100 custom board) is
+bounded too: once it is spent, each group gets ``min_group_work``. Every layout of the full
+problem is still counted, plus some that break a dropped number, so cells reported safe or mines
+stay certain, while counts become upper bounds: :func:`count_groups` returns each group's
+dropped numbers with its count.
 """
 
 from __future__ import annotations
@@ -34,28 +35,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
 
-from solver import box_order
 from solver.board import Cell
 from solver.box_order import longest_open, order_boxes
 from solver.constraints import Constraint
 from solver.errors import BoardError
-
-MAX_STATES = 60_000
-"""Most states the forward pass over one group may visit (well under a second) before numbers
-are dropped."""
-
-MAX_GROUP_WORK = 6_000_000
-"""Most work the count of one group may take, in steps of its inner loops (about the products of
-its states' mine-count polynomials): a group of hundreds of cells on a big board has long
-polynomials, so its states alone do not bound its time (about a second at this limit)."""
-
-MAX_TOTAL_WORK = 12_000_000
-"""Most work the groups of one analysis may take together (a 100x100 board can hold hundreds of
-big groups). Once it is spent, each further group gets :data:`MIN_GROUP_WORK`."""
-
-MIN_GROUP_WORK = 20_000
-"""Work every group may still take once :data:`MAX_TOTAL_WORK` is spent (enough for the small
-groups that make up most of a board)."""
+from solver.settings import Settings, current
 
 Polynomial = dict[int, int]
 """Counts by number of mines: ``{mines: count}``."""
@@ -137,11 +121,13 @@ class GroupCount:
         mine_limit: int,
         order: list[int],
         max_work: int,
+        max_states: int,
     ) -> None:
         self.mine_limit = mine_limit
         self.max_work = max_work
+        self.max_states = max_states
         self.work = 0
-        """Work of the count, in the units of :data:`MAX_GROUP_WORK`."""
+        """Work of the count, in steps of its inner loops (the unit of ``max_work``)."""
         self.boxes = [boxes[b] for b in order]
         numbers_in_order = [box_numbers[b] for b in order]
         position: dict[int, list[int]] = {number: [] for number in range(len(needs))}
@@ -192,7 +178,7 @@ class GroupCount:
                         if total + mines <= self.mine_limit:
                             target[total + mines] = target.get(total + mines, 0) + count * ways
             visited += len(table)
-            if visited > MAX_STATES or self.work > self.max_work:
+            if visited > self.max_states or self.work > self.max_work:
                 raise _TooManyStates(self.work)
             tables.append(table)
         return tables
@@ -285,23 +271,17 @@ def _boxes(
 
 
 def _count_group(
-    numbers: list[Constraint], mine_limit: int, max_work: int
+    numbers: list[Constraint], mine_limit: int, max_work: int, settings: Settings
 ) -> tuple[GroupCount, tuple[Constraint, ...]]:
-    """Count one group; when it needs more than :data:`MAX_STATES` or ``max_work``, drop numbers
-    (see the module notes).
+    """Count one group; when it needs more than ``settings.max_states`` or ``max_work``, drop
+    numbers (see the module notes).
 
-    The count is a pure function of its arguments and settings, and most groups come back
-    unchanged on the next move (a move changes the frontier in one place), so counts are
-    memoised. A group with fewer cells than ``mine_limit`` is never cut short by it, so the
-    limit is taken no higher than that: finding a mine elsewhere then keeps the memo's answer.
+    The count is a pure function of its arguments, and most groups come back unchanged on the
+    next move (a move changes the frontier in one place), so counts are memoised. A group with
+    fewer cells than ``mine_limit`` is never cut short by it, so the limit is taken no higher
+    than that: finding a mine elsewhere then keeps the memo's answer.
     """
     cells = frozenset(cell for constraint in numbers for cell in constraint.unknown)
-    settings = (
-        MAX_STATES,
-        MIN_GROUP_WORK,
-        box_order._TRY_MORE_STARTS_ABOVE,
-        box_order._OTHER_STARTS,
-    )
     return _count_group_memo(tuple(numbers), cells, min(mine_limit, len(cells)), max_work, settings)
 
 
@@ -311,20 +291,20 @@ def _count_group_memo(
     cells: frozenset[Cell],
     mine_limit: int,
     max_work: int,
-    settings: tuple[int, ...],
+    settings: Settings,
 ) -> tuple[GroupCount, tuple[Constraint, ...]]:
-    """:func:`_count_group`, memoised (``settings`` only keys the memo: a benchmark or test
-    that changes them gets fresh counts). 64 counts: an Expert board has a dozen groups or so,
-    and 64 keep nine tenths of the reuse that 256 do, in a quarter of the memory.
+    """:func:`_count_group`, memoised (a benchmark or test that changes the settings gets fresh
+    counts). 64 counts: an Expert board has a dozen groups or so, and 64 keep nine tenths of the
+    reuse that 256 do, in a quarter of the memory.
 
     After a first count overflows, numbers are dropped until
     :func:`~solver.box_order.estimated_states` (an upper bound on the states visited) fits under
-    :data:`MAX_STATES`, so the second count visits no more; if its work still overflows, the
-    bound aimed at is half the last one each time.
+    ``settings.max_states``, so the second count visits no more; if its work still overflows,
+    the bound aimed at is half the last one each time.
     """
     dropped: list[Constraint] = []
     kept = list(numbers)
-    states_aimed_at = MAX_STATES
+    states_aimed_at = settings.max_states
     spent = 0
     while True:
         boxes, box_numbers = _boxes(cells, kept)
@@ -332,7 +312,8 @@ def _count_group_memo(
         far_over = 4 * states_aimed_at if dropped else float("inf")
         # Every state visited costs at least a step of work.
         hopeless = min(far_over, max_work - spent)
-        order, bound = order_boxes(box_numbers, [len(box) for box in boxes], needs, hopeless)
+        sizes = [len(box) for box in boxes]
+        order, bound = order_boxes(box_numbers, sizes, needs, settings, hopeless)
         if dropped and bound > states_aimed_at:
             # Far over, drop a sixteenth of the numbers at once: ordering the boxes again after
             # each single number took seconds on groups of hundreds of numbers.
@@ -342,11 +323,13 @@ def _count_group_memo(
             kept = [number for index, number in enumerate(kept) if index not in drop]
             continue
         try:
-            count = GroupCount(boxes, box_numbers, needs, mine_limit, order, max_work - spent)
+            count = GroupCount(
+                boxes, box_numbers, needs, mine_limit, order, max_work - spent, settings.max_states
+            )
             count.work += spent
             return count, tuple(dropped)
         except _TooManyStates as overflow:
-            spent = min(spent + overflow.work, max_work - MIN_GROUP_WORK)
+            spent = min(spent + overflow.work, max_work - settings.min_group_work)
             if dropped:
                 states_aimed_at = max(1, min(states_aimed_at, bound) // 2)
             dropped.append(kept.pop(longest_open(order, box_numbers, 1)[0]))
@@ -360,10 +343,11 @@ def count_groups(constraints: list[Constraint], mines_left: int, unflagged: int)
     """Count every group of linked numbers within the analysis's work budget; a group no layout
     satisfies is a BoardError naming its first number."""
     counted: Counted = []
-    work_left = MAX_TOTAL_WORK
+    settings = current()
+    work_left = settings.max_total_work
     for numbers in _split_into_groups(tuple(constraints)):
-        max_work = min(MAX_GROUP_WORK, max(work_left, MIN_GROUP_WORK))
-        count, dropped = _count_group(numbers, mines_left, max_work)
+        max_work = min(settings.max_group_work, max(work_left, settings.min_group_work))
+        count, dropped = _count_group(numbers, mines_left, max_work, settings)
         work_left -= count.work
         if not count.layouts_by_mines:
             raise BoardError(

@@ -22,14 +22,12 @@ import numpy as np
 from solver.board import Board, Cell, Tile
 from solver.engine import neighbour_counts
 from solver.errors import PositionTooLarge
+from solver.settings import current
 
 try:
     from solver import _winprob_core as _core
 except ImportError:  # a checkout whose extension is not built: the same listing, in Python
     _core = None  # type: ignore[assignment]
-
-MAX_ENUMERATION_STEPS = 200_000
-"""Cap on the backtracking steps spent listing the consistent layouts."""
 
 
 def consistent_layouts(board: Board, index: dict[Cell, int], max_layouts: int) -> list[int]:
@@ -39,7 +37,7 @@ def consistent_layouts(board: Board, index: dict[Cell, int], max_layouts: int) -
     backtracking; the parts are then combined, skipping early every combination whose mine
     count the rest can no longer bring to the total; the hidden cells touching no number take
     the remaining mines in every possible way. Raises :class:`PositionTooLarge` past
-    ``max_layouts`` layouts or :data:`MAX_ENUMERATION_STEPS` backtracking steps.
+    ``max_layouts`` layouts or the setting ``max_enumeration_steps`` backtracking steps.
     """
     flagged = board.tiles == Tile.FLAG
     unflagged = board.mines - int(flagged.sum())
@@ -122,17 +120,19 @@ def _list_part(
     cells: list[int], constraints: list[tuple[int, list[int]]], steps: list[int]
 ) -> list[tuple[int, int]]:
     """:func:`_part_layouts`, compiled where :mod:`solver._winprob_core` is built."""
+    max_steps = current().max_enumeration_steps
     if _core is None:
-        return _part_layouts(cells, constraints, steps)
-    return _core.part_layouts(cells, constraints, steps, MAX_ENUMERATION_STEPS, PositionTooLarge)
+        return _part_layouts(cells, constraints, steps, max_steps)
+    return _core.part_layouts(cells, constraints, steps, max_steps, PositionTooLarge)
 
 
 def _part_layouts(
-    cells: list[int], constraints: list[tuple[int, list[int]]], steps: list[int]
+    cells: list[int], constraints: list[tuple[int, list[int]]], steps: list[int], max_steps: int
 ) -> list[tuple[int, int]]:
     """Every mine layout of one frontier part satisfying its numbers, with its mine count.
 
-    ``steps`` counts backtracking steps across parts, to give up on contrived positions.
+    ``steps`` counts backtracking steps across parts, to give up past ``max_steps`` on
+    contrived positions.
     """
     members = set(cells)
     watching: defaultdict[int, list[int]] = defaultdict(list)
@@ -179,8 +179,6 @@ def _part_layouts(
         if feasible:
             position += 1
             steps[0] += 1
-            if steps[0] > MAX_ENUMERATION_STEPS:
-                raise PositionTooLarge(
-                    f"enumerating the layouts took over {MAX_ENUMERATION_STEPS} steps"
-                )
+            if steps[0] > max_steps:
+                raise PositionTooLarge(f"enumerating the layouts took over {max_steps} steps")
     return found

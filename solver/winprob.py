@@ -28,11 +28,11 @@ search, so its value is neither assumed nor used.
 
 Limits: the search refuses, with :class:`PositionTooLarge`, positions with more than
 ``max_layouts`` consistent layouts (:data:`MAX_LAYOUTS` by default), more than
-:data:`~solver.winprob_search.MAX_UNRESOLVED` cells whose content still differs between
-layouts, or whose layouts take more than :data:`~solver.layouts.MAX_ENUMERATION_STEPS` steps to
-list, and gives up the same way once it has looked at ``max_visits`` layouts (:data:`MAX_VISITS`;
-a layout is looked at each time a move's outcome sorts it, so this counts the search's work, and
-bounds its time, deterministically).
+``max_unresolved`` cells whose content still differs between layouts, or whose layouts take
+more than ``max_enumeration_steps`` steps to list (both settings,
+:class:`solver.settings.Settings`), and gives up the same way once it has looked at
+``max_visits`` layouts (:data:`MAX_VISITS`; a layout is looked at each time a move's outcome
+sorts it, so this counts the search's work, and bounds its time, deterministically).
 
 The first-click ``rule`` only changes anything on a fresh board; once a cell is open, every
 layout consistent with the board is taken as equally likely under every rule.

@@ -20,14 +20,12 @@ from typing import cast
 
 from solver.board import Board, Cell
 from solver.errors import PositionTooLarge
+from solver.settings import current
 
 try:
     from solver import _winprob_core as _core
 except ImportError:  # a checkout whose extension is not built: the same search, in Python
     _core = None  # type: ignore[assignment]
-
-MAX_UNRESOLVED = 48
-"""Cap on the cells that are a mine in some consistent layouts and not in others."""
 
 
 def new_search(
@@ -35,12 +33,12 @@ def new_search(
 ) -> Search:
     """A search of ``layouts`` (bitmasks over ``cells``) of ``board``, compiled where
     :mod:`solver._winprob_core` is built (the same search in C, move for move), else
-    :class:`Search`. Raises :class:`PositionTooLarge` past :data:`MAX_UNRESOLVED`."""
+    :class:`Search`. Raises :class:`PositionTooLarge` past the setting ``max_unresolved``
+    cells that are a mine in some layouts and not in others."""
     unresolved = _unresolved_mask(layouts).bit_count()
-    if unresolved > MAX_UNRESOLVED:
-        raise PositionTooLarge(
-            f"{unresolved} cells are still undecided, more than {MAX_UNRESOLVED}"
-        )
+    most = current().max_unresolved
+    if unresolved > most:
+        raise PositionTooLarge(f"{unresolved} cells are still undecided, more than {most}")
     index = {cell: i for i, cell in enumerate(cells)}
     neighbours = [[index[n] for n in board.neighbours(cell) if n in index] for cell in cells]
     if _core is None:

@@ -44,8 +44,7 @@ class BenchResult:
     """Game by game from ``first_seed`` on: "1" won, "0" lost. Two runs on the same seeds can
     then be compared game for game (:func:`solver.bench.stats.paired_comparison`)."""
     overrides: dict[str, Any] = field(default_factory=dict)
-    """Solver settings changed for this run (:func:`solver.bench.run.apply_overrides`), by
-    dotted name."""
+    """Solver settings changed for this run, by name (:func:`solver.bench.run.settings_with`)."""
 
 
 def machine_description() -> dict[str, Any]:

@@ -9,8 +9,6 @@ Dask cluster (:mod:`solver.bench.cluster`).
 from __future__ import annotations
 
 import ast
-import importlib
-import math
 import os
 import signal
 import threading
@@ -29,7 +27,8 @@ from solver.bench.results import BenchResult
 from solver.bench.stats import wilson_interval
 from solver.board import LEVELS
 from solver.engine import FirstClick, Game
-from solver.errors import BenchError
+from solver.errors import BenchError, SettingError
+from solver.settings import Settings, current, set_current, using
 
 
 @dataclass(frozen=True)
@@ -46,21 +45,17 @@ class _Chunk:
 
 
 _CHUNK_LOCK = threading.Lock()
-"""Held while a chunk plays: its settings are module globals, and a cluster's worker process,
-shared and long-lived, may run chunks of several runs at once in threads."""
+"""Held while a chunk plays: the settings in force are the process's, and a cluster's worker
+process, shared and long-lived, may run chunks of several runs at once in threads."""
 
 
 def _play_chunk(
-    strategy: Strategy, level: str, rule: FirstClick, seeds: range, overrides: dict[str, Any]
+    strategy: Strategy, level: str, rule: FirstClick, seeds: range, run_settings: Settings
 ) -> _Chunk:
-    """Play ``seeds`` with ``overrides`` applied only while they play, so that no process (a pool's
-    or a cluster's) keeps one run's settings for the next chunk it is given."""
-    with _CHUNK_LOCK:
-        previous = apply_overrides(overrides)
-        try:
-            outcomes = [play_game(strategy, Game.level(level, rule, seed), seed) for seed in seeds]
-        finally:
-            apply_overrides(previous)
+    """Play ``seeds`` with ``run_settings`` in force only while they play, so that no process (a
+    pool's or a cluster's) keeps one run's settings for the next chunk it is given."""
+    with _CHUNK_LOCK, using(run_settings):
+        outcomes = [play_game(strategy, Game.level(level, rule, seed), seed) for seed in seeds]
     return _Chunk(
         first_seed=seeds.start,
         outcomes="".join("1" if o.won else "0" for o in outcomes),
@@ -98,10 +93,11 @@ def run_benchmark(
     run in this process. ``cluster``, a Dask scheduler's address (``tcp://host:8786``), plays the
     chunks on that cluster's workers instead (:mod:`solver.bench.cluster`), with the same games
     and results. ``progress`` shows a bar (None: only on a terminal). ``overrides`` changes
-    solver settings for the run (:func:`apply_overrides`), in every chunk wherever it plays;
-    they are put back afterwards.
+    solver settings for the run (:func:`settings_with`), in every chunk wherever it plays;
+    they are put back after each.
     """
     overrides = dict(overrides or {})
+    run_settings = settings_with(overrides)  # checked before any game
     if cluster is not None and workers is not None:
         raise BenchError("a run plays on local workers or on a cluster, not both")
     workers = (os.cpu_count() or 1) if workers is None else workers
@@ -109,7 +105,6 @@ def run_benchmark(
     parsed_rules = [FirstClick.parse(rule) for rule in rules]
     results = []
     with ExitStack() as undo:
-        undo.callback(apply_overrides, apply_overrides(overrides))  # checked before any game
         pool, parallel = _open_pool(workers, cluster)
         if pool is not None:
             undo.enter_context(shut_down_after(pool))
@@ -120,7 +115,7 @@ def run_benchmark(
                 bar.set_description(f"{level} {rule}")
                 started = time.perf_counter()
                 tasks = [
-                    (strategy, level, rule, seeds, overrides)
+                    (strategy, level, rule, seeds, run_settings)
                     for seeds in seed_chunks(games, seed, parallel)
                 ]
                 chunks = _play_chunks(tasks, pool, bar)
@@ -140,21 +135,20 @@ def _open_pool(workers: int, cluster: str | None) -> tuple[Executor | None, int]
     return (worker_pool(workers) if workers > 1 else None), workers
 
 
-def worker_pool(workers: int, overrides: Mapping[str, Any] | None = None) -> ProcessPoolExecutor:
-    """``workers`` local processes, each with ``overrides`` applied (:func:`apply_overrides`),
-    and signals as a worker needs them: Ctrl-C ignored (it reaches every process of the
-    terminal; the parent stops the run) and SIGTERM ending it, as :func:`shut_down_after` asks
-    (a worker forked from a command keeps the command's handler otherwise, which turned
+def worker_pool(workers: int, run_settings: Settings | None = None) -> ProcessPoolExecutor:
+    """``workers`` local processes, each with ``run_settings`` in force for its life (None: the
+    defaults), and signals as a worker needs them: Ctrl-C ignored (it reaches every process of
+    the terminal; the parent stops the run) and SIGTERM ending it, as :func:`shut_down_after`
+    asks (a worker forked from a command keeps the command's handler otherwise, which turned
     SIGTERM into an exception the worker survived)."""
-    return ProcessPoolExecutor(
-        workers, initializer=_start_worker, initargs=(dict(overrides or {}),)
-    )
+    return ProcessPoolExecutor(workers, initializer=_start_worker, initargs=(run_settings,))
 
 
-def _start_worker(overrides: dict[str, Any]) -> None:
+def _start_worker(run_settings: Settings | None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    apply_overrides(overrides)
+    if run_settings is not None:
+        set_current(run_settings)
 
 
 @contextmanager
@@ -185,7 +179,7 @@ def _check_run(levels: Sequence[str], games: int, workers: int) -> None:
 
 
 def _play_chunks(
-    tasks: list[tuple[Strategy, str, FirstClick, range, dict[str, Any]]],
+    tasks: list[tuple[Strategy, str, FirstClick, range, Settings]],
     pool: Executor | None,
     bar: Any,
 ) -> list[_Chunk]:
@@ -245,7 +239,8 @@ def _summarise(
 
 
 def parse_override(text: str) -> tuple[str, Any]:
-    """``module.NAME=VALUE`` (VALUE a Python literal) as a pair for :func:`apply_overrides`."""
+    """``NAME=VALUE`` (NAME a field of :class:`solver.settings.Settings`, VALUE a Python literal)
+    as a pair for :func:`settings_with`."""
     name, sign, value = text.partition("=")
     if not sign or not name.strip():
         raise BenchError(f"a setting is written NAME=VALUE, not {text!r}")
@@ -257,53 +252,12 @@ def parse_override(text: str) -> tuple[str, Any]:
         ) from None
 
 
-def apply_overrides(overrides: Mapping[str, Any]) -> dict[str, Any]:
-    """Set solver settings by dotted name (``solver.strategy.ENDGAME_LAYOUTS``): the knobs a
-    solver researcher turns, without editing code.
-
-    Only existing upper-case settings of ``solver`` modules can be set, to the same type, so a
-    typing slip is an error rather than a run measuring something else. Returns the values
-    they had, so that applying those puts everything back.
-    """
-    changes = []
-    for name, value in overrides.items():
-        module_name, _, attribute = name.rpartition(".")
-        if (
-            not module_name.startswith("solver")
-            or not attribute.isupper()
-            or attribute.startswith("_")
-        ):
-            raise BenchError(f"{name!r} is not a solver setting (solver.MODULE.NAME)")
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError:
-            raise BenchError(f"no module {module_name!r} for the setting {name!r}") from None
-        if not hasattr(module, attribute):
-            raise BenchError(f"module {module_name} has no setting {attribute!r}")
-        current = getattr(module, attribute)
-        if type(value) is not type(current) and not (
-            isinstance(current, float) and type(value) is int
-        ):
-            raise BenchError(
-                f"{name} takes {type(current).__name__} values (now {current!r}), "
-                f"not {type(value).__name__} ({value!r})"
-            )
-        value = type(current)(value)
-        _check_setting_range(name, value)
-        changes.append((name, module, attribute, value))
-    previous = {}
-    for name, module, attribute, value in changes:  # all checked: none or all are set
-        previous[name] = getattr(module, attribute)
-        setattr(module, attribute, value)
-    return previous
-
-
-def _check_setting_range(name: str, value: object) -> None:
-    """Refuse a value that leaves the solver no work to do: every whole-number setting is a count
-    or a limit (0 states allowed once hung a run for good), every fraction a weight or ratio."""
-    if isinstance(value, bool):
-        return
-    if isinstance(value, int) and value < 1:
-        raise BenchError(f"{name} is a count or limit: it must be at least 1, not {value}")
-    if isinstance(value, float) and not (math.isfinite(value) and value >= 0):
-        raise BenchError(f"{name} is a weight or ratio: it must be at least 0, not {value}")
+def settings_with(overrides: Mapping[str, object]) -> Settings:
+    """The settings in force with ``overrides`` (by field name, ``endgame_layouts``): the knobs a
+    solver researcher turns, without editing code. Each is checked for its type and range, so
+    that a typing slip is a one-line :class:`BenchError` rather than a run measuring something
+    else."""
+    try:
+        return current().changed(overrides)
+    except SettingError as error:
+        raise BenchError(str(error)) from None

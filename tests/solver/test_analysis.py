@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -29,6 +30,7 @@ from solver import (
 from solver import analysis as analysis_module
 from solver.constraints import read_constraints
 from solver.deduce import certain_cells
+from solver.settings import current, using
 from solver.strategy import next_moves
 
 BRUTE_FORCE_LIMIT = 3000
@@ -322,13 +324,11 @@ def test_probabilities_match_ms_toollib_on_positions_from_expert_play(seed: int)
         )
 
 
-def test_too_big_groups_fall_back_to_fewer_numbers_and_stay_sound(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_too_big_groups_fall_back_to_fewer_numbers_and_stay_sound() -> None:
     board = read_fixture("expert_wide_frontier.txt")
     exact = analyze(board)
-    monkeypatch.setattr(group_count, "MAX_STATES", 3)
-    relaxed = analyze(board)
+    with using(replace(current(), max_states=3)):
+        relaxed = analyze(board)
     assert not relaxed.exact and any(not group.exact for group in relaxed.groups)
     assert relaxed.solutions >= exact.solutions
     assert relaxed.safe <= exact.safe and relaxed.mines <= exact.mines
@@ -346,10 +346,10 @@ def test_state_bound_holds_on_expert_positions(seed: int, openings: int) -> None
         cells = {cell for constraint in numbers for cell in constraint.unknown}
         boxes, box_numbers = group_count._boxes(cells, numbers)
         needs = [constraint.mines for constraint in numbers]
-        order, bound = box_order.order_boxes(box_numbers, [len(b) for b in boxes], needs)
-        count = group_count.GroupCount(
-            boxes, box_numbers, needs, board.mines, order, group_count.MAX_GROUP_WORK
-        )
+        sizes = [len(b) for b in boxes]
+        order, bound = box_order.order_boxes(box_numbers, sizes, needs, current())
+        limits = current().max_group_work, current().max_states
+        count = group_count.GroupCount(boxes, box_numbers, needs, board.mines, order, *limits)
         assert sum(len(table) for table in count.forward[1:]) <= bound
 
 

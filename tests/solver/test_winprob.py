@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
@@ -18,6 +19,7 @@ from solver.analysis import analyze
 from solver.engine import neighbour_counts
 from solver.errors import PositionTooLarge
 from solver.layouts import consistent_layouts
+from solver.settings import current, using
 from solver.winprob import best_guess, guess_values, win_probability
 
 
@@ -279,11 +281,11 @@ def test_a_search_past_its_budget_of_layout_visits_gives_up() -> None:
         win_probability(board, max_visits=30)
 
 
-def test_listing_layouts_past_its_step_cap_gives_up(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_listing_layouts_past_its_step_cap_gives_up() -> None:
     board = Board.from_rows(["UUUUUU", "111111", "000000"], mines=2)
     assert win_probability(board) == brute_force_win_probability(board)
-    monkeypatch.setattr("solver.layouts.MAX_ENUMERATION_STEPS", 5)
-    with pytest.raises(PositionTooLarge, match="steps"):
+    few_steps = replace(current(), max_enumeration_steps=5)
+    with using(few_steps), pytest.raises(PositionTooLarge, match="steps"):
         win_probability(board)
 
 

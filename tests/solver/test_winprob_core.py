@@ -5,13 +5,18 @@ up; and it lists the same layouts as the Python listing (layouts._part_layouts).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 
 from solver import Board, layouts, winprob, winprob_search
 from solver.engine import FirstClick, Game
 from solver.errors import PositionTooLarge
-from solver.strategy import ENDGAME_LAYOUTS, next_moves
+from solver.settings import current, using
+from solver.strategy import next_moves
+
+ENDGAME_LAYOUTS = current().endgame_layouts
+"""The most layouts the solver searches in play."""
 
 try:
     from solver import _winprob_core as _core_module
@@ -116,8 +121,8 @@ def test_compiled_and_python_list_the_same_layouts_after_the_same_steps(
     monkeypatch.setattr(layouts, "_core", None)
     assert listed() == compiled
     for cap in (3, 20, 60):
-        monkeypatch.setattr(layouts, "MAX_ENUMERATION_STEPS", cap)
-        python = listed()
-        with monkeypatch.context() as patch:
-            patch.setattr(layouts, "_core", _core_module)
-            assert listed() == python
+        with using(replace(current(), max_enumeration_steps=cap)):
+            python = listed()
+            with monkeypatch.context() as patch:
+                patch.setattr(layouts, "_core", _core_module)
+                assert listed() == python
