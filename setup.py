@@ -2,7 +2,7 @@
 pyproject.toml.
 
 * ``solver/_winprob_core.pyx``: the exact win-probability search, written for C (the steps of
-  :class:`solver.winprob._Search` over machine words).
+  :class:`solver.winprob_search.Search` over machine words).
 * ``solver/_rules_core.pyx``: reading a board's numbers and the cheap rules, the two steps of
   every move, written for C (twins of functions in ``constraints`` and ``deduce``).
 * The rule modules below, compiled from their unchanged Python source: the same code, run
@@ -16,10 +16,20 @@ import sys
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-COMPILED_MODULES = ["board", "constraints", "deduce", "analysis", "guess", "strategy"]
+COMPILED_MODULES = [
+    "board",
+    "constraints",
+    "deduce",
+    "box_order",
+    "group_count",
+    "analysis",
+    "guess",
+    "strategy",
+]
 """The solver's rule modules compiled as they are. Not the simulator, ``engine`` (a benchmark's
-CPU time should be the solver's own), nor ``winprob``, whose Python search is the compiled
-one's readable twin and works on bitmasks whose shifts Cython would do in C integers."""
+CPU time should be the solver's own), nor ``winprob`` and its parts (``winprob_search``,
+``layouts``), whose Python search and listing are the compiled ones' readable twins and work on
+bitmasks whose shifts Cython would do in C integers."""
 
 STRIP = ["-s"] if sys.platform.startswith("linux") else []
 """Linker options: without debugging symbols the modules take a sixth of the room."""

@@ -19,7 +19,7 @@ from controller.errors import CommandError, ReplayError
 from controller.outcomes import LoggedGame, MoveRecord, Result
 from controller.toollib import mine_layout, toollib_board
 from solver import Board
-from solver.bench.run import read_json
+from solver.bench.results import read_json
 from solver.bench.stats import wilson_interval
 from solver.errors import BenchError
 

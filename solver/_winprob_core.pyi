@@ -1,4 +1,5 @@
-"""Types of the compiled search (solver/_winprob_core.pyx): :class:`solver.winprob._Search`'s."""
+"""Types of the compiled search (solver/_winprob_core.pyx): those of
+:class:`solver.winprob_search.Search`."""
 
 class Search:
     everything: int

@@ -1,6 +1,6 @@
 # distutils: language = c++
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""The exact win-probability search of :class:`solver.winprob._Search`, compiled.
+"""The exact win-probability search of :class:`solver.winprob_search.Search`, compiled.
 
 Step for step the same search, in the same order, so that it looks at the same layouts, gives
 up at the same point and picks the same cells (tests/solver/test_winprob_core.py holds the two
@@ -61,7 +61,7 @@ cdef Position to_position(object mask, int words):
 
 
 cdef class Search:
-    """:class:`solver.winprob._Search` over the same arguments, with the same methods."""
+    """:class:`solver.winprob_search.Search` over the same arguments, with the same methods."""
 
     cdef int words
     cdef int cells
@@ -352,7 +352,7 @@ cdef class Search:
         return pair[int, int64_t](best_cell, max(best, <int64_t>0))
 
     cdef int64_t outcome(self, vector[Position]& parts, int64_t bound, int64_t best) except? -2:
-        """:meth:`_Search._outcome`, with -1 for None."""
+        """:meth:`solver.winprob_search.Search._outcome`, with -1 for None."""
         cdef int undecided = 0
         cdef size_t p
         for p in range(parts.size()):
@@ -386,7 +386,7 @@ cdef object to_int(const Position& p):
 def part_layouts(
     list cells, list constraints, list steps, long long max_steps, object too_large
 ) -> list[tuple[int, int]]:
-    """:func:`solver.winprob._part_layouts` in C: the same layouts in the same order, after the
+    """:func:`solver.layouts._part_layouts` in C: the same layouts in the same order, after the
     same backtracking steps (``steps[0]``, shared across parts, raising ``too_large`` past
     ``max_steps``)."""
     cdef int count = len(cells), position, k, i

@@ -10,6 +10,7 @@ own ``errors`` module::
     │   ├── BoardError                  a board that cannot be read or cannot exist
     │   ├── MoveError                   text that is not a move
     │   ├── PositionTooLarge            too large for the exact win-probability search
+    │   ├── SettingError                a solver setting that does not exist or cannot be so
     │   ├── BenchError                  a benchmark that cannot run, a strategy that misbehaved
     │   └── StaleBuildError             a compiled module older than its source
     ├── VisionError                     (vision.errors) the screen is not what the skin says
@@ -57,6 +58,11 @@ class MoveError(SolverError, ValueError):
 
 class PositionTooLarge(SolverError):
     """The position has too many layouts or open questions for an exact search."""
+
+
+class SettingError(SolverError, ValueError):
+    """A solver setting (:class:`solver.settings.Settings`) that does not exist, or a value of
+    the wrong type or out of its range for one."""
 
 
 class BenchError(SolverError, ValueError):

@@ -28,11 +28,10 @@ from typing import cast
 import numpy as np
 import numpy.typing as npt
 
-from solver.analysis import Analysis, Group, Polynomial, polynomial_product, ways
+from solver.analysis import Analysis, Group
 from solver.board import Board, Cell, Tile
-
-MAX_ENUMERATED_LAYOUTS = 4000
-"""Most layouts of the touched groups (their product) one look-ahead will enumerate."""
+from solver.group_count import Polynomial, polynomial_product, ways
+from solver.settings import current
 
 _CLOSED = (int(Tile.HIDDEN), int(Tile.QUESTION))
 """The tiles of :attr:`Tile.is_closed`, as ints (read off the tile array, without a Tile each)."""
@@ -61,9 +60,11 @@ class Outlook:
 class LookAhead:
     """Outlooks of candidate cells of one analysed position, sharing the per-group work."""
 
-    def __init__(self, analysis: Analysis, max_layouts: int = MAX_ENUMERATED_LAYOUTS) -> None:
+    def __init__(self, analysis: Analysis, max_layouts: int | None = None) -> None:
         self.analysis = analysis
-        self.max_layouts = max_layouts
+        self.max_layouts = current().max_enumerated_layouts if max_layouts is None else max_layouts
+        """Most layouts of the touched groups (their product) one look-ahead will enumerate
+        (by default the setting ``max_enumerated_layouts``)."""
         self.group_of: dict[Cell, int] = {
             cell: index for index, group in enumerate(analysis.groups) for cell in group.cells
         }
@@ -306,10 +307,9 @@ def _next_safeties(
     return next_safety, second_safety, progress
 
 
-def forced_fifty_fifty(
-    analysis: Analysis, max_layouts: int = MAX_ENUMERATED_LAYOUTS
-) -> Cell | None:
-    """A cell of an unavoidable 50/50, or None when the position has none (that this sees).
+def forced_fifty_fifty(analysis: Analysis, max_layouts: int | None = None) -> Cell | None:
+    """A cell of an unavoidable 50/50, or None when the position has none (that this sees): in
+    groups of at most ``max_layouts`` layouts (by default the setting ``max_enumerated_layouts``).
 
     Two neighbouring cells form one when every layout puts exactly one mine in them and no
     cell that could still be opened, other than the two, sees one of them but not the other:
@@ -317,6 +317,8 @@ def forced_fifty_fifty(
     and making it first costs nothing and spares the work (and the risk) spent elsewhere first.
     """
     board = analysis.board
+    if max_layouts is None:
+        max_layouts = current().max_enumerated_layouts
     group_of = {cell: group for group in analysis.groups for cell in group.cells}
 
     def half(cell: Cell) -> bool:

@@ -15,11 +15,13 @@ The win rate is decided by the guesses, the speed by the certain moves, so the w
      the next guess then is, over every number they may show (:mod:`solver.guess`; a number
      that leaves a certain safe cell counts as a sure second move). "How good" blends the
      safety of the safest next cell with that of the second safest, half and half
-     (:data:`SECOND_SAFETY_WEIGHT`; David Hill's solver blends 0.8 and 0.2): a number that
-     leaves two good choices is worth more than one that leaves a single one. This prefers,
+     (``second_safety_weight``; David Hill's solver blends 0.8 and 0.2): a number that leaves
+     two good choices is worth more than one that leaves a single one. This prefers,
      among cells about as safe, the ones whose number tells the most: a cell that can show only
      one number (a "dead" cell) gains nothing from its second move and loses to any as safe a
      live one.
+
+The limits and weights named here are settings (:class:`solver.settings.Settings`).
 
 Moves are values (:class:`Move`), as in python-chess: the caller decides how to play them.
 """
@@ -41,34 +43,8 @@ from solver.deduce import certain_cells
 from solver.engine import FirstClick, neighbour_counts
 from solver.errors import BoardError, MoveError, PositionTooLarge
 from solver.guess import LookAhead, forced_fifty_fifty
+from solver.settings import current
 from solver.winprob import best_guess
-
-ENDGAME_LAYOUTS = 1000
-"""At most this many consistent layouts: guesses come from the exact win-probability search."""
-
-ENDGAME_VISITS = 500_000
-"""The search gives up after looking at this many layouts (about 0.75 s of one core); the
-look-ahead scoring then chooses."""
-
-CANDIDATE_SAFETY_RATIO = 0.9
-"""Cells at least this fraction as safe as the safest cell are scored for a guess."""
-
-MAX_CANDIDATES = 8
-"""Most frontier cells scored for one guess (the safest first)."""
-
-OFF_FRONTIER_CANDIDATES = 8
-"""Cells away from the frontier scored for a guess (they share one safety; the fewest unknown
-neighbours first, the likeliest to show a 0). 8 rather than 3 won +96 paired Expert safe games
-in 32,000 over three seed blocks (p = 0.054) and was neutral under the opening rule, for about
-9 CPU ms more per game (CHANGELOG.md, session 5)."""
-
-SECOND_SAFETY_WEIGHT = 0.5
-"""Share of the second safest next cell in a guess's score (the rest is the safest's): 0.5
-won more paired Expert opening games than 0.2 or 0, and as many under the safe rule
-(CHANGELOG.md, session 4)."""
-
-INNER_OPENING = (3, 3)
-"""First click under the ``opening`` rule: an inner cell opens more than a corner (anchors)."""
 
 
 class Action(StrEnum):
@@ -159,16 +135,18 @@ def choose_move(board: Board, rule: FirstClick | str = FirstClick.SAFE) -> Cell:
 def first_click(board: Board, rule: FirstClick | str = FirstClick.SAFE) -> Cell:
     """Where to open a fresh board: a corner, or an inner cell when the first click opens a 0."""
     if FirstClick.parse(rule) is FirstClick.OPENING:
-        return (min(INNER_OPENING[0], board.rows // 2), min(INNER_OPENING[1], board.columns // 2))
+        row, column = current().inner_opening
+        return (min(row, board.rows // 2), min(column, board.columns // 2))
     return (0, 0)
 
 
 def choose_guess(analysis: Analysis) -> tuple[Cell, float]:
     """The cell to open when none is certain, and its chance of being safe."""
-    board = analysis.board
-    if analysis.solutions <= ENDGAME_LAYOUTS:
+    board, settings = analysis.board, current()
+    if analysis.solutions <= settings.endgame_layouts:
         try:
-            cell, _ = best_guess(board, max_layouts=ENDGAME_LAYOUTS, max_visits=ENDGAME_VISITS)
+            layouts, visits = settings.endgame_layouts, settings.endgame_visits
+            cell, _ = best_guess(board, max_layouts=layouts, max_visits=visits)
             return cell, float(1 - analysis.probability(cell))
         except PositionTooLarge:
             pass
@@ -180,19 +158,7 @@ def choose_guess(analysis: Analysis) -> tuple[Cell, float]:
     unknown_around = _unknown_neighbour_counts(board)
     look = LookAhead(analysis)
     outlooks = {cell: look.outlook(cell) for cell in candidates}
-
-    # The unknown cells, safest first (among equally safe cells any order gives the same
-    # safeties below, which is all that is read).
-    rows, columns = board.closed.nonzero()
-    safeties = safety[rows, columns]
-    order = np.argsort(-safeties, kind="stable")
-    by_safety = list(
-        zip(
-            safeties[order].tolist(),
-            zip(rows[order].tolist(), columns[order].tolist(), strict=True),
-            strict=True,
-        )
-    )
+    by_safety = _by_safety(board, safety)
 
     def safest_besides(excluded: frozenset[Cell]) -> tuple[float, float]:
         """The safeties of the two safest unknown cells not in ``excluded`` (0 for none)."""
@@ -202,7 +168,8 @@ def choose_guess(analysis: Analysis) -> tuple[Cell, float]:
 
     def blend(first: float, second: float) -> float:
         """How good a position is for the next guess: mostly its safest cell, partly the next."""
-        return (1 - SECOND_SAFETY_WEIGHT) * first + SECOND_SAFETY_WEIGHT * second
+        weight = settings.second_safety_weight
+        return (1 - weight) * first + weight * second
 
     def score(cell: Cell) -> tuple[float, int]:
         """The chance of surviving this guess, times the blended safety of the next one."""
@@ -223,6 +190,21 @@ def choose_guess(analysis: Analysis) -> tuple[Cell, float]:
     return best, float(safety[best])
 
 
+def _by_safety(board: Board, safety: np.ndarray) -> list[tuple[float, Cell]]:
+    """The unknown cells with their safeties, safest first (among equally safe cells any order
+    gives the same safeties, which is all that is read of them)."""
+    rows, columns = board.closed.nonzero()
+    safeties = safety[rows, columns]
+    order = np.argsort(-safeties, kind="stable")
+    return list(
+        zip(
+            safeties[order].tolist(),
+            zip(rows[order].tolist(), columns[order].tolist(), strict=True),
+            strict=True,
+        )
+    )
+
+
 def _first_move(board: Board, rule: FirstClick) -> Move:
     protected = rule is not FirstClick.NONE
     safety = 1.0 if protected else 1 - board.mines / (board.rows * board.columns)
@@ -234,9 +216,10 @@ def _candidates(board: Board, analysis: Analysis, safety: np.ndarray) -> list[Ce
     cells away from the frontier (those with the fewest unknown neighbours show a 0 most often).
 
     Never empty while some unknown cell may be safe: the safest cell always qualifies."""
+    settings = current()
     hidden = board.closed
     usable = hidden & (safety > 0)
-    threshold = float(safety[usable].max()) * CANDIDATE_SAFETY_RATIO
+    threshold = float(safety[usable].max()) * settings.candidate_safety_ratio
     off = analysis.off_frontier
     frontier = [
         (int(r), int(c))
@@ -244,14 +227,14 @@ def _candidates(board: Board, analysis: Analysis, safety: np.ndarray) -> list[Ce
         if (int(r), int(c)) not in off
     ]
     frontier.sort(key=lambda cell: -safety[cell])
-    chosen = frontier[:MAX_CANDIDATES]
+    chosen = frontier[: settings.max_candidates]
     if off:
         some_off = next(iter(off))
         if safety[some_off] >= threshold:
             # Read from lists: indexing a numpy array cell by cell costs more than the sort.
             unknown_around = _unknown_neighbour_counts(board).tolist()
             chosen += heapq.nsmallest(
-                OFF_FRONTIER_CANDIDATES,
+                settings.off_frontier_candidates,
                 off,
                 key=lambda cell: (unknown_around[cell[0]][cell[1]], cell),
             )

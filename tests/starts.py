@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from solver.bench.run import play_game
+from solver.bench.play import play_game
 from solver.engine import FirstClick, Game, neighbour_counts
 from solver.strategy import next_moves
 

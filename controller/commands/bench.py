@@ -11,21 +11,14 @@ from typing import TextIO
 
 from controller.commands import STDOUT, positive_int, seed_int, unwritable
 from controller.errors import CommandError
-from solver.bench.regret import MAX_LAYOUTS, measure_regret
-from solver.bench.run import (
-    BenchResult,
-    Strategy,
-    format_table,
-    load_strategy,
-    measure_engine,
-    parse_override,
-    read_json,
-    results_json,
-    run_benchmark,
-)
+from solver.bench.play import Strategy, load_strategy, measure_engine
+from solver.bench.regret import measure_regret
+from solver.bench.results import BenchResult, format_table, read_json, results_json
+from solver.bench.run import parse_override, run_benchmark
 from solver.bench.stats import paired_comparison
 from solver.board import LEVELS
 from solver.engine import FirstClick
+from solver.settings import Settings
 
 DEFAULT_STRATEGY = "solver.strategy:next_moves"
 
@@ -96,8 +89,8 @@ def _add_what_to_measure_options(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="NAME=VALUE",
         dest="overrides",
-        help="change a solver setting for this run, e.g. solver.strategy.ENDGAME_LAYOUTS=1000 "
-        "(repeatable; saved with the results)",
+        help="change a solver setting for this run, by its name in solver.settings.Settings, "
+        "e.g. endgame_layouts=1000 (repeatable; saved with the results)",
     )
     parser.add_argument(
         "--compare",
@@ -111,7 +104,8 @@ def _add_what_to_measure_options(parser: argparse.ArgumentParser) -> None:
         "--regret",
         action="store_true",
         help="instead of win rates, measure what the guesses lose against best play: every "
-        f"guess with at most {MAX_LAYOUTS} consistent layouts (solver.bench.regret.MAX_LAYOUTS) is "
+        f"guess with at most {Settings().regret_max_layouts} consistent layouts "
+        "(--set regret_max_layouts=N) is "
         "searched exactly, cell by cell (slow: minutes per thousand Expert games); --plot "
         "does not apply",
     )

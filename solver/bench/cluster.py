@@ -23,15 +23,17 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from distributed import Client, Future
-from distributed.comm import connect as comm_connect
-from distributed.comm import parse_address
-from distributed.comm.addressing import parse_host_port
+from distributed.comm.addressing import parse_address, parse_host_port
+from distributed.comm.core import connect as comm_connect
 from distributed.scheduler import KilledWorker
 
 from solver.errors import BenchError
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
 
 CONNECT_TIMEOUT = 5.0
 """Seconds to reach the scheduler, and then to find at least one worker there."""
@@ -64,21 +66,23 @@ class ClusterPool(cf.Executor):
     def __init__(self, client: Client, address: str) -> None:
         self.client = client
         self.address = address
-        self._futures: list[Future] = []
+        self._futures: list[Future[Any]] = []
+        """This run's tasks, whatever each returns."""
 
     @property
     def threads(self) -> int:
         """How many tasks the workers run at once (their threads, summed)."""
-        return max(1, sum(self.client.nthreads().values()))
+        threads: dict[str, int] = self.client.nthreads()  # by worker address
+        return max(1, sum(threads.values()))
 
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> cf.Future[Any]:
+    def submit(self, fn: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> cf.Future[_T]:
         task = self.client.submit(fn, *args, pure=False, **kwargs)
         self._futures.append(task)
-        relayed: cf.Future[Any] = cf.Future()
+        relayed: cf.Future[_T] = cf.Future()
         task.add_done_callback(functools.partial(self._relay, relayed))
         return relayed
 
-    def _relay(self, relayed: cf.Future[Any], task: Future) -> None:
+    def _relay(self, relayed: cf.Future[_T], task: Future[_T]) -> None:
         try:
             relayed.set_result(task.result())
         except (KilledWorker, cf.CancelledError, OSError) as error:

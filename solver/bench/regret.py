@@ -18,30 +18,14 @@ from fractions import Fraction
 from typing import Any
 
 from solver.analysis import analyze
+from solver.bench.play import MoveLike, Strategy, play_game
 from solver.bench.progress import progress_bar
-from solver.bench.run import (
-    MoveLike,
-    Strategy,
-    apply_overrides,
-    play_game,
-    seed_chunks,
-    shut_down_after,
-    worker_pool,
-)
+from solver.bench.run import seed_chunks, settings_with, shut_down_after, worker_pool
 from solver.board import Board, Cell
 from solver.engine import FirstClick, Game
 from solver.errors import BenchError, PositionTooLarge
+from solver.settings import current
 from solver.winprob import guess_values
-
-MIN_LAYOUTS = 1
-"""Guesses with fewer consistent layouts than this are not kept."""
-
-MAX_LAYOUTS = 5000
-"""Guesses with more consistent layouts than this are not kept (the search could not value
-them in reasonable time)."""
-
-MAX_VISITS = 30_000_000
-"""Layouts one position's search may look at before it gives up (about a minute of a core)."""
 
 
 @dataclass(frozen=True)
@@ -111,9 +95,14 @@ def collect_guesses(
 
 
 def guess_regret(
-    guess: Guess, max_layouts: int = MAX_LAYOUTS, max_visits: int = MAX_VISITS
+    guess: Guess, max_layouts: int | None = None, max_visits: int | None = None
 ) -> Fraction | None:
-    """The best cell's chance of winning minus the chosen cell's; None when the search gives up."""
+    """The best cell's chance of winning minus the chosen cell's; None when the search gives up
+    (past ``max_layouts`` and ``max_visits``, by default the settings ``regret_max_layouts`` and
+    ``regret_max_visits``)."""
+    settings = current()
+    max_layouts = settings.regret_max_layouts if max_layouts is None else max_layouts
+    max_visits = settings.regret_max_visits if max_visits is None else max_visits
     try:
         values = guess_values(guess.board, max_layouts=max_layouts, max_visits=max_visits)
     except PositionTooLarge:
@@ -139,35 +128,31 @@ def measure_regret(
 ) -> RegretReport:
     """Play ``games`` seeded games and value every kept guess exactly, on ``workers`` processes.
 
-    The size window and the search budget default to this module's settings, read after
-    ``overrides`` are applied, so ``--set solver.bench.regret.MAX_LAYOUTS=...`` works as expected.
-    ``overrides`` changes solver settings in every process, as in
-    :func:`solver.bench.run.run_benchmark` (here first in this one, which checks them before any
-    worker starts); ``progress`` shows bars (None: only on a terminal).
+    The size window and the search budget default to the settings ``regret_min_layouts``,
+    ``regret_max_layouts`` and ``regret_max_visits`` with ``overrides``, so that
+    ``--set regret_max_layouts=...`` works as expected. ``overrides`` changes solver settings in
+    every worker process, as in :func:`solver.bench.run.run_benchmark` (checked here before any
+    starts); ``progress`` shows bars (None: only on a terminal).
     """
-    overrides = dict(overrides or {})
+    run_settings = settings_with(dict(overrides or {}))
     chunks = list(seed_chunks(games, seed, workers))
-    previous = apply_overrides(overrides)
-    min_layouts = MIN_LAYOUTS if min_layouts is None else min_layouts
-    max_layouts = MAX_LAYOUTS if max_layouts is None else max_layouts
-    max_visits = MAX_VISITS if max_visits is None else max_visits
-    try:
-        pool = worker_pool(workers, overrides)
-        with shut_down_after(pool):
-            futures = [
-                pool.submit(collect_guesses, strategy, level, rule, seeds, min_layouts, max_layouts)
-                for seeds in chunks
-            ]
-            kept: list[Guess] = []
-            with progress_bar(
-                total=games, desc=f"{level} {rule}: playing", unit="game", show=progress
-            ) as bar:
-                for seeds, future in zip(chunks, futures, strict=True):
-                    kept += future.result()
-                    bar.update(len(seeds))
-            regrets = _valued(pool, kept, max_layouts, max_visits, f"{level} {rule}", progress)
-    finally:
-        apply_overrides(previous)
+    min_layouts = run_settings.regret_min_layouts if min_layouts is None else min_layouts
+    max_layouts = run_settings.regret_max_layouts if max_layouts is None else max_layouts
+    max_visits = run_settings.regret_max_visits if max_visits is None else max_visits
+    pool = worker_pool(workers, run_settings)
+    with shut_down_after(pool):
+        futures = [
+            pool.submit(collect_guesses, strategy, level, rule, seeds, min_layouts, max_layouts)
+            for seeds in chunks
+        ]
+        kept: list[Guess] = []
+        with progress_bar(
+            total=games, desc=f"{level} {rule}: playing", unit="game", show=progress
+        ) as bar:
+            for seeds, future in zip(chunks, futures, strict=True):
+                kept += future.result()
+                bar.update(len(seeds))
+        regrets = _valued(pool, kept, max_layouts, max_visits, f"{level} {rule}", progress)
     solved = [regret for regret in regrets if regret is not None]
     return RegretReport(
         level=level,

@@ -70,11 +70,14 @@ def binomial_test(successes: int, trials: int, rate: float | Fraction = Fraction
 
     def weight(count: int) -> int:
         """The probability of ``count`` successes times ``denominator ** trials``."""
-        return comb(trials, count) * hit**count * miss ** (trials - count)
+        # Whole numbers: no exponent is negative (typeshed cannot tell, and says Any).
+        powers: int = hit**count * miss ** (trials - count)
+        return comb(trials, count) * powers
 
     observed = weight(successes)
     no_likelier = sum(w for w in map(weight, range(trials + 1)) if w <= observed)
-    return no_likelier / exact_rate.denominator**trials
+    scale: int = exact_rate.denominator**trials
+    return no_likelier / scale
 
 
 @dataclass(frozen=True)

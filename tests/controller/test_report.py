@@ -18,7 +18,7 @@ from controller.errors import CommandError, ReplayError
 from controller.outcomes import LoggedGame, Result
 from controller.toollib import mine_layout, three_bv
 from solver import Board
-from solver.bench.run import BenchResult, write_json
+from solver.bench.results import BenchResult, write_json
 
 Z95 = 1.959963984540054  # the two-sided 95% point of the standard normal
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -20,10 +21,22 @@ from conftest import BOARDS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import Analysis, Board, BoardError, Cell, Game, Tile, analyze, find_certain
+from solver import (
+    Analysis,
+    Board,
+    BoardError,
+    Cell,
+    Game,
+    Tile,
+    analyze,
+    box_order,
+    find_certain,
+    group_count,
+)
 from solver import analysis as analysis_module
 from solver.constraints import read_constraints
 from solver.deduce import certain_cells
+from solver.settings import current, using
 from solver.strategy import next_moves
 
 
@@ -215,13 +228,11 @@ def test_probabilities_match_ms_toollib_on_positions_from_expert_play(seed: int)
         )
 
 
-def test_too_big_groups_fall_back_to_fewer_numbers_and_stay_sound(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_too_big_groups_fall_back_to_fewer_numbers_and_stay_sound() -> None:
     board = read_fixture("expert_wide_frontier.txt")
     exact = analyze(board)
-    monkeypatch.setattr(analysis_module, "MAX_STATES", 3)
-    relaxed = analyze(board)
+    with using(replace(current(), max_states=3)):
+        relaxed = analyze(board)
     assert not relaxed.exact and any(not group.exact for group in relaxed.groups)
     assert relaxed.solutions >= exact.solutions
     assert relaxed.safe <= exact.safe and relaxed.mines <= exact.mines
@@ -235,14 +246,14 @@ def test_state_bound_holds_on_expert_positions(seed: int, openings: int) -> None
     """The fallback relies on the bound: a count whose bound fits is never cut short."""
     board = random_position(random.Random(seed), 16, 30, 99, openings)
     constraints = read_constraints(board).constraints
-    for numbers in analysis_module._split_into_groups(constraints):
+    for numbers in group_count._split_into_groups(constraints):
         cells = {cell for constraint in numbers for cell in constraint.unknown}
-        boxes, box_numbers = analysis_module._boxes(cells, numbers)
+        boxes, box_numbers = group_count._boxes(cells, numbers)
         needs = [constraint.mines for constraint in numbers]
-        order, bound = analysis_module._order_boxes(box_numbers, [len(b) for b in boxes], needs)
-        count = analysis_module._GroupCount(
-            boxes, box_numbers, needs, board.mines, order, analysis_module.MAX_GROUP_WORK
-        )
+        sizes = [len(b) for b in boxes]
+        order, bound = box_order.order_boxes(box_numbers, sizes, needs, current())
+        limits = current().max_group_work, current().max_states
+        count = group_count.GroupCount(boxes, box_numbers, needs, board.mines, order, *limits)
         assert sum(len(table) for table in count.forward[1:]) <= bound
 
 
@@ -325,7 +336,7 @@ def test_counts_remembered_from_earlier_moves_are_the_counts_made_afresh(rule: s
             moves = next_moves(game.board, rule)
             if moves[0].is_guess and not game.board.is_fresh:
                 remembered = analyze(game.board)
-                analysis_module._count_group_memo.cache_clear()
+                group_count._count_group_memo.cache_clear()
                 assert same_analysis(remembered, analyze(game.board))
                 compared += 1
             for move in moves:

@@ -12,6 +12,7 @@ from bruteforce import random_position, with_unread
 
 import solver.analysis as analysis_module
 from solver import Board, analyze
+from solver.settings import current, using
 
 
 def expert_positions(count: int) -> list[Board]:
@@ -25,10 +26,10 @@ def assert_sound(board: Board, relaxed: analysis_module.Analysis) -> None:
     assert all(board.real_mines[cell] for cell in relaxed.mines)
 
 
-@pytest.mark.parametrize("limits", [{"MAX_TOTAL_WORK": 0, "MIN_GROUP_WORK": 50}, {"MAX_STATES": 3}])
+@pytest.mark.parametrize("limits", [{"max_total_work": 0, "min_group_work": 50}, {"max_states": 3}])
 @pytest.mark.parametrize("unread_share", [0.0, 0.3])
 def test_a_spent_budget_leaves_groups_approximate_and_sound(
-    monkeypatch: pytest.MonkeyPatch, limits: dict[str, int], unread_share: float
+    limits: dict[str, int], unread_share: float
 ) -> None:
     """Past the analysis's budget, or a group's states, some groups are approximate, and sound;
     so with some numbers not read yet (opened cells whose number is not known)."""
@@ -39,11 +40,10 @@ def test_a_spent_budget_leaves_groups_approximate_and_sound(
         unread = rng.sample(numbers, round(len(numbers) * unread_share))
         boards.append(with_unread(board, frozenset(unread)))
     exact = [analyze(board) for board in boards]
-    for name, value in limits.items():
-        monkeypatch.setattr(analysis_module, name, value)
     approximated = 0
     for board, truth in zip(boards, exact, strict=True):
-        relaxed = analyze(board)
+        with using(current().changed(limits)):
+            relaxed = analyze(board)
         assert relaxed.solutions >= truth.solutions
         assert relaxed.safe <= truth.safe and relaxed.mines <= truth.mines
         assert_sound(board, relaxed)
@@ -55,14 +55,11 @@ def test_a_spent_budget_leaves_groups_approximate_and_sound(
     assert approximated >= 3
 
 
-def test_rough_combination_keeps_the_count_and_certain_cells_exact(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_rough_combination_keeps_the_count_and_certain_cells_exact() -> None:
     for board in expert_positions(12):
         exact = analyze(board)
-        monkeypatch.setattr(analysis_module, "MAX_EXACT_PRODUCTS", 0)
-        rough = analyze(board)
-        monkeypatch.undo()
+        with using(current().changed({"max_exact_products": 0})):
+            rough = analyze(board)
         assert rough.solutions == exact.solutions
         assert (rough.safe, rough.mines) == (exact.safe, exact.mines)
         if rough.groups:

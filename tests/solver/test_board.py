@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solver.board
+import solver.board_text
 from solver import Board, BoardError, Tile, analyze
 from solver.board import MAX_COLUMNS, MAX_ROWS
 from solver.engine import neighbour_counts
@@ -287,7 +288,8 @@ def test_every_board_has_a_repr_that_reads_back(rows: list[list[Tile]]) -> None:
     text = repr(board)
     assert eval(text, {"Board": Board}) == board
     assert ("Board.from_rows" in text) == (Tile.OPENED in board.tiles)
-    assert str(board).count(solver.board.OPENED_CHAR) == int((board.tiles == Tile.OPENED).sum())
+    opened = int((board.tiles == Tile.OPENED).sum())
+    assert str(board).count(solver.board_text.OPENED_CHAR) == opened
 
 
 # -- fuzzing: whatever the text, the only exception is BoardError ---------------------------------
@@ -346,7 +348,7 @@ def test_mutated_valid_files_raise_only_board_errors(
 
 
 def test_module_docstring_example_is_a_possible_board_written_as_to_text_writes_it() -> None:
-    doc = solver.board.__doc__ or ""
+    doc = solver.board_text.__doc__ or ""
     block = doc.split("writes::\n\n", 1)[1].split("\n\n  ``#``", 1)[0]
     text = textwrap.dedent(block) + "\n"
     board = Board.from_text(text)

@@ -3,6 +3,7 @@ with the same safeties, in every game."""
 
 from __future__ import annotations
 
+import ast
 import shutil
 import subprocess
 import sys
@@ -18,12 +19,20 @@ pytestmark = pytest.mark.skipif(
     reason="the solver's modules are not compiled in this checkout",
 )
 
+ROOT = Path(__file__).resolve().parents[2]
+COMPILED_MODULES: list[str] = next(
+    ast.literal_eval(node.value)
+    for node in ast.parse((ROOT / "setup.py").read_text()).body
+    if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "COMPILED_MODULES"
+)
+"""The modules setup.py compiles from their source (its list, read without running it)."""
+
 PLAY = """
-import hashlib, sys
-from solver import deduce
+import hashlib, importlib, sys
 from solver.engine import Game
 from solver.strategy import next_moves
-print(deduce.__file__)
+for name in sys.argv[1:]:
+    print(importlib.import_module("solver." + name).__file__)
 for rule in ("safe", "opening"):
     for seed in range(9_100_000, 9_100_040):
         game, moves = Game.level("expert", rule, seed=seed), []
@@ -38,9 +47,9 @@ for rule in ("safe", "opening"):
 
 def _play(package_parent: Path) -> list[str]:
     """Every game's moves (digested), played by the ``solver`` package in ``package_parent``,
-    after the path of the module that found the certain moves."""
+    after the paths of the modules setup.py compiles, as imported."""
     run = subprocess.run(
-        [sys.executable, "-c", PLAY],
+        [sys.executable, "-c", PLAY, *COMPILED_MODULES],
         cwd=package_parent,  # ``-c`` puts the working folder first on the path
         env={"PYTHONPATH": str(package_parent), "PATH": ""},
         capture_output=True,
@@ -54,6 +63,8 @@ def test_compiled_modules_make_the_moves_of_their_source(tmp_path: Path) -> None
     source = Path(solver.__file__).parent
     shutil.copytree(source, tmp_path / "solver", ignore=shutil.ignore_patterns("*.so", "*.pyd"))
     compiled, python = _play(source.parent), _play(tmp_path)
-    assert not compiled[0].endswith(".py") and python[0].endswith(".py")
-    assert compiled[1:] == python[1:]
-    assert len(python) == 1 + 80
+    modules = len(COMPILED_MODULES)
+    assert not any(path.endswith(".py") for path in compiled[:modules]), compiled[:modules]
+    assert all(path.endswith(".py") for path in python[:modules])
+    assert compiled[modules:] == python[modules:]
+    assert len(python) == modules + 80

@@ -14,9 +14,8 @@ from solver import Board, BoardError, Tile
 from solver.analysis import analyze
 from solver.engine import FirstClick, Game, GameState
 from solver.errors import MoveError
+from solver.settings import current
 from solver.strategy import (
-    CANDIDATE_SAFETY_RATIO,
-    ENDGAME_LAYOUTS,
     Action,
     Move,
     choose_move,
@@ -140,16 +139,16 @@ def guesses() -> list[Board]:
 
 
 def test_a_guess_is_among_the_safest_cells_or_wins_most_often(guesses: list[Board]) -> None:
-    """Outside the endgame the guess is within CANDIDATE_SAFETY_RATIO of the safest cell; in the
+    """Outside the endgame the guess is within candidate_safety_ratio of the safest cell; in the
     endgame (few layouts) best play after it wins as often as the position allows."""
     endgames = 0
     for board in guesses:
         analysis = analyze(board)
         cell = choose_move(board)
         assert board[cell] == Tile.HIDDEN
-        if analysis.solutions > ENDGAME_LAYOUTS:
+        if analysis.solutions > current().endgame_layouts:
             safest = 1 - min(analysis.probability(c) for c in _unknown(board))
-            assert 1 - analysis.probability(cell) >= CANDIDATE_SAFETY_RATIO * safest
+            assert 1 - analysis.probability(cell) >= current().candidate_safety_ratio * safest
             continue
         endgames += 1
         won = Fraction(0)

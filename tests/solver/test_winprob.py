@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
@@ -17,6 +18,8 @@ from solver import Board, BoardError, Game, Tile, winprob
 from solver.analysis import analyze
 from solver.engine import neighbour_counts
 from solver.errors import PositionTooLarge
+from solver.layouts import consistent_layouts
+from solver.settings import current, using
 from solver.winprob import best_guess, guess_values, win_probability
 
 
@@ -184,7 +187,7 @@ def test_unread_numbers_are_searched_as_safe_cells_that_never_tell_their_number(
             read.tiles[cell] = value
         known += count * win_probability(read)
     assert known >= chance * len(layouts)
-    searched = winprob._layouts(unread, _unknown_index(unread), winprob.MAX_LAYOUTS)
+    searched = consistent_layouts(unread, _unknown_index(unread), winprob.MAX_LAYOUTS)
     assert len(searched) == analyze(unread).solutions
     assert guess_values(unread) == {
         cell: value
@@ -197,7 +200,7 @@ def test_unread_numbers_are_searched_as_safe_cells_that_never_tell_their_number(
 @given(tiny_positions(flags=True))
 def test_flags_count_as_mines_as_in_the_analysis(board: Board) -> None:
     assert win_probability(board) == brute_force_win_probability(board)
-    layouts = winprob._layouts(board, _unknown_index(board), winprob.MAX_LAYOUTS)
+    layouts = consistent_layouts(board, _unknown_index(board), winprob.MAX_LAYOUTS)
     assert len(layouts) == analyze(board).solutions
 
 
@@ -278,11 +281,11 @@ def test_a_search_past_its_budget_of_layout_visits_gives_up() -> None:
         win_probability(board, max_visits=30)
 
 
-def test_listing_layouts_past_its_step_cap_gives_up(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_listing_layouts_past_its_step_cap_gives_up() -> None:
     board = Board.from_rows(["UUUUUU", "111111", "000000"], mines=2)
     assert win_probability(board) == brute_force_win_probability(board)
-    monkeypatch.setattr(winprob, "MAX_ENUMERATION_STEPS", 5)
-    with pytest.raises(PositionTooLarge, match="steps"):
+    few_steps = replace(current(), max_enumeration_steps=5)
+    with using(few_steps), pytest.raises(PositionTooLarge, match="steps"):
         win_probability(board)
 
 

@@ -1,21 +1,31 @@
-"""The compiled search (solver._winprob_core) is the Python search (winprob._Search) step for
-step: the same values, the same cells, the same layouts looked at, the same point of giving up."""
+"""The compiled search (solver._winprob_core) is the Python search (winprob_search.Search) step
+for step: the same values, the same cells, the same layouts looked at, the same point of giving
+up; and it lists the same layouts as the Python listing (layouts._part_layouts)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 
-from solver import Board, winprob
+from solver import Board, layouts, winprob, winprob_search
 from solver.engine import FirstClick, Game
 from solver.errors import PositionTooLarge
-from solver.strategy import ENDGAME_LAYOUTS, next_moves
+from solver.settings import current, using
+from solver.strategy import next_moves
+
+ENDGAME_LAYOUTS = current().endgame_layouts
+"""The most layouts the solver searches in play."""
+
+try:
+    from solver import _winprob_core as _core_module
+except ImportError:  # not built in this checkout: the tests below are skipped
+    _core_module = None  # type: ignore[assignment]
 
 pytestmark = pytest.mark.skipif(
-    winprob._core is None, reason="the compiled search is not built in this checkout"
+    _core_module is None, reason="the compiled search is not built in this checkout"
 )
-_core_module = winprob._core
 
 
 def _guess_positions(level: str, seeds: range) -> Iterator[Board]:
@@ -27,7 +37,9 @@ def _guess_positions(level: str, seeds: range) -> Iterator[Board]:
             moves = next_moves(board)
             if moves[-1].is_guess and not board.is_fresh:
                 try:
-                    if len(winprob._layouts(board, winprob._index(board), ENDGAME_LAYOUTS)) > 2:
+                    index = winprob._index(board)
+                    listed = layouts.consistent_layouts(board, index, ENDGAME_LAYOUTS)
+                    if len(listed) > 2:
                         yield board.copy()
                 except PositionTooLarge:
                     pass
@@ -41,17 +53,18 @@ POSITIONS = list(_guess_positions("expert", range(40)))
 
 def _searches(
     board: Board, monkeypatch: pytest.MonkeyPatch, max_visits: int
-) -> tuple[winprob._Search, winprob._Search]:
+) -> tuple[winprob_search.Search, winprob_search.Search]:
     """The compiled and the Python search of ``board``."""
     _, compiled, _ = winprob._consistent_search(board, ENDGAME_LAYOUTS, max_visits)
     with monkeypatch.context() as patch:
-        patch.setattr(winprob, "_core", None)
+        patch.setattr(winprob_search, "_core", None)
+        patch.setattr(layouts, "_core", None)
         _, python, _ = winprob._consistent_search(board, ENDGAME_LAYOUTS, max_visits)
     assert type(compiled) is not type(python)
     return compiled, python
 
 
-def _outcome(search: winprob._Search, position: int, opened: int) -> object:
+def _outcome(search: winprob_search.Search, position: int, opened: int) -> object:
     """The best cell and its value, or the give-up, and the layouts still left to look at."""
     try:
         found: object = search.best_cell(position, opened)
@@ -90,7 +103,7 @@ def test_compiled_and_python_agree_on_weighted_fresh_boards(
 ) -> None:
     board = Board.empty(3, 4, 3)
     compiled = winprob.win_probability(board, rule=rule)
-    monkeypatch.setattr(winprob, "_core", None)
+    monkeypatch.setattr(winprob_search, "_core", None)
     assert winprob.win_probability(board, rule=rule) == compiled
 
 
@@ -100,16 +113,16 @@ def test_compiled_and_python_list_the_same_layouts_after_the_same_steps(
 ) -> None:
     def listed() -> object:
         try:
-            return winprob._layouts(board, winprob._index(board), ENDGAME_LAYOUTS)
+            return layouts.consistent_layouts(board, winprob._index(board), ENDGAME_LAYOUTS)
         except PositionTooLarge as gave_up:
             return str(gave_up)
 
     compiled = listed()
-    monkeypatch.setattr(winprob, "_core", None)
+    monkeypatch.setattr(layouts, "_core", None)
     assert listed() == compiled
     for cap in (3, 20, 60):
-        monkeypatch.setattr(winprob, "MAX_ENUMERATION_STEPS", cap)
-        python = listed()
-        with monkeypatch.context() as patch:
-            patch.setattr(winprob, "_core", _core_module)
-            assert listed() == python
+        with using(replace(current(), max_enumeration_steps=cap)):
+            python = listed()
+            with monkeypatch.context() as patch:
+                patch.setattr(layouts, "_core", _core_module)
+                assert listed() == python

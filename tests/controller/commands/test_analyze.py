@@ -6,6 +6,7 @@ import json
 import random
 import subprocess
 import sys
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -14,10 +15,10 @@ import pytest
 from bruteforce import enumerate_solutions, random_position
 from conftest import BOARDS
 
-import solver.analysis as analysis_module
 from controller.cli import main
 from solver import Board, Game, Tile, analyze
-from solver.board import MAX_TEXT_BYTES
+from solver.board_text import MAX_TEXT_BYTES
+from solver.settings import current, using
 
 
 @pytest.fixture
@@ -128,18 +129,16 @@ def test_a_board_of_mines_only_is_already_won_under_every_rule(
     assert "certain mines (4)" in out and "win probability with best play: 1 = 100.0000%" in out
 
 
-def test_an_approximate_analysis_says_why(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    monkeypatch.setattr(analysis_module, "MAX_EXACT_PRODUCTS", 0)
+def test_an_approximate_analysis_says_why(capsys: pytest.CaptureFixture[str]) -> None:
     path = BOARDS / "expert_wide_frontier.txt"
-    assert main(["analyze", str(path)]) == 0
-    solutions = analyze(Board.from_text(path.read_text())).solutions
-    assert f"solutions: {solutions} (approximate: combining the groups takes" in (
-        capsys.readouterr().out
-    )
-    assert main(["analyze", str(path), "--json"]) == 0
-    report = json.loads(capsys.readouterr().out)
+    with using(replace(current(), max_exact_products=0)):
+        assert main(["analyze", str(path)]) == 0
+        solutions = analyze(Board.from_text(path.read_text())).solutions
+        assert f"solutions: {solutions} (approximate: combining the groups takes" in (
+            capsys.readouterr().out
+        )
+        assert main(["analyze", str(path), "--json"]) == 0
+        report = json.loads(capsys.readouterr().out)
     assert not report["exact"] and "significant digits" in report["approximation"]
 
 

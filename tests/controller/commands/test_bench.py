@@ -12,7 +12,7 @@ import pytest
 
 from controller.cli import main
 from controller.commands import unwritable
-from solver.bench.run import read_json
+from solver.bench.results import read_json
 
 
 def test_the_command_names_a_bad_strategy(capsys: pytest.CaptureFixture) -> None:
@@ -96,10 +96,10 @@ def test_two_saved_runs_are_compared_game_for_game(
 
 def test_the_command_refuses_a_malformed_setting(capsys: pytest.CaptureFixture) -> None:
     with pytest.raises(SystemExit):
-        main(["bench", "--set", "solver.strategy.ENDGAME_LAYOUTS", "--games", "1"])
+        main(["bench", "--set", "endgame_layouts", "--games", "1"])
     assert "NAME=VALUE" in capsys.readouterr().err
-    assert main(["bench", "--set", "solver.strategy.NOPE=1", "--games", "1"]) == 1
-    assert "has no setting 'NOPE'" in capsys.readouterr().err
+    assert main(["bench", "--set", "nope=1", "--games", "1"]) == 1
+    assert "'nope' is not a solver setting" in capsys.readouterr().err
 
 
 QUICK_RUN = ["bench", "--level", "beginner", "--games", "4", "--workers", "1"]

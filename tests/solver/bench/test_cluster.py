@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import pydoc
 import socket
 import subprocess
 import sys
@@ -20,8 +19,10 @@ from distributed import Client
 
 from controller.cli import main
 from solver.bench import cluster
-from solver.bench.run import BenchResult, run_benchmark
+from solver.bench.results import BenchResult
+from solver.bench.run import run_benchmark
 from solver.errors import BenchError
+from solver.settings import current
 from solver.strategy import next_moves
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -32,7 +33,7 @@ TIMINGS = (
     "decision_ms_max",
     "cpu_ms_per_game",
 )
-CORNER = "solver.strategy.INNER_OPENING=(0, 0)"
+CORNER = "inner_opening=(0, 0)"
 
 
 def _environment() -> dict[str, str]:
@@ -158,8 +159,8 @@ def test_a_setting_is_applied_for_the_run_and_put_back_on_every_worker(
     assert documents["corner"]["settings"]["cluster"] == address
     assert documents["corner"]["settings"]["workers"] is None
     with Client(address, timeout=10, set_as_default=False) as client:
-        left = client.run(pydoc.locate, "solver.strategy.INNER_OPENING")
-    assert list(left.values()) == [(3, 3), (3, 3)]
+        left = client.run(current)
+    assert [settings.inner_opening for settings in left.values()] == [(3, 3), (3, 3)]
 
 
 def test_workers_running_other_code_are_refused(

@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
-from solver import Board, strategy
+from solver import Board
 from solver.bench.regret import Guess, guess_regret, measure_regret
 from solver.engine import FirstClick
 from solver.errors import PositionTooLarge
+from solver.settings import current
 from solver.strategy import Action, Move, next_moves
 from solver.winprob import guess_values
 
@@ -53,8 +54,8 @@ def test_the_solver_loses_nothing_where_its_own_exact_search_chooses() -> None:
         80,
         2,
         0,
-        max_layouts=strategy.ENDGAME_LAYOUTS,
-        max_visits=strategy.ENDGAME_VISITS,
+        max_layouts=current().endgame_layouts,
+        max_visits=current().endgame_visits,
         progress=False,
     )
     assert report.kept > 10 and report.solved == report.kept
@@ -83,7 +84,7 @@ def test_the_bench_command_prints_and_saves_the_regret(
     saved = tmp_path / "regret.json"
     command = "bench --regret --level intermediate --rule safe --games 40 --workers 2 --seed 0"
     options = ["--strategy", "test_regret:worst_guess", "--out", str(saved)]
-    window = ["--set", "solver.bench.regret.MAX_LAYOUTS=400"]
+    window = ["--set", "regret_max_layouts=400"]
     assert main([*command.split(), *options, *window]) == 0
     (report,) = json.loads(saved.read_text())["regret"]
     row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("interm"))
@@ -93,7 +94,5 @@ def test_the_bench_command_prints_and_saves_the_regret(
 
 
 def test_a_bad_setting_is_refused_before_any_game(capsys: pytest.CaptureFixture[str]) -> None:
-    assert (
-        main(["bench", "--regret", "--set", "solver.bench.regret.NO_SUCH=1", "--games", "1"]) == 1
-    )
-    assert "solver.bench.regret has no setting 'NO_SUCH'" in capsys.readouterr().err
+    assert main(["bench", "--regret", "--set", "regret_no_such=1", "--games", "1"]) == 1
+    assert "'regret_no_such' is not a solver setting" in capsys.readouterr().err

@@ -22,16 +22,12 @@ from bench_players import Action, Move, random_opener
 
 from controller.cli import main
 from controller.commands.bench import DEFAULT_STRATEGY
-from solver import Board, Cell, FirstClick, Game, GameState, Tile, strategy
-from solver.bench.run import (
-    format_table,
-    load_strategy,
-    measure_engine,
-    play_game,
-    run_benchmark,
-    write_json,
-)
+from solver import Board, Cell, FirstClick, Game, GameState, Tile
+from solver.bench.play import load_strategy, measure_engine, play_game
+from solver.bench.results import format_table, write_json
+from solver.bench.run import run_benchmark
 from solver.errors import BenchError
+from solver.settings import current
 from solver.strategy import next_moves
 
 
@@ -274,9 +270,7 @@ def test_settings_reach_every_worker_and_are_put_back() -> None:
     """A setting changes the games, the same way in one process as in a pool, and is restored
     after the run. A first click at the corner instead of an inner cell opens less of the board,
     so it needs more guesses (wins alone may not differ: Beginner is nearly always won)."""
-    import solver.strategy
-
-    corner = {"solver.strategy.INNER_OPENING": (0, 0)}
+    corner = {"inner_opening": (0, 0)}
     usual = run_benchmark(next_moves, ["beginner"], ["opening"], 40, workers=2, seed=11)
     moved = [
         run_benchmark(next_moves, ["beginner"], ["opening"], 40, w, 11, overrides=corner)
@@ -286,43 +280,54 @@ def test_settings_reach_every_worker_and_are_put_back() -> None:
     assert moved[0][0].guesses_per_game == moved[1][0].guesses_per_game
     assert moved[0][0].guesses_per_game > usual[0].guesses_per_game
     assert moved[0][0].overrides == corner and usual[0].overrides == {}
-    assert solver.strategy.INNER_OPENING == (3, 3)
+    assert current().inner_opening == (3, 3)
 
 
 @pytest.mark.parametrize(
     ("overrides", "message"),
     [
-        ({"os.sep": "/"}, "not a solver setting"),
-        ({"solver.strategy.first_click": 1}, "not a solver setting"),
-        ({"solver.nowhere.LIMIT": 1}, "no module 'solver.nowhere'"),
-        ({"solver.strategy.NO_SUCH_SETTING": 1}, "has no setting 'NO_SUCH_SETTING'"),
+        ({"os.sep": "/"}, "'os.sep' is not a solver setting (they are: max_states,"),
+        ({"first_click": 1}, "'first_click' is not a solver setting"),
+        ({"no_such_setting": 1}, "'no_such_setting' is not a solver setting"),
+        # the dotted names of the module globals that were the settings once
         (
-            {"solver.strategy.ENDGAME_LAYOUTS": "x"},
-            f"takes int values (now {strategy.ENDGAME_LAYOUTS}), not str ('x')",
+            {"solver.strategy.ENDGAME_VISITS": 1},
+            "'solver.strategy.ENDGAME_VISITS' is not a solver setting: it is named endgame_visits",
         ),
-        # MAX_STATES=0 once hung the run for good; every count or limit is at least 1
-        ({"solver.analysis.MAX_STATES": 0}, "at least 1, not 0"),
-        ({"solver.strategy.OFF_FRONTIER_CANDIDATES": -1}, "at least 1, not -1"),
-        ({"solver.strategy.SECOND_SAFETY_WEIGHT": -0.5}, "at least 0, not -0.5"),
-        ({"solver.strategy.SECOND_SAFETY_WEIGHT": float("nan")}, "at least 0, not nan"),
+        ({"endgame_layouts": "x"}, "endgame_layouts takes int values, not str ('x')"),
+        ({"endgame_layouts": True}, "endgame_layouts takes int values, not bool (True)"),
+        ({"inner_opening": [0, 0]}, "inner_opening takes tuple[int, int] values, not list"),
+        # max_states=0 once hung the run for good; every count or limit has its lowest value
+        ({"max_states": 0}, "max_states must be at least 1, not 0"),
+        ({"off_frontier_candidates": -1}, "at least 1, not -1"),
+        ({"inner_opening": (3, -1)}, "inner_opening must be at least 0, not -1"),
+        ({"second_safety_weight": -0.5}, "second_safety_weight must be between 0 and 1, not -0.5"),
+        ({"second_safety_weight": float("nan")}, "between 0 and 1, not nan"),
+        ({"candidate_safety_ratio": 1.5}, "between 0 and 1, not 1.5"),
         # a private constant is how the code works, not a setting (0 bits per need: wrong counts)
-        ({"solver.analysis._BITS_PER_NEED": 0}, "not a solver setting"),
+        ({"_BITS_PER_NEED": 0}, "not a solver setting"),
     ],
 )
 def test_bad_settings_are_refused_before_any_game(overrides: dict, message: str) -> None:
-    import solver.strategy
-
-    before = solver.strategy.ENDGAME_LAYOUTS
-    with pytest.raises(ValueError, match=re.escape(message)):
+    before = current()
+    with pytest.raises(BenchError, match=re.escape(message)):
         run_benchmark(
             random_opener,
             ["beginner"],
             ["safe"],
             5,
             workers=1,
-            overrides={"solver.strategy.ENDGAME_LAYOUTS": 7, **overrides},
+            overrides={"endgame_layouts": 7, **overrides},
         )
-    assert before == solver.strategy.ENDGAME_LAYOUTS  # none applied when one is refused
+    assert current() is before  # none applied when one is refused
+
+
+def test_a_whole_number_is_taken_for_a_fraction_and_a_run_records_its_settings() -> None:
+    (result,) = run_benchmark(
+        random_opener, ["beginner"], ["safe"], 3, workers=1, overrides={"second_safety_weight": 1}
+    )
+    assert result.overrides == {"second_safety_weight": 1}
+    assert current().changed(result.overrides).second_safety_weight == 1.0
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="sends SIGINT")
@@ -362,9 +367,9 @@ def test_ctrl_c_stops_a_run_on_workers_that_are_busy(tmp_path: Path) -> None:
 def test_a_saved_benchmark_larger_than_any_is_refused_before_it_is_read_whole(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ) -> None:
-    import solver.bench.run as run_module
+    import solver.bench.results as results_module
 
-    monkeypatch.setattr(run_module, "MAX_RESULTS_BYTES", 2 << 20)
+    monkeypatch.setattr(results_module, "MAX_RESULTS_BYTES", 2 << 20)
     big = tmp_path / "big.json"
     big.write_text(" " * ((2 << 20) + 1))
     assert main(["bench", "--compare", str(big), str(big)]) == 1
