@@ -79,15 +79,17 @@ def _recoloured(before: Image, after: Image, where: npt.NDArray[np.bool_]) -> np
     red on a loss), not a change of what is drawn on it."""
     if not where.any():
         return np.zeros(where.shape, dtype=bool)
-    return np.all(before == commonest_colour(before[where]), axis=2) & np.all(
-        after == commonest_colour(after[where]), axis=2
+    return np.asarray(
+        np.all(before == commonest_colour(before[where]), axis=2)
+        & np.all(after == commonest_colour(after[where]), axis=2),
+        dtype=np.bool_,
     )
 
 
 def commonest_colour(pixels: Image) -> Image:
     """The colour most of ``pixels`` (any array whose last axis is the channels) show."""
     colours, counts = np.unique(pixels.reshape(-1, pixels.shape[-1]), axis=0, return_counts=True)
-    return colours[int(counts.argmax())]
+    return np.asarray(colours[int(counts.argmax())], dtype=np.uint8)
 
 
 def _whole_face(frame: Image, changed: Rect) -> Rect:

@@ -49,7 +49,7 @@ class Step:
 
     @property
     def changed(self) -> npt.NDArray[np.bool_]:
-        return self.before != self.after
+        return np.asarray(self.before != self.after, dtype=np.bool_)
 
     def painted_past(self, box: tuple[int, int, int, int]) -> bool:
         """Whether the click painted over part of ``box`` (the part of the cells compared) in
@@ -59,7 +59,7 @@ class Step:
     @property
     def uncovered(self) -> npt.NDArray[np.bool_]:
         """The cells hidden before the click that it changed."""
-        return self.changed & (self.before == HIDDEN_ID)
+        return np.asarray(self.changed & (self.before == HIDDEN_ID), dtype=np.bool_)
 
 
 @dataclass

@@ -195,7 +195,10 @@ class BoardView:
         captures: 0 where they are equal."""
         pictures = (self.cell_pictures(frame).astype(np.int16) for frame in (before, after))
         difference = np.abs(np.subtract(*pictures))
-        return difference.reshape(self.grid.rows, self.grid.columns, -1).mean(axis=-1)
+        return np.asarray(
+            difference.reshape(self.grid.rows, self.grid.columns, -1).mean(axis=-1),
+            dtype=np.float64,
+        )
 
     def still_board(self) -> Image:
         """A capture of the board once it holds still (the game may still be drawing a click)."""

@@ -90,7 +90,9 @@ class Spacing:
         inside = np.arange(offset, offset + size)
         late = inside >= self.half
         excess = (starts[1:] - starts[:-1]) - self.cut
-        return starts[:-1, None] + inside[None, :] + late[None, :] * excess[:, None]
+        return np.asarray(
+            starts[:-1, None] + inside[None, :] + late[None, :] * excess[:, None], dtype=np.intp
+        )
 
     def span(self, index: int, offset: int, size: int) -> tuple[int, int]:
         """The first pixel and the end of that crop in cell ``index`` (its excess included)."""

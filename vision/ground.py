@@ -40,7 +40,7 @@ def ground_shapes(ringed: npt.NDArray[np.uint8]) -> Floats:
     columns = left * (1 - across) + right * across
     corners = upper * (1 - down) + lower * down
     ground = rows + columns - corners
-    return ground - ground.mean(axis=(1, 2), keepdims=True)
+    return np.asarray(ground - ground.mean(axis=(1, 2), keepdims=True), dtype=np.float64)
 
 
 def flattened(ringed: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:

@@ -373,7 +373,7 @@ def flat_background(picture: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]
     candidates = picture[:: max(1, len(picture) // BACKGROUND_CANDIDATES)]
     away = np.abs(picture[None, :, :] - candidates[:, None, :]).max(axis=2)
     best = int(np.argmax((away <= BACKGROUND_NEAR).sum(axis=1)))
-    return away[best]
+    return np.asarray(away[best], dtype=np.float32)
 
 
 def nearest_per_label(

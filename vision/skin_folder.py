@@ -285,7 +285,7 @@ class _SkinJson:
 
     def names(self, name: str, known: list[str] | tuple[str, ...]) -> list[str]:
         """Field ``name``: a list of distinct names from ``known`` (they become file names)."""
-        value = self.get(name, list)
+        value: list[str] = self.get(name, list)  # each item is checked to be in ``known``
         for item in value:
             if item not in known:
                 raise self.error(f"{name}: {shown(item)} is not one of {', '.join(known)}")
@@ -334,7 +334,7 @@ def _read_png(path: Path) -> Image:
 def _read_mask(path: Path) -> npt.NDArray[np.bool_]:
     """The mask in PNG file ``path``: white where compared, black where not, nothing else."""
     image = _read_png(path)
-    white = (image == 255).all(axis=2)
+    white = np.asarray((image == 255).all(axis=2), dtype=np.bool_)
     if not (white | (image == 0).all(axis=2)).all():
         raise SkinError(f"{path}: a mask has only black and white pixels")
     return white

@@ -20,7 +20,9 @@ from solver.winprob import MAX_LAYOUTS, win_probability
 DEFAULT_LAYOUT_LIMIT = 20
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_parser(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "analyze",
         help="exact mine probabilities of a board file",

@@ -23,7 +23,9 @@ from solver.settings import Settings
 DEFAULT_STRATEGY = "solver.strategy:next_moves"
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_parser(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "bench",
         help="measure the win rate on simulated games",

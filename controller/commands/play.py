@@ -30,7 +30,9 @@ from solver.bench.stats import format_win_rate
 DEFAULT_GAME = "winemine"
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_parser(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "play",
         help="play real Minesweeper games and log each one",
@@ -92,7 +94,8 @@ def _play(table: ScreenTable, log: OutcomeLog, stop_key: StopKey, args: argparse
     size = f"{table.geometry.rows}x{table.geometry.columns}x{table.mines}"
 
     def progress(games: int) -> Iterable[int]:
-        return progress_bar(range(games), unit="game", desc=f"{table.game} {size}")
+        bar: Iterable[int] = progress_bar(range(games), unit="game", desc=f"{table.game} {size}")
+        return bar
 
     interrupted = False
     try:

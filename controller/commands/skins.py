@@ -10,7 +10,9 @@ from calibration.store import export_skin, import_skin, list_skins, load_skin, s
 from vision.errors import SkinError
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_parser(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "skins", help="list, export or import learned skins", description=__doc__
     )

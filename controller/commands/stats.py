@@ -14,7 +14,9 @@ from controller.outcomes import OutcomeLog, default_db_path
 from solver.bench.progress import progress_bar
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_parser(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "stats",
         help="win rates of the games played, with 95%% intervals",

@@ -37,7 +37,7 @@ def start_time(pid: int) -> float | None:
         process = psutil.Process(pid)
         if process.status() == psutil.STATUS_ZOMBIE:
             return None
-        return process.create_time()
+        return float(process.create_time())
     except psutil.Error:
         return None
 

@@ -100,7 +100,7 @@ def declare_dpi_aware(platform: str = sys.platform, windll: Any = None) -> str |
     if windll is None:
         windll = ctypes.windll  # type: ignore[attr-defined]
     per_monitor_v2 = ctypes.c_void_p(-4)  # DPI_AWARENESS_CONTEXT_PER_MONITOR_AWARE_V2
-    attempts = (
+    attempts: tuple[tuple[str, Callable[[], object]], ...] = (
         ("per-monitor v2", lambda: windll.user32.SetProcessDpiAwarenessContext(per_monitor_v2)),
         ("per-monitor", lambda: windll.shcore.SetProcessDpiAwareness(2) == 0),  # S_OK
         ("system", lambda: windll.user32.SetProcessDPIAware()),

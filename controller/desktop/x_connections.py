@@ -151,4 +151,5 @@ def _in_xlib(frame: FrameType) -> bool:
 def _connection_closed() -> type[Exception]:
     from Xlib.error import ConnectionClosedError
 
-    return ConnectionClosedError
+    closed: type[Exception] = ConnectionClosedError  # Xlib has no type information
+    return closed

@@ -20,7 +20,7 @@ from drawn_game import (
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calibration import game_end, waits
+from calibration import game_end, view, waits
 from calibration.game_end import EndJudge
 from calibration.record import PlayedGame
 from solver import Game, GameState, Tile
@@ -40,7 +40,7 @@ def watched_losses(monkeypatch: pytest.MonkeyPatch) -> LossWatches:
     message."""
     seen = LossWatches()
     real_settled, real_lost, real_won = (
-        game_end.settled,
+        view.settled,
         EndJudge.lost,
         EndJudge.won,
     )

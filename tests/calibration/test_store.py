@@ -35,8 +35,8 @@ from skin_documents import (
 import calibration.store as store
 from calibration.catalogue import Catalogue
 from calibration.inference import learn
-from calibration.learn import build_skin
 from calibration.record import Evidence
+from calibration.skin_build import build_skin
 from calibration.store import (
     check_name,
     export_skin,

@@ -886,7 +886,7 @@ def test_no_move_on_a_game_that_goes_on_stops_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table = SimulatedTable(seed=15)
-    solver_moves = controller.loop.next_moves
+    solver_moves = next_moves
     calls = 0
 
     def gives_up_after_the_first_move(board: Board, rule: str, *, flags: bool) -> list[Move]:

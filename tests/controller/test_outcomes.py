@@ -17,8 +17,8 @@ from outcome_logs import SETUP
 
 from controller import outcomes
 from controller.errors import OutcomeLogError
-from controller.outcomes import GameSetup, OutcomeLog, Result, three_bv
-from controller.toollib import mine_layout
+from controller.outcomes import GameSetup, OutcomeLog, Result
+from controller.toollib import mine_layout, three_bv
 from solver import Board
 
 

@@ -10,8 +10,8 @@ from skin_documents import edit_json, saved
 
 from calibration.catalogue import Catalogue
 from calibration.inference import learn
-from calibration.learn import build_skin
 from calibration.record import Evidence
+from calibration.skin_build import build_skin
 from calibration.store import list_skins, save_skin
 from controller.cli import main
 from solver import Tile
