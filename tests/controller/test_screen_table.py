@@ -1,4 +1,5 @@
-"""ScreenTable on drawn screens: reads, guarded clicks, a board that moves or vanishes mid-game."""
+"""ScreenTable (controller/screen_table.py) on drawn screens: reads, guarded clicks, a board that
+moves or vanishes mid-game."""
 
 from __future__ import annotations
 
