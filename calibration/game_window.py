@@ -203,4 +203,5 @@ def cells_that_differ(view: BoardView, before: Image, after: Image) -> float:
 
 
 def hidden_cells(ids: Ids) -> list[Cell]:
+    """The cells showing the hidden tile, in reading order."""
     return [(int(r), int(c)) for r, c in np.argwhere(ids == HIDDEN_ID)]

@@ -32,6 +32,7 @@ from calibration.meanings import check_counting
 from calibration.numbers import label_from_play
 from solver import Board, Cell, GameState, Tile
 from vision.errors import VisionError
+from vision.geometry import BoardGeometry
 from vision.match import TemplateBank
 from vision.read import BoardReader, Reading
 from vision.skin import SIZE_CLASSES, Image, Skin
@@ -60,9 +61,9 @@ class SkinLearner:
         """Pictures of opened cells first seen in play, their numbers not known yet, each with
         the size class of the cell it was met on."""
 
-    def reader(self, reader: BoardReader) -> BoardReader:
-        """A reader of the skin and pictures as they are now, on ``reader``'s board."""
-        return BoardReader(self.skin, reader.geometry, unlabelled=self.unlabelled)
+    def reader(self, geometry: BoardGeometry) -> BoardReader:
+        """A reader of the skin and pictures as they are now, on the board at ``geometry``."""
+        return BoardReader(self.skin, geometry, unlabelled=self.unlabelled)
 
     def known_numbers(self, reader: BoardReader) -> dict[int, set[Tile]]:
         """Per size class of ``reader``'s board, the numbers the skin reads on its cells."""

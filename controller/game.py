@@ -50,7 +50,7 @@ class GameInPlay:
     def remember(self, clicked: Sequence[Move]) -> None:
         """Which cells a burst just opened and which it flagged: a picture no tile matches on
         one of them may be the game's picture of what the click did (see
-        :meth:`controller.reading.PatientReader.look`)."""
+        :meth:`controller.reading.PatientReader._adopt`)."""
         self.clicked = {move.cell for move in clicked if move.action != Action.FLAG}
         self.flagged = {move.cell for move in clicked if move.action == Action.FLAG}
 

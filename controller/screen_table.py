@@ -23,7 +23,7 @@ from vision.geometry import BoardGeometry, Rect
 from vision.locate import locate_on_screen
 from vision.match import TemplateBank, picture_distance
 from vision.opened import opened_beside_a_zero
-from vision.read import BoardReader, Reading
+from vision.read import Reading
 from vision.skin import Image, Skin
 from vision.stable import wait_stable
 
@@ -113,7 +113,7 @@ class ScreenTable:
 
     def _read_anew(self) -> None:
         """Read with the skin and pictures as they are now; no click before the next read."""
-        self._reader = BoardReader(self._skin, self.geometry, unlabelled=self._learner.unlabelled)
+        self._reader = self._learner.reader(self.geometry)
         self._frame = self._reading = self._face_as_read = None
 
     def _areas(self) -> list[Rect]:

@@ -31,13 +31,14 @@ class Table(Protocol):
         """Click ``move``'s cell the way its action needs, if the game is still as last read.
 
         Returns False, clicking nothing, when the cell no longer needs the click (an earlier
-        click of the burst opened it); raises :class:`NotAsRead`, clicking nothing, when the game
-        is not there as last read (closed, moved, covered, or changed by itself)."""
+        click of the burst opened it); raises :class:`controller.errors.NotAsRead`, clicking
+        nothing, when the game is not there as last read (closed, moved, covered, or changed by
+        itself)."""
 
     def new_game(self, attempt: int = 0) -> None:
         """Start a new game: the skin's way first; later attempts may use another way the game
         offers (a key press can miss, depending on which window has the keyboard). Raises
-        :class:`NoNewGameAction` when it offers none."""
+        :class:`controller.errors.NoNewGameAction` when it offers none."""
 
     def relocate(self) -> bool:
         """Find the board again after it vanished; True if it moved (and was found)."""
