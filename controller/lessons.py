@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-import controller.reading as screen_reads
+import controller.reading as screen_reads  # its ANIMATION_REREADS read when used (tests set it)
 from calibration.errors import CalibrationError
 from calibration.learn_in_play import end_disagreement, proven_labels, relabelled, with_labels
 from controller.game import GameAborted, GameInPlay, number_not_drawn_yet

@@ -219,7 +219,7 @@ class GamePlayer:
         such board gets one flag. A game that already ended ignores it and is not asked again;
         one that takes it gets a flag on every mine left, and on every such board after."""
         board, reads = game.board, game.reads
-        flags = [Move((int(r), int(c)), Action.FLAG) for r, c in np.argwhere(board.closed)]
+        flags = _flags_on_closed(board)
         if not flags or self._won_board_takes_flags is False:
             return
         if reads and reads[-1].face == GameState.WON:
@@ -371,8 +371,11 @@ def _solver_moves(board: Board, rule: str, flags: bool) -> list[Move]:
 def _flags_to_finish(board: Board) -> list[Move]:
     """Flags on the mines left when every safe cell is open: some games end only once every
     mine is flagged."""
-    if not board.is_won:
-        return []
+    return _flags_on_closed(board) if board.is_won else []
+
+
+def _flags_on_closed(board: Board) -> list[Move]:
+    """A flag on every closed cell of ``board``, in reading order."""
     return [Move((int(r), int(c)), Action.FLAG) for r, c in np.argwhere(board.closed)]
 
 
