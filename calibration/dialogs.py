@@ -11,7 +11,9 @@ dialog's other text. The button chosen says "Cancel", else "No", else "OK"
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from enum import Enum
 
 import cv2
 import numpy as np
@@ -50,6 +52,17 @@ DIALOG_SETTLING = 0.1
 browser fades its dialog in over a few frames."""
 
 
+class DialogAnswer(Enum):
+    """What :func:`answer_dialog_over` found."""
+
+    NO_VEIL = "no dialog veils the game"
+    ANSWERED = "a dialog in the game's window was answered"
+    UNANSWERED = (
+        "a dialog drawn in the game's window veils it, and none of its buttons reads Cancel, No "
+        "or OK"
+    )
+
+
 @dataclass(frozen=True)
 class DialogButton:
     """A button read in a dialog: its label in plain lower-case letters, where it is (in the
@@ -66,6 +79,34 @@ class VeiledDialog:
     button says so, or no word can be read)."""
 
     button: DialogButton | None
+
+
+def answer_dialog_over(
+    grabber: Grabber,
+    window: Rect,
+    before: Image,
+    board: tuple[Image, Rect] | None,
+    click: Callable[[DialogButton], bool],
+) -> DialogAnswer:
+    """Answer the dialog drawn over a veil in ``window`` (a screen rectangle), if there is one,
+    by ``click`` on its button that keeps the game (the button given in screen coordinates;
+    ``click`` says whether it was clicked: a button gone by then is no dialog). ``before`` is
+    the window before any dialog, and ``board`` the board as last read there with its place in
+    the window: a board played since differs from ``before`` by more than a veil.
+
+    Play and calibration both answer dialogs through this one function."""
+    if board is not None:
+        before = with_part(before, *board)
+    dialog = dialog_over(grabber, window, before)
+    if dialog is None:
+        return DialogAnswer.NO_VEIL
+    if dialog.button is None:
+        return DialogAnswer.UNANSWERED
+    box = dialog.button.rect
+    on_screen = replace(box, left=window.left + box.left, top=window.top + box.top)
+    if not click(replace(dialog.button, rect=on_screen)):
+        return DialogAnswer.NO_VEIL
+    return DialogAnswer.ANSWERED
 
 
 def dialog_over(grabber: Grabber, window: Rect, before: Image) -> VeiledDialog | None:

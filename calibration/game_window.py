@@ -16,7 +16,12 @@ import numpy as np
 
 from calibration import waits
 from calibration.catalogue import HIDDEN_ID, Ids
-from calibration.dialogs import DIALOGS_IN_A_ROW, dialog_over, with_part
+from calibration.dialogs import (
+    DIALOGS_IN_A_ROW,
+    DialogAnswer,
+    DialogButton,
+    answer_dialog_over,
+)
 from calibration.errors import CalibrationError
 from calibration.pointer import Pointer
 from calibration.record import ClickKind, Evidence, Step
@@ -149,17 +154,16 @@ class GameWindow:
         page it dims) was answered by a click on its button that keeps the game (see
         :mod:`calibration.dialogs`); ``board`` is the board before the veil."""
         view = self.view
-        dialog = dialog_over(
-            view.grabber, view.window, with_part(view.fresh, board, view.board_in_window)
+        answer = answer_dialog_over(
+            view.grabber, view.window, view.fresh, (board, view.board_in_window), self._click_button
         )
-        if dialog is None:
-            return False
-        if dialog.button is None:
+        if answer is DialogAnswer.UNANSWERED:
             log.debug("a dialog veils the window; no button of it reads Cancel, No or OK")
-            return False
-        x, y = dialog.button.rect.centre
-        log.debug("answered a dialog drawn in the window with its %r button", dialog.button.label)
-        self.click_and_park(view.window.left + x, view.window.top + y, "left")
+        return answer is DialogAnswer.ANSWERED
+
+    def _click_button(self, button: DialogButton) -> bool:
+        log.debug("answered a dialog drawn in the window with its %r button", button.label)
+        self.click_and_park(*button.rect.centre, "left")
         return True
 
     def click_and_park(self, x: int, y: int, button: str) -> None:

@@ -13,11 +13,11 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence, Set
 
-from calibration.dialogs import DIALOGS_IN_A_ROW
+from calibration.dialogs import DIALOGS_IN_A_ROW, DialogAnswer
 from controller.game import GameAborted, GameInPlay, untaken
 from controller.outcomes import Result
 from controller.stopwatch import Stopwatch
-from controller.table import DialogAnswer, Table
+from controller.table import Table
 from solver import Board, Cell, GameState, Tile
 from solver.engine import neighbour_counts
 from solver.strategy import Move

@@ -8,13 +8,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Protocol
 
-from calibration.dialogs import dialog_over, with_part
+from calibration.dialogs import DialogAnswer, DialogButton, answer_dialog_over
 from calibration.learn_in_play import Lesson, SkinLearner
 from controller.errors import NoNewGameAction, NotAsRead
 from controller.mouse import Check, Grab
 from controller.stopping import failsafe_as_stop
 from controller.stopwatch import Stopwatch
-from controller.table import DialogAnswer
 from solver import Cell, Tile
 from solver.strategy import Action, Move
 from vision.capture import Screen
@@ -390,35 +389,35 @@ class ScreenTable:
     def answer_dialog(self) -> DialogAnswer:
         if self._window_as_found is None:
             return DialogAnswer.NO_VEIL
-        before = self._window_as_found
+        board = None
         if self._frame is not None:  # the board as last read
             region = self._reader.region
             at = replace(
                 region, left=region.left - self._window.left, top=region.top - self._window.top
             )
-            before = with_part(before, self._frame, at)
-        dialog = dialog_over(self._timed_grabber, self._window, before)
-        if dialog is None:
-            return DialogAnswer.NO_VEIL
-        if dialog.button is None:
-            return DialogAnswer.UNANSWERED
-        label, box, seen = dialog.button.label, dialog.button.rect, dialog.button.picture
-        rect = replace(box, left=self._window.left + box.left, top=self._window.top + box.top)
+            board = (self._frame, at)
+        return answer_dialog_over(
+            self._timed_grabber, self._window, self._window_as_found, board, self._click_button
+        )
+
+    def _click_button(self, button: DialogButton) -> bool:
+        """Click a dialog's button, checked still shown as it was read; whether it was."""
+        rect = button.rect
 
         def still_shown(grab: Grab) -> bool:
-            distance = picture_distance(seen, grab(rect))
+            distance = picture_distance(button.picture, grab(rect))
             if distance > self._skin.threshold:
-                raise NotAsRead(f"the dialog's {label!r} button at {rect} is gone")
+                raise NotAsRead(f"the dialog's {button.label!r} button at {rect} is gone")
             return True
 
         self._mouse.allow(*self._areas(), rect)
         try:
             self._click(*rect.centre, "left", still_shown)
         except NotAsRead:
-            return DialogAnswer.NO_VEIL
+            return False
         finally:
             self._mouse.allow(*self._areas())
-        return DialogAnswer.ANSWERED
+        return True
 
     def step_away(self) -> None:
         self._mouse.leave(self.geometry.rect)

@@ -6,9 +6,9 @@ game is a real window (:class:`controller.screen_table.ScreenTable`) or simulate
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from enum import Enum
 from typing import Protocol
 
+from calibration.dialogs import DialogAnswer
 from solver import Cell, Tile
 from solver.strategy import Move
 from vision.read import Reading
@@ -102,14 +102,3 @@ class Table(Protocol):
         """On the board just read won, with a face none of the skin's: that face is the game's
         won face (calibration may never have won a game), which the skin keeps, so that a board
         left won is found by it. True if it was learned."""
-
-
-class DialogAnswer(Enum):
-    """What :meth:`Table.answer_dialog` found."""
-
-    NO_VEIL = "no dialog veils the game"
-    ANSWERED = "a dialog in the game's window was answered"
-    UNANSWERED = (
-        "a dialog drawn in the game's window veils it, and none of its buttons reads Cancel, No "
-        "or OK"
-    )

@@ -15,6 +15,7 @@ from virtual_clock import use_virtual_clock
 
 import controller.loop
 import controller.reading
+from calibration.dialogs import DialogAnswer
 from controller.errors import DialogError, NotAsRead
 from controller.loop import (
     IMPOSSIBLE_REREADS,
@@ -27,7 +28,6 @@ from controller.loop import (
 from controller.outcomes import GameSetup, LoggedGame, OutcomeLog, Result
 from controller.reading import ANIMATION_REREADS
 from controller.stopping import StopRequested
-from controller.table import DialogAnswer
 from solver import Board, BoardError, Game, GameState, Tile
 from solver.engine import neighbour_counts
 from solver.strategy import Action, Move, next_moves
