@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, get_args, get_origin, get_type_hints
 
@@ -155,27 +156,30 @@ def _unknown(name: str) -> str:
 _TYPES: dict[str, Any] = get_type_hints(Settings)
 """Each setting's type, from its annotation."""
 
-_current = Settings()
+_DEFAULTS = Settings()
+_current: ContextVar[Settings] = ContextVar("solver_settings", default=_DEFAULTS)
+"""The settings in force, per thread (and per asyncio task): a cluster's worker process, shared
+and long-lived, may play chunks of several runs at once, each in a thread of its own."""
 
 
 def current() -> Settings:
-    """The settings in force in this process."""
-    return _current
+    """The settings in force here."""
+    return _current.get()
 
 
 def set_current(settings: Settings) -> Settings:
-    """Put ``settings`` in force in this process (a benchmark's worker process, for all its
+    """Put ``settings`` in force in this thread (a benchmark's worker process's, for all its
     life); returns the settings they replace."""
-    global _current
-    previous, _current = _current, settings
+    previous = _current.get()
+    _current.set(settings)
     return previous
 
 
 @contextmanager
 def using(settings: Settings) -> Iterator[Settings]:
-    """``settings`` in force for the block, the previous ones put back after it."""
-    previous = set_current(settings)
+    """``settings`` in force for the block, in this thread; the previous ones put back after."""
+    token = _current.set(settings)
     try:
         yield settings
     finally:
-        set_current(previous)
+        _current.reset(token)

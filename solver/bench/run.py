@@ -11,7 +11,6 @@ from __future__ import annotations
 import ast
 import os
 import signal
-import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
@@ -44,17 +43,13 @@ class _Chunk:
     decision_seconds: np.ndarray
 
 
-_CHUNK_LOCK = threading.Lock()
-"""Held while a chunk plays: the settings in force are the process's, and a cluster's worker
-process, shared and long-lived, may run chunks of several runs at once in threads."""
-
-
 def _play_chunk(
     strategy: Strategy, level: str, rule: FirstClick, seeds: range, run_settings: Settings
 ) -> _Chunk:
-    """Play ``seeds`` with ``run_settings`` in force only while they play, so that no process (a
-    pool's or a cluster's) keeps one run's settings for the next chunk it is given."""
-    with _CHUNK_LOCK, using(run_settings):
+    """Play ``seeds`` with ``run_settings`` in force only while they play, and only in this
+    thread: no process (a pool's or a cluster's) keeps one run's settings for the next chunk it
+    is given, and a cluster's worker may play chunks of two runs at once in two threads."""
+    with using(run_settings):
         outcomes = [play_game(strategy, Game.level(level, rule, seed), seed) for seed in seeds]
     return _Chunk(
         first_seed=seeds.start,

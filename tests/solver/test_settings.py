@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import re
+import threading
 from dataclasses import FrozenInstanceError, fields, replace
 
 import pytest
@@ -56,3 +57,23 @@ def test_settings_travel_to_other_processes_as_they_are() -> None:
     changed = current().changed({"inner_opening": (0, 0), "second_safety_weight": 1})
     assert pickle.loads(pickle.dumps(changed)) == changed
     assert changed.second_safety_weight == 1.0 and type(changed.second_safety_weight) is float
+
+
+def test_two_threads_play_with_their_own_settings_at_once() -> None:
+    """A cluster's worker process may play chunks of two runs at once, in two threads: each
+    sees the settings of its own run for the whole of its block, whatever the other sets."""
+    inside, seen = threading.Barrier(2), {}
+
+    def play(layouts: int) -> None:
+        with using(current().changed({"endgame_layouts": layouts})):
+            inside.wait(timeout=10)  # both blocks are open now
+            seen[layouts] = current().endgame_layouts
+            inside.wait(timeout=10)
+
+    threads = [threading.Thread(target=play, args=(n,)) for n in (11, 22)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert seen == {11: 11, 22: 22}
+    assert current() == Settings()
