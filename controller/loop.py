@@ -301,13 +301,16 @@ class GamePlayer:
     def _confirmed(self, moves: Sequence[Move]) -> Reading:
         """The board after ``moves``, once the game shows every one of them taken.
 
-        A cell still closed after every re-read is clicked once more: opening a cell known
+        A cell still closed after every re-read says the game missed a click: the clicks from
+        now on go further apart, and that cell is clicked once more: opening a cell known
         safe, or taking the same guess again, adds no risk, and a click on a cell that did open
         changes nothing. A missed flag is not: a second right-click could take a flag off.
         Flags missed on a board with every safe cell open say the game is over: it is read won.
         """
         reading = self.reader.reread_until_taken(moves)
         missed = untaken(moves, reading.board) if reading.outcome == GameState.PLAYING else []
+        if missed and self.table.take_clicks_slower():
+            self.stopwatch.counts["clicks sent further apart"] += 1
         if missed and all(move.action == Action.OPEN for move in missed):
             self.stopwatch.counts["clicked again"] += len(missed)
             again, refusal = self._click(missed)

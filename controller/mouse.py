@@ -45,9 +45,13 @@ from vision.geometry import Rect
 from vision.skin import Image
 
 BUTTONS = ("left", "right", "middle")
-DEFAULT_PAUSE = 0.01
-"""Seconds to wait after each click or key press: enough for a game to take the event, far below
-pyautogui's 0.1 s default, which would cost a second per ten clicks."""
+CLICK_PAUSES = (0.0, 0.002, 0.005, 0.01, 0.02, 0.05)
+"""Seconds waited after each click, fastest first. Clicks go as fast as the game takes them: a
+game seen missing one gets the next pause (:meth:`Mouse.slow_down`). A game that draws each
+click at once takes several hundred a second, and a fixed pause was most of a game's time."""
+KEY_PAUSE = 0.01
+"""Seconds to wait after a key press, and between the pointer reaching a point and the key: a
+window given the focus by the pointer may lose a key sent at once."""
 
 Grab = Callable[[Rect], Image]
 """Captures a screen rectangle as BGR, as the press about to be sent will find the screen."""
@@ -81,7 +85,7 @@ class Mouse:
     def __init__(
         self,
         allowed: Iterable[Rect] = (),
-        pause: float = DEFAULT_PAUSE,
+        pause: float = CLICK_PAUSES[0],
         *,
         platform: str = sys.platform,
         windows: GameWindows | Win32GameWindows | NoGameWindows | None = None,
@@ -92,9 +96,10 @@ class Mouse:
             import pyautogui
 
         pyautogui.FAILSAFE = True
-        pyautogui.PAUSE = pause
+        pyautogui.PAUSE = KEY_PAUSE
         self._gui: Any = pyautogui
         self.pause = pause
+        """Seconds waited after each click (see :data:`CLICK_PAUSES`)."""
         self.allowed: list[Rect] = list(allowed)
         linux = platform.startswith("linux")
         self.windows = windows or _game_windows(platform)
@@ -134,8 +139,17 @@ class Mouse:
             raise ValueError(f"unknown mouse button {button!r}; known: {', '.join(BUTTONS)}")
         self.check(x, y)
         self._gui.failSafeCheck()
-        if self._sender.click(x, y, button, check):
+        if self._sender.click(x, y, button, check) and self.pause:
             time.sleep(self.pause)
+
+    def slow_down(self) -> bool:
+        """Wait longer after each click from now on (the next of :data:`CLICK_PAUSES`): the game
+        missed a click. False if the pause is the longest already."""
+        longer = [pause for pause in CLICK_PAUSES if pause > self.pause]
+        if not longer:
+            return False
+        self.pause = longer[0]
+        return True
 
     def press(self, key: str, x: int, y: int, check: Check | None = None) -> None:
         """Point at screen point (x, y), after checking it is allowed, and press and release
@@ -156,7 +170,7 @@ class Mouse:
         self.windows.focus_at(x, y)
         self._gui.moveTo(x, y)  # fail-safe checked, then paused
         if self._sender.press(keys, x, y, check):
-            time.sleep(self.pause)
+            time.sleep(KEY_PAUSE)
 
     def move(self, x: int, y: int) -> None:
         """Move the pointer to the allowed point (x, y) without clicking: off the board before

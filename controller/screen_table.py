@@ -37,6 +37,8 @@ class GuardedPointer(Protocol):
 
     def click(self, x: int, y: int, button: str = "left", check: Check | None = None) -> None: ...
 
+    def slow_down(self) -> bool: ...
+
     def press(self, key: str, x: int, y: int, check: Check | None = None) -> None: ...
 
     def close_dialogs(self) -> int: ...
@@ -227,6 +229,9 @@ class ScreenTable:
         x, y = self.geometry.cell_centre(move.cell)
         self._click(x, y, _BUTTONS[move.action], cell_as_read)
         return needed
+
+    def take_clicks_slower(self) -> bool:
+        return self._mouse.slow_down()
 
     def new_game(self, attempt: int = 0) -> None:
         ways = self._new_game_ways()

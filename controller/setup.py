@@ -107,7 +107,8 @@ def sandbox_table(
 ) -> ScreenTable:
     """Start Xvfb and ``game`` at ``level`` (closed when ``stack`` exits), learn the game's skin
     unless one is stored (or ``skin_name`` is given), and locate its board. ``click_pause``:
-    seconds the mouse waits after each click (default :data:`controller.mouse.DEFAULT_PAUSE`)."""
+    seconds the mouse waits after each click at first (default: none; see
+    :data:`controller.mouse.CLICK_PAUSES`)."""
     rows, columns, mines = LAUNCHERS[game].fitted(LEVELS[level])
     try:
         stack.enter_context(VirtualDisplay())

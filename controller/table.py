@@ -35,6 +35,10 @@ class Table(Protocol):
         nothing, when the game is not there as last read (closed, moved, covered, or changed by
         itself)."""
 
+    def take_clicks_slower(self) -> bool:
+        """Send clicks further apart from now on: the game missed one sent right after another.
+        False when they go as slowly as they can already."""
+
     def new_game(self, attempt: int = 0) -> None:
         """Start a new game: the skin's way first; later attempts may use another way the game
         offers (a key press can miss, depending on which window has the keyboard). Raises

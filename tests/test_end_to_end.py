@@ -56,6 +56,9 @@ class AuditedMouse:
     def allow(self, *areas: Rect) -> None:
         self.mouse.allow(*areas)
 
+    def slow_down(self) -> bool:
+        return self.mouse.slow_down()
+
     def click(self, x: int, y: int, button: str = "left", check: Check | None = None) -> None:
         self.clicks.append((x, y, list(self.mouse.allowed)))
         self.mouse.click(x, y, button, check)

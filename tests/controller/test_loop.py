@@ -129,6 +129,8 @@ class SimulatedTable:
         self.lost_reads = 0
         """Boards read lost with the cells of a number never seen taken as hidden."""
         self.stepped_away = 0
+        self.slowed_down = 0
+        """Times the loop asked for clicks further apart."""
         self.closed_mines_when_won = closed_mines_when_won or flags_to_end
         """A board with every safe cell open shows its mines closed, not flagged."""
         self.flags_to_end = flags_to_end
@@ -276,6 +278,10 @@ class SimulatedTable:
                 Action.CHORD: self.current.chord,
             }[move.action](move.cell)
             self.dialog_open = self.dialog_on_loss and self.current.board.is_lost
+        return True
+
+    def take_clicks_slower(self) -> bool:
+        self.slowed_down += 1
         return True
 
     def new_game(self, attempt: int = 0) -> None:
@@ -517,6 +523,39 @@ def test_a_click_the_game_does_not_take_is_clicked_once_more_then_stops_the_game
     assert report.reason == "the game did not take the clicks on (0, 0)"
     assert table.clicks == [((0, 0), Action.OPEN)] * 2
     assert report.record.clicks == 1
+
+
+class MissesQuickClicks(SimulatedTable):
+    """A game that misses the third and later clicks of a burst sent at the bot's first pace;
+    once asked to slow down, it takes every click."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.clicks_since_look = 0
+
+    def look(self, changed: bool = False) -> Reading:
+        self.clicks_since_look = 0
+        return super().look(changed)
+
+    def play(self, move: Move) -> bool:
+        self.clicks_since_look += 1
+        if self.slowed_down or self.clicks_since_look < 3:
+            return super().play(move)
+        self.clicks.append((move.cell, move.action))  # sent, and lost
+        return True
+
+
+def test_a_game_that_misses_clicks_sent_fast_gets_them_further_apart_and_plays_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(controller.reading, "REREAD_PAUSE", 0.0)
+    table = MissesQuickClicks(seed=4)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        player = quick_player(table, log)
+        reports = play_all(player, 3)
+    assert [r.record.result in (Result.WON, Result.LOST) for r in reports] == [True] * 3
+    assert table.slowed_down == 1
+    assert player.stopwatch.counts["clicks sent further apart"] == 1
 
 
 def test_a_click_lost_for_good_is_clicked_again_after_waiting_for_a_change_in_vain(

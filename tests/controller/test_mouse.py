@@ -10,7 +10,7 @@ import pytest
 
 from controller.desktop.games import GameWindow
 from controller.errors import ClickOutsideError
-from controller.mouse import Mouse
+from controller.mouse import CLICK_PAUSES, Mouse
 from vision.geometry import Rect
 
 
@@ -107,3 +107,14 @@ def test_the_pointer_leaves_the_window_of_a_block_found_partly_outside_it() -> N
     mouse.leave(block)
     assert not Rect(0, 0, 842, 600).contains(*mouse.position())
     assert not block.contains(*mouse.position())
+
+
+def test_clicks_start_with_no_pause_and_slow_down_step_by_step_to_the_longest() -> None:
+    mouse = Mouse.__new__(Mouse)
+    mouse.pause = CLICK_PAUSES[0]
+    assert mouse.pause == 0.0
+    paces = [mouse.pause]
+    while mouse.slow_down():
+        paces.append(mouse.pause)
+    assert paces == sorted(set(paces)) == list(CLICK_PAUSES)
+    assert not mouse.slow_down() and mouse.pause == CLICK_PAUSES[-1]

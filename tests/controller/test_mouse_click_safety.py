@@ -352,6 +352,9 @@ class TriggeringMouse:
     def allow(self, *areas: Rect) -> None:
         self.mouse.allow(*areas)
 
+    def slow_down(self) -> bool:
+        return self.mouse.slow_down()
+
     def click(self, x: int, y: int, button: str = "left", check: Check | None = None) -> None:
         passed: list[bool] = []
 

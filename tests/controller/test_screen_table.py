@@ -154,6 +154,9 @@ class RecordingMouse:
     def close_dialogs(self) -> int:
         return 0  # a drawn screen has no windows
 
+    def slow_down(self) -> bool:
+        return False  # a drawn screen takes every click, however fast
+
     def park(self, board: Rect) -> None:
         self.screen.pointer = (board.left - 4, board.bottom + 4)
 
