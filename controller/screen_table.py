@@ -24,7 +24,7 @@ from vision.match import TemplateBank, picture_distance
 from vision.opened import opened_beside_a_zero
 from vision.read import Reading
 from vision.skin import Image, Skin
-from vision.stable import wait_stable
+from vision.stable import StillRule
 
 _BUTTONS = {Action.OPEN: "left", Action.FLAG: "right", Action.CHORD: "middle"}
 
@@ -84,6 +84,8 @@ class ScreenTable:
         self.stopwatch = stopwatch or Stopwatch()
         self._grabber = grabber
         self._timed_grabber = _TimedGrabber(grabber, self.stopwatch)
+        self._still = StillRule()
+        """How long a frame holds still to count as drawn, learned on this window."""
         self._skin = skin
         self._mouse = mouse
         self._save_skin = save_skin
@@ -132,7 +134,7 @@ class ScreenTable:
             self._mouse.park(self.geometry.rect)
             self._parked = True
         with self.stopwatch.stage("wait"):
-            frame = wait_stable(
+            frame = self._still.wait(
                 self._timed_grabber,
                 self._reader.region,
                 watch=self._reader.watched,

@@ -8,7 +8,7 @@ the watched parts (the board and the face: not the timer between them, which tic
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 import numpy as np
@@ -41,20 +41,7 @@ def wait_stable(
     yet is waited for. Raises :class:`UnstableFrameError` after ``timeout`` seconds, naming the
     region.
     """
-    outside = [part for part in watch if not region.contains_rect(part)]
-    if outside:
-        raise ValueError(f"watched {outside[0]} is not inside the captured region {region}")
-    parts = [
-        (
-            slice(part.top - region.top, part.bottom - region.top),
-            slice(part.left - region.left, part.right - region.left),
-        )
-        for part in (watch or [region])
-    ]
-
-    def same(a: Image, b: Image) -> bool:
-        return all(np.array_equal(a[part], b[part]) for part in parts)
-
+    same = _comparer(region, watch)
     deadline = time.monotonic() + timeout
     previous = grabber.grab(region)
     while True:
@@ -72,3 +59,81 @@ def wait_stable(
                 f"{waited_for} (frames compared every {interval * 1000:.0f} ms)"
             )
         previous = frame
+
+
+def _comparer(region: Rect, watch: Sequence[Rect]) -> Callable[[Image, Image], bool]:
+    """Whether two frames of ``region`` are alike in the ``watch`` rectangles (all of it if
+    none)."""
+    outside = [part for part in watch if not region.contains_rect(part)]
+    if outside:
+        raise ValueError(f"watched {outside[0]} is not inside the captured region {region}")
+    parts = [
+        (
+            slice(part.top - region.top, part.bottom - region.top),
+            slice(part.left - region.left, part.right - region.left),
+        )
+        for part in (watch or [region])
+    ]
+
+    def same(a: Image, b: Image) -> bool:
+        return all(np.array_equal(a[part], b[part]) for part in parts)
+
+    return same
+
+
+SURE_INTERVAL = 0.015
+"""Seconds a frame holds still to count as drawn when a game may animate what a click opens."""
+QUICK_INTERVAL = 0.003
+"""Seconds a frame holds still to count as drawn once the game is seen to draw each click in
+one go: the wait after a burst is then a few milliseconds, not a few tens."""
+TRIAL_LOOKS = 30
+"""Looks, each checked with the sure interval too, before the quick one is trusted."""
+
+
+class StillRule:
+    """How long a frame must hold still to count as drawn, learned on one game window.
+
+    Most games draw what a click opens at once; some animate it (cells opened one by one, a
+    fade), and a frame two captures apart alike mid-animation is a board half drawn. So the
+    first :data:`TRIAL_LOOKS` looks take a frame still for :data:`QUICK_INTERVAL` and check it
+    is still so :data:`SURE_INTERVAL` later; if every one is, later looks wait only the quick
+    interval. One that changed in between says the game animates: every look from then on waits
+    the sure interval, as all did before.
+    """
+
+    def __init__(self) -> None:
+        self.trials = 0
+        """Looks whose quick frame held still for the sure interval too."""
+        self.animates = False
+
+    @property
+    def interval(self) -> float:
+        """The interval trusted now."""
+        trusted = self.trials >= TRIAL_LOOKS and not self.animates
+        return QUICK_INTERVAL if trusted else SURE_INTERVAL
+
+    def wait(
+        self,
+        grabber: Grabber,
+        region: Rect,
+        *,
+        watch: Sequence[Rect] = (),
+        differs_from: Image | None = None,
+    ) -> Image:
+        """The frame of ``region`` once drawn (see :func:`wait_stable`, whose error it raises)."""
+        if self.animates:
+            return wait_stable(
+                grabber, region, watch=watch, interval=SURE_INTERVAL, differs_from=differs_from
+            )
+        frame = wait_stable(
+            grabber, region, watch=watch, interval=QUICK_INTERVAL, differs_from=differs_from
+        )
+        if self.trials >= TRIAL_LOOKS:
+            return frame
+        time.sleep(SURE_INTERVAL)
+        later = grabber.grab(region)
+        if _comparer(region, watch)(frame, later):
+            self.trials += 1
+            return later
+        self.animates = True
+        return wait_stable(grabber, region, watch=watch, interval=SURE_INTERVAL)

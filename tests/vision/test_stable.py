@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -10,7 +12,7 @@ from hypothesis import strategies as st
 from vision.errors import UnstableFrameError
 from vision.geometry import Rect
 from vision.skin import Image
-from vision.stable import wait_stable
+from vision.stable import QUICK_INTERVAL, SURE_INTERVAL, TRIAL_LOOKS, StillRule, wait_stable
 
 REGION = Rect(10, 20, 4, 3)
 
@@ -85,3 +87,66 @@ def test_only_watched_parts_must_hold_still() -> None:
 def test_watched_parts_must_lie_in_the_region() -> None:
     with pytest.raises(ValueError, match="not inside the captured region"):
         wait_stable(ScriptedGrabber([0]), REGION, watch=[Rect(0, 0, 5, 5)], interval=0)
+
+
+class DrawingGame:
+    """A screen on a virtual clock: each click is drawn ``half_drawn`` seconds after an
+    intermediate frame (0: drawn in one go), as an animating game shows a flood half open."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, half_drawn: float) -> None:
+        self.now = 0.0
+        self.half_drawn = half_drawn
+        self.shown = 2
+        self.drawn_at = 0.0
+        monkeypatch.setattr(time, "monotonic", lambda: self.now)
+        monkeypatch.setattr(time, "sleep", self.sleep)
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+    def click(self) -> Image:
+        """The frame before the click, which the game starts drawing 1 ms later."""
+        before = self.grab(REGION)
+        self.shown += 2
+        self.drawn_at = self.now + 0.001
+        return before
+
+    def grab(self, region: Rect | None = None) -> Image:
+        self.now += 0.0002  # a capture takes a moment
+        if self.now < self.drawn_at:
+            value = self.shown - 2
+        elif self.now < self.drawn_at + self.half_drawn:
+            value = self.shown - 1  # half drawn
+        else:
+            value = self.shown
+        return np.full((REGION.height, REGION.width, 3), value, dtype=np.uint8)
+
+
+def test_a_game_that_draws_each_click_at_once_is_read_after_the_quick_interval(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game, rule = DrawingGame(monkeypatch, half_drawn=0.0), StillRule()
+    for _ in range(TRIAL_LOOKS):
+        assert rule.interval == SURE_INTERVAL
+        rule.wait(game, REGION, differs_from=game.click())
+    assert rule.interval == QUICK_INTERVAL and not rule.animates
+    started = game.now
+    frame = rule.wait(game, REGION, differs_from=game.click())
+    assert int(frame[0, 0, 0]) == game.shown
+    assert game.now - started < SURE_INTERVAL / 2
+
+
+@pytest.mark.parametrize("look", [0, TRIAL_LOOKS - 1])
+def test_a_game_seen_animating_once_in_the_trial_is_always_given_the_sure_interval(
+    monkeypatch: pytest.MonkeyPatch, look: int
+) -> None:
+    """A half-drawn frame that holds still for the quick interval (but not the sure one) is
+    never returned, and from then on every look waits the sure interval."""
+    game, rule = DrawingGame(monkeypatch, half_drawn=0.0), StillRule()
+    for _ in range(look):
+        rule.wait(game, REGION, differs_from=game.click())
+    game.half_drawn = (QUICK_INTERVAL + SURE_INTERVAL) / 2
+    for _ in range(TRIAL_LOOKS + 5):
+        frame = rule.wait(game, REGION, differs_from=game.click())
+        assert int(frame[0, 0, 0]) == game.shown, "a half-drawn frame was returned"
+        assert rule.animates and rule.interval == SURE_INTERVAL
