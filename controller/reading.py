@@ -62,7 +62,8 @@ class PatientReader:
 
     def pause(self) -> None:
         """Give a slow game a moment before the board is read again."""
-        time.sleep(REREAD_PAUSE)
+        with self.stopwatch.stage("reread"):
+            time.sleep(REREAD_PAUSE)
 
     def look(self, changed: bool = False) -> Reading:
         """A stable read. An unreadable face is read again a few times: while a mouse button is

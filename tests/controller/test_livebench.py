@@ -58,13 +58,13 @@ def test_the_report_gives_the_median_won_game_speeds_and_where_the_time_went(
         "won games: 60 clicks and 30 turns in 12.0 s of play: 5.0 clicks/s, 2.5 turns/s; "
         "9.8 s with starting each game, spent on:"
     )
-    shares = {line.split("  ")[1].strip(): line.split()[-3:] for line in lines[5:12]}
+    shares = {line.split("  ")[1].strip(): line.split()[-3:] for line in lines[5:13]}
     assert shares["capturing the screen"] == ["0.75", "s", "7.7%"]
     assert shares["waiting for a still frame (less capture)"] == ["2.25", "s", "23.1%"]
     assert shares["the rest (one game a second, Python)"] == ["1.50", "s", "15.4%"]
     # 60 reads in 0.75 s: 30 of 8.33 ms, 20 of 12.5 ms, 10 of 25 ms; their mean 12.5 ms.
     assert lines[7].endswith("0.75 s   7.7%, 60 reads, median 10.42 ms (mean 12.50 ms)")
-    assert lines[12].startswith("all games: 66 clicks and 33 turns in 13.5 s of play:")
+    assert lines[13].startswith("all games: 66 clicks and 33 turns in 13.5 s of play:")
 
 
 def test_a_run_without_wins_says_so_without_a_median(tmp_path: Path) -> None:
