@@ -4,8 +4,9 @@
 
 It starts its own virtual display and game (as ``autosweeper play`` does with no DISPLAY),
 plays until ``--games`` are done or ``--minutes`` have passed, and prints the median time of a
-won game, clicks and turns per second, and where the time of the games went: capturing the
-screen, waiting for a still frame, reading it, the solver, the clicks, the outcome log.
+won game and its median 3BV, 3BV/s and efficiency, clicks and turns per second, and where the
+time of the games went: capturing the screen, waiting for a still frame, reading it, the solver,
+the clicks, the outcome log.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from controller.desktop.launchers import GAMES
 from controller.errors import SetupError
 from controller.loop import GamePlayer, NoFreshGame, play_games
 from controller.outcomes import LoggedGame, OutcomeLog, Result
+from controller.report import won_speed
 from controller.setup import sandbox_table
 from controller.stopping import StopRequested, stop_on_signals
 from solver import LEVELS
@@ -95,8 +97,21 @@ class LiveBench:
                 f"won game, start to finish: median {statistics.median(times):.2f} s "
                 f"(fastest {min(times):.2f} s, slowest {max(times):.2f} s)"
             )
+        lines += _three_bv_line([t.record for t in won])
         lines += _speed_lines("won games", won) + _speed_lines("all games", self.timings)
         return "\n".join(lines)
+
+
+def _three_bv_line(won: Sequence[LoggedGame]) -> list[str]:
+    """The won games' speed as speed players count it, over those with a 3BV (ms-toollib gives
+    it, where it loads); none without one."""
+    speed = won_speed(record for record in won if record.bbbv is not None)
+    if speed.bbbv is None or speed.bbbv_per_second is None or speed.efficiency is None:
+        return []
+    return [
+        f"won games with a known 3BV ({speed.games} of {len(won)}): median 3BV {speed.bbbv:g}, "
+        f"3BV/s {speed.bbbv_per_second:.2f}, efficiency {speed.efficiency:.0%}"
+    ]
 
 
 def _speed_lines(name: str, timings: Sequence[GameTiming]) -> list[str]:

@@ -114,6 +114,15 @@ class LoggedGame:
                 return name
         return f"{self.rows}x{self.columns}x{self.mines}"
 
+    @property
+    def efficiency(self) -> float | None:
+        """3BV per click, as speed players rate a game (3BV 120 in 150 clicks: 0.8, quoted as
+        80%); derived, so older logs have it without a migration. Only for a won game with a 3BV
+        and a click: a lost game's 3BV is its whole board's, of which it cleared only part."""
+        if self.result != Result.WON or self.bbbv is None or not self.clicks:
+            return None
+        return self.bbbv / self.clicks
+
 
 _COLUMNS_AS_STORED = (
     "id", "game", "skin", "rows", "columns", "mines", "first_click", "duration", "clicks",

@@ -1,12 +1,15 @@
-"""What the outcome log says: win rates with confidence intervals, a plot, and exports.
+"""What the outcome log says: win rates with confidence intervals, the speed of won games, a plot,
+and exports.
 
 Only won and lost games count towards a win rate; games cut off, misread or stopped are shown
-beside it so that a bot which often gives up cannot look better than it is.
+beside it so that a bot which often gives up cannot look better than it is. Speed is told as
+speed players tell it (3BV, 3BV/s, clicks, efficiency), over won games only.
 """
 
 from __future__ import annotations
 
 import csv
+import statistics
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, fields
@@ -34,6 +37,42 @@ EVF_PLAYER = "autosweeper (a bot)"
 
 
 @dataclass(frozen=True)
+class Speed:
+    """Medians over the won games of a group, each over the games where it is known (the 3BV
+    needs ms-toollib) and None where it is known for none."""
+
+    games: int
+    """Won games."""
+    seconds: float | None
+    bbbv: float | None
+    bbbv_per_second: float | None
+    clicks: float | None
+    efficiency: float | None
+    """3BV per click as a fraction: 0.8 is the 80% speed players quote."""
+
+
+NO_WINS = Speed(0, None, None, None, None, None)
+
+
+def _median(values: Iterable[float | None]) -> float | None:
+    known = [value for value in values if value is not None]
+    return statistics.median(known) if known else None
+
+
+def won_speed(games: Iterable[LoggedGame]) -> Speed:
+    """The medians of the won games among ``games``."""
+    won = [record for record in games if record.result == Result.WON]
+    return Speed(
+        games=len(won),
+        seconds=_median(record.duration for record in won),
+        bbbv=_median(record.bbbv for record in won),
+        bbbv_per_second=_median(record.bbbv_per_second for record in won),
+        clicks=_median(record.clicks for record in won),
+        efficiency=_median(record.efficiency for record in won),
+    )
+
+
+@dataclass(frozen=True)
 class WinRate:
     """The observed win rate of one game at one level and first-click rule."""
 
@@ -50,6 +89,8 @@ class WinRate:
     """The Wilson 95% interval of the rate."""
     simulated: float | None = None
     """The solver's win rate on simulated games of the same level and rule, when known."""
+    speed: Speed = NO_WINS
+    """The medians of the won games (the ``won`` counted here)."""
 
     @property
     def rate(self) -> float | None:
@@ -92,6 +133,7 @@ def win_rates(
                 low=low,
                 high=high,
                 simulated=None if rule is None else sim.get((*size, rule)),
+                speed=won_speed(records),
             )
         )
     return rates
@@ -125,7 +167,42 @@ def format_table(rates: Sequence[WinRate]) -> str:
                 str(r.unfinished),
             )
         )
-    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    return _aligned(lines)
+
+
+SPEED_CAPTION = "won games, medians (3BV from ms-toollib; - where not known):"
+
+
+def format_speed_table(rates: Sequence[WinRate]) -> str:
+    """The speed of each win-rate row's won games as a caption and an aligned text table, for
+    under the win-rate table: its rows are the same groups, so "won" is the same count."""
+    header = ("game", "level", "rule", "won", "time (s)", "3BV", "3BV/s", "clicks", "efficiency")
+    lines = [header]
+    for r in rates:
+        speed = r.speed
+        lines.append(
+            (
+                r.game,
+                r.level,
+                r.first_click or "?",
+                str(speed.games),
+                _shown(speed.seconds, ".2f"),
+                _shown(speed.bbbv, "g"),
+                _shown(speed.bbbv_per_second, ".2f"),
+                _shown(speed.clicks, "g"),
+                _shown(speed.efficiency, ".0%"),
+            )
+        )
+    return f"{SPEED_CAPTION}\n{_aligned(lines)}"
+
+
+def _shown(value: float | None, spec: str) -> str:
+    return "-" if value is None else format(value, spec)
+
+
+def _aligned(lines: Sequence[Sequence[str]]) -> str:
+    """Rows of cells as text, each column padded to its widest cell."""
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
     return "\n".join(
         "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip()
         for line in lines
@@ -133,7 +210,12 @@ def format_table(rates: Sequence[WinRate]) -> str:
 
 
 def rates_to_json(rates: Sequence[WinRate]) -> list[dict[str, Any]]:
-    """The win rates as JSON-ready dictionaries (with the rate itself included)."""
+    """The win rates as JSON-ready dictionaries (with the rate itself included).
+
+    Each keeps the keys it always had; the speed of its won games is one more key, ``speed``
+    (a :class:`Speed` as an object, efficiency a fraction), rather than a new top-level shape:
+    a consumer reading the list of rates reads it as before.
+    """
     return [{**asdict(r), "rate": r.rate} for r in rates]
 
 
@@ -199,12 +281,13 @@ def plot_running_win_rate(games: Sequence[LoggedGame], path: Path) -> Path:
 
 # -- CSV ------------------------------------------------------------------------------------
 
-_CSV_FIELDS = [f.name for f in fields(LoggedGame)]
+_CSV_FIELDS = [f.name for f in fields(LoggedGame)] + ["efficiency"]
+"""The stored fields, then the figures derived from them (which :func:`read_csv` needs not)."""
 
 
 def write_csv(games: Iterable[LoggedGame], out: TextIO) -> int:
-    """Write one CSV row per game (guess chances space-separated) to ``out``, a text stream
-    opened with ``newline=""``; return the number of rows."""
+    """Write one CSV row per game (guess chances space-separated, efficiency a fraction) to
+    ``out``, a text stream opened with ``newline=""``; return the number of rows."""
     count = 0
     writer = csv.DictWriter(out, fieldnames=_CSV_FIELDS)
     writer.writeheader()
@@ -214,6 +297,7 @@ def write_csv(games: Iterable[LoggedGame], out: TextIO) -> int:
         row["ended_at"] = "" if record.ended_at is None else record.ended_at.isoformat()
         row["result"] = record.result.value
         row["guess_chances"] = " ".join(repr(c) for c in record.guess_chances)
+        row["efficiency"] = record.efficiency
         writer.writerow({k: "" if v is None else v for k, v in row.items()})
         count += 1
     return count

@@ -1,4 +1,5 @@
-"""``autosweeper stats``: win rates from the outcome log, a plot, and exports."""
+"""``autosweeper stats``: win rates and the speed of won games from the outcome log, a plot, and
+exports."""
 
 from __future__ import annotations
 
@@ -19,14 +20,18 @@ def add_parser(
 ) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "stats",
-        help="win rates of the games played, with 95%% intervals",
-        description="Win rate per game and level with Wilson 95% intervals, from the outcome log.",
+        help="win rates of the games played, with 95%% intervals, and their speed",
+        description="Win rate per game and level with Wilson 95% intervals, and the medians of "
+        "the won games as speed players count them (time, 3BV, 3BV/s, clicks, efficiency: 3BV "
+        "per click), from the outcome log.",
     )
     parser.add_argument(
         "--db", type=Path, default=None, help=f"outcome log (default {default_db_path()})"
     )
     output = parser.add_mutually_exclusive_group()
-    output.add_argument("--json", action="store_true", help="print the win rates as JSON")
+    output.add_argument(
+        "--json", action="store_true", help="print the win rates (each with its speed) as JSON"
+    )
     output.add_argument(
         "--csv",
         type=Path,
@@ -73,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
             count = report.write_csv(games, out)
         print(f"wrote {count} games to {args.csv}")
     else:
-        print(report.format_table(rates) if rates else f"{db}: no games logged")
+        tables = (report.format_table(rates), report.format_speed_table(rates))
+        print("\n\n".join(tables) if rates else f"{db}: no games logged")
     if args.plot:
         report.plot_running_win_rate(games, args.plot)
         print(f"wrote the running win rate plot to {args.plot}", file=notes)

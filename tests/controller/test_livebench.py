@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import statistics
 import subprocess
 import sys
 from dataclasses import replace
@@ -65,6 +66,37 @@ def test_the_report_gives_the_median_won_game_speeds_and_where_the_time_went(
     # 60 reads in 0.75 s: 30 of 8.33 ms, 20 of 12.5 ms, 10 of 25 ms; their mean 12.5 ms.
     assert lines[7].endswith("0.75 s   7.7%, 60 reads, median 10.42 ms (mean 12.50 ms)")
     assert lines[13].startswith("all games: 66 clicks and 33 turns in 13.5 s of play:")
+
+
+def with_3bv(timing: GameTiming, bbbv: int | None) -> GameTiming:
+    """The game as if ms-toollib had given its 3BV (and the log its 3BV/s when won)."""
+    record, seconds = timing.record, timing.record.duration or 0.0
+    won = record.result == Result.WON and bbbv is not None
+    per_second = bbbv / seconds if won and bbbv is not None else None
+    return replace(timing, record=replace(record, bbbv=bbbv, bbbv_per_second=per_second))
+
+
+def test_the_report_gives_the_median_3bv_3bv_per_second_and_efficiency_of_won_games(
+    tmp_path: Path,
+) -> None:
+    stages = {"click": 1.0}
+    with OutcomeLog(tmp_path / "log.db") as log:
+        games = [
+            with_3bv(timed_game(log, Result.WON, 3.0, 10, stages), 8),
+            with_3bv(timed_game(log, Result.LOST, 1.0, 4, stages), 9),  # not won: left out
+            with_3bv(timed_game(log, Result.WON, 5.0, 20, stages), 15),
+            with_3bv(timed_game(log, Result.WON, 4.0, 30, stages), None),  # 3BV unknown
+        ]
+    lines = LiveBench("winemine", "expert", games, wall_seconds=20.0).report().splitlines()
+    assert lines[2].startswith("won game, start to finish: median 4.00 s")
+    assert lines[3] == (
+        "won games with a known 3BV (2 of 3): median 3BV "
+        f"{statistics.median([8, 15]):g}, 3BV/s {statistics.median([8 / 3, 15 / 5]):.2f}, "
+        f"efficiency {statistics.median([8 / 10, 15 / 20]):.0%}"
+    )
+    assert lines[4].startswith("won games: 60 clicks")
+    unknown = [with_3bv(timing, None) for timing in games]
+    assert "3BV" not in LiveBench("winemine", "expert", unknown).report()
 
 
 def test_a_run_without_wins_says_so_without_a_median(tmp_path: Path) -> None:

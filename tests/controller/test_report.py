@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import math
 import struct
-from dataclasses import fields
+from dataclasses import fields, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -133,6 +135,32 @@ def test_csv_export_round_trips(tmp_path: Path) -> None:
     with (tmp_path / "games.csv").open("w", newline="") as out:
         assert report.write_csv(games, out) == 3
     assert report.read_csv(tmp_path / "games.csv") == games
+
+
+def test_efficiency_is_the_3bv_per_click_of_a_won_game() -> None:
+    won = replace(record(1, Result.WON), bbbv=120, clicks=150)
+    assert won.efficiency == 0.8  # quoted as 80%
+    assert replace(won, bbbv=None).efficiency is None  # ms-toollib missing
+    assert replace(won, clicks=0).efficiency is None
+    # A lost game's 3BV is its whole board's, of which it cleared only part.
+    assert replace(won, result=Result.LOST).efficiency is None
+
+
+def test_the_csv_export_has_each_games_efficiency_and_older_exports_still_read(
+    tmp_path: Path,
+) -> None:
+    games = [replace(record(1, Result.WON), bbbv=120, clicks=150), record(2, Result.WON)]
+    out = io.StringIO(newline="")
+    report.write_csv(games, out)
+    rows = list(csv.DictReader(io.StringIO(out.getvalue(), newline="")))
+    assert [row["efficiency"] for row in rows] == [repr(120 / 150), ""]
+    assert list(rows[0])[-1] == "efficiency"  # after the stored columns
+    older = tmp_path / "older.csv"  # an export written before the column was added
+    with older.open("w", newline="") as written:
+        writer = csv.DictWriter(written, fieldnames=[n for n in rows[0] if n != "efficiency"])
+        writer.writeheader()
+        writer.writerows({k: v for k, v in row.items() if k != "efficiency"} for row in rows)
+    assert report.read_csv(older) == games
 
 
 def test_evf_export_round_trips_won_and_lost_games(tmp_path: Path) -> None:
