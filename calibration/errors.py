@@ -11,11 +11,23 @@ The family::
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from solver.errors import AutosweeperError
 
 
 class CalibrationError(AutosweeperError):
-    """Calibration cannot go on; the message says what was seen, and where."""
+    """Calibration cannot go on; the message says what was seen, and where, and once they are
+    saved, the folder of the screens of that moment (see :mod:`calibration.failure_screens`)."""
+
+    screens: Path | None = None
+    """The folder holding the screens the failing judgement was made on, once saved."""
+
+    def __str__(self) -> str:
+        message = super().__str__()
+        if self.screens is None:
+            return message
+        return f"{message} (the screens of that moment: {self.screens})"
 
 
 class UnknownAppearanceError(CalibrationError):

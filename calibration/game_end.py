@@ -23,7 +23,7 @@ from calibration.errors import CalibrationError
 from calibration.faces import find_face
 from calibration.game_window import GameWindow, hidden_cells
 from calibration.inference import redrawn_numbers
-from calibration.record import ClickKind, PlayedGame, Step
+from calibration.record import ClickKind, PlayedGame, Step, appearance_name
 from calibration.view import PROBE_TIMEOUT, SETTLE_TIMEOUT, FaceButton, settled
 from solver import Cell, GameState
 from vision.skin import Image
@@ -66,14 +66,17 @@ class EndJudge:
             if face is not None:
                 if face is GameState.PLAYING:
                     self.window.evidence.opened_safely(step)
+                log.debug("the face read: %s", face.value)
                 return face
             shown = int(step.after[step.cell])
             if shown in self.window.evidence.end_appearances():
+                log.debug("cell %s shows %s: a loss", step.cell, appearance_name(shown))
                 return GameState.LOST
             hidden = hidden_cells(step.after)
             safe = self.window.evidence.safe_appearances
             catalogue = self.window.evidence.catalogue
             if not hidden and shown not in safe and _shows_everything(step, safe, catalogue):
+                log.debug("the click left no hidden cell and the board shows every cell")
                 return GameState.LOST
             # A face showing neither its playing nor its lost picture: won, if the game now
             # ignores clicks (its mines left hidden), else a picture of its own during play.
@@ -101,11 +104,14 @@ class EndJudge:
         if not may_have_won and changed_apart(
             step.before, window.view.board_ids(still), step.cell, safe
         ):
+            log.debug("the click on %s changed cells apart from its patch: mines drawn", step.cell)
             return GameState.LOST
+        log.debug("the click on %s showed a new picture: probing another hidden cell", step.cell)
         probe = window.click(
             ClickKind.OPEN, self.random.choice(hidden), still, timeout=PROBE_TIMEOUT, retry=False
         )
         if not probe.changed[probe.cell]:  # other cells may change: a message drawn
+            log.debug("the probe's cell did not change: the game is over")
             return GameState.WON if may_have_won else GameState.LOST
         return probe
 
@@ -113,6 +119,7 @@ class EndJudge:
         """Mark ``game`` lost or won if its last step ended it."""
         outcome = self.outcome(game)
         if outcome is GameState.LOST:
+            log.debug("game lost on its click on %s", game.steps[-1].cell)
             self.lost(game)
         elif outcome is GameState.WON:
             self.won(game)
@@ -146,6 +153,7 @@ class EndJudge:
         if self.window.face is None:
             found = find_face(view.fresh, frame, view.board_in_window)
             if found is not None:
+                log.debug("the face found at %s in the window: the loss changed it", found)
                 self.window.face = FaceButton(view.grabber, view.window, found)
                 self.window.face.pictures[GameState.PLAYING] = self.window.face.picture_in(
                     view.fresh
@@ -172,6 +180,7 @@ class EndJudge:
         :meth:`_watches_for_message`; not ``watch``: a message was waited out already), and,
         once the face shows something new, the won face."""
         game.state = GameState.WON
+        log.debug("game won after %d clicks", len(game.steps))
         if watch and self._watches_for_message():
             self.after_message(game, self.window.view.grabber.grab(self.window.view.board_rect))
         face = self.window.face

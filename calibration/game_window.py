@@ -78,7 +78,7 @@ class GameWindow:
         self.click_and_park(x, y, button)
         after_frame = settled(view.grabber, rect, before_frame, timeout)
         if retry and np.array_equal(after_frame, before_frame):
-            log.debug("%s %s at %s changed nothing: clicked once more", click, cell, (x, y))
+            log.debug("%s-click on %s at %s changed nothing: once more", button, cell, (x, y))
             self.click_and_park(x, y, button)
             after_frame = settled(view.grabber, rect, before_frame, timeout)
         if self.closed_dialogs():
@@ -100,13 +100,13 @@ class GameWindow:
             # An opened cell never changes in play, nor does every cell at once: this is a flash
             # (a game may flash the whole board when it ends) or a repaint. Read the board once
             # it has long held still.
-            log.debug("%s %s changed opened cells: waiting for the board to settle", click, cell)
+            log.debug("%s on cell %s changed opened cells: read again once still", button, cell)
             after_frame = settled(view.grabber, rect, None, quiet=waits.FLASH_QUIET)
             after_ids = view.board_ids(after_frame)
         step = Step(click, cell, before_ids, after_ids, unpainted)
         ring = view.ring(before_frame, after_frame, opened_before, step.uncovered, cell)
         step = replace(step, ring=ring)
-        log.debug("%s %s at %s: %d cells changed", click, cell, (x, y), int(step.changed.sum()))
+        log.debug("%s-click on cell %s at %s: %s", button, cell, (x, y), step.describe())
         return step
 
     def closed_dialogs(self) -> bool:
@@ -162,8 +162,9 @@ class GameWindow:
         return answer is DialogAnswer.ANSWERED
 
     def _click_button(self, button: DialogButton) -> bool:
-        log.debug("answered a dialog drawn in the window with its %r button", button.label)
-        self.click_and_park(*button.rect.centre, "left")
+        point = button.rect.centre
+        log.debug("left-click at %s: answering a dialog with its %r button", point, button.label)
+        self.click_and_park(*point, "left")
         return True
 
     def click_and_park(self, x: int, y: int, button: str) -> None:
@@ -191,7 +192,11 @@ class GameWindow:
             if not np.array_equal(before, after):
                 self.evidence.catalogue.add_distinct(after, int(view.grid.size_classes[cell]))
                 step = Step(ClickKind.MARK, cell, step.before, view.board_ids(after_frame))
-                log.debug("mark %s drew a picture close to the one before: a new appearance", cell)
+                log.debug(
+                    "right-click on %s drew a picture close to the one before: %s",
+                    cell,
+                    step.describe(),
+                )
         if not step.changed[cell]:
             raise CalibrationError(
                 f"a right-click on cell {cell} at screen {self.view.cell_point(cell)} "

@@ -52,6 +52,12 @@ def click_the_hidden_tile(
     pointer.move(*rest)
     fresh = settled(grabber, window, None)  # a window just moved may still be redrawing
     lattice = find_lattice(fresh)
+    log.debug(
+        "window %s read: tiles of %dx%d px repeat in it; clicking the most common to find the "
+        "hidden one",
+        window,
+        *lattice.pitch,
+    )
     middle = np.array(lattice.hashes[0].shape) / 2
 
     def nearest_middle(cells: npt.NDArray[np.intp]) -> tuple[int, int]:
@@ -77,11 +83,13 @@ def click_the_hidden_tile(
         unclicked = grabber.grab(block)
         inside_x, inside_y = _plainest_point(unclicked)
         x, y = left + inside_x, top + inside_y
-        pointer.click(window.left + x, window.top + y, "left")
+        point = (window.left + x, window.top + y)
+        pointer.click(*point, "left")
         pointer.move(*rest)
         if not np.array_equal(settled(grabber, block, unclicked, waits.KEY_TIMEOUT), unclicked):
+            log.debug("left-click at %s on a common tile: it changed, the hidden tile", point)
             return (x, y), fresh, settled(grabber, window, fresh)
-        log.debug("tile at %s did not change when clicked: not the hidden tile", (x, y))
+        log.debug("left-click at %s on a common tile: nothing changed, not the hidden tile", point)
         fresh = grabber.grab(window)  # a click on a number may have opened cells
     dialog = dialog_seen(fresh, (window.left, window.top))
     raise CalibrationError(

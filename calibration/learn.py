@@ -19,6 +19,7 @@ from calibration.errors import (
     PartialBoardError,
     UnknownAppearanceError,
 )
+from calibration.failure_screens import screens_kept_on_failure
 from calibration.first_click import first_click_rule, first_opens
 from calibration.inference import learn_game
 from calibration.meanings import Meanings, board_of, check_counting, lost_board, new_meanings
@@ -131,15 +132,20 @@ def calibrate(
     win, to see the won face. ``progress`` counts the games on a bar (None: only on a terminal).
     ``new_game`` is how the game starts a new one, when the user knows (else it is found);
     ``new_game_at``, the screen point of a "New game" button beside the board of the one window.
+    A :class:`CalibrationError` raised names the folder where the screens the failing judgement
+    was made on are saved (:mod:`calibration.failure_screens`).
     """
     if new_game_at is not None and len(windows) != 1:
         raise CalibrationError("a new-game point is for calibrating one window")
-    with progress_bar(desc=f"calibrating {name}", unit="game", show=progress) as bar:
+    with (
+        progress_bar(desc=f"calibrating {name}", unit="game", show=progress) as bar,
+        screens_kept_on_failure(pointer, grabber) as witness,
+    ):
         learner = _Learner(bar.update, time.monotonic() + budget, new_game=new_game)
         player: CalibrationPlayer | None = None
         for index, window in enumerate(windows):
             learner.mines = mines[index] if index < len(mines) else None
-            player = learner.start(pointer, grabber, window, None if seed is None else seed + index)
+            player = learner.start(witness, witness, window, None if seed is None else seed + index)
             if new_game_at is not None:
                 learner.new_game = player.new_games.method = player.new_games.point_method(
                     new_game_at

@@ -81,11 +81,13 @@ class NewGameWays:
                 view.check_no_hidden_cells_outside()
                 return method
             if not np.array_equal(frame, ended):
+                log.debug("%s changed the finished board into no new game", what)
                 raise CalibrationError(
                     f"{what} changed the finished board in window {view.window} into something "
                     "that is not a new game (a dialog or another screen?); say how this game "
                     "starts a new one with --new-game"
                 )
+            log.debug("%s left the finished board as it was", what)
             tried.append(what)
         raise CalibrationError(
             f"cannot start a new game in window {view.window}: {', '.join(tried)} did not "
@@ -203,7 +205,15 @@ class NewGameWays:
         except NoTextReader as error:
             log.warning("%s: a button's label cannot be read, only a change seen", error)
             words = []
-        return button_points(view.fresh, ended_window, board, face, words)
+        points = button_points(view.fresh, ended_window, board, face, words)
+        log.debug(
+            "the finished window read: words %s; new-game buttons to try at %s (labelled), %s "
+            "(changed by the game's end), in the window",
+            [word.text for word in words],
+            points.labelled,
+            points.changed,
+        )
+        return points
 
     def _point_method(self, point: tuple[int, int]) -> NewGame:
         """:meth:`point_method` for ``point`` in window coordinates."""
@@ -216,15 +226,19 @@ class NewGameWays:
         view = self.window.view
         rect = view.board_rect
         if method.kind == "face" and self.window.face is not None:
+            log.debug("left-click at %s on the face, for a new game", self.window.face.point())
             self.window.click_and_park(*self.window.face.point(), "left")
             frame = settled(view.grabber, rect, ended)
         elif method.at is not None:
-            self.window.click_and_park(rect.left + method.at[0], rect.top + method.at[1], "left")
+            point = (rect.left + method.at[0], rect.top + method.at[1])
+            log.debug("left-click at %s beside the board, for a new game", point)
+            self.window.click_and_park(*point, "left")
             frame = settled(view.grabber, rect, ended, waits.KEY_TIMEOUT)
         else:
             assert method.key is not None
             # A key goes to the window under the pointer: press it there, but off the board.
             x, y = view.park_point() or rect.centre
+            log.debug("the %s key pressed at %s, for a new game", method.key, (x, y))
             self.window.pointer.press(method.key, x, y)
             frame = settled(view.grabber, rect, ended, waits.KEY_TIMEOUT)
         if self.window.closed_dialogs():  # a question ("reset the game?"), declined: not this way

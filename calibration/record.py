@@ -56,10 +56,24 @@ class Step:
         cells beside those it opened (see :func:`calibration.paint.unpainted_box`)."""
         return self.unpainted not in (None, box)
 
+    def describe(self) -> str:
+        """What the click changed, in a few words (for the log)."""
+        changed = int(self.changed.sum())
+        if not changed:
+            return "nothing changed"
+        was, now = (appearance_name(int(ids[self.cell])) for ids in (self.before, self.after))
+        clicked = f"the cell from {was} to {now}" if was != now else f"not the cell ({now})"
+        return f"{changed} cell{'s' if changed > 1 else ''} changed, {clicked}"
+
     @property
     def uncovered(self) -> npt.NDArray[np.bool_]:
         """The cells hidden before the click that it changed."""
         return np.asarray(self.changed & (self.before == HIDDEN_ID), dtype=np.bool_)
+
+
+def appearance_name(appearance: int) -> str:
+    """An appearance id as the log and the errors name it."""
+    return "hidden" if appearance == HIDDEN_ID else f"#{appearance}"
 
 
 @dataclass

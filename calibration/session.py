@@ -26,7 +26,7 @@ from calibration.errors import (
 )
 from calibration.game_end import EndJudge
 from calibration.game_window import GameWindow, hidden_cells
-from calibration.grid import find_lattice
+from calibration.grid import Grid, find_lattice
 from calibration.hidden_tile import LOST_FIRST, click_the_hidden_tile, only_changes_around
 from calibration.meanings import Meanings, beside_zeros, board_of
 from calibration.new_game_ways import NewGameWays
@@ -86,19 +86,7 @@ class CalibrationPlayer:
         ``evidence`` is what other windows of the same program showed (None: a new one).
         """
         point, fresh, after = click_the_hidden_tile(pointer, grabber, window)
-        # The hidden tile is the block under the click in the fresh frame; with the opened cells
-        # of the second frame the cut is certain (see calibration.grid).
-        try:
-            lattice = find_lattice(fresh, only_changes_around(fresh, after, point))
-        except GridNotFoundError as error:
-            raise GridNotFoundError(f"{error}, after the first click{LOST_FIRST}") from error
-        grid = lattice.grid(lattice.hash_at(0, *point))
-        cut = grid.cut_sides(fresh)
-        if cut:
-            raise CalibrationError(
-                f"the board in window {window} runs past its {' and '.join(cut)} edge (part of "
-                "a cell shows there): enlarge the window, or the region, to show the whole board"
-            )
+        grid = _board_grid(window, point, fresh, after)
         if evidence is None:
             evidence = Evidence(Catalogue(grid.hidden))
             evidence.catalogue.learn_spread(grid.pictures(fresh))
@@ -179,6 +167,7 @@ class CalibrationPlayer:
                 self.judge.won(game)
                 continue
             cell = self.random.choice(hidden)
+            log.debug("the board read: %d hidden cells; %s chosen at random", len(hidden), cell)
             opened = any(step.click is ClickKind.OPEN for step in game.steps)
             # Some games take no mark before a game's first click has begun it.
             if opened and flags_left and (not self._question_tested or self.random.random() < 0.3):
@@ -265,11 +254,13 @@ class CalibrationPlayer:
                 frame, waited = self.judge.after_message(game, frame), True
                 board = self._board_in_play(frame, meanings, mines, opened)
             if board.is_won:
+                log.debug("the board read as won: flagging the mines left hidden")
                 for cell in map(tuple, np.argwhere(board.tiles == Tile.HIDDEN)):
                     game.steps.append(self.window.mark((int(cell[0]), int(cell[1]))))
                 self.judge.won(game, watch=not waited)
                 return game
             move = next_moves(board)[0]
+            log.debug("the board read for the solver: it opens %s", move.cell)
             clicked = len(game.steps)
             opening = self.window.click(ClickKind.OPEN, move.cell, frame)
             game.steps.append(opening)
@@ -313,3 +304,31 @@ class CalibrationPlayer:
         """Whether the board may show a game begun and not over while a new game is a click on
         a point (see :meth:`calibration.new_game_ways.NewGameWays.stuck_mid_game`)."""
         return self.new_games.stuck_mid_game(self._latest)
+
+
+def _board_grid(window: Rect, point: tuple[int, int], fresh: Image, after: Image) -> Grid:
+    """The board's grid in ``window``, from its captures before and after the click on its
+    hidden tile at ``point`` (window coordinates); raises unless the window shows all of it.
+
+    The hidden tile is the block under the click in the fresh frame; with the opened cells of
+    the second frame the cut is certain (see :mod:`calibration.grid`)."""
+    try:
+        lattice = find_lattice(fresh, only_changes_around(fresh, after, point))
+    except GridNotFoundError as error:
+        raise GridNotFoundError(f"{error}, after the first click{LOST_FIRST}") from error
+    grid = lattice.grid(lattice.hash_at(0, *point))
+    log.debug(
+        "the board found: %dx%d cells of %dx%d px at %s in window %s",
+        grid.rows,
+        grid.columns,
+        *grid.pitch,
+        grid.origin,
+        window,
+    )
+    cut = grid.cut_sides(fresh)
+    if cut:
+        raise CalibrationError(
+            f"the board in window {window} runs past its {' and '.join(cut)} edge (part of "
+            "a cell shows there): enlarge the window, or the region, to show the whole board"
+        )
+    return grid

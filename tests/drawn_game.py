@@ -17,7 +17,7 @@ from drawn_boards import focus_ring
 from starts import xdemineur_start
 from virtual_clock import use_virtual_clock
 
-from calibration import game_end, session, waits
+from calibration import failure_screens, game_end, session, waits
 from calibration import learn as learn_module
 from calibration import view as view_module
 from calibration.learn import Calibration, calibrate
@@ -66,12 +66,18 @@ STUCK_REPAINT = 4.0
 
 
 @pytest.fixture(autouse=True)
-def quick_waits(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
+def quick_waits(
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
     """Calibration waits on drawn games as :data:`QUICK_WAITS` says, on a clock the drawn
     games share with the code that plays them (and with the test file, where it reads the time
-    itself), so no test waits real time. Autouse in every test file that imports it."""
+    itself), so no test waits real time. Autouse in every test file that imports it. The
+    screens of a calibration that fails go to the tests' temporary folder."""
     for name, seconds in QUICK_WAITS.items():
         monkeypatch.setattr(waits, name, seconds)
+    monkeypatch.setattr(failure_screens, "PARENT", tmp_path_factory.getbasetemp())
     monkeypatch.setattr(game_end, "PROBE_TIMEOUT", QUICK_PROBE)
     own = [request.module] if hasattr(request.module, "time") else []
     use_virtual_clock(

@@ -13,6 +13,8 @@ import logging
 import os
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from calibration.learn import Calibration
 from calibration.store import check_name, name_from, save_skin
@@ -25,6 +27,7 @@ from controller.errors import CommandError, SandboxError
 from controller.learning import calibrate_game, calibrate_windows
 from controller.locks import desktop_alone
 from controller.setup import check_x_authority
+from solver.bench.progress import print_above_bars
 from vision.capture import ScreenGrabber
 from vision.geometry import Rect
 from vision.skin import (
@@ -91,20 +94,18 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2  # a usage error, as argparse gives
-    if args.verbose:
-        logging.basicConfig(level=logging.DEBUG, format="%(relativeCreated)8.0f ms  %(message)s")
-        logging.getLogger("pytesseract").setLevel(logging.INFO)  # not every command it runs
     declare_dpi_aware()
     started = time.monotonic()
     if args.name:
         check_name(args.name)
-    if args.game:
-        name = args.name or args.game
-        with VirtualDisplay():
-            result = calibrate_game(args.game, name, max_games=args.max_games, seed=args.seed)
-    else:
-        with desktop_alone(os.environ.get("DISPLAY")):
-            result = _calibrate_on_desktop(args, searched)
+    with logged_as_it_happens(args.verbose):
+        if args.game:
+            name = args.name or args.game
+            with VirtualDisplay():
+                result = calibrate_game(args.game, name, max_games=args.max_games, seed=args.seed)
+        else:
+            with desktop_alone(os.environ.get("DISPLAY")):
+                result = _calibrate_on_desktop(args, searched)
     print(
         f"{result.games} games in {time.monotonic() - started:.0f} s: pitch {result.skin.pitch}, "
         f"tile {result.skin.tile_size} at {result.skin.tile_offset}, "
@@ -120,6 +121,43 @@ def run(args: argparse.Namespace) -> int:
         print(f"not seen yet: {result.describe_missing()} (learned during play when they show)")
     print(f"saved skin {result.skin.name!r} in {save_skin(result.skin)}")
     return 0
+
+
+VERBOSE_LOGGERS = ("calibration", "controller")
+"""The packages whose every logged line ``--verbose`` shows: each click, read and decision."""
+
+
+class _AboveBars(logging.Handler):
+    """Writes each record on standard error as it is logged, above a progress bar being drawn."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            print_above_bars(self.format(record), sys.stderr)
+        except Exception:
+            self.handleError(record)
+
+
+@contextmanager
+def logged_as_it_happens(verbose: bool) -> Iterator[None]:
+    """With ``verbose``, every line calibration and the controller log shows on standard error
+    as it is logged. A handler of their own: :func:`logging.basicConfig` does nothing once the
+    root logger has any handler, and then ``--verbose`` printed nothing."""
+    if not verbose:
+        yield
+        return
+    handler = _AboveBars(logging.DEBUG)
+    handler.setFormatter(logging.Formatter("%(relativeCreated)8.0f ms  %(message)s"))
+    loggers = [logging.getLogger(name) for name in VERBOSE_LOGGERS]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.DEBUG)
+        logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.removeHandler(handler)
+            logger.setLevel(level)
 
 
 def _calibrate_on_desktop(args: argparse.Namespace, searched: str | None) -> Calibration:

@@ -33,8 +33,9 @@ def progress_bar(
     return tqdm(iterable, file=sys.stderr, disable=not shown, **options)
 
 
-def print_above_bars(text: str) -> None:
-    """Print a line on standard output without breaking a bar being drawn on the terminal."""
+def print_above_bars(text: str, stream: TextIO | None = None) -> None:
+    """Print a line on ``stream`` (standard output by default) without breaking a bar being
+    drawn on the terminal."""
     from tqdm import tqdm
 
-    tqdm.write(text, file=sys.stdout)
+    tqdm.write(text, file=sys.stdout if stream is None else stream)
