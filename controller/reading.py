@@ -65,13 +65,13 @@ class PatientReader:
         with self.stopwatch.stage("reread"):
             time.sleep(REREAD_PAUSE)
 
-    def look(self, changed: bool = False) -> Reading:
-        """A stable read. An unreadable face is read again a few times: while a mouse button is
-        down a game may show a face of its own (a surprised "o" mouth), and a slow game can hold
-        it for a frame or two after the click."""
+    def look(self, changed: bool = False, patience: float | None = None) -> Reading:
+        """A stable read (see :meth:`controller.table.Table.look`). An unreadable face is read
+        again a few times: while a mouse button is down a game may show a face of its own (a
+        surprised "o" mouth), and a slow game can hold it for a frame or two after the click."""
         for _ in range(FACE_REREADS):
             try:
-                return self._read(changed)
+                return self._read(changed, patience)
             except UnreadableFaceError:
                 self.pause()
                 changed = False
@@ -80,22 +80,28 @@ class PatientReader:
         except UnreadableFaceError as unreadable:
             raise GameAborted(Result.MISREAD, str(unreadable)) from unreadable
 
-    def look_for_change(self) -> Reading:
-        """The board once it differs from the last read; if it never does, as it is (whoever
-        waits for the change decides what an unchanged board means)."""
+    def look_for_change(self, patience: float | None = None) -> Reading:
+        """The board once it differs from the last read; if it does not within ``patience``
+        seconds (None: the screen's own limit), as it is (whoever waits for the change decides
+        what an unchanged board means)."""
         try:
-            return self.look(changed=True)
+            return self.look(changed=True, patience=patience)
         except UnstableFrameError:
             return self.look()
 
     def reread_until_taken(self, moves: Sequence[Move]) -> Reading:
         """The first read after ``moves`` that shows them taken or the game over, else the last
-        re-read."""
+        re-read. A game still drawing queued clicks is read again as soon as its board changes
+        (waiting at most :data:`REREAD_PAUSE` for that), not a fixed pause later; a board that
+        shows them all taken is checked to be drawn whole (:meth:`Table.still_as_read`)."""
         reading = self.look_for_change()
         for _ in range(CLICK_CONFIRM_TRIES):
             if reading.outcome != GameState.PLAYING or not untaken(moves, reading.board):
                 break
-            self.pause()
+            reading = self.look_for_change(patience=REREAD_PAUSE)
+        taken = reading.outcome == GameState.PLAYING and not untaken(moves, reading.board)
+        if taken and not self.table.still_as_read():
+            self.stopwatch.counts["boards read again: the game animates"] += 1
             reading = self.look()
         return reading
 
@@ -110,7 +116,7 @@ class PatientReader:
             self.stopwatch.counts["dialogs answered in the game's window"] += 1
         return answer
 
-    def _read(self, changed: bool) -> Reading:
+    def _read(self, changed: bool, patience: float | None = None) -> Reading:
         """One read. A cell that is unreadable may be caught in an animation (a game may flash
         the whole board when it ends) or under a message: the dialogs are closed, the
         pointer leaves the window (a message may stay while hovered), and the board is read
@@ -119,7 +125,7 @@ class PatientReader:
         unreadable, the board may have moved: it is looked for once. Found nowhere, the board is
         misread: a tile the skin lacks, or a window closed or covered, look the same from here."""
         try:
-            return self.table.look(changed)
+            return self.table.look(changed, patience)
         except UnreadableCellError as first:
             unreadable = first
         self.close_dialogs()  # one may cover the board (a "Game Over" window)

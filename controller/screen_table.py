@@ -24,7 +24,7 @@ from vision.match import TemplateBank, picture_distance
 from vision.opened import opened_beside_a_zero
 from vision.read import Reading
 from vision.skin import Image, Skin
-from vision.stable import StillRule
+from vision.stable import STILL_TIMEOUT, StillRule
 
 _BUTTONS = {Action.OPEN: "left", Action.FLAG: "right", Action.CHORD: "middle"}
 
@@ -127,7 +127,7 @@ class ScreenTable:
             areas.append(Rect(*self._new_game_point(), 1, 1))
         return areas
 
-    def look(self, changed: bool = False) -> Reading:
+    def look(self, changed: bool = False, patience: float | None = None) -> Reading:
         """Only the board and face must hold still (the timer between them ticks every second).
         Time spent grabbing is the ``capture`` stage, inside ``wait``."""
         if not self._parked:  # a tile under the pointer may be lit up
@@ -139,6 +139,7 @@ class ScreenTable:
                 self._reader.region,
                 watch=self._reader.watched,
                 differs_from=self._frame if changed else None,
+                timeout=STILL_TIMEOUT if patience is None else patience,
             )
         with self.stopwatch.stage("read"):
             try:
@@ -149,6 +150,13 @@ class ScreenTable:
         self._unreadable = None
         self._keep(frame, reading)
         return reading
+
+    def still_as_read(self) -> bool:
+        if self._frame is None:
+            return True
+        region, watched = self._reader.region, self._reader.watched
+        with self.stopwatch.stage("wait"):
+            return self._still.confirm(self._timed_grabber, region, self._frame, watched)
 
     def _keep(self, frame: Image, reading: Reading) -> None:
         """Remember ``reading`` of ``frame`` as the last read: clicks are checked against it."""

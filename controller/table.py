@@ -23,9 +23,14 @@ class Table(Protocol):
     first_click: str | None
     """The game's first-click rule when known (a :class:`solver.FirstClick` value)."""
 
-    def look(self, changed: bool = False) -> Reading:
-        """Wait until the board holds still (and, if ``changed``, differs from the last look);
-        read it."""
+    def look(self, changed: bool = False, patience: float | None = None) -> Reading:
+        """Wait until the board holds still (and, if ``changed``, differs from the last look,
+        for at most ``patience`` seconds: None, the screen's own limit); read it."""
+
+    def still_as_read(self) -> bool:
+        """Whether the board last read (after clicks, showing each taken) is drawn whole: a
+        game that animates what a click opens may show it half drawn (see
+        :class:`vision.stable.StillRule`). False: read it again."""
 
     def play(self, move: Move) -> bool:
         """Click ``move``'s cell the way its action needs, if the game is still as last read.

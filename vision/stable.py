@@ -81,36 +81,36 @@ def _comparer(region: Rect, watch: Sequence[Rect]) -> Callable[[Image, Image], b
     return same
 
 
+STILL_TIMEOUT = 2.0
+"""Seconds a look waits at most for the frame to hold still (or change, after a click)."""
 SURE_INTERVAL = 0.015
 """Seconds a frame holds still to count as drawn when a game may animate what a click opens."""
 QUICK_INTERVAL = 0.003
 """Seconds a frame holds still to count as drawn once the game is seen to draw each click in
 one go: the wait after a burst is then a few milliseconds, not a few tens."""
 TRIAL_LOOKS = 30
-"""Looks, each checked with the sure interval too, before the quick one is trusted."""
+"""Boards read quickly and found still :data:`SURE_INTERVAL` later before the quick interval is
+trusted without that check."""
 
 
 class StillRule:
-    """How long a frame must hold still to count as drawn, learned on one game window.
+    """How long a frame must hold still to count as drawn after a click, learned on one game
+    window.
 
     Most games draw what a click opens at once; some animate it (cells opened one by one, a
-    fade), and a frame two captures apart alike mid-animation is a board half drawn. So the
-    first :data:`TRIAL_LOOKS` looks take a frame still for :data:`QUICK_INTERVAL` and check it
-    is still so :data:`SURE_INTERVAL` later; if every one is, later looks wait only the quick
-    interval. One that changed in between says the game animates: every look from then on waits
-    the sure interval, as all did before.
+    fade), and a frame two captures alike mid-animation is a board half drawn. A game busy with
+    queued clicks may also pause between two of them; that is no animation: the reader sees
+    clicks not taken yet and reads again. So a board read after clicks is taken once still for
+    :data:`QUICK_INTERVAL`, and, once it shows every click taken, checked (:meth:`confirm`) to be
+    still so :data:`SURE_INTERVAL` later, :data:`TRIAL_LOOKS` times. One that changed by then
+    says the game animates: every look from then on waits the sure interval, as all did before.
+    Other looks (a new game, a re-read of a cell not readable) always wait the sure interval.
     """
 
     def __init__(self) -> None:
         self.trials = 0
-        """Looks whose quick frame held still for the sure interval too."""
+        """Boards read quickly that held still for the sure interval too."""
         self.animates = False
-
-    @property
-    def interval(self) -> float:
-        """The interval trusted now."""
-        trusted = self.trials >= TRIAL_LOOKS and not self.animates
-        return QUICK_INTERVAL if trusted else SURE_INTERVAL
 
     def wait(
         self,
@@ -119,21 +119,32 @@ class StillRule:
         *,
         watch: Sequence[Rect] = (),
         differs_from: Image | None = None,
+        timeout: float = STILL_TIMEOUT,
     ) -> Image:
-        """The frame of ``region`` once drawn (see :func:`wait_stable`, whose error it raises)."""
-        if self.animates:
-            return wait_stable(
-                grabber, region, watch=watch, interval=SURE_INTERVAL, differs_from=differs_from
-            )
-        frame = wait_stable(
-            grabber, region, watch=watch, interval=QUICK_INTERVAL, differs_from=differs_from
+        """The frame of ``region`` once drawn (see :func:`wait_stable`, whose error it raises):
+        after a click (``differs_from``, the frame before it) still for the quick interval
+        unless the game animates."""
+        quick = differs_from is not None and not self.animates
+        return wait_stable(
+            grabber,
+            region,
+            watch=watch,
+            interval=QUICK_INTERVAL if quick else SURE_INTERVAL,
+            differs_from=differs_from,
+            timeout=timeout,
         )
-        if self.trials >= TRIAL_LOOKS:
-            return frame
+
+    def confirm(
+        self, grabber: Grabber, region: Rect, frame: Image, watch: Sequence[Rect] = ()
+    ) -> bool:
+        """Whether ``frame`` (read quickly after clicks, showing each taken) is the board as
+        drawn: while on trial, whether it is still so the sure interval later (if not, the game
+        animates); after the trial, or for a game that animates, yes."""
+        if self.animates or self.trials >= TRIAL_LOOKS:
+            return True
         time.sleep(SURE_INTERVAL)
-        later = grabber.grab(region)
-        if _comparer(region, watch)(frame, later):
+        if _comparer(region, watch)(frame, grabber.grab(region)):
             self.trials += 1
-            return later
+            return True
         self.animates = True
-        return wait_stable(grabber, region, watch=watch, interval=SURE_INTERVAL)
+        return False

@@ -151,7 +151,7 @@ class SimulatedTable:
             game.open((self.size[0] // 2, self.size[1] // 2))
         return game
 
-    def look(self, changed: bool = False) -> Reading:
+    def look(self, changed: bool = False, patience: float | None = None) -> Reading:
         self.looks += 1
         fault = self.faults.pop(self.looks, None)
         if fault is not None:
@@ -284,6 +284,9 @@ class SimulatedTable:
         self.slowed_down += 1
         return True
 
+    def still_as_read(self) -> bool:
+        return True  # drawn in one go
+
     def new_game(self, attempt: int = 0) -> None:
         assert not self.dialog_open, "a new-game action while a dialog is open"
         self.new_game_attempts.append(attempt)
@@ -357,8 +360,8 @@ class MisreadsANumberOnce(SimulatedTable):
         super().__init__(seed)
         self.misread: tuple[int, int] | None = None
 
-    def look(self, changed: bool = False) -> Reading:
-        reading = super().look(changed)
+    def look(self, changed: bool = False, patience: float | None = None) -> Reading:
+        reading = super().look(changed, patience)
         if self.misread is None:
             self.misread = _possible_misread(reading.board)
         return reading
@@ -399,8 +402,8 @@ class MessageOverTheEnd(SimulatedTable):
         self.reads = reads
         self.covered_reads = 0
 
-    def look(self, changed: bool = False) -> Reading:
-        reading = super().look(changed)
+    def look(self, changed: bool = False, patience: float | None = None) -> Reading:
+        reading = super().look(changed, patience)
         board = reading.board
         if board.is_lost and self.covered_reads < self.reads:
             self.covered_reads += 1
@@ -455,8 +458,8 @@ class HoveredMessage(SimulatedTable):
     """Once the game is won, a message covers the board for as long as the pointer rests on
     it: kmines' popups do not hide while hovered."""
 
-    def look(self, changed: bool = False) -> Reading:
-        reading = super().look(changed)
+    def look(self, changed: bool = False, patience: float | None = None) -> Reading:
+        reading = super().look(changed, patience)
         if reading.board.is_won and not self.stepped_away:
             raise UnreadableCellError("a message over the board", (4, 4), NO_CROP)
         return reading
@@ -533,9 +536,9 @@ class MissesQuickClicks(SimulatedTable):
         super().__init__(seed)
         self.clicks_since_look = 0
 
-    def look(self, changed: bool = False) -> Reading:
+    def look(self, changed: bool = False, patience: float | None = None) -> Reading:
         self.clicks_since_look = 0
-        return super().look(changed)
+        return super().look(changed, patience)
 
     def play(self, move: Move) -> bool:
         self.clicks_since_look += 1
@@ -574,10 +577,10 @@ def test_a_click_lost_for_good_is_clicked_again_after_waiting_for_a_change_in_va
             self.clicks.append((move.cell, move.action))
             return True
 
-        def look(self, changed: bool = False) -> Reading:
+        def look(self, changed: bool = False, patience: float | None = None) -> Reading:
             if changed and np.array_equal(self.current.board.tiles, self.last_seen):
                 raise UnstableFrameError("the screen did not change")
-            reading = super().look(changed)
+            reading = super().look(changed, patience)
             self.last_seen = reading.board.tiles.copy()
             return reading
 
@@ -624,14 +627,14 @@ class LaggingTable(SimulatedTable):
         self.pending.append(move)
         return True
 
-    def look(self, changed: bool = False) -> Reading:
+    def look(self, changed: bool = False, patience: float | None = None) -> Reading:
         if self.pending:
             self.looks_since_clicks += 1
             if self.looks_since_clicks >= self.lag:
                 for move in self.pending:
                     super().play(move)
                 self.pending, self.looks_since_clicks = [], 0
-        return super().look(changed)
+        return super().look(changed, patience)
 
 
 @pytest.mark.parametrize("lag", [2, controller.reading.CLICK_CONFIRM_TRIES + 1])
@@ -956,8 +959,8 @@ def test_a_board_the_solver_finds_impossible_ends_the_game_as_misread(tmp_path: 
     class WrongMineCount(SimulatedTable):
         """Reads the board with too few mines, as a wrong ``--mines`` would."""
 
-        def look(self, changed: bool = False) -> Reading:
-            reading = super().look(changed)
+        def look(self, changed: bool = False, patience: float | None = None) -> Reading:
+            reading = super().look(changed, patience)
             board = reading.board
             return Reading(Board(board.rows, board.columns, 1, board.tiles), reading.scores, None)
 
@@ -996,8 +999,8 @@ class DrawsWrongFrames(SimulatedTable):
         """The cell to show wrong on ``board``, and as what (None: none)."""
         raise NotImplementedError
 
-    def look(self, changed: bool = False) -> Reading:
-        reading = super().look(changed)
+    def look(self, changed: bool = False, patience: float | None = None) -> Reading:
+        reading = super().look(changed, patience)
         board = reading.board
         self._beside = set()
         shown = None if not self.frames_left or board.is_lost else self.wrong(board)
@@ -1289,3 +1292,27 @@ def test_each_game_won_with_a_face_none_of_the_skins_offers_that_face_to_learn(
         records = [report.record for report in play_all(quick_player(table, log), 6)]
     won = sum(record.result == Result.WON for record in records)
     assert won > 0 and table.won_faces_offered == won
+
+
+def test_a_board_read_half_drawn_after_a_burst_is_read_again_before_the_solver_sees_it(
+    tmp_path: Path,
+) -> None:
+    """A game that animates what a click opens: the first board read after a burst, with every
+    click taken, is found not drawn whole once, and read again."""
+
+    class AnimatesOnce(SimulatedTable):
+        def __init__(self, seed: int) -> None:
+            super().__init__(seed)
+            self.checks: list[int] = []
+
+        def still_as_read(self) -> bool:
+            self.checks.append(self.looks)
+            return len(self.checks) > 1
+
+    table = AnimatesOnce(seed=4)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        player = quick_player(table, log)
+        (report,) = play_all(player, 1)
+    assert report.record.result in (Result.WON, Result.LOST), report.reason
+    assert player.stopwatch.counts["boards read again: the game animates"] == 1
+    assert len(table.checks) >= 2 and table.checks[1] > table.checks[0] + 1  # read again between

@@ -12,7 +12,13 @@ from hypothesis import strategies as st
 from vision.errors import UnstableFrameError
 from vision.geometry import Rect
 from vision.skin import Image
-from vision.stable import QUICK_INTERVAL, SURE_INTERVAL, TRIAL_LOOKS, StillRule, wait_stable
+from vision.stable import (
+    QUICK_INTERVAL,
+    SURE_INTERVAL,
+    TRIAL_LOOKS,
+    StillRule,
+    wait_stable,
+)
 
 REGION = Rect(10, 20, 4, 3)
 
@@ -122,18 +128,26 @@ class DrawingGame:
         return np.full((REGION.height, REGION.width, 3), value, dtype=np.uint8)
 
 
+def read_after_click(game: DrawingGame, rule: StillRule) -> Image:
+    """As play reads the board after a click: quickly, then checked drawn whole (the drawing
+    game takes every click at once), and read again the sure way if not."""
+    frame = rule.wait(game, REGION, differs_from=game.click())
+    return frame if rule.confirm(game, REGION, frame) else rule.wait(game, REGION)
+
+
 def test_a_game_that_draws_each_click_at_once_is_read_after_the_quick_interval(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     game, rule = DrawingGame(monkeypatch, half_drawn=0.0), StillRule()
     for _ in range(TRIAL_LOOKS):
-        assert rule.interval == SURE_INTERVAL
-        rule.wait(game, REGION, differs_from=game.click())
-    assert rule.interval == QUICK_INTERVAL and not rule.animates
+        started = game.now
+        read_after_click(game, rule)
+        assert game.now - started > SURE_INTERVAL  # on trial: checked the sure interval later
+    assert rule.trials == TRIAL_LOOKS and not rule.animates
     started = game.now
-    frame = rule.wait(game, REGION, differs_from=game.click())
+    frame = read_after_click(game, rule)
     assert int(frame[0, 0, 0]) == game.shown
-    assert game.now - started < SURE_INTERVAL / 2
+    assert game.now - started < 2 * QUICK_INTERVAL + 0.002
 
 
 @pytest.mark.parametrize("look", [0, TRIAL_LOOKS - 1])
@@ -141,12 +155,21 @@ def test_a_game_seen_animating_once_in_the_trial_is_always_given_the_sure_interv
     monkeypatch: pytest.MonkeyPatch, look: int
 ) -> None:
     """A half-drawn frame that holds still for the quick interval (but not the sure one) is
-    never returned, and from then on every look waits the sure interval."""
+    never taken as the board, and from then on every look waits the sure interval."""
     game, rule = DrawingGame(monkeypatch, half_drawn=0.0), StillRule()
     for _ in range(look):
-        rule.wait(game, REGION, differs_from=game.click())
+        read_after_click(game, rule)
     game.half_drawn = (QUICK_INTERVAL + SURE_INTERVAL) / 2
     for _ in range(TRIAL_LOOKS + 5):
-        frame = rule.wait(game, REGION, differs_from=game.click())
-        assert int(frame[0, 0, 0]) == game.shown, "a half-drawn frame was returned"
-        assert rule.animates and rule.interval == SURE_INTERVAL
+        frame = read_after_click(game, rule)
+        assert int(frame[0, 0, 0]) == game.shown, "a half-drawn frame was taken as the board"
+        assert rule.animates
+
+
+def test_looks_not_after_a_click_wait_the_sure_interval(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new game's board, or one read again, is not read after a click: no quick look."""
+    game, rule = DrawingGame(monkeypatch, half_drawn=0.0), StillRule()
+    rule.trials = TRIAL_LOOKS
+    started = game.now
+    rule.wait(game, REGION)
+    assert game.now - started >= SURE_INTERVAL
