@@ -40,7 +40,7 @@ STAGES = {
     "read": "reading the board",
     "solver": "the solver",
     "click": "clicking",
-    "reread": "pausing before a re-read (board not as expected)",
+    "reread": "pausing before a re-read",
     "log": "the outcome log",
 }
 """Stopwatch stages in the order printed, with what they mean."""
