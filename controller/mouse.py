@@ -142,14 +142,15 @@ class Mouse:
         if self._sender.click(x, y, button, check) and self.pause:
             time.sleep(self.pause)
 
-    def slow_down(self) -> bool:
-        """Wait longer after each click from now on (the next of :data:`CLICK_PAUSES`): the game
-        missed a click. False if the pause is the longest already."""
-        longer = [pause for pause in CLICK_PAUSES if pause > self.pause]
+    def slow_down(self, to: float | None = None) -> float | None:
+        """Wait longer after each click from now on: the next of :data:`CLICK_PAUSES` (the game
+        missed a click), or with ``to`` (a pause learned before) the first at least that long.
+        The pause now; None if it was the longest already."""
+        longer = [pause for pause in CLICK_PAUSES if pause > self.pause and pause >= (to or 0)]
         if not longer:
-            return False
+            return None
         self.pause = longer[0]
-        return True
+        return self.pause
 
     def press(self, key: str, x: int, y: int, check: Check | None = None) -> None:
         """Point at screen point (x, y), after checking it is allowed, and press and release

@@ -37,7 +37,7 @@ class GuardedPointer(Protocol):
 
     def click(self, x: int, y: int, button: str = "left", check: Check | None = None) -> None: ...
 
-    def slow_down(self) -> bool: ...
+    def slow_down(self, to: float | None = None) -> float | None: ...
 
     def press(self, key: str, x: int, y: int, check: Check | None = None) -> None: ...
 
@@ -89,6 +89,9 @@ class ScreenTable:
         self._skin = skin
         self._mouse = mouse
         self._save_skin = save_skin
+        learned_pause = skin.extra.get("click_pause")
+        if learned_pause:  # the game missed clicks sent faster in an earlier run
+            mouse.slow_down(to=learned_pause)
         self._learner = SkinLearner(skin, mines)
         """What play teaches the skin (:mod:`calibration.learn_in_play`)."""
         self._unreadable: Image | None = None
@@ -241,7 +244,14 @@ class ScreenTable:
         return needed
 
     def take_clicks_slower(self) -> bool:
-        return self._mouse.slow_down()
+        """The pause reached is kept in the skin: the next run starts there."""
+        pause = self._mouse.slow_down()
+        if pause is None:
+            return False
+        self._skin.extra["click_pause"] = pause
+        if self._save_skin is not None:
+            self._save_skin(self._skin)
+        return True
 
     def new_game(self, attempt: int = 0) -> None:
         ways = self._new_game_ways()

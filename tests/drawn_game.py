@@ -585,8 +585,8 @@ class GuardedMouse:
     def allow(self, *areas: Rect) -> None:
         self.allowed = list(areas)
 
-    def slow_down(self) -> bool:
-        return False  # a drawn screen takes every click, however fast
+    def slow_down(self, to: float | None = None) -> float | None:
+        return None  # a drawn screen takes every click, however fast
 
     def click(self, x: int, y: int, button: str = "left", check: Check | None = None) -> None:
         if not any(area.contains(x, y) for area in self.allowed):

@@ -56,8 +56,8 @@ class AuditedMouse:
     def allow(self, *areas: Rect) -> None:
         self.mouse.allow(*areas)
 
-    def slow_down(self) -> bool:
-        return self.mouse.slow_down()
+    def slow_down(self, to: float | None = None) -> float | None:
+        return self.mouse.slow_down(to)
 
     def click(self, x: int, y: int, button: str = "left", check: Check | None = None) -> None:
         self.clicks.append((x, y, list(self.mouse.allowed)))

@@ -84,10 +84,13 @@ EXTRA_TYPES: dict[str, type] = {
     "game": str,
     "first_click": str,
     "board": str,
+    "click_pause": float,
 }
 """Types of the ``extra`` facts the program reads (null: not known); other keys are kept but
 never used. ``board`` is the board calibrated, when its mine count was given, as
-``ROWSxCOLUMNSxMINES`` (for example ``8x8x10``): play takes that count for a board of its size."""
+``ROWSxCOLUMNSxMINES`` (for example ``8x8x10``): play takes that count for a board of its size.
+``click_pause`` is the seconds play waits after each click, learned when the game missed clicks
+sent faster."""
 _BOARD_TEXT = re.compile(r"([1-9][0-9]{0,2})x([1-9][0-9]{0,2})x([0-9]{1,6})")
 
 

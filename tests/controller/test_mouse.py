@@ -114,7 +114,16 @@ def test_clicks_start_with_no_pause_and_slow_down_step_by_step_to_the_longest() 
     mouse.pause = CLICK_PAUSES[0]
     assert mouse.pause == 0.0
     paces = [mouse.pause]
-    while mouse.slow_down():
-        paces.append(mouse.pause)
+    while (pause := mouse.slow_down()) is not None:
+        assert pause == mouse.pause
+        paces.append(pause)
     assert paces == sorted(set(paces)) == list(CLICK_PAUSES)
-    assert not mouse.slow_down() and mouse.pause == CLICK_PAUSES[-1]
+    assert mouse.slow_down() is None and mouse.pause == CLICK_PAUSES[-1]
+
+
+def test_a_pause_learned_before_starts_the_clicks_at_least_that_slow() -> None:
+    mouse = Mouse.__new__(Mouse)
+    mouse.pause = CLICK_PAUSES[0]
+    assert mouse.slow_down(to=0.004) == 0.005
+    assert mouse.slow_down(to=0.001) == 0.01  # never faster: the next pause then
+    assert mouse.slow_down(to=1.0) is None and mouse.pause == 0.01

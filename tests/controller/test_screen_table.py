@@ -154,8 +154,8 @@ class RecordingMouse:
     def close_dialogs(self) -> int:
         return 0  # a drawn screen has no windows
 
-    def slow_down(self) -> bool:
-        return False  # a drawn screen takes every click, however fast
+    def slow_down(self, to: float | None = None) -> float | None:
+        return None  # a drawn screen takes every click, however fast
 
     def park(self, board: Rect) -> None:
         self.screen.pointer = (board.left - 4, board.bottom + 4)
@@ -663,3 +663,33 @@ def test_a_won_face_the_skin_never_saw_is_learned_at_the_first_win_and_finds_a_w
     assert locate(saved[-1], screen.grab(), shape=(9, 9)).face == geometry.face
     with pytest.raises(BoardNotFoundError, match="none of the faces"):
         locate(without_won_face(), screen.grab(), shape=(9, 9))  # as before the win
+
+
+class PacedMouse(RecordingMouse):
+    """Keeps the pause between clicks as controller.mouse.Mouse does."""
+
+    def __init__(self, screen: DrawnScreen) -> None:
+        super().__init__(screen)
+        self.pause = 0.0
+
+    def slow_down(self, to: float | None = None) -> float | None:
+        self.pause = max(self.pause * 2 or 0.002, to or 0.0)
+        return self.pause
+
+
+def test_the_click_pause_a_game_needed_is_kept_in_its_skin_and_used_from_the_next_run() -> None:
+    screen, saved = DrawnScreen(seed=11), list[Skin]()
+    skin = replace(SKIN, extra=dict(SKIN.extra))
+    first = PacedMouse(screen)
+    geometry = locate(skin, screen.grab(), shape=(9, 9))
+    table = ScreenTable(
+        screen, skin, geometry, first, 10, game="drawn", first_click="safe", save_skin=saved.append
+    )
+    assert first.pause == 0.0  # nothing learned yet: no pause
+    assert table.take_clicks_slower() and table.take_clicks_slower()
+    assert first.pause == 0.004
+    assert saved and saved[-1].extra["click_pause"] == 0.004
+    saved[-1].check()  # a skin that still passes its checks (and so can be saved)
+    second = PacedMouse(screen)
+    ScreenTable(screen, saved[-1], geometry, second, 10, game="drawn", first_click="safe")
+    assert second.pause == 0.004
