@@ -17,6 +17,12 @@ from vision.errors import UnstableFrameError
 from vision.geometry import Rect
 from vision.skin import Image
 
+STILL_TIMEOUT = 2.0
+"""Seconds a look waits at most for the frame to hold still (or change, after a click)."""
+
+SURE_INTERVAL = 0.015
+"""Seconds a frame holds still to count as drawn when a game may animate what a click opens."""
+
 
 class Grabber(Protocol):
     """Anything that captures a screen region as BGR (a :class:`vision.capture.ScreenGrabber`)."""
@@ -29,8 +35,8 @@ def wait_stable(
     region: Rect,
     *,
     watch: Sequence[Rect] = (),
-    interval: float = 0.015,
-    timeout: float = 2.0,
+    interval: float = SURE_INTERVAL,
+    timeout: float = STILL_TIMEOUT,
     differs_from: Image | None = None,
 ) -> Image:
     """The first frame of ``region`` equal to the one grabbed ``interval`` seconds before it.
@@ -81,10 +87,6 @@ def _comparer(region: Rect, watch: Sequence[Rect]) -> Callable[[Image, Image], b
     return same
 
 
-STILL_TIMEOUT = 2.0
-"""Seconds a look waits at most for the frame to hold still (or change, after a click)."""
-SURE_INTERVAL = 0.015
-"""Seconds a frame holds still to count as drawn when a game may animate what a click opens."""
 QUICK_INTERVAL = 0.003
 """Seconds a frame holds still to count as drawn once the game is seen to draw each click in
 one go: the wait after a burst is then a few milliseconds, not a few tens."""
