@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property, partial
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -46,6 +47,10 @@ from vision.match import TemplateBank, tile_lattice
 from vision.skin import MAX_SLACK, Image
 
 MIN_HIDDEN_CELLS = 8
+SPILL_SHARE = 6
+"""A click may change pixels up to this fraction of a cell (1 / SPILL_SHARE) past the cell it
+changed: a toolkit button's frame or shadow drawn over its neighbours' edges (3 to 4 px of
+38 seen)."""
 MIN_CUT_STRIP = 3
 """Pixels of a cell a capture's edge must show for :meth:`Grid.cut_sides` to tell it is one."""
 
@@ -383,7 +388,9 @@ def find_lattice(*frames: Image) -> Lattice:
     each opened cell as one block. That settles games whose tiles have a border of the
     background colour, where a fresh board fits two cuts equally well, and boards with a large
     opened area (a starting area the game opens itself), whose near-plain pictures repeat under
-    misaligned cuts too.
+    misaligned cuts too. Changes past a cell's edge as deep as a toolkit button's frame
+    (:data:`SPILL_SHARE`) are counted only after the rest: they would show in every block
+    around the cell at the aligned cut.
     """
     frame = frames[0]
     height, width = frame.shape[:2]
@@ -394,22 +401,34 @@ def find_lattice(*frames: Image) -> Lattice:
         raise GridNotFoundError(f"the {width}x{height} capture is one plain colour: no board in it")
     pitch = (find_pitch(packed, axis=1), find_pitch(packed, axis=0))
     maps = [block_hash_map(packed_pixels(each), pitch) for each in frames]
-    changes = []
+    changes, deep_changes = [], []
+    # A click may redraw a few pixels past the cell it opened (a toolkit button's frame or
+    # shadow drawn over its neighbours' edges): the aligned cut sees those strips change in
+    # every block around the cell, a cut half a cell off fewer. Changes that outlast an erosion
+    # deeper than such a frame lie inside the cells that changed, in one block each at the
+    # aligned cut and in more at any cut across them: the cuts are ranked by those first, and
+    # then, as a fresh board is, by their identical blocks (the frame's strips would favour a
+    # cut off by the frame's width).
+    depth = max(1, min(pitch) // SPILL_SHARE)
+    kernel = np.ones((2 * depth + 1, 2 * depth + 1), np.uint8)
     for before, after in zip(frames, frames[1:], strict=False):
-        rows, columns = np.nonzero((before != after).any(axis=2))
+        differs = (before != after).any(axis=2)
+        rows, columns = np.nonzero(differs)
         changes.append((rows, columns))
-    scores: dict[tuple[int, int], tuple[int, int]] = {}
+        rows, columns = np.nonzero(cv2.erode(differs.astype(np.uint8), kernel))
+        deep_changes.append((rows, columns))
+    scores: dict[tuple[int, int], tuple[int, int, int]] = {}
     for phase_y in range(pitch[1]):
         for phase_x in range(pitch[0]):
             cuts = [cut_at(hashes, plain, (phase_x, phase_y), pitch) for hashes, plain in maps]
             detailed = np.concatenate([hashes[~plain] for hashes, plain in cuts])
             if not detailed.size:
                 continue
-            changed = [blocks_changed(change, (phase_x, phase_y), pitch) for change in changes]
-            scores[phase_x, phase_y] = (
-                sum(changed),
-                -int(np.unique(detailed, return_counts=True)[1].max()),
-            )
+            phase = (phase_x, phase_y)
+            deep = sum(blocks_changed(change, phase, pitch) for change in deep_changes)
+            changed = sum(blocks_changed(change, phase, pitch) for change in changes)
+            identical = int(np.unique(detailed, return_counts=True)[1].max())
+            scores[phase] = (deep, -identical, changed) if deep else (changed, -identical, 0)
     best = min(scores.values(), default=None)
     if best is None or -best[1] < MIN_HIDDEN_CELLS * len(frames):
         found = 0 if best is None else -best[1] // len(frames)
