@@ -47,6 +47,10 @@ as the tolerance: half-transparent opened tiles vary more than the lines between
 SHARED_LINES = 0.75
 """The share of a first click's opened pictures that must show an edge line as the hidden tile
 does for it to be a grid line (see :meth:`Catalogue.trim_shared_lines`)."""
+LEVEL_GAP = 8.0
+"""Levels by which the fresh board's pictures near the hidden tile may stand apart in mean level
+and still be its variants: hidden tiles over a gradient run through their levels with no such
+gap; flat opened cells a new game showed by itself (flat as its hidden tiles are) stand off."""
 MIN_LEVEL_WEIGHT = 0.1
 """The least weight a background offset keeps (see :class:`vision.match.TemplateBank`): a flat
 hidden tile and a flat opened one may differ only in level."""
@@ -98,6 +102,7 @@ class Catalogue:
         pictures = blocks.reshape(-1, *self.images[HIDDEN_ID].shape)
         loose = TemplateBank([HIDDEN_ID], [self.images[HIDDEN_ID]], MIN_LEVEL_WEIGHT)
         variants = pictures[loose.distances(pictures)[:, 0] <= MAX_GROUPING_TOLERANCE]
+        variants = variants[_level_run(variants, self.images[HIDDEN_ID])]
         spread = (variants.max(axis=0).astype(np.int16) - variants.min(axis=0)).max(axis=2)
         self.box, background = _inner_box(spread)
         self.level_weight = max(
@@ -335,6 +340,18 @@ def _inner_box(spread: npt.NDArray[np.int16]) -> tuple[tuple[int, int, int, int]
     cut[top:bottom, left:right] = False
     background = float(np.median(spread[cut])) if cut.any() else typical
     return (left, top, right - left, bottom - top), background
+
+
+def _level_run(pictures: npt.NDArray[np.uint8], hidden: Image) -> npt.NDArray[np.bool_]:
+    """Which of ``pictures`` lie in the run of mean levels around ``hidden``'s, no two
+    neighbours in it more than :data:`LEVEL_GAP` apart."""
+    offsets = pictures.mean(axis=(1, 2, 3)) - float(hidden.mean())
+    order = np.argsort(offsets)
+    runs = np.concatenate([[0], np.cumsum(np.diff(offsets[order]) > LEVEL_GAP)])
+    home = runs[np.argmin(np.abs(offsets[order]))]
+    kept = np.zeros(len(pictures), dtype=bool)
+    kept[order[runs == home]] = True
+    return kept
 
 
 def tile_box(

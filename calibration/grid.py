@@ -34,7 +34,8 @@ from calibration.errors import GridNotFoundError
 from calibration.pitch import (
     MIN_PITCH,
     block_hash_map,
-    blocks_changed,
+    changed_pixels,
+    changes_per_block,
     cut_at,
     find_pitch,
     middle_phase,
@@ -46,6 +47,10 @@ from vision.match import TemplateBank, tile_lattice
 from vision.skin import MAX_SLACK, Image
 
 MIN_HIDDEN_CELLS = 8
+FRAME_SHARE = 6
+"""A click may redraw pixels up to this fraction of a cell (1 / FRAME_SHARE) past the cell it
+changed: a toolkit button's frame or shadow drawn over its neighbours' edges (3 to 4 px of 38
+seen)."""
 MIN_CUT_STRIP = 3
 """Pixels of a cell a capture's edge must show for :meth:`Grid.cut_sides` to tell it is one."""
 
@@ -383,7 +388,9 @@ def find_lattice(*frames: Image) -> Lattice:
     each opened cell as one block. That settles games whose tiles have a border of the
     background colour, where a fresh board fits two cuts equally well, and boards with a large
     opened area (a starting area the game opens itself), whose near-plain pictures repeat under
-    misaligned cuts too.
+    misaligned cuts too. Blocks changed by no more than a toolkit button's frame past a cell's
+    edge (:data:`FRAME_SHARE`) count only after the rest: they would show in every block
+    around the cell at the aligned cut.
     """
     frame = frames[0]
     height, width = frame.shape[:2]
@@ -394,25 +401,33 @@ def find_lattice(*frames: Image) -> Lattice:
         raise GridNotFoundError(f"the {width}x{height} capture is one plain colour: no board in it")
     pitch = (find_pitch(packed, axis=1), find_pitch(packed, axis=0))
     maps = [block_hash_map(packed_pixels(each), pitch) for each in frames]
-    changes = []
-    for before, after in zip(frames, frames[1:], strict=False):
-        rows, columns = np.nonzero((before != after).any(axis=2))
-        changes.append((rows, columns))
-    scores: dict[tuple[int, int], tuple[int, int]] = {}
+    changes = [
+        changed_pixels(before, after) for before, after in zip(frames, frames[1:], strict=False)
+    ]
+    # A click may redraw a few pixels past the cell it opened (a toolkit button's frame or
+    # shadow drawn over its neighbours' edges): the aligned cut sees those strips change in
+    # every block around the cell, a cut that takes them in with the cell fewer. So the cuts
+    # are ranked first by the blocks that changed by more than such a strip (a cell's width
+    # by a FRAME_SHARE of it), which a cut across the opened cells splits into more; then by
+    # every block changed, and then, as a fresh board is, by their identical blocks.
+    strip = max(1, min(pitch) // FRAME_SHARE) * max(pitch)
+    scores: dict[tuple[int, int], tuple[int, int, int]] = {}
     for phase_y in range(pitch[1]):
         for phase_x in range(pitch[0]):
-            cuts = [cut_at(hashes, plain, (phase_x, phase_y), pitch) for hashes, plain in maps]
+            phase = (phase_x, phase_y)
+            cuts = [cut_at(hashes, plain, phase, pitch) for hashes, plain in maps]
             detailed = np.concatenate([hashes[~plain] for hashes, plain in cuts])
             if not detailed.size:
                 continue
-            changed = [blocks_changed(change, (phase_x, phase_y), pitch) for change in changes]
-            scores[phase_x, phase_y] = (
-                sum(changed),
+            per_block = [changes_per_block(change, phase, pitch) for change in changes]
+            scores[phase] = (
+                sum(int((each > strip).sum()) for each in per_block),
+                sum(len(each) for each in per_block),
                 -int(np.unique(detailed, return_counts=True)[1].max()),
             )
     best = min(scores.values(), default=None)
-    if best is None or -best[1] < MIN_HIDDEN_CELLS * len(frames):
-        found = 0 if best is None else -best[1] // len(frames)
+    if best is None or -best[2] < MIN_HIDDEN_CELLS * len(frames):
+        found = 0 if best is None else -best[2] // len(frames)
         raise GridNotFoundError(
             f"no board in the {width}x{height} capture: with a pitch of {pitch[0]}x{pitch[1]} px "
             f"only {found} identical detailed tiles repeat (a board needs {MIN_HIDDEN_CELLS})"

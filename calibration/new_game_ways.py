@@ -18,6 +18,7 @@ from calibration.buttons import ButtonPoints, blanked, button_points
 from calibration.catalogue import HIDDEN_ID
 from calibration.errors import CalibrationError
 from calibration.game_window import MOVED_SHARE, GameWindow, cells_that_differ
+from calibration.grid import FRAME_SHARE
 from calibration.labels import NoTextReader, read_words
 from calibration.record import PlayedGame
 from calibration.view import settled
@@ -80,7 +81,7 @@ class NewGameWays:
                     self._keep_button(button, latest)
                 view.check_no_hidden_cells_outside()
                 return method
-            if not np.array_equal(frame, ended):
+            if changed_inside_edge(ended, frame, view.grid.pitch):
                 log.debug("%s changed the finished board into no new game", what)
                 raise CalibrationError(
                     f"{what} changed the finished board in window {view.window} into something "
@@ -257,3 +258,12 @@ class NewGameWays:
             bool((ids == HIDDEN_ID).any())
             and not np.isin(ids, self.window.evidence.end_appearances()).any()
         )
+
+
+def changed_inside_edge(before: Image, after: Image, pitch: tuple[int, int]) -> bool:
+    """Whether two captures of a board differ inside its rim as deep as a button's frame (see
+    :data:`calibration.grid.FRAME_SHARE`): a button beside the board, pressed, may draw its
+    shadow over the board's edge (UXBgtk) and change no cell."""
+    depth = max(1, min(pitch) // FRAME_SHARE)
+    differs = (before != after).any(axis=2)
+    return bool(differs[depth:-depth, depth:-depth].any())

@@ -83,21 +83,31 @@ def block_hash_map(
     return hashes.view(np.int64), plain
 
 
-def blocks_changed(
+def changes_per_block(
     change: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]],
     phase: tuple[int, int],
     pitch: tuple[int, int],
-) -> int:
-    """How many blocks of the cut at ``phase`` hold a pixel of ``change`` (rows and columns of
-    the pixels that differ between two frames), counting the part-blocks at the frame's edges:
-    a cut whose whole blocks leave out a changed column must not look the better for it (a
-    click that opened cells up to the board's left edge chose a cut half a cell off, one column
-    short)."""
+) -> npt.NDArray[np.intp]:
+    """How many pixels of ``change`` (rows and columns of the pixels that differ between two
+    frames) each block of the cut at ``phase`` holds, for the blocks holding any, counting the
+    part-blocks at the frame's edges: a cut whose whole blocks leave out a changed column must
+    not look the better for it (a click that opened cells up to the board's left edge chose a
+    cut half a cell off, one column short)."""
     ys, xs = change
     (phase_x, phase_y), (pitch_x, pitch_y) = phase, pitch
     columns = (xs - phase_x + pitch_x) // pitch_x
     rows = (ys - phase_y + pitch_y) // pitch_y
-    return int(np.unique(rows * (int(columns.max(initial=0)) + 1) + columns).size)
+    blocks = rows * (int(columns.max(initial=0)) + 1) + columns
+    counts: npt.NDArray[np.intp] = np.unique(blocks, return_counts=True)[1]
+    return counts
+
+
+def changed_pixels(
+    before: Image, after: Image
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """The rows and columns of the pixels that differ between two frames."""
+    rows, columns = np.nonzero((before != after).any(axis=2))
+    return rows, columns
 
 
 def cut_at(

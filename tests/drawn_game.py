@@ -131,7 +131,10 @@ class DrawnGame:
     end). With ``darkens_on_loss`` a loss draws every closed cell without a mine darker (as
     gnome-mines' classic theme does). With ``opens_at_start`` a new game opens one of its 0s
     by itself before any click, as xdemineur does (its numbers show on an untouched board).
-    With ``darkens_numbers_on_loss`` a loss redraws the opened cells paler."""
+    With ``darkens_numbers_on_loss`` a loss redraws the opened cells paler. With
+    ``frame_spill`` every opened cell draws a frame that many pixels wide past its edges, over
+    its neighbours, as a toolkit draws a pressed button's frame past its place (UXBgtk's GTK
+    buttons: 3 to 4 pixels past cells of 38)."""
 
     def __init__(
         self,
@@ -174,11 +177,13 @@ class DrawnGame:
         darkens_on_loss: bool = False,
         opens_at_start: bool = False,
         darkens_numbers_on_loss: bool = False,
+        frame_spill: int = 0,
     ) -> None:
         self.skin = make_skin(16, seed=5, name="truth")
         self.darkens_on_loss = darkens_on_loss
         self.opens_at_start = opens_at_start
         self.darkens_numbers_on_loss = darkens_numbers_on_loss
+        self.frame_spill = frame_spill
         self.screen = Rect(0, 0, *DRAWN_SCREEN)
         """The whole screen, as a screen grabber names it."""
         self.veiled_dialog_on_end = veiled_dialog_on_end
@@ -364,6 +369,13 @@ class DrawnGame:
                 (y, x), (height, width) = self.cell_at(row, column)
                 pixels = scene.screen[y : y + height, x : x + width]
                 pixels[:] = dimmed_number(pixels)
+        for row, column in np.argwhere((tiles <= Tile.EIGHT) & (self.frame_spill > 0)):
+            (y, x), (height, width) = self.cell_at(row, column)
+            spill = self.frame_spill
+            frame = scene.screen[y - spill : y + height + spill, x - spill : x + width + spill]
+            inside = frame[spill:-spill, spill:-spill].copy()
+            frame[:] = FRAME_GREY
+            frame[spill:-spill, spill:-spill] = inside
         if self.focus_ring and self.focused is not None:
             (y, x), _ = self.cell_at(*self.focused)
             on_hit = self.game.state is GameState.LOST and tiles[self.focused] == Tile.EXPLODED
@@ -529,6 +541,8 @@ class DrawnGame:
         return int(was_open)
 
 
+FRAME_GREY = (236, 232, 230)
+"""The frame an opened cell of a drawn game draws past its edges (see ``frame_spill``)."""
 GREEN = (0, 255, 0)
 """The colour a drawn game that reveals every cell on a loss redraws its opened cells' lines in."""
 DRAWN_WINDOW = Rect(60, 60, 240, 240)

@@ -59,3 +59,20 @@ def test_a_fresh_board_whose_hidden_tiles_vary_like_tiles_is_refused() -> None:
     near = np.clip(hidden.astype(int) + noise, 0, 255).astype(np.uint8)
     with pytest.raises(CalibrationError, match="too much to tell tiles apart"):
         Catalogue(hidden).learn_spread(np.stack([hidden, near])[None])
+
+
+def test_flat_cells_a_new_game_opened_by_itself_are_no_variants_of_a_flat_hidden_tile() -> None:
+    """UXBgtk's buttons are flat grey, dark when hidden and light when opened, and every new
+    game opens a 0 and its flood by itself: near the hidden tile once levels count little (a
+    gradient under the board), the opened cells were taken for its variants and calibration
+    stopped ("the fresh board's hidden tiles differ by up to 0.074"). Pictures that stand apart
+    in level from the hidden tile's run of levels are not its variants."""
+    hidden = np.full((38, 38, 3), 136, dtype=np.uint8)
+    hidden[:2], hidden[:, :2] = 199, 199  # a frame round the flat face
+    opened = np.clip(hidden.astype(int) + 58, 0, 255).astype(np.uint8)
+    one = opened.copy()
+    one[12:26, 17:21] = (60, 120, 200)  # a 1
+    fresh = np.stack([hidden] * 10 + [opened] * 4 + [one] * 2).reshape(4, 4, 38, 38, 3)
+    catalogue = Catalogue(hidden)
+    assert catalogue.learn_spread(fresh) == GROUPING_TOLERANCE
+    assert catalogue.add(opened) != HIDDEN_ID

@@ -124,6 +124,22 @@ def test_making_a_player_clicks_nothing_and_starting_one_plays_its_first_click()
     assert screen.clicks == len(first_game.steps) <= 2
 
 
+@pytest.mark.parametrize("seed", [2, 4, 7])
+def test_a_click_that_redraws_a_frame_past_its_cell_finds_the_board_aligned_and_whole(
+    seed: int,
+) -> None:
+    """UXBgtk's GTK buttons draw their frame 3 to 4 pixels past their cells of 38 px: the
+    click that found the hidden tile changed a block 45 px wide. Every cut half a cell off saw
+    that change in 4 blocks, the aligned cut in 9 (the cell and the frame's strips on its 8
+    neighbours), so calibration took the cut half a cell off: a board of 3x7 cells on an 8x8
+    one, whose games it then set aside ("no rule of Minesweeper"). A change no deeper than such
+    a frame past a cell's edge is not more of the board changed."""
+    screen = DrawnGame(seed=seed, frame_spill=2)
+    player = CalibrationPlayer.start(screen, screen, DRAWN_WINDOW, seed=0)
+    grid = player.view.grid
+    assert (grid.origin, grid.rows, grid.columns, grid.pitch) == ((40, 60), 9, 9, (16, 16))
+
+
 def test_a_window_a_dialog_veils_when_calibration_starts_is_said_to_be() -> None:
     """Started while a page's dialog dims it, calibration clicked tiles that did not change and
     said only "is it a fresh Minesweeper game?"; it names the dialog's button, and clicks none of
