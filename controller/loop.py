@@ -205,7 +205,7 @@ class GamePlayer:
                     )
             elif clicked:
                 refusals = 0
-            reading = self._confirmed(clicked, board) if clicked else self.reader.look()
+            reading = self._confirmed(clicked, board, logged) if clicked else self.reader.look()
             game.board, outcome = reading.board, reading.outcome
             game.reads.append(reading)
             label_in_play(game, self.reader)
@@ -304,7 +304,9 @@ class GamePlayer:
             )
         return reading.board, reading.outcome
 
-    def _confirmed(self, moves: Sequence[Move], before: Board) -> Reading:
+    def _confirmed(
+        self, moves: Sequence[Move], before: Board, logged: Callable[[Move], None]
+    ) -> Reading:
         """The board after ``moves`` (sent on the board read ``before``), once the game shows
         every one of them taken.
 
@@ -314,7 +316,8 @@ class GamePlayer:
         changes nothing. A missed flag is not: a second right-click could take a flag off.
         Flags missed on a board with every safe cell open say the game is over: it is read won.
         A chord that opened nothing is missed too: its cells are opened one by one (while the
-        way the game chords is tried, that teaches the table, and no click is slowed down).
+        way the game chords is tried, that teaches the table, and no click is slowed down),
+        each a move of its own in the log (a click sent again is not).
         """
         reading = self.reader.reread_until_taken(moves)
         playing = reading.outcome == GameState.PLAYING
@@ -328,7 +331,7 @@ class GamePlayer:
         missed += unopened
         if missed and all(move.action == Action.OPEN for move in missed):
             self.stopwatch.counts["clicked again"] += len(missed)
-            again, refusal = self._click(missed)
+            again, refusal = self._click(missed, lambda m: logged(m) if m in unopened else None)
             if refusal is not None:
                 return self.reader.look()  # the game changed: what is left is decided anew
             reading = self.reader.reread_until_taken(again) if again else self.reader.look()

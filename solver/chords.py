@@ -88,7 +88,8 @@ def plan_clicks(board: Board, safe: Iterable[Cell], mines: Iterable[Cell]) -> li
     needing no new flag, single opens of the cells no chord opens, then the flags the other
     chords need, then those chords. Flags come last so that a player who must see them drawn
     before chording (:mod:`controller.loop`) opens everything else first."""
-    safe = [cell for cell in sorted(set(safe)) if board.closed[cell]]
+    closed = board.closed
+    safe = [cell for cell in sorted(set(safe)) if closed[cell]]
     chosen = choose_chords(possible_chords(board, safe, mines))
     ready = [chord for chord in chosen if not chord.flags]
     later = [chord for chord in chosen if chord.flags]
