@@ -50,8 +50,14 @@ class GameInPlay:
     def remember(self, clicked: Sequence[Move]) -> None:
         """Which cells a burst just opened and which it flagged: a picture no tile matches on
         one of them may be the game's picture of what the click did (see
-        :meth:`controller.reading.PatientReader._adopt`)."""
+        :meth:`controller.reading.PatientReader._adopt`). A chord opens the closed cells
+        around its number on the board as read."""
         self.clicked = {move.cell for move in clicked if move.action != Action.FLAG}
+        for move in clicked:
+            if move.action == Action.CHORD:
+                self.clicked.update(
+                    near for near in self.board.neighbours(move.cell) if self.board[near].is_closed
+                )
         self.flagged = {move.cell for move in clicked if move.action == Action.FLAG}
 
     def logged_board(self) -> Board:

@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from controller.chording import Chording, burst, missed_chords
 from controller.errors import ClickOutsideError, NoNewGameAction, NotAsRead
 from controller.game import (
     REFUSED_BURSTS,
@@ -46,6 +47,7 @@ from controller.stopwatch import Stopwatch
 from controller.table import Table
 from solver import Board, BoardError, GameState, Tile
 from solver.bench.stats import format_win_rate
+from solver.chords import chorded_moves
 from solver.strategy import Action, Move, next_moves
 from vision.errors import (
     BoardNotFoundError,
@@ -190,7 +192,8 @@ class GamePlayer:
                 game.board, outcome = self._end_shown(board)
                 continue
 
-            clicked, refusal = self._click(moves, logged)
+            trying = self.table.chording() == Chording.TRYING
+            clicked, refusal = self._click(burst(moves, board, trying), logged)
             game.remember(clicked)
             if refusal is not None and not clicked:
                 refusals += 1
@@ -202,7 +205,7 @@ class GamePlayer:
                     )
             elif clicked:
                 refusals = 0
-            reading = self._confirmed(clicked) if clicked else self.reader.look()
+            reading = self._confirmed(clicked, board, logged) if clicked else self.reader.look()
             game.board, outcome = reading.board, reading.outcome
             game.reads.append(reading)
             label_in_play(game, self.reader)
@@ -246,8 +249,10 @@ class GamePlayer:
         rereads = 0
         while True:
             try:
+                chords = self.table.chording() != Chording.OFF
                 with self.stopwatch.stage("solver"):
-                    return _solver_moves(game.board, rule, self.flags), GameState.PLAYING
+                    moves = _solver_moves(game.board, rule, self.flags, chords)
+                return moves, GameState.PLAYING
             except GameAborted:
                 if rereads == IMPOSSIBLE_REREADS:
                     raise
@@ -270,7 +275,8 @@ class GamePlayer:
         for move in moves:
             self._check_stop_key()
             try:
-                if not self.table.play(move):
+                chord = move.action == Action.CHORD
+                if not (self.table.chord(move.cell) if chord else self.table.play(move)):
                     self.stopwatch.counts["skipped, already open"] += 1
                     continue
             except NotAsRead as refusal:
@@ -298,22 +304,34 @@ class GamePlayer:
             )
         return reading.board, reading.outcome
 
-    def _confirmed(self, moves: Sequence[Move]) -> Reading:
-        """The board after ``moves``, once the game shows every one of them taken.
+    def _confirmed(
+        self, moves: Sequence[Move], before: Board, logged: Callable[[Move], None]
+    ) -> Reading:
+        """The board after ``moves`` (sent on the board read ``before``), once the game shows
+        every one of them taken.
 
         A cell still closed after every re-read says the game missed a click: the clicks from
         now on go further apart, and that cell is clicked once more: opening a cell known
         safe, or taking the same guess again, adds no risk, and a click on a cell that did open
         changes nothing. A missed flag is not: a second right-click could take a flag off.
         Flags missed on a board with every safe cell open say the game is over: it is read won.
+        A chord that opened nothing is missed too: its cells are opened one by one (while the
+        way the game chords is tried, that teaches the table, and no click is slowed down),
+        each a move of its own in the log (a click sent again is not).
         """
         reading = self.reader.reread_until_taken(moves)
-        missed = untaken(moves, reading.board) if reading.outcome == GameState.PLAYING else []
-        if missed and self.table.take_clicks_slower():
+        playing = reading.outcome == GameState.PLAYING
+        missed = untaken(moves, reading.board) if playing else []
+        unopened = missed_chords(moves, before, reading.board) if playing else []
+        trying = self.table.chording() == Chording.TRYING
+        if trying and playing and any(move.action == Action.CHORD for move in moves):
+            self.table.chord_opened(not unopened)
+        if (missed or (unopened and not trying)) and self.table.take_clicks_slower():
             self.stopwatch.counts["clicks sent further apart"] += 1
+        missed += unopened
         if missed and all(move.action == Action.OPEN for move in missed):
             self.stopwatch.counts["clicked again"] += len(missed)
-            again, refusal = self._click(missed)
+            again, refusal = self._click(missed, lambda m: logged(m) if m in unopened else None)
             if refusal is not None:
                 return self.reader.look()  # the game changed: what is left is decided anew
             reading = self.reader.reread_until_taken(again) if again else self.reader.look()
@@ -349,7 +367,7 @@ def _game_errors() -> Iterator[None]:
         raise StopRequested("stopped by the user") from interrupt
 
 
-def _solver_moves(board: Board, rule: str, flags: bool) -> list[Move]:
+def _solver_moves(board: Board, rule: str, flags: bool, chords: bool = False) -> list[Move]:
     """The solver's next moves. A board no mine layout satisfies was misread (or the mine count
     is wrong): the game ends as ``misread``, with the solver's reason and the board read. So does
     a 0 beside a hidden cell, which every game opens by itself: a number not drawn yet (a game
@@ -363,7 +381,8 @@ def _solver_moves(board: Board, rule: str, flags: bool) -> list[Move]:
             f"opened: a number not drawn yet? It was read as\n{board}",
         )
     try:
-        return next_moves(board, rule, flags=flags) or _flags_to_finish(board)
+        moves = chorded_moves if chords else next_moves
+        return moves(board, rule, flags=flags) or _flags_to_finish(board)
     except BoardError as impossible:
         raise GameAborted(
             Result.MISREAD,

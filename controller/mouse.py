@@ -134,8 +134,9 @@ class Mouse:
     def click(self, x: int, y: int, button: str = "left", check: Check | None = None) -> None:
         """Click ``button`` at screen point (x, y), after checking it is allowed and, with
         ``check``, that the screen still shows what the click is meant for (see the module
-        docstring; a check that returns False sends nothing)."""
-        if button not in BUTTONS:
+        docstring; a check that returns False sends nothing). Buttons joined by ``+``
+        (``left+right``, a chord) go down in that order and up in the reverse one."""
+        if not button or any(name not in BUTTONS for name in button.split("+")):
             raise ValueError(f"unknown mouse button {button!r}; known: {', '.join(BUTTONS)}")
         self.check(x, y)
         self._gui.failSafeCheck()
@@ -288,8 +289,11 @@ class _X11Sender:
                 if not go:
                     return False
                 xtest.fake_input(self._display, X.MotionNotify, x=x, y=y)
-                xtest.fake_input(self._display, X.ButtonPress, _X_BUTTONS[button])
-                xtest.fake_input(self._display, X.ButtonRelease, _X_BUTTONS[button])
+                codes = [_X_BUTTONS[name] for name in button.split("+")]
+                for code in codes:
+                    xtest.fake_input(self._display, X.ButtonPress, code)
+                for code in reversed(codes):
+                    xtest.fake_input(self._display, X.ButtonRelease, code)
             self._raise_if_caught(x, y)
         return True
 
@@ -399,7 +403,14 @@ class _GuiSender:
         self._gui.moveTo(x, y, _pause=False)
         if check is not None and not check(self._grabber.grab):
             return False
-        self._gui.click(x, y, button=button, _pause=False)
+        buttons = button.split("+")
+        if len(buttons) == 1:
+            self._gui.click(x, y, button=button, _pause=False)
+            return True
+        for name in buttons:
+            self._gui.mouseDown(x, y, button=name, _pause=False)
+        for name in reversed(buttons):
+            self._gui.mouseUp(x, y, button=name, _pause=False)
         return True
 
     @staticmethod

@@ -10,10 +10,11 @@ from typing import Protocol
 
 from calibration.dialogs import DialogAnswer, DialogButton, answer_dialog_over
 from calibration.learn_in_play import Lesson, SkinLearner
+from controller.chording import BUTTONS, Chording, ChordWays
 from controller.errors import NoNewGameAction, NotAsRead
 from controller.mouse import Check, Grab
 from controller.stopping import failsafe_as_stop
-from controller.stopwatch import Stopwatch
+from controller.stopwatch import Stopwatch, TimedGrabber
 from solver import Cell, Tile
 from solver.strategy import Action, Move
 from vision.capture import Screen
@@ -26,7 +27,7 @@ from vision.read import Reading
 from vision.skin import Image, Skin
 from vision.stable import STILL_TIMEOUT, StillRule
 
-_BUTTONS = {Action.OPEN: "left", Action.FLAG: "right", Action.CHORD: "middle"}
+_BUTTONS = {Action.OPEN: "left", Action.FLAG: "right"}
 
 
 class GuardedPointer(Protocol):
@@ -83,7 +84,7 @@ class ScreenTable:
         self.mines = mines
         self.stopwatch = stopwatch or Stopwatch()
         self._grabber = grabber
-        self._timed_grabber = _TimedGrabber(grabber, self.stopwatch)
+        self._timed_grabber = TimedGrabber(grabber, self.stopwatch)
         self._still = StillRule()
         """How long a frame holds still to count as drawn, learned on this window."""
         self._skin = skin
@@ -92,6 +93,7 @@ class ScreenTable:
         learned_pause = skin.extra.get("click_pause")
         if learned_pause:  # the game missed clicks sent faster in an earlier run
             mouse.slow_down(to=learned_pause)
+        self._chords = ChordWays(skin.extra, self._keep_skin)
         self._learner = SkinLearner(skin, mines)
         """What play teaches the skin (:mod:`calibration.learn_in_play`)."""
         self._unreadable: Image | None = None
@@ -243,15 +245,42 @@ class ScreenTable:
         self._click(x, y, _BUTTONS[move.action], cell_as_read)
         return needed
 
+    def chord(self, cell: Cell) -> bool:
+        """Checked as a click is, on the number and every cell around it: the number and its
+        flags as read, and a closed cell left to open (else nothing is sent: False)."""
+        needed = False
+
+        def around_as_read(grab: Grab) -> bool:
+            nonlocal needed
+            board = self._as_read().board
+            around = set(board.neighbours(cell))
+            now = self._cells_now(grab, {cell, *around, *self._corners})
+            needed = any(now[near].is_closed for near in around if board[near].is_closed)
+            flags = all((now[near] == Tile.FLAG) == (board[near] == Tile.FLAG) for near in around)
+            return needed and flags
+
+        x, y = self.geometry.cell_centre(cell)
+        self._click(x, y, BUTTONS[self._chords.way or "middle"], around_as_read)
+        return needed
+
+    def chording(self) -> Chording:
+        return self._chords.state
+
+    def chord_opened(self, opened: bool) -> None:
+        self._chords.opened(opened)
+
     def take_clicks_slower(self) -> bool:
         """The pause reached is kept in the skin: the next run starts there."""
         pause = self._mouse.slow_down()
         if pause is None:
             return False
         self._skin.extra["click_pause"] = pause
+        self._keep_skin()
+        return True
+
+    def _keep_skin(self) -> None:
         if self._save_skin is not None:
             self._save_skin(self._skin)
-        return True
 
     def new_game(self, attempt: int = 0) -> None:
         ways = self._new_game_ways()
@@ -475,15 +504,3 @@ def _spanned(first: BoardGeometry, second: BoardGeometry) -> tuple[int, int] | N
 def _could_follow(read: Tile, now: Tile) -> bool:
     """Whether a cell read as ``read`` may show ``now`` after some clicks of a burst."""
     return now == read or (read.is_closed and (now.is_opened or now == Tile.FLAG))
-
-
-class _TimedGrabber:
-    """A grabber whose grabs count as the stopwatch's ``capture`` stage."""
-
-    def __init__(self, grabber: Screen, stopwatch: Stopwatch) -> None:
-        self._grabber = grabber
-        self._stopwatch = stopwatch
-
-    def grab(self, region: Rect | None = None) -> Image:
-        with self._stopwatch.stage("capture"):
-            return self._grabber.grab(region)

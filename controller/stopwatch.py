@@ -7,6 +7,10 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from vision.capture import Screen
+from vision.geometry import Rect
+from vision.skin import Image
+
 
 class Stopwatch:
     """Wall time summed per stage of play (wait, capture, read, solver, click, log): where a live
@@ -34,3 +38,15 @@ class Stopwatch:
             self.counts[name] += 1
             if name in self.times:
                 self.times[name].append(took)
+
+
+class TimedGrabber:
+    """A grabber whose grabs count as the stopwatch's ``capture`` stage."""
+
+    def __init__(self, grabber: Screen, stopwatch: Stopwatch) -> None:
+        self._grabber = grabber
+        self._stopwatch = stopwatch
+
+    def grab(self, region: Rect | None = None) -> Image:
+        with self._stopwatch.stage("capture"):
+            return self._grabber.grab(region)

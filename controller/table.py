@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 from calibration.dialogs import DialogAnswer
+from controller.chording import Chording
 from solver import Cell, Tile
 from solver.strategy import Move
 from vision.read import Reading
@@ -39,6 +40,19 @@ class Table(Protocol):
         click of the burst opened it); raises :class:`controller.errors.NotAsRead`, clicking
         nothing, when the game is not there as last read (closed, moved, covered, or changed by
         itself)."""
+
+    def chord(self, cell: Cell) -> bool:
+        """Chord on the number at ``cell`` the way the game takes chords (learned or being
+        tried, see :mod:`controller.chording`), if the number and every cell around it are as
+        last read. False, sending nothing, when no cell around it is left closed; raises
+        :class:`controller.errors.NotAsRead` as :meth:`play` does."""
+
+    def chording(self) -> Chording:
+        """Whether chords are sent, being tried, or never."""
+
+    def chord_opened(self, opened: bool) -> None:
+        """Whether the chord just tried (alone in its burst) opened anything: learns the way
+        the game chords, or tries the next."""
 
     def take_clicks_slower(self) -> bool:
         """Send clicks further apart from now on: the game missed one sent right after another.

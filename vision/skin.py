@@ -85,12 +85,17 @@ EXTRA_TYPES: dict[str, type] = {
     "first_click": str,
     "board": str,
     "click_pause": float,
+    "chord": str,
 }
 """Types of the ``extra`` facts the program reads (null: not known); other keys are kept but
 never used. ``board`` is the board calibrated, when its mine count was given, as
 ``ROWSxCOLUMNSxMINES`` (for example ``8x8x10``): play takes that count for a board of its size.
 ``click_pause`` is the seconds play waits after each click, learned when the game missed clicks
-sent faster."""
+sent faster. ``chord`` is how the game takes a chord, one of :data:`CHORD_WAYS`, learned in
+play."""
+CHORD_WAYS = ("middle", "both", "left", "none")
+"""How a game may take a chord on a number: the middle button, the left and right buttons
+together, a left click; or not at all."""
 _BOARD_TEXT = re.compile(r"([1-9][0-9]{0,2})x([1-9][0-9]{0,2})x([0-9]{1,6})")
 
 
@@ -383,6 +388,9 @@ class Skin:
         rule = self.extra.get("first_click")
         if rule is not None and rule not in FIRST_CLICK_RULES:
             return f"extra.first_click {shown(rule)} is not one of {', '.join(FIRST_CLICK_RULES)}"
+        chord = self.extra.get("chord")
+        if chord is not None and chord not in CHORD_WAYS:
+            return f"extra.chord {shown(chord)} is not one of {', '.join(CHORD_WAYS)}"
         board = self.extra.get("board")
         if board is not None and parse_board(board) is None:
             return f"extra.board {shown(board)} is not ROWSxCOLUMNSxMINES (mines < cells)"

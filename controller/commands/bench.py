@@ -11,6 +11,7 @@ from typing import TextIO
 
 from controller.commands import STDOUT, positive_int, seed_int, unwritable
 from controller.errors import CommandError
+from solver.bench.clicks import measure_clicks
 from solver.bench.play import Strategy, load_strategy, measure_engine
 from solver.bench.regret import measure_regret
 from solver.bench.results import BenchResult, format_table, read_json, results_json
@@ -21,6 +22,7 @@ from solver.engine import FirstClick
 from solver.settings import Settings
 
 DEFAULT_STRATEGY = "solver.strategy:next_moves"
+CHORDED_STRATEGY = "solver.chords:chorded_moves"
 
 
 def add_parser(
@@ -112,6 +114,13 @@ def _add_what_to_measure_options(parser: argparse.ArgumentParser) -> None:
         "does not apply",
     )
     parser.add_argument(
+        "--clicks",
+        action="store_true",
+        help=f"instead of win rates, count clicks as speed players do: the same games played "
+        f"with --strategy and with chords ({CHORDED_STRATEGY}); the won games' 3BV, clicks and "
+        "median efficiency (3BV per click), and the games only one of them won",
+    )
+    parser.add_argument(
         "--engine",
         action="store_true",
         help="time the game engine alone instead (one process, no strategy: every safe cell "
@@ -156,9 +165,10 @@ def run(args: argparse.Namespace) -> int:
     for path in (args.out, args.plot):
         if path is not None and (problem := unwritable(path)):
             raise CommandError(problem)
-    if args.cluster and (args.compare or args.engine or args.regret):
+    if args.cluster and (args.compare or args.engine or args.regret or args.clicks):
         raise CommandError(
-            "--cluster plays the win-rate benchmark only, not --compare, --engine or --regret"
+            "--cluster plays the win-rate benchmark only, not --compare, --engine, --regret or "
+            "--clicks"
         )
     if args.workers is None and not args.cluster:
         # Defaulted here: argparse takes an option whose value is its default for one not given,
@@ -176,6 +186,8 @@ def run(args: argparse.Namespace) -> int:
             )
         return 0
     rules = list(FirstClick) if args.rule == "all" else [FirstClick(args.rule)]
+    if args.clicks:
+        return clicks(args, levels, rules)
     strategy = load_strategy(args.strategy)
     if args.regret:
         return regret(args, strategy, levels, rules)
@@ -235,6 +247,28 @@ def _settings(
         "seed": args.seed,
         "overrides": dict(args.overrides),
     }
+
+
+def clicks(args: argparse.Namespace, levels: list[str], rules: list[FirstClick]) -> int:
+    """Print the clicks of the same games played with ``--strategy`` and with chords."""
+    strategies = [args.strategy, CHORDED_STRATEGY]
+    print(
+        f"{'level':<13}{'rule':<8}{'strategy':<30}{'games':>7}{'wins':>7}{'3BV':>9}"
+        f"{'clicks':>9}{'efficiency':>12}"
+    )
+    for level in levels:
+        for rule in rules:
+            figures, differ = measure_clicks(
+                strategies, level, rule, args.games, args.workers, args.seed
+            )
+            for f in figures:
+                print(
+                    f"{level:<13}{rule:<8}{f.strategy:<30}{len(f.games):>7}{f.wins:>7}"
+                    f"{f.bbbv:>9}{f.clicks:>9}{f.efficiency:>12.1%}"
+                )
+            shown = ", ".join(map(str, differ[:10])) + (", ..." if len(differ) > 10 else "")
+            print(f"games won by one only: {len(differ)}{f' (seeds {shown})' if differ else ''}")
+    return 0
 
 
 def regret(

@@ -51,12 +51,15 @@ class GameOutcome:
     thread that plays it (a cluster worker's own threads, busy beside it, are not counted)."""
     lost_on_certain_move: bool = False
     """The mine was hit by a move the strategy called certain: a bug in the strategy."""
+    clicks: int = 0
+    """The moves that changed the board: a real game's clicks (one on a cell an earlier
+    click opened is not sent)."""
 
 
 def play_game(strategy: Strategy, game: Game, seed: int | None = None) -> GameOutcome:
     """Play ``game`` to its end with ``strategy``; ``seed`` only names the game in errors."""
     decisions: list[float] = []
-    guesses = 0
+    guesses = clicks = 0
     lost_on_certain_move = False
     cpu_start = time.thread_time()
     while not game.is_over:
@@ -75,7 +78,9 @@ def play_game(strategy: Strategy, game: Game, seed: int | None = None) -> GameOu
         changed = False
         for move in moves:
             guesses += bool(move.is_guess)
-            changed |= _apply(game, move)
+            clicked = _apply(game, move)
+            clicks += clicked
+            changed |= clicked
             if game.is_over:
                 lost_on_certain_move = game.board.is_lost and not move.is_guess
                 break
@@ -85,7 +90,9 @@ def play_game(strategy: Strategy, game: Game, seed: int | None = None) -> GameOu
                 f"in game seed {seed}:\n{game.board}"
             )
     cpu_seconds = time.thread_time() - cpu_start
-    return GameOutcome(game.board.is_won, decisions, guesses, cpu_seconds, lost_on_certain_move)
+    return GameOutcome(
+        game.board.is_won, decisions, guesses, cpu_seconds, lost_on_certain_move, clicks
+    )
 
 
 def _apply(game: Game, move: MoveLike) -> bool:

@@ -16,6 +16,7 @@ from virtual_clock import use_virtual_clock
 import controller.loop
 import controller.reading
 from calibration.dialogs import DialogAnswer
+from controller.chording import Chording, ChordWays
 from controller.errors import DialogError, NotAsRead
 from controller.loop import (
     IMPOSSIBLE_REREADS,
@@ -90,6 +91,7 @@ class SimulatedTable:
         closed_mines_when_won: bool = False,
         flags_to_end: bool = False,
         face_misses_win: bool = False,
+        chords: str | None = None,
     ) -> None:
         self.game = "simulated"
         self.skin = "simulated-skin"
@@ -143,6 +145,12 @@ class SimulatedTable:
         its won face), while the game, over, takes no click."""
         self.won_faces_offered = 0
         """Games won with a face read as none of the skin's, offered to learn_won_face."""
+        self.chords = chords
+        """How the game takes a chord (a way of vision.skin.CHORD_WAYS); None: the table
+        sends none."""
+        self.extra: dict[str, object] = {}
+        """The skin's extras, where the way learned is kept."""
+        self.chord_ways = ChordWays(self.extra, lambda: None)
         self.current = self._started(seed)
 
     def _started(self, seed: int) -> Game:
@@ -279,6 +287,23 @@ class SimulatedTable:
             }[move.action](move.cell)
             self.dialog_open = self.dialog_on_loss and self.current.board.is_lost
         return True
+
+    def chord(self, cell: tuple[int, int]) -> bool:
+        way = self.chord_ways.way
+        assert way is not None and self.chords is not None, "a chord sent when chords are off"
+        board = self.current.board
+        if not any(board[near].is_closed for near in board.neighbours(cell)):
+            return False
+        self.clicks.append((cell, Action.CHORD))
+        if way == self.chords and not self.drops_clicks:
+            self.current.chord(cell)
+        return True
+
+    def chording(self) -> Chording:
+        return Chording.OFF if self.chords is None else self.chord_ways.state
+
+    def chord_opened(self, opened: bool) -> None:
+        self.chord_ways.opened(opened)
 
     def take_clicks_slower(self) -> bool:
         self.slowed_down += 1

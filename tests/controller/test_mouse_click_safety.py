@@ -116,6 +116,21 @@ def test_a_key_combination_is_pressed_in_order_over_the_point(
         mouse.press("ctrl+nope", 350, 250)
 
 
+@pytest.mark.parametrize("platform", ["linux", "win32"])
+def test_a_chord_presses_both_buttons_in_order_over_the_point(
+    recorder: Recorder, virtual_display: VirtualDisplay, platform: str
+) -> None:
+    windows = None if platform == "linux" else NoGameWindows()
+    mouse = Mouse([Rect(300, 200, 100, 100)], platform=platform, windows=windows)
+    mouse.click(330, 240, "left+right", lambda grab: True)
+    assert [line.split()[1:] for line in recorder.presses()] == [
+        ["330", "240", "1"],
+        ["330", "240", "3"],
+    ]
+    with pytest.raises(ValueError, match="unknown mouse button 'left\\+nope'"):
+        mouse.click(330, 240, "left+nope")
+
+
 def test_without_x11_the_check_and_the_click_go_through_mss_and_pyautogui(
     recorder: Recorder, virtual_display: VirtualDisplay
 ) -> None:

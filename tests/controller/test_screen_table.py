@@ -138,6 +138,8 @@ class RecordingMouse:
         self.presses: list[tuple[str, int, int]] = []
         self.hooks: dict[int, Callable[[], None]] = {}
         """Called right after the click of that number (from 1) has landed."""
+        self.takes_chords = True
+        """Whether the game chords on a middle click (it takes no other way)."""
 
     def allow(self, *areas: Rect) -> None:
         self.allowed = list(areas)
@@ -202,9 +204,13 @@ class RecordingMouse:
             self.screen.game.open(cell)
         elif button == "right":
             self.screen.game.flag(cell)
+        elif button == "middle" and self.takes_chords:
+            self.screen.game.chord(cell)
 
 
 def table_for(screen: DrawnScreen, mouse: RecordingMouse, skin: Skin = SKIN) -> ScreenTable:
+    """A table on its own copy of ``skin``'s facts (play writes what it learns there)."""
+    skin = replace(skin, extra=dict(skin.extra))
     geometry = locate(skin, screen.grab(), shape=(9, 9))
     return ScreenTable(screen, skin, geometry, mouse, 10, game="drawn", first_click="safe")
 
@@ -220,6 +226,28 @@ def test_games_on_a_drawn_screen_are_read_clicked_and_logged(tmp_path: Path) -> 
     assert sum(r.clicks for r in records) + 2 == len(mouse.clicks)  # plus two face clicks
     final = screen.game.board
     assert records[-1].final_board == final.to_text()
+
+
+@pytest.mark.parametrize("takes", [True, False])
+def test_a_drawn_game_that_chords_with_the_middle_button_is_chorded_so(
+    tmp_path: Path, takes: bool
+) -> None:
+    screen = DrawnScreen(seed=11)
+    mouse = RecordingMouse(screen)
+    mouse.takes_chords = takes
+    table = table_for(screen, mouse)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        reports = play_all(GamePlayer(table, log), 6)
+        moves = [move for record in log.games() for move in log.moves(record.id)]
+    assert all(r.record.result in (Result.WON, Result.LOST) for r in reports)
+    chords = [button for _, _, button in mouse.clicks if button in ("middle", "left+right")]
+    chorded = sum(move.action == "chord" for move in moves)
+    if takes:
+        assert table._skin.extra["chord"] == "middle"
+        assert chords == ["middle"] * chorded and chorded > 1
+    else:  # each way tried once (the last a left click on the number), then never again
+        assert table._skin.extra["chord"] == "none"
+        assert chords == ["middle", "left+right"] and chorded == 3
 
 
 def test_numbers_a_size_class_never_showed_are_learned_for_that_class_in_play(

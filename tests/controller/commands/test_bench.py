@@ -172,3 +172,12 @@ def test_a_plot_that_fails_after_the_run_is_named_and_the_results_are_kept(
     assert main([*QUICK_RUN, "--out", str(out), "--plot", str(plot)]) == 1
     assert f"autosweeper bench: cannot use {plot}" in capsys.readouterr().err
     assert json.loads(out.read_text())["results"][0]["games"] == 4
+
+
+def test_clicks_are_counted_with_and_without_chords(capsys: pytest.CaptureFixture) -> None:
+    options = "--clicks --level beginner --games 4 --workers 2"
+    assert main(["bench", *options.split()]) == 0
+    printed = capsys.readouterr().out
+    assert "solver.strategy:next_moves" in printed
+    assert "solver.chords:chorded_moves" in printed
+    assert "games won by one only: 0" in printed
