@@ -244,6 +244,9 @@ class NewGameWays:
             frame = settled(view.grabber, rect, ended, waits.KEY_TIMEOUT)
         if self.window.closed_dialogs():  # a question ("reset the game?"), declined: not this way
             frame = settled(view.grabber, rect, None, quiet=waits.FLASH_QUIET)
+        if _plain(frame):  # the game's window taken down, its next one not drawn yet
+            log.debug("the board went blank: waiting for the game's window to be drawn again")
+            frame = settled(view.grabber, rect, frame, waits.REDRAW_TIMEOUT)
         moved = cells_that_differ(view, ended, frame) >= MOVED_SHARE
         if moved and view.follow_move(view.fresh_board):
             log.debug("the new game moved the board in the window to %s", view.board_rect)
@@ -267,3 +270,8 @@ def changed_inside_edge(before: Image, after: Image, pitch: tuple[int, int]) -> 
     depth = max(1, min(pitch) // FRAME_SHARE)
     differs = (before != after).any(axis=2)
     return bool(differs[depth:-depth, depth:-depth].any())
+
+
+def _plain(frame: Image) -> bool:
+    """Whether ``frame`` shows one colour only: no board, nor anything else, drawn there."""
+    return bool((frame == frame[:1, :1]).all())

@@ -16,3 +16,6 @@ MESSAGE_WAIT = 5.0
 the board for four seconds)."""
 KEY_TIMEOUT = 1.5
 """Seconds a new-game key (or a click on a tile that may be no hidden one) is given to act."""
+REDRAW_TIMEOUT = 5.0
+"""Seconds a board gone blank after a new-game action is given to show again: a game that opens
+a new window for each new game takes the old one's board down first."""

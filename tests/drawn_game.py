@@ -178,12 +178,17 @@ class DrawnGame:
         opens_at_start: bool = False,
         darkens_numbers_on_loss: bool = False,
         frame_spill: int = 0,
+        blank_new_game: float = 0.0,
     ) -> None:
         self.skin = make_skin(16, seed=5, name="truth")
         self.darkens_on_loss = darkens_on_loss
         self.opens_at_start = opens_at_start
         self.darkens_numbers_on_loss = darkens_numbers_on_loss
         self.frame_spill = frame_spill
+        self.blank_new_game = blank_new_game
+        """Seconds a new game shows the window's background where the board was (a game that
+        opens a new window for each new game takes the old one's board down first)."""
+        self.new_game_at = -math.inf
         self.screen = Rect(0, 0, *DRAWN_SCREEN)
         """The whole screen, as a screen grabber names it."""
         self.veiled_dialog_on_end = veiled_dialog_on_end
@@ -406,6 +411,8 @@ class DrawnGame:
             scene.screen[area.top + 20 : area.top + 30, area.left + 10 : area.right - 10] = 40
         if self.veiled_dialog_open():
             veil_with_dialog(scene.screen, DRAWN_VEILED_DIALOG, self.veiled_dialog_on_end)
+        if time.monotonic() < self.new_game_at + self.blank_new_game:
+            scene.screen[top : top + 16 * 9, left : left + 16 * 9] = scene.screen[0, 0]
         return scene
 
     def message_shown(self) -> bool:
@@ -518,6 +525,7 @@ class DrawnGame:
         self.seed += 1
         self.games += 1
         self.game = self.new_board()
+        self.new_game_at = time.monotonic()
         self.veiled_dialog_answered = False
         self.lost_at = self.won_at = -math.inf
         self.message_gone = False

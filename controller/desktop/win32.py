@@ -25,6 +25,7 @@ from controller.desktop.windows import (
     declare_dpi_aware,
     frame_in_pixels,
     shows_anything,
+    successors,
 )
 from controller.errors import DialogError
 from vision.geometry import Rect
@@ -179,6 +180,8 @@ class Win32GameWindows:
         self.desktop = desktop or User32()
         self.found: list[tuple[int, Rect]] = []
         """Each game window's handle and frame."""
+        self.retired: set[int] = set()
+        """Game windows another took the place of (see :func:`successors`)."""
 
     def find(self, areas: Sequence[Rect]) -> None:
         """Take the top-level window under the middle of each area as the game's."""
@@ -198,4 +201,5 @@ class Win32GameWindows:
         return close_in_turn(self._shown, functools.partial(close_dialog, self.desktop))
 
     def _shown(self) -> list[Dialog]:
-        return [dialog for window, _ in self.found for dialog in dialogs(self.desktop, window)]
+        shown = [dialog for window, _ in self.found for dialog in dialogs(self.desktop, window)]
+        return successors(self.found, self.retired, shown)

@@ -207,6 +207,36 @@ class Dialog:
         )
 
 
+SUCCESSOR_SHARE = 0.9
+"""Of a game window's width and height, the share a window of the game over it must have to be
+its successor, not a dialog (see :func:`successors`)."""
+
+
+def successors(
+    found: list[tuple[int, Rect]], retired: set[int], shown: list[Dialog]
+) -> list[Dialog]:
+    """The dialogs of ``shown`` left once the game's windows are brought up to date: a window of
+    the game over a found one, nearly its size, is the game's window again (a restart that opens
+    a new top-level window and shrinks the old one), and takes its place in ``found``; the old
+    one joins ``retired``, which are no dialogs either."""
+    dialogs = []
+    for dialog in shown:
+        if dialog.window_id in retired:
+            continue
+        for place, (window_id, frame) in enumerate(found):
+            if (
+                dialog.frame.contains(*frame.centre)
+                and dialog.frame.width >= SUCCESSOR_SHARE * frame.width
+                and dialog.frame.height >= SUCCESSOR_SHARE * frame.height
+            ):
+                found[place] = (dialog.window_id, dialog.frame)
+                retired.add(window_id)
+                break
+        else:
+            dialogs.append(dialog)
+    return [dialog for dialog in dialogs if dialog.window_id not in retired]
+
+
 def close_in_turn(
     shown: Callable[[], Sequence[Dialog]], close: Callable[[Dialog], None]
 ) -> list[Dialog]:

@@ -23,6 +23,7 @@ from controller.desktop.windows import (
     Dialog,
     close_in_turn,
     shows_anything,
+    successors,
 )
 from controller.desktop.x_connections import x_connection
 from controller.errors import DialogError, WindowError
@@ -277,6 +278,8 @@ class GameWindows:
         self.display = display
         self.found: list[tuple[int, Rect]] = []
         """Each game window's id and frame."""
+        self.retired: set[int] = set()
+        """Game windows another took the place of (see :func:`successors`)."""
 
     def find(self, areas: Sequence[Rect]) -> None:
         """Take the topmost client window under the middle of each area as the game's."""
@@ -315,4 +318,4 @@ class GameWindows:
         for window_id, _ in self.found:
             with contextlib.suppress(WindowError):
                 shown.extend(dialogs(window_id, self.display))
-        return shown
+        return successors(self.found, self.retired, shown)

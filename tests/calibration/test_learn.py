@@ -164,6 +164,17 @@ def test_a_board_a_finished_game_pushes_down_the_window_is_followed() -> None:
     assert sorted(result.skin.faces) == ["lost", "playing", "won"]
 
 
+def test_a_new_game_that_blanks_the_board_a_while_first_is_waited_for() -> None:
+    """minesweeper-python's Restart takes the old window's board down and draws a new window a
+    moment later: calibration read the blank window as the board "changed into something that is
+    not a new game" and stopped. A board gone blank is waited for."""
+    screen = DrawnGame(seed=2, blank_new_game=1.0)
+    result = calibrated(screen, max_games=4)
+    assert result.skin.new_game == NewGame("face")
+    assert screen.new_games["face"] >= 2
+    assert_learned_truly(result, screen, result.skin.templates)
+
+
 def test_a_new_game_button_the_user_names_is_the_skins_way_and_play_clicks_it_there() -> None:
     screen = DrawnGame(seed=2, button=DRAWN_BUTTON)
     result = calibrated(screen, max_games=4, new_game_at=DRAWN_BUTTON.centre)

@@ -136,3 +136,20 @@ def test_a_gone_game_window_has_no_dialogs() -> None:
     del desktop.windows[MAIN]
     assert windows.close_dialogs() == []
     assert desktop.posted == []
+
+
+def test_a_new_game_window_over_the_old_one_is_the_game_and_the_old_one_no_dialog() -> None:
+    """minesweeper-python's Restart opens a new top-level window of the game, titled alike, at
+    the old one's place and size, and shrinks the old one: calibration took the new window for
+    a dialog, pressed Escape in it and stopped. The new window is the game's from then on, the
+    old one neither game nor dialog; a real dialog over the new one is still closed."""
+    desktop = desktop_with()
+    windows = Win32GameWindows(desktop)
+    windows.find([BOARD])
+    desktop.windows[MAIN].frame = Rect(0, 0, 60, 40)  # the old window, shrunk
+    desktop.windows[2] = Window(GAME, Rect(0, 0, 170, 220), "Minesweeper")
+    assert windows.close_dialogs() == []
+    assert windows.found == [(2, Rect(0, 0, 170, 220))] and desktop.posted == []
+    desktop.windows[3] = Window(GAME, Rect(40, 40, 120, 60), "Game over")
+    assert [dialog.title for dialog in windows.close_dialogs()] == ["Game over"]
+    assert desktop.posted == [3]
