@@ -20,6 +20,7 @@ import cv2
 
 from calibration.errors import CalibrationError
 from calibration.pointer import Pointer
+from solver.errors import AutosweeperError
 from vision.geometry import Rect
 from vision.skin import Image
 from vision.stable import Grabber
@@ -63,7 +64,14 @@ class Witness:
         self._pointer.move(x, y)
 
     def close_dialogs(self) -> int:
-        return self._pointer.close_dialogs()
+        """Close the game's dialogs; one that stays open (an error of the layer that closes
+        them) stops calibration as its own errors do, so its screens are saved too."""
+        try:
+            return self._pointer.close_dialogs()
+        except CalibrationError:
+            raise
+        except AutosweeperError as error:
+            raise CalibrationError(str(error)) from error
 
     def _acting(self, action: str) -> None:
         """A click or key press is about to be sent: what was seen so far is "before" it."""

@@ -12,11 +12,12 @@ from __future__ import annotations
 import contextlib
 import functools
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import psutil
 
+from calibration.labels import QUITTING_WORDS, NoTextReader, read_words
 from controller.desktop.windows import (
     DIALOG_CLOSE_TIMEOUT,
     DesktopWindow,
@@ -223,35 +224,89 @@ class _Owner:
 
 
 def close_dialog(
-    dialog: Dialog, display: str | None = None, timeout: float = DIALOG_CLOSE_TIMEOUT
+    dialog: Dialog,
+    display: str | None = None,
+    timeout: float = DIALOG_CLOSE_TIMEOUT,
+    words: Callable[[Dialog], Sequence[str] | None] | None = None,
 ) -> None:
-    """Focus the dialog and press Escape in it, and nothing else: Escape answers "keep" or
-    "cancel" in the games' dialogs, where Enter may take a default that harms (kmines' replays
-    the same mines). A dialog still there after ``timeout`` is a :class:`DialogError`.
+    """Focus the dialog and press Escape in it: Escape answers "keep" or "cancel" in the games'
+    dialogs, where Enter may take a default that harms (kmines' replays the same mines).
+
+    A dialog Escape leaves open after ``timeout`` has no way out but its default button (a
+    best-time name box with only OK): it gets Return, which keeps the name it shows, unless its
+    ``words`` (default: read in its pixels, :func:`dialog_words`) ask to quit. A dialog still
+    open then is a :class:`DialogError`.
+    """
+    from Xlib import XK
+
+    if _pressed_closes(dialog, XK.XK_Escape, display, timeout):
+        return
+    said = (words or functools.partial(dialog_words, display=display))(dialog)
+    if said is None:
+        raise DialogError(
+            f"the {dialog.describe()} did not close on Escape, and its words cannot be read "
+            "(is tesseract installed?) to tell it does not ask to quit: answer it, then start again"
+        )
+    if QUITTING_WORDS.intersection(said):
+        raise DialogError(
+            f"the {dialog.describe()} did not close on Escape, and it speaks of quitting "
+            f"({' '.join(said)!r}): answer it, then start again"
+        )
+    if not _pressed_closes(dialog, XK.XK_Return, display, timeout):
+        raise DialogError(f"the {dialog.describe()} did not close on Escape, nor on Return")
+
+
+def _pressed_closes(dialog: Dialog, keysym: int, display: str | None, timeout: float) -> bool:
+    """Press the key in the dialog alone; whether it closed within ``timeout``.
 
     The server is held (grabbed) from the focus to the key press, so no other window can take
     the focus in between and the key reaches the dialog only.
     """
-    from Xlib import XK, X
+    from Xlib import X
     from Xlib.ext import xtest
 
     with x_connection(display, "close a dialog on") as connection:
-        escape = connection.keysym_to_keycode(XK.XK_Escape)
+        key = connection.keysym_to_keycode(keysym)
         connection.grab_server()
         try:
             _focus(connection, dialog.window_id)
-            xtest.fake_input(connection, X.KeyPress, escape)
-            xtest.fake_input(connection, X.KeyRelease, escape)
+            xtest.fake_input(connection, X.KeyPress, key)
+            xtest.fake_input(connection, X.KeyRelease, key)
         except WindowError:
-            return  # it closed by itself before the focus reached it
+            return True  # it closed by itself before the focus reached it
         finally:
             connection.ungrab_server()
             connection.sync()
         deadline = time.monotonic() + timeout
         while _viewable(connection, dialog.window_id):
             if time.monotonic() >= deadline:
-                raise DialogError(f"the {dialog.describe()} did not close on Escape")
+                return False
             time.sleep(0.02)
+        return True
+
+
+def dialog_words(dialog: Dialog, display: str | None = None) -> list[str] | None:
+    """The words the dialog shows, read by tesseract in its pixels; None if they cannot be."""
+    import numpy as np
+    from Xlib import X
+
+    frame = dialog.frame
+    with x_connection(display, "read a dialog on") as connection:
+        root = connection.screen().root
+        try:
+            image = root.get_image(
+                frame.left, frame.top, frame.width, frame.height, X.ZPixmap, 0xFFFFFFFF
+            )
+        except Exception:  # off the screen, or gone
+            return None
+    pixels = np.frombuffer(image.data, dtype=np.uint8)
+    if pixels.size != frame.width * frame.height * 4:
+        return None  # a depth other than 24/32 bits
+    picture = np.ascontiguousarray(pixels.reshape(frame.height, frame.width, 4)[:, :, :3])
+    try:
+        return [word.text for word in read_words(picture, [])]
+    except NoTextReader:
+        return None
 
 
 def _viewable(connection: Any, window_id: int) -> bool:
@@ -280,6 +335,8 @@ class GameWindows:
         """Each game window's id and frame."""
         self.retired: set[int] = set()
         """Game windows another took the place of (see :func:`successors`)."""
+        self.words: Callable[[Dialog], Sequence[str] | None] | None = None
+        """What reads a dialog's words (None: :func:`dialog_words`)."""
 
     def find(self, areas: Sequence[Rect]) -> None:
         """Take the topmost client window under the middle of each area as the game's."""
@@ -308,10 +365,11 @@ class GameWindows:
                 return
 
     def close_dialogs(self) -> list[Dialog]:
-        """Close every dialog of the game's windows with Escape (see :func:`close_dialog`), and
-        those that closing one opens; the dialogs closed. A game window that is gone has none:
-        reading the board finds it gone."""
-        return close_in_turn(self._shown, functools.partial(close_dialog, display=self.display))
+        """Close every dialog of the game's windows by Escape, else Return (see
+        :func:`close_dialog`), and those that closing one opens; the dialogs closed. A game
+        window that is gone has none: reading the board finds it gone."""
+        close = functools.partial(close_dialog, display=self.display, words=self.words)
+        return close_in_turn(self._shown, close)
 
     def _shown(self) -> list[Dialog]:
         shown: list[Dialog] = []

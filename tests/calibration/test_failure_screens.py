@@ -18,6 +18,7 @@ from pictures import read_picture
 
 from calibration.errors import CalibrationError
 from calibration.learn import calibrate
+from solver.errors import AutosweeperError
 
 
 def test_a_failed_calibration_saves_the_board_before_and_after_the_last_click() -> None:
@@ -48,3 +49,23 @@ def test_an_error_before_any_capture_names_no_folder() -> None:
     with pytest.raises(CalibrationError) as raised:
         calibrate("none", DrawnGame(seed=0), DrawnGame(seed=0), [], progress=False)
     assert str(raised.value) == "no game window to calibrate"
+
+
+class StuckDialog(AutosweeperError):
+    """The error of a layer below calibration: a game's dialog that stays open."""
+
+
+def test_a_dialog_that_stays_open_saves_the_screens_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dialog no key closes stops calibration as any other failure does: with its screens."""
+    screen = DrawnGame(seed=2, dialog_on_loss=True)
+
+    def stuck() -> int:
+        if screen.dialog_open:
+            raise StuckDialog("the dialog '' (window 0xa00003) did not close on Escape")
+        return 0
+
+    monkeypatch.setattr(screen, "close_dialogs", stuck)
+    with pytest.raises(CalibrationError, match="did not close on Escape") as raised:
+        calibrated(screen, max_games=4)
+    assert re.search(r" \(the screens of that moment: (.+)\)$", str(raised.value))
+    assert isinstance(raised.value.__cause__, StuckDialog)

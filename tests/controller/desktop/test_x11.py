@@ -40,8 +40,8 @@ class Client:
     def __init__(self) -> None:
         self.keys: list[tuple[int, int]] = []
         """(window id, keysym) of every key press a window of this client received."""
-        self._closing: dict[int, tuple[float, dict[str, Any] | None]] = {}
-        """Windows that close on Escape: the seconds they take, and the window each opens
+        self._closing: dict[int, tuple[int, float, dict[str, Any] | None]] = {}
+        """Windows that close on a key: its keysym, the seconds they take, and the window each opens
         then (the options of :meth:`_make`), if any."""
         self._due: list[tuple[float, Any, dict[str, Any] | None]] = []
         self._work: queue.Queue[tuple[Callable[[Any], Any], queue.Queue[Any]]] = queue.Queue()
@@ -78,12 +78,14 @@ class Client:
         override_redirect: bool = False,
         mapped: bool = True,
         closes_on_escape: bool = False,
+        closes_on_return: bool = False,
         close_delay: float = 0.0,
         then_opens: dict[str, Any] | None = None,
     ) -> int:
-        """``close_delay``: seconds from Escape to the window's closing (Wine's dialogs take
-        about 2); ``then_opens``: the options of a window made as it closes (a name prompt's
-        best-times table)."""
+        """``closes_on_return``: the window closes on Return and not on Escape (a best-time
+        name box with only OK); ``close_delay``: seconds from the key to the window's closing
+        (Wine's dialogs take about 2); ``then_opens``: the options of a window made as it
+        closes (a name prompt's best-times table)."""
         from Xlib import X, Xatom
 
         window = connection.screen().root.create_window(
@@ -103,13 +105,14 @@ class Client:
             window.change_property(type_atom, Xatom.ATOM, 32, [kind])
         if mapped:
             window.map()
-        if closes_on_escape:
-            self._closing[window.id] = (close_delay, then_opens)
+        if closes_on_escape or closes_on_return:
+            key = XK.XK_Return if closes_on_return else XK.XK_Escape
+            self._closing[window.id] = (key, close_delay, then_opens)
         connection.sync()
         return int(window.id)
 
     def _serve(self) -> None:
-        from Xlib import XK, X
+        from Xlib import X
         from Xlib import display as xdisplay
 
         connection = xdisplay.Display()
@@ -130,8 +133,8 @@ class Client:
                     continue
                 keysym = connection.keycode_to_keysym(event.detail, 0)
                 self.keys.append((event.window.id, keysym))
-                if keysym == XK.XK_Escape and event.window.id in self._closing:
-                    delay, then_opens = self._closing.pop(event.window.id)
+                if self._closing.get(event.window.id, (None,))[0] == keysym:
+                    _, delay, then_opens = self._closing.pop(event.window.id)
                     self._due.append((time.monotonic() + delay, event.window, then_opens))
         finally:
             connection.close()
@@ -212,9 +215,36 @@ def test_a_dialog_that_stays_open_is_a_one_line_error_naming_it(client: Client) 
     dialog = client.window(transient_for=main)
     started = time.monotonic()
     with pytest.raises(DialogError, match=rf"^the dialog 'fake dialog' \(window {dialog:#x}\) "):
-        close_dialog(dialogs(main)[0])
-    assert time.monotonic() - started >= DIALOG_CLOSE_TIMEOUT
+        close_dialog(dialogs(main)[0], words=lambda _: [])
+    assert time.monotonic() - started >= 2 * DIALOG_CLOSE_TIMEOUT
+    assert client.keys == [(dialog, XK.XK_Escape), (dialog, XK.XK_Return)]
+
+
+@pytest.mark.realgame
+def test_a_dialog_escape_leaves_open_is_answered_by_return(client: Client) -> None:
+    """A best-time name box with only OK: Escape leaves it, Return takes its OK (the name
+    typed nowhere), and the table it opens then is closed too."""
+    main = client.window()
+    table = {"transient_for": main, "closes_on_return": True, "at": (520, 420)}
+    prompt = client.window(
+        at=(500, 400), transient_for=main, closes_on_return=True, then_opens=table
+    )
+    windows = GameWindows()
+    windows.find([Rect(310, 210, 100, 50)])
+    windows.words = lambda _: ["congratulations", "leave", "your", "name", "ok"]
+    closed = windows.close_dialogs()
+    assert [dialog.window_id for dialog in closed][0] == prompt and len(closed) == 2
+    assert [key for _, key in client.keys] == [XK.XK_Escape, XK.XK_Return] * 2
+
+
+@pytest.mark.realgame
+def test_a_dialog_that_asks_to_quit_is_never_answered_by_return(client: Client) -> None:
+    main = client.window()
+    dialog = client.window(transient_for=main, closes_on_return=True)
+    with pytest.raises(DialogError, match="quit"):
+        close_dialog(dialogs(main)[0], words=lambda _: ["really", "quit", "ok", "cancel"])
     assert client.keys == [(dialog, XK.XK_Escape)]
+    assert dialogs(main) != []
 
 
 @pytest.mark.realgame
