@@ -52,7 +52,8 @@ class EndJudge:
         on if the cell probed changes. A click that left no hidden cell to probe lost if
         the game showed every cell (:func:`_shows_everything`). A known face showing neither
         its playing nor its lost picture is probed too: a game that then takes no click has
-        been won, its mines left hidden.
+        been won, its mines left hidden; one that takes it shows its playing face, where only
+        the launch frame's was known (:meth:`_playing_face_in_play`).
         """
         while True:
             step = game.steps[-1]
@@ -62,10 +63,12 @@ class EndJudge:
                     f"{self.window.view.cell_point(step.cell)} changed nothing: is the game "
                     "over, or the window covered?"
                 )
-            face = None if self.window.face is None else self.window.face.state()
-            if face is not None:
+            button = self.window.face
+            face = None if button is None else button.state()
+            if button is not None and face is not None:
                 if face is GameState.PLAYING:
                     self.window.evidence.opened_safely(step)
+                    button.playing_seen = True
                 log.debug("the face read: %s", face.value)
                 return face
             shown = int(step.after[step.cell])
@@ -80,15 +83,19 @@ class EndJudge:
                 return GameState.LOST
             # A face showing neither its playing nor its lost picture: won, if the game now
             # ignores clicks (its mines left hidden), else a picture of its own during play.
-            may_have_won = self.window.face is not None
+            may_have_won = button is not None
             if not hidden or (shown in safe and not may_have_won):
                 self.window.evidence.opened_safely(step)
                 return GameState.PLAYING
+            if button is not None:
+                known = ", ".join(state.value for state in button.pictures)
+                log.debug("the face shows none of its pictures (%s): probing the game", known)
             probe = self._probe(step, hidden, may_have_won)
             if isinstance(probe, GameState):
                 return probe
             self.window.evidence.opened_safely(step)
             game.steps.append(probe)
+            self._playing_face_in_play()
 
     def _probe(self, step: Step, hidden: list[Cell], may_have_won: bool) -> Step | GameState:
         """A probe click on one of the ``hidden`` cells after ``step``, or the state that says
@@ -107,6 +114,7 @@ class EndJudge:
             log.debug("the click on %s changed cells apart from its patch: mines drawn", step.cell)
             return GameState.LOST
         log.debug("the click on %s showed a new picture: probing another hidden cell", step.cell)
+        window.evidence.probes += 1
         probe = window.click(
             ClickKind.OPEN, self.random.choice(hidden), still, timeout=PROBE_TIMEOUT, retry=False
         )
@@ -114,6 +122,22 @@ class EndJudge:
             log.debug("the probe's cell did not change: the game is over")
             return GameState.WON if may_have_won else GameState.LOST
         return probe
+
+    def _playing_face_in_play(self) -> None:
+        """Take the face a game shows once a probe found it under way as its playing face,
+        while the one known is only the launch frame's: a game may grin at launch as on a win
+        (minesweeper 0.1.4 from PyPI), and then no face read in play matched, every click was
+        probed and no cell marked. The launch picture, dropped, is learned as the won face if
+        a win shows it."""
+        face = self.window.face
+        if face is None or face.playing_seen:
+            return
+        picture = face.picture_in(self.window.view.grabber.grab(self.window.view.window))
+        if any(np.array_equal(picture, known) for known in face.pictures.values()):
+            return
+        log.debug("the game goes on under a face not seen at launch: its playing face")
+        face.pictures[GameState.PLAYING] = picture
+        face.playing_seen = True
 
     def finish_if_over(self, game: PlayedGame) -> None:
         """Mark ``game`` lost or won if its last step ended it."""
@@ -154,7 +178,7 @@ class EndJudge:
             found = find_face(view.fresh, frame, view.board_in_window)
             if found is not None:
                 log.debug("the face found at %s in the window: the loss changed it", found)
-                self.window.face = FaceButton(view.grabber, view.window, found)
+                self.window.face = FaceButton(view.grabber, view.window, found, playing_seen=False)
                 self.window.face.pictures[GameState.PLAYING] = self.window.face.picture_in(
                     view.fresh
                 )

@@ -24,7 +24,7 @@ from calibration.first_click import first_click_rule, first_opens
 from calibration.inference import learn_game
 from calibration.meanings import Meanings, board_of, check_counting, lost_board, new_meanings
 from calibration.pointer import Pointer
-from calibration.record import Evidence, PlayedGame
+from calibration.record import ClickKind, Evidence, PlayedGame
 from calibration.session import CalibrationPlayer
 from calibration.skin_build import build_skin, verify
 from calibration.view import settled
@@ -88,6 +88,10 @@ class Calibration:
     missing_tiles: list[Tile] = field(default_factory=list)
     missing_faces: list[str] = field(default_factory=list)
     """Face states never seen (none are listed for a game without a face)."""
+    marks: int = 0
+    """Right-clicks made in the games kept."""
+    probes: int = 0
+    """Clicks made to tell whether a game went on (see :mod:`calibration.game_end`)."""
 
     @property
     def complete(self) -> bool:
@@ -106,6 +110,19 @@ class Calibration:
         if self.missing_faces:
             parts.append("faces " + ", ".join(self.missing_faces))
         return "; ".join(parts) or "nothing"
+
+    def advice(self) -> str:
+        """What to do about what is missing, from what the games showed: more games, unless no
+        cell was ever right-clicked (each game ended before its turn to mark came)."""
+        if self.marks or Tile.FLAG not in self.missing_tiles:
+            return "try more --max-games, or a board with more mines"
+        why = "no cell was ever right-clicked: each game ended before its turn to mark came"
+        if self.probes:
+            why += (
+                f" ({self.probes} clicks were probed, the face showing no picture known for a "
+                "game under way; --verbose shows each)"
+            )
+        return why
 
 
 def calibrate(
@@ -214,9 +231,15 @@ class _Learner:
         self.played += 1
         self.on_game()
 
-    def _take_faces(self, player: CalibrationPlayer) -> None:
-        """Add the face pictures ``player`` has seen; those known already stay as they are."""
-        self.faces = {**player.face_pictures, **self.faces}
+    def _take_faces(self, player: CalibrationPlayer, launch: bool = False) -> None:
+        """Add the face pictures ``player`` has seen; those known already stay as they are.
+        A playing face only the launch frame showed waits to be seen in play (a game may draw
+        another one then), unless ``launch``: nothing better was seen."""
+        seen = dict(player.face_pictures)
+        face = player.window.face
+        if face is not None and not face.playing_seen and not launch:
+            seen.pop(GameState.PLAYING, None)
+        self.faces = {**seen, **self.faces}
 
     def play_at_random(
         self, player: CalibrationPlayer, max_games: int, stop_when_stale: bool = True
@@ -393,6 +416,7 @@ class _Learner:
         learned, against the board ``player`` shows now as vision reads it."""
         meanings = self.meanings
         _check_all_boards(player.evidence.games, meanings)
+        self._take_faces(player, launch=True)
         faces = {state.value: picture for state, picture in self.faces.items()}
         new_game = self.new_game or NewGame("key", "f2")
         uneven = player.view.grid.edges is not None
@@ -423,7 +447,16 @@ class _Learner:
             skin.extra["first_click"] = rule.value
         if self.mines is not None:
             skin.extra["board"] = board_text(view.grid.rows, view.grid.columns, self.mines)
-        return Calibration(skin, meanings, self.played, meanings.missing(), missing_faces)
+        evidence = player.evidence
+        marks = sum(
+            step.click is ClickKind.MARK
+            for game in evidence.games + evidence.set_aside
+            for step in game.steps
+        )
+        missing = meanings.missing()
+        return Calibration(
+            skin, meanings, self.played, missing, missing_faces, marks, evidence.probes
+        )
 
 
 def _distinct_looks(looks: list[Image], threshold: float) -> tuple[Image, ...]:

@@ -103,6 +103,8 @@ class Evidence:
     """Per lost board watched for a message drawn over it, whether the board changed again."""
     set_aside: list[PlayedGame] = field(default_factory=list)
     """Games whose boards contradicted the others (see :meth:`set_game_aside`), in order."""
+    probes: int = 0
+    """Clicks made only to tell whether a game went on (see :mod:`calibration.game_end`)."""
     _lasting: set[int] = field(default_factory=set, init=False, repr=False)
     _marks: set[int] = field(default_factory=set, init=False, repr=False)
     _scanned: list[int] = field(default_factory=list, init=False, repr=False)

@@ -238,6 +238,9 @@ class FaceButton:
     in_window: Rect
     """The face's rectangle in window coordinates."""
     pictures: dict[GameState, Image] = field(default_factory=dict)
+    playing_seen: bool = True
+    """Whether the playing picture was seen in a game under way; False while it is only the
+    launch frame's, which some games draw otherwise (one grins at launch as on a win)."""
 
     @property
     def screen_rect(self) -> Rect:

@@ -134,7 +134,8 @@ class DrawnGame:
     With ``darkens_numbers_on_loss`` a loss redraws the opened cells paler. With
     ``frame_spill`` every opened cell draws a frame that many pixels wide past its edges, over
     its neighbours, as a toolkit draws a pressed button's frame past its place (UXBgtk's GTK
-    buttons: 3 to 4 pixels past cells of 38)."""
+    buttons: 3 to 4 pixels past cells of 38). With ``won_face_at_launch`` the face shows its won
+    picture until the first click."""
 
     def __init__(
         self,
@@ -179,6 +180,7 @@ class DrawnGame:
         darkens_numbers_on_loss: bool = False,
         frame_spill: int = 0,
         blank_new_game: float = 0.0,
+        won_face_at_launch: bool = False,
     ) -> None:
         self.skin = make_skin(16, seed=5, name="truth")
         self.darkens_on_loss = darkens_on_loss
@@ -189,6 +191,9 @@ class DrawnGame:
         """Seconds a new game shows the window's background where the board was (a game that
         opens a new window for each new game takes the old one's board down first)."""
         self.new_game_at = -math.inf
+        self.won_face_at_launch = won_face_at_launch
+        """The face shows its won picture until the first click on the board or the first new
+        game (minesweeper 0.1.4 from PyPI: its launch window grins as a win does)."""
         self.screen = Rect(0, 0, *DRAWN_SCREEN)
         """The whole screen, as a screen grabber names it."""
         self.veiled_dialog_on_end = veiled_dialog_on_end
@@ -317,6 +322,8 @@ class DrawnGame:
         face = self.game.state.value
         if self.game.state is GameState.WON and not self.won_face:
             face = GameState.PLAYING.value
+        if self.won_face_at_launch:
+            face = GameState.WON.value
         tiles = self.game.board.tiles.copy()
         revealed = self.reveal_on_loss and self.game.state is GameState.LOST
         if revealed:
@@ -470,6 +477,7 @@ class DrawnGame:
             return
         geometry = self.scene().geometry
         cell = geometry.cell_at(x, y)
+        self.won_face_at_launch = False  # any click on the board or the face ends the launch
         if cell is None and self.end_label is not None and self.end_label.contains(x, y):
             self.label_clicks += 1
         elif cell is None:

@@ -114,8 +114,7 @@ def run(args: argparse.Namespace) -> int:
     )
     if not result.usable:
         raise CommandError(
-            f"not saved, the games never showed {result.describe_missing()} "
-            "(try more --max-games, or a board with more mines)"
+            f"not saved, the games never showed {result.describe_missing()} ({result.advice()})"
         )
     if not result.complete:
         print(f"not seen yet: {result.describe_missing()} (learned during play when they show)")

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -33,7 +34,7 @@ from calibration import learn as learn_module
 from calibration.catalogue import GROUPING_TOLERANCE
 from calibration.errors import CalibrationError, OutOfTimeError
 from calibration.labels import Word
-from calibration.learn import SET_ASIDE, WIN_ATTEMPTS, calibrate
+from calibration.learn import SET_ASIDE, WIN_ATTEMPTS, Calibration, calibrate
 from calibration.meanings import Meanings, board_of
 from calibration.record import PlayedGame
 from calibration.session import CalibrationPlayer
@@ -69,6 +70,30 @@ def test_a_drawn_game_teaches_its_tiles_faces_and_first_click_rule_by_clicks_alo
     assert Tile.QUESTION not in result.missing_tiles
     assert result.skin.extra["first_click"] == "opening"
     assert result.skin.mines_for(9, 9) == 10  # the count calibration was told
+
+
+def test_a_game_whose_face_shows_its_won_picture_at_launch_learns_its_playing_face() -> None:
+    """minesweeper 0.1.4 (PyPI) grins at launch as it does on a win, and shows another face
+    once a game is under way: taken from the launch frame, the grin stood for "playing", no
+    face read during play matched, every click was probed and no cell was ever marked."""
+    screen = DrawnGame(seed=2, rule="opening", won_face_at_launch=True)
+    result = calibrated(screen, max_games=8)
+    assert result.missing_faces == []
+    for state, picture in result.skin.faces.items():
+        assert np.array_equal(picture, screen.skin.faces[state]), state
+    assert Tile.FLAG in result.skin.templates
+    assert_learned_truly(result, screen, result.skin.templates)
+
+
+def test_a_calibration_that_never_marked_a_cell_says_so_instead_of_asking_for_more_games() -> None:
+    """Every click probed, no game reached its turn to mark: "try more --max-games" sent the
+    user to play longer where more games would have shown no flag either (issue 49 item 8)."""
+    never = Calibration(synthetic.make_skin(16), cast(Meanings, None), 28, [Tile.FLAG], probes=40)
+    assert "no cell was ever right-clicked" in never.advice()
+    assert "40 clicks were probed" in never.advice()
+    assert "--max-games" not in never.advice()
+    marked = replace(never, marks=3)
+    assert "--max-games" in marked.advice()
 
 
 def test_a_game_that_darkens_its_closed_cells_on_a_loss_is_learned() -> None:
