@@ -72,6 +72,10 @@ class GameReport:
     """Why the game was not won or lost, when it was not."""
 
 
+CLICK_AGAIN_TRIES = 3
+"""Times a click the game did not take is sent again, each time further apart from the clicks
+before it, before the game counts as stopped: under Wine a click sent while the game is still
+drawing the last one can be lost twice in a row (a CI run's winemine under Windows Python)."""
 IMPOSSIBLE_REREADS = 5
 """Re-reads, :data:`controller.reading.REREAD_PAUSE` apart, of a board the solver finds
 impossible before the game counts as misread (an Expert board was once read with a 0 beside
@@ -311,9 +315,10 @@ class GamePlayer:
         every one of them taken.
 
         A cell still closed after every re-read says the game missed a click: the clicks from
-        now on go further apart, and that cell is clicked once more: opening a cell known
-        safe, or taking the same guess again, adds no risk, and a click on a cell that did open
-        changes nothing. A missed flag is not: a second right-click could take a flag off.
+        now on go further apart, and that cell is clicked once more, up to
+        :data:`CLICK_AGAIN_TRIES` times, slower each time: opening a cell known safe, or taking
+        the same guess again, adds no risk, and a click on a cell that did open changes nothing.
+        A missed flag is not: a second right-click could take a flag off.
         Flags missed on a board with every safe cell open say the game is over: it is read won.
         A chord that opened nothing is missed too: its cells are opened one by one (while the
         way the game chords is tried, that teaches the table, and no click is slowed down),
@@ -329,9 +334,17 @@ class GamePlayer:
         if (missed or (unopened and not trying)) and self.table.take_clicks_slower():
             self.stopwatch.counts["clicks sent further apart"] += 1
         missed += unopened
-        if missed and all(move.action == Action.OPEN for move in missed):
+        for attempt in range(CLICK_AGAIN_TRIES):
+            if not missed or not all(move.action == Action.OPEN for move in missed):
+                break
+            if attempt and self.table.take_clicks_slower():
+                self.stopwatch.counts["clicks sent further apart"] += 1
             self.stopwatch.counts["clicked again"] += len(missed)
-            again, refusal = self._click(missed, lambda m: logged(m) if m in unopened else None)
+            # A chord's cells are logged as moves of their own when first sent; a click sent
+            # again is no new move.
+            again, refusal = self._click(
+                missed, _logged_only(unopened if not attempt else [], logged)
+            )
             if refusal is not None:
                 return self.reader.look()  # the game changed: what is left is decided anew
             reading = self.reader.reread_until_taken(again) if again else self.reader.look()
@@ -345,6 +358,16 @@ class GamePlayer:
             cells = ", ".join(str(move.cell) for move in missed)
             raise GameAborted(Result.STOPPED, f"the game did not take the clicks on {cells}")
         return reading
+
+
+def _logged_only(moves: Sequence[Move], logged: Callable[[Move], None]) -> Callable[[Move], None]:
+    """``logged``, for ``moves`` only."""
+
+    def log(move: Move) -> None:
+        if move in moves:
+            logged(move)
+
+    return log
 
 
 @contextmanager
