@@ -74,8 +74,8 @@ class GameReport:
 
 CLICK_AGAIN_TRIES = 3
 """Times a click the game did not take is sent again, each time further apart from the clicks
-before it, before the game counts as stopped: under Wine a click sent while the game is still
-drawing the last one can be lost twice in a row (a CI run's winemine under Windows Python)."""
+before it, before the game counts as stopped: a game still drawing the last click can lose the
+next one twice in a row (seen in a CI run of the Windows build)."""
 IMPOSSIBLE_REREADS = 5
 """Re-reads, :data:`controller.reading.REREAD_PAUSE` apart, of a board the solver finds
 impossible before the game counts as misread (an Expert board was once read with a 0 beside
