@@ -404,6 +404,40 @@ def find_lattice(*frames: Image) -> Lattice:
     changes = [
         changed_pixels(before, after) for before, after in zip(frames, frames[1:], strict=False)
     ]
+    scores = _cut_scores(maps, changes, pitch)
+    best = min(scores.values(), default=None)
+    if best is None or -best[2] < MIN_HIDDEN_CELLS * len(frames):
+        found = 0 if best is None else -best[2] // len(frames)
+        raise GridNotFoundError(
+            f"no board in the {width}x{height} capture: with a pitch of {pitch[0]}x{pitch[1]} px "
+            f"only {found} identical detailed tiles repeat (a board needs {MIN_HIDDEN_CELLS})"
+        )
+    phase = middle_phase([phase for phase, score in scores.items() if score == best], pitch)
+    final = [cut_at(hashes, plain, phase, pitch) for hashes, plain in maps]
+    detailed = np.concatenate([hashes[~plain] for hashes, plain in final])
+    keys, counts = np.unique(detailed, return_counts=True)
+    ranked = tuple(int(key) for key in keys[np.argsort(-counts, kind="stable")])
+    return Lattice(
+        phase,
+        pitch,
+        tuple(frames),
+        tuple(hashes for hashes, _ in final),
+        tuple(~plain for _, plain in final),
+        ranked,
+    )
+
+
+Maps = list[tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]]
+"""Per frame, the block hashes and plainness of every place a block can start."""
+
+
+def _cut_scores(
+    maps: Maps,
+    changes: list[tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]],
+    pitch: tuple[int, int],
+) -> dict[tuple[int, int], tuple[int, int, int]]:
+    """Per phase of a cut that shows a detailed block, its rank (lowest best) for
+    :func:`find_lattice`."""
     # A click may redraw a few pixels past the cell it opened (a toolkit button's frame or
     # shadow drawn over its neighbours' edges): the aligned cut sees those strips change in
     # every block around the cell, a cut that takes them in with the cell fewer. So the cuts
@@ -425,26 +459,7 @@ def find_lattice(*frames: Image) -> Lattice:
                 sum(len(each) for each in per_block),
                 -int(np.unique(detailed, return_counts=True)[1].max()),
             )
-    best = min(scores.values(), default=None)
-    if best is None or -best[2] < MIN_HIDDEN_CELLS * len(frames):
-        found = 0 if best is None else -best[2] // len(frames)
-        raise GridNotFoundError(
-            f"no board in the {width}x{height} capture: with a pitch of {pitch[0]}x{pitch[1]} px "
-            f"only {found} identical detailed tiles repeat (a board needs {MIN_HIDDEN_CELLS})"
-        )
-    phase = middle_phase([phase for phase, score in scores.items() if score == best], pitch)
-    final = [cut_at(hashes, plain, phase, pitch) for hashes, plain in maps]
-    detailed = np.concatenate([hashes[~plain] for hashes, plain in final])
-    keys, counts = np.unique(detailed, return_counts=True)
-    ranked = tuple(int(key) for key in keys[np.argsort(-counts, kind="stable")])
-    return Lattice(
-        phase,
-        pitch,
-        tuple(frames),
-        tuple(hashes for hashes, _ in final),
-        tuple(~plain for _, plain in final),
-        ranked,
-    )
+    return scores
 
 
 FRESH_BOARD_SIDE = 5
