@@ -13,6 +13,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from solver.bench.stats import wilson_interval
+from solver.board import LEVELS
 from solver.errors import BenchError
 
 
@@ -45,6 +47,25 @@ class BenchResult:
     then be compared game for game (:func:`solver.bench.stats.paired_comparison`)."""
     overrides: dict[str, Any] = field(default_factory=dict)
     """Solver settings changed for this run, by name (:func:`solver.bench.run.settings_with`)."""
+
+
+def win_fields(level: str, rule: str, wins: int, games: int) -> dict[str, Any]:
+    """The fields of a :class:`BenchResult` that say what was played and how often it was won
+    (a level's size, the win rate and its Wilson interval), for every way of making one."""
+    rows, columns, mines = LEVELS[level]
+    low, high = wilson_interval(wins, games)
+    return {
+        "level": level,
+        "rule": rule,
+        "rows": rows,
+        "columns": columns,
+        "mines": mines,
+        "games": games,
+        "wins": wins,
+        "win_rate": wins / games,
+        "wilson_low": low,
+        "wilson_high": high,
+    }
 
 
 def machine_description() -> dict[str, Any]:

@@ -22,8 +22,7 @@ import numpy as np
 
 from solver.bench.play import Strategy, play_game
 from solver.bench.progress import progress_bar
-from solver.bench.results import BenchResult
-from solver.bench.stats import wilson_interval
+from solver.bench.results import BenchResult, win_fields
 from solver.board import LEVELS
 from solver.engine import FirstClick, Game
 from solver.errors import BenchError, SettingError
@@ -202,24 +201,12 @@ def _summarise(
 ) -> BenchResult:
     chunks = sorted(chunks, key=lambda chunk: chunk.first_seed)
     games = sum(c.games for c in chunks)
-    wins = sum(c.wins for c in chunks)
-    low, high = wilson_interval(wins, games)
     decisions = np.concatenate([c.decision_seconds for c in chunks])
     median, p99, slowest = (
         np.percentile(decisions, [50, 99, 100]) * 1000 if decisions.size else (0.0, 0.0, 0.0)
     )
-    rows, columns, mines = LEVELS[level]
     return BenchResult(
-        level=level,
-        rule=str(rule),
-        rows=rows,
-        columns=columns,
-        mines=mines,
-        games=games,
-        wins=wins,
-        win_rate=wins / games,
-        wilson_low=low,
-        wilson_high=high,
+        **win_fields(level, str(rule), sum(c.wins for c in chunks), games),
         games_per_second=games / wall_seconds,
         decision_ms_median=float(median),
         decision_ms_p99=float(p99),

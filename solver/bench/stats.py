@@ -57,7 +57,7 @@ def binomial_test(successes: int, trials: int, rate: float | Fraction = Fraction
 
     Every count's probability is scaled to a whole number (``rate`` is read as the exact
     fraction it stores), so equally likely counts tie exactly; the work grows with ``trials``
-    squared, which is quick up to a few thousand trials.
+    squared, which is quick up to a few thousand trials (the sign test's own sum is linear).
     """
     if trials < 0 or not 0 <= successes <= trials:
         raise ValueError(
@@ -66,6 +66,8 @@ def binomial_test(successes: int, trials: int, rate: float | Fraction = Fraction
     exact_rate = Fraction(rate)
     if not 0 <= exact_rate <= 1:
         raise ValueError(f"the rate must lie between 0 and 1, not {rate}")
+    if exact_rate == Fraction(1, 2):
+        return _sign_test(successes, trials)
     hit, miss = exact_rate.numerator, exact_rate.denominator - exact_rate.numerator
 
     def weight(count: int) -> int:
@@ -78,6 +80,21 @@ def binomial_test(successes: int, trials: int, rate: float | Fraction = Fraction
     no_likelier = sum(w for w in map(weight, range(trials + 1)) if w <= observed)
     scale: int = exact_rate.denominator**trials
     return no_likelier / scale
+
+
+def _sign_test(successes: int, trials: int) -> float:
+    """The binomial test at rate one half: the distribution is symmetric, so the counts no
+    likelier than ``successes`` are the two tails beyond it, twice the smaller tail. Summed
+    with each binomial coefficient made from the one before: linear in ``trials``, where the
+    general sum is quadratic (83 s for the 22,000 discordant games of 100,000 paired ones)."""
+    least = min(successes, trials - successes)
+    if 2 * least == trials:
+        return 1.0
+    tail, coefficient = 0, 1
+    for count in range(least + 1):
+        tail += coefficient
+        coefficient = coefficient * (trials - count) // (count + 1)
+    return float(min(Fraction(1), Fraction(2 * tail, 2**trials)))
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """The Wilson score interval, checked against the score test it inverts."""
 
 from fractions import Fraction
-from math import comb, sqrt
+from math import comb, exp, lgamma, log, sqrt
 from statistics import NormalDist
 
 import pytest
@@ -144,6 +144,20 @@ def test_the_sign_test_is_twice_the_smaller_tail(split: tuple[int, int]) -> None
     expected = 1 if 2 * least == trials else min(Fraction(1), 2 * tail)
     assert binomial_test(successes, trials) == float(expected)
     assert binomial_test(trials - successes, trials) == binomial_test(successes, trials)
+
+
+def test_the_sign_test_of_a_hundred_thousand_paired_games_is_exact() -> None:
+    """A paired benchmark of 100,000 boards has some 22,000 discordant ones: the sign test
+    must give their p-value exactly (checked here against a sum in logarithms)."""
+    trials, successes = 22_000, 10_780
+    logs = [
+        lgamma(trials + 1) - lgamma(k + 1) - lgamma(trials - k + 1) - trials * log(2)
+        for k in range(successes + 1)
+    ]
+    top = max(logs)
+    expected = 2 * exp(top) * sum(exp(value - top) for value in logs)
+    assert binomial_test(successes, trials) == pytest.approx(expected, rel=1e-9)
+    assert 0.001 < expected < 0.01
 
 
 def test_the_binomial_test_refuses_impossible_counts_and_rates() -> None:
