@@ -22,13 +22,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import product
 
 import numpy as np
 import numpy.typing as npt
 
 from calibration.catalogue import HIDDEN_ID, Ids
 from calibration.errors import CalibrationError
+from calibration.loss_flags import add_proofs, by_count, by_numbers, settle
 from calibration.meanings import Meanings, new_meanings
 from calibration.numbers import HIGHEST
 from calibration.record import ClickKind, PlayedGame, Step
@@ -100,7 +100,8 @@ def learn_from_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> Non
     _learn_changed_cells(meanings, loss, safe)
     apart = bool(np.isin(loss.step.after[loss.changed], meanings.ids_of(Tile.MINE)).any())
     _learn_how_mines_are_drawn(meanings, loss.alike, apart, loss.where)
-    _bound_numbers_after_loss(meanings, loss, safe)
+    kinds = _judge_flags(meanings, loss, safe)
+    _bound_numbers_after_loss(meanings, loss, kinds, safe)
 
 
 @dataclass(frozen=True)
@@ -125,8 +126,9 @@ class _Loss:
     """The finished looks of the numbers opened before (see :func:`redrawn_numbers`)."""
     no_mines: set[int]
     """The pictures of closed cells the loss shows with no mine (see :func:`_no_mines`)."""
-    right_flags: set[int]
-    """The pictures of flags the loss redrew as on mines (see :func:`_right_flags`)."""
+    under_marks: int | None
+    """The mines the loss shows on no unmarked cell, where the board's mine count is known and
+    the loss draws the mines apart from the hit one."""
 
 
 def _read_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> _Loss:
@@ -155,23 +157,17 @@ def _read_loss(meanings: Meanings, game: PlayedGame, safe: set[int]) -> _Loss:
     no_mines = _no_mines(meanings, after[uncovered & ~marks], hit, mines, int(marks.sum()))
     flagged = np.isin(before, meanings.ids_of(Tile.FLAG))
     shown = uncovered & ~marks & ~np.isin(after, list(no_mines))
-    redrawn_flags = changed & flagged
-    others_marked = int(marks.sum() - redrawn_flags.sum())
-    right_flags = _right_flags(
-        meanings, after[redrawn_flags], int(shown.sum()), mines, others_marked
-    )
+    under_marks = None if mines is None else mines - 1 - int(shown.sum())
     return _Loss(
-        last, where, changed, uncovered, flagged, hits, alike, looks, no_mines, right_flags
+        last, where, changed, uncovered, flagged, hits, alike, looks, no_mines, under_marks
     )
 
 
 def _learn_changed_cells(meanings: Meanings, loss: _Loss, safe: set[int]) -> None:
-    """MINE and WRONG_FLAG from the cells the loss changed, and the finished looks of closed
-    cells with no mine, of flags on mines and of the numbers opened before; raise at a change
-    no rule explains."""
+    """MINE from the cells the loss changed, and the finished looks of closed cells with no
+    mine and of the numbers opened before; raise at a change no rule explains."""
     before, after, where = loss.step.before, loss.step.after, loss.where
-    uncovered, alike, hits, looks = loss.uncovered, loss.alike, loss.hits, loss.looks
-    no_mines, right_flags = loss.no_mines, loss.right_flags
+    uncovered, alike, looks, no_mines = loss.uncovered, loss.alike, loss.looks, loss.no_mines
     for row, column in zip(*np.nonzero(loss.changed), strict=True):
         cell = (int(row), int(column))
         was, now = int(before[cell]), int(after[cell])
@@ -187,11 +183,8 @@ def _learn_changed_cells(meanings: Meanings, loss: _Loss, safe: set[int]) -> Non
             # (perhaps one never opened yet): it is learned where a cell opens safely.
             if not alike:
                 meanings.give(now, Tile.MINE, f"{where}, cell {cell} uncovered")
-        elif was_tile == Tile.FLAG and now in right_flags:
-            meanings.finished[now] = was  # a mine, its flag redrawn on the finished field
         elif was_tile == Tile.FLAG:
-            if not (alike and now in hits):  # else the mine under the flag, drawn as the hit one
-                meanings.give(now, Tile.WRONG_FLAG, f"{where}, the flag on cell {cell} changed")
+            continue  # judged with every flag of the loss (see _judge_flags)
         elif was_tile is None and was not in safe:
             # A picture that never lasted: the board before the click was caught mid-draw (a game
             # on a loaded machine may pause in the middle of drawing a flood); it teaches nothing.
@@ -226,42 +219,84 @@ def _unexplained_change(
     )
 
 
-def _bound_numbers_after_loss(meanings: Meanings, loss: _Loss, safe: set[int]) -> None:
-    """What the loss proves about the numbers on its board: each counts at least the mines
-    shown around it (the mine hit, the MINEs, the flags redrawn as on mines, and the flags left
-    standing in a game that marks its wrong flags); on a board that shows the mines, at most
-    those plus its neighbours whose mark or flag left standing may hide one."""
-    before, after, where, alike = loss.step.before, loss.step.after, loss.where, loss.alike
-    flagged, right_flags = loss.flagged, loss.right_flags
+def _judge_flags(meanings: Meanings, loss: _Loss, safe: set[int]) -> npt.NDArray[np.int64]:
+    """The kind of each flag of the loss (see :mod:`calibration.loss_flags`), -1 where none or
+    where the loss shows a mine or a number there; what the loss proves of the kinds, added to
+    what earlier losses did, and the flags' pictures read anew."""
+    before, after, where = loss.step.before, loss.step.after, loss.where
+    flag_tiles = (Tile.FLAG, Tile.WRONG_FLAG)
+    other_tiles = [i for i, tile in meanings.tiles.items() if tile not in flag_tiles]
+    kinds = np.where(loss.flagged & ~np.isin(after, other_tiles + list(safe)), after, -1)
+    kinds = kinds.astype(np.int64)
+    changed = loss.changed & (kinds >= 0)
+    marks = loss.flagged | np.isin(before, meanings.ids_of(Tile.QUESTION))
+    known = meanings.flag_kinds
+    proofs = by_count(kinds[changed], loss.under_marks, int(marks.sum() - changed.sum()), known)
+    if _mines_shown(meanings, loss):
+        shown = np.isin(after, meanings.ids_of(Tile.MINE) + meanings.ids_of(Tile.EXPLODED))
+        numbers = _number_pictures(meanings, loss, safe)
+        unsure = _marks_redrawn(meanings, loss)
+        for kind, true in by_numbers(
+            kinds, shown, unsure, numbers, meanings.numbers.interval, known
+        ).items():
+            if proofs.setdefault(kind, true) != true:
+                raise CalibrationError(
+                    f"{where}: the mine count and the numbers disagree on the flags drawn as "
+                    f"appearance #{kind}"
+                )
+    seen = {int(kind) for kind in np.unique(kinds[kinds >= 0])}
+    for kind in seen:
+        meanings.flag_where.setdefault(kind, f"{where}, a flag drawn so")
+    add_proofs(known, proofs, seen, where)
+    settle(meanings)
+    return kinds
 
-    def showing(*tiles: Tile) -> npt.NDArray[np.bool_]:
-        known = [i for tile in tiles for i in meanings.ids_of(tile)]
-        return np.isin(after, known)
 
-    mines_shown = showing(Tile.MINE).any() or alike
-    # Flags left standing on a board that shows the mines are mines in a game that marks its
-    # wrong flags (one such mark learned); another game may leave a wrong flag as it was.
-    kept = neighbour_counts(showing(Tile.FLAG) & (before == after) & mines_shown)
-    none = np.zeros_like(kept)
-    sure, unsure = (kept, none) if meanings.ids_of(Tile.WRONG_FLAG) else (none, kept)
-    counts = neighbour_counts(showing(Tile.MINE, Tile.EXPLODED)) + sure
-    counts += neighbour_counts(flagged & np.isin(after, list(right_flags)))
-    # A question mark whose cell shows a known tile after the loss (the mine under it, or the
-    # mark unchanged on a cell with none, as some games leave it) is counted as what it shows.
-    redrawn = np.isin(before, meanings.ids_of(Tile.QUESTION)) & ~np.isin(
-        after, list(meanings.tiles)
-    )
-    marked = neighbour_counts(redrawn)
-    numbers = after.copy()
+def _mines_shown(meanings: Meanings, loss: _Loss) -> bool:
+    """Whether the loss shows every mine (but those under marks), not only the one hit."""
+    return bool(np.isin(loss.step.after, meanings.ids_of(Tile.MINE)).any()) or loss.alike
+
+
+def _number_pictures(meanings: Meanings, loss: _Loss, safe: set[int]) -> npt.NDArray[np.int64]:
+    """Per cell of the lost board, the number picture it shows (a finished look read as the
+    number it replaced), -1 elsewhere. A flag that turned into a number's picture may be the
+    game's sign of a wrong flag (one draws it as its blank 0), not that number: it is none."""
+    after = loss.step.after
+    numbers = after.astype(np.int64)
     for look, number in meanings.finished.items():
         numbers[after == look] = number
-    # A flag that turned into a number's picture may be the game's sign of a wrong flag (one
-    # draws it as its blank 0), not that number: it bounds nothing.
-    was_flagged = np.isin(before, meanings.ids_of(Tile.FLAG))
-    for row, column in zip(*np.nonzero(np.isin(numbers, list(safe)) & ~was_flagged), strict=True):
+    numbers[~np.isin(numbers, list(safe)) | loss.flagged] = -1
+    return numbers
+
+
+def _marks_redrawn(meanings: Meanings, loss: _Loss) -> npt.NDArray[np.bool_]:
+    """The question-marked cells the loss drew as no known tile: each may hide a mine. (One
+    that shows a known tile, the mine under it or the mark unchanged on a cell with none, as
+    some games leave it, is counted as what it shows.)"""
+    before, after = loss.step.before, loss.step.after
+    questions = np.isin(before, meanings.ids_of(Tile.QUESTION))
+    return questions & ~np.isin(after, list(meanings.tiles))
+
+
+def _bound_numbers_after_loss(
+    meanings: Meanings, loss: _Loss, kinds: npt.NDArray[np.int64], safe: set[int]
+) -> None:
+    """What the loss proves about the numbers on its board: each counts at least the mines
+    shown around it (the mine hit, the MINEs, the flags of a kind proven on mines, see
+    :func:`_judge_flags`); on a board that shows the mines, at most those plus its neighbours
+    whose mark or flag of an unproven kind may hide one."""
+    after, where = loss.step.after, loss.where
+    mines_shown = _mines_shown(meanings, loss)
+    on_mines = [kind for kind, true in meanings.flag_kinds.items() if true]
+    unproven = [kind for kind, true in meanings.flag_kinds.items() if true is None]
+    shown = np.isin(after, meanings.ids_of(Tile.MINE) + meanings.ids_of(Tile.EXPLODED))
+    counts = neighbour_counts(shown) + neighbour_counts(np.isin(kinds, on_mines))
+    slack = neighbour_counts(_marks_redrawn(meanings, loss) | np.isin(kinds, unproven))
+    numbers = _number_pictures(meanings, loss, safe)
+    for row, column in zip(*np.nonzero(numbers >= 0), strict=True):
         cell = (int(row), int(column))
         number = int(counts[cell])
-        high = number + int(marked[cell] + unsure[cell]) if mines_shown else HIGHEST
+        high = number + int(slack[cell]) if mines_shown else HIGHEST
         meanings.numbers.narrow(
             int(numbers[cell]), number, high, f"{where}, cell {cell} next to {number} mines shown"
         )
@@ -310,32 +345,6 @@ def _no_mines(
         if fits and all(one_tile(fits[0], other) for other in fits):
             over |= {picture for picture in rest if not one_tile(fits[0], picture)}
     return {picture for picture in cells if any(one_tile(picture, no) for no in over)}
-
-
-def _right_flags(
-    meanings: Meanings, changed: npt.NDArray[np.int32], shown: int, mines: int | None, marked: int
-) -> set[int]:
-    """Of the pictures of the flags a loss changed (``changed``), those on mines: the flag as
-    a finished game draws it (a game that darkens its field on a loss redraws every flag, a
-    wrong one crossed). The loss shows ``shown`` mines on unmarked cells besides the hit one, where
-    the board has ``mines`` (None: not known, or not told apart from the hit one); the others are
-    under marks: under these flags, or under the ``marked`` other marked cells. Pictures are taken
-    as right only where one choice of them alone fits that count and what earlier losses taught (a
-    wrong flag's picture is never right, a right one's always); else none is."""
-    pictures, counts = np.unique(changed, return_counts=True)
-    if mines is None or not len(pictures):
-        return set()
-    under_marks = mines - 1 - shown
-    wrong = set(meanings.ids_of(Tile.WRONG_FLAG))
-    flags = meanings.ids_of(Tile.FLAG)
-    known = {int(p) for p in pictures if meanings.finished.get(int(p)) in flags}
-    fitting = []
-    for chosen in product((False, True), repeat=len(pictures)):
-        right = {int(p) for p, taken in zip(pictures, chosen, strict=True) if taken}
-        flagged = sum(int(count) for count, taken in zip(counts, chosen, strict=True) if taken)
-        if under_marks - marked <= flagged <= under_marks and known <= right and not right & wrong:
-            fitting.append(right)
-    return fitting[0] if len(fitting) == 1 else set()
 
 
 def _known_as(meanings: Meanings, appearance: int, safe: set[int]) -> str:

@@ -43,6 +43,12 @@ class Meanings:
     with the appearance of the number it replaced (see
     :func:`calibration.inference.redrawn_numbers`), and in place of the hidden tile on closed
     cells with no mine (see :func:`calibration.inference._no_mines`)."""
+    flag_kinds: dict[int, bool | None] = field(default_factory=dict)
+    """Each picture flags showed after a loss (the flag's own, for flags left standing): True
+    where proven on mines, False where proven on safe cells, None while unproven (see
+    :mod:`calibration.loss_flags`)."""
+    flag_where: dict[int, str] = field(default_factory=dict)
+    """Where each of :attr:`flag_kinds` was first seen, for messages."""
     hit_mine_apart: bool | None = None
     """Whether a loss draws the mine hit unlike the other mines; None until a loss showed both.
     False: every mine is drawn as the EXPLODED one, and MINE has no picture of its own."""
@@ -59,6 +65,8 @@ class Meanings:
             where=dict(self.where),
             numbers=numbers,
             finished=dict(self.finished),
+            flag_kinds=dict(self.flag_kinds),
+            flag_where=dict(self.flag_where),
         )
 
     def readable(self) -> dict[int, Tile]:

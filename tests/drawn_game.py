@@ -104,6 +104,22 @@ def dimmed_number(cell: Image) -> Image:
     return 255 - (255 - cell) * 3 // 4
 
 
+def right_flag_look(cell: Image) -> Image:
+    """A flag on a mine as a lost game with ``right_flags_on_loss`` draws it: green, crossed."""
+    look = cell // 2 + np.array((0, 120, 0), dtype=np.uint8)
+    for step in range(3, 12):  # inside the 15 pixels a skin keeps of a cell
+        look[step, step] = look[step, 14 - step] = 255
+    return look
+
+
+def wrong_flag_look(cell: Image) -> Image:
+    """A flag on a safe cell as a lost game with ``wrong_flag_ink`` draws it: its ink blue."""
+    look = cell.copy()
+    inside = look[1:-1, 1:-1]
+    inside[inside.sum(axis=2) < 300] = (0, 0, 255)
+    return look
+
+
 class DrawnGame:
     """A screen showing a simulated 9x9 game drawn with a synthetic skin, and the pointer that
     plays into it: a click on the face starts a new game, keys reach no game, and a click
@@ -135,7 +151,10 @@ class DrawnGame:
     ``frame_spill`` every opened cell draws a frame that many pixels wide past its edges, over
     its neighbours, as a toolkit draws a pressed button's frame past its place (UXBgtk's GTK
     buttons: 3 to 4 pixels past cells of 38). With ``won_face_at_launch`` the face shows its won
-    picture until the first click."""
+    picture until the first click. With ``right_flags_on_loss`` a loss draws a flag on a mine
+    as a green cross and leaves a flag on a safe cell standing, the opposite of most games
+    (minesweeper-python's Tk buttons); with ``wrong_flag_ink`` too, the flag left standing is
+    drawn in another ink (its disabled button's)."""
 
     def __init__(
         self,
@@ -181,6 +200,8 @@ class DrawnGame:
         frame_spill: int = 0,
         blank_new_game: float = 0.0,
         won_face_at_launch: bool = False,
+        right_flags_on_loss: bool = False,
+        wrong_flag_ink: bool = False,
     ) -> None:
         self.skin = make_skin(16, seed=5, name="truth")
         self.darkens_on_loss = darkens_on_loss
@@ -192,6 +213,8 @@ class DrawnGame:
         opens a new window for each new game takes the old one's board down first)."""
         self.new_game_at = -math.inf
         self.won_face_at_launch = won_face_at_launch
+        self.right_flags_on_loss = right_flags_on_loss
+        self.wrong_flag_ink = wrong_flag_ink
         """The face shows its won picture until the first click on the board or the first new
         game (minesweeper 0.1.4 from PyPI: its launch window grins as a win does)."""
         self.screen = Rect(0, 0, *DRAWN_SCREEN)
@@ -341,6 +364,10 @@ class DrawnGame:
         if self.losses in self.slow_repaints and repainting:
             tiles[tiles != Tile.EXPLODED] = Tile.HIDDEN
         over = self.game.state is not GameState.PLAYING
+        right_flags = wrong_flags = np.zeros_like(tiles, dtype=bool)
+        if self.right_flags_on_loss and self.game.state is GameState.LOST:
+            right_flags, wrong_flags = tiles == Tile.FLAG, tiles == Tile.WRONG_FLAG
+            tiles[wrong_flags] = Tile.FLAG
         scene = synthetic.draw(
             self.skin,
             tiles,
@@ -372,6 +399,7 @@ class DrawnGame:
             for hit in np.argwhere(tiles == Tile.EXPLODED):
                 (y, x), _ = self.cell_at(*hit)
                 scene.screen[y + 6 : y + 9, x + 2 : x + 14] = 20
+        self.redraw_flags(scene.screen, right_flags, wrong_flags & self.wrong_flag_ink)
         if self.darkens_on_loss and self.game.state is GameState.LOST:
             for row, column in np.argwhere(tiles == Tile.HIDDEN):
                 (y, x), (height, width) = self.cell_at(row, column)
@@ -421,6 +449,15 @@ class DrawnGame:
         if time.monotonic() < self.new_game_at + self.blank_new_game:
             scene.screen[top : top + 16 * 9, left : left + 16 * 9] = scene.screen[0, 0]
         return scene
+
+    def redraw_flags(self, screen: Image, right: np.ndarray, wrong: np.ndarray) -> None:
+        """Draw the ``right`` flags of a lost game as :func:`right_flag_look` and the ``wrong``
+        ones as :func:`wrong_flag_look` (see ``right_flags_on_loss``)."""
+        for cells, look in ((right, right_flag_look), (wrong, wrong_flag_look)):
+            for row, column in np.argwhere(cells):
+                (y, x), (height, width) = self.cell_at(row, column)
+                pixels = screen[y : y + height, x : x + width]
+                pixels[:] = look(pixels)
 
     def message_shown(self) -> bool:
         """Whether the message over the board shows now (see :attr:`message_on_loss`)."""
@@ -570,14 +607,16 @@ def calibrated(
     max_games: int,
     new_game_at: tuple[int, int] | None = None,
     window: Rect = DRAWN_WINDOW,
+    mines: int | None = 10,
 ) -> Calibration:
-    """Calibrate the drawn game from its window, as the user would."""
+    """Calibrate the drawn game from its window, as the user would (telling it the board's
+    ``mines``, or not)."""
     return calibrate(
         "drawn",
         screen,
         screen,
         [window],
-        mines=[10],
+        mines=[mines],
         max_games=max_games,
         seed=1,
         progress=False,
@@ -585,11 +624,14 @@ def calibrated(
     )
 
 
-def played_to_the_end(table: ScreenTable, games: int, folder: Path) -> list[LoggedGame]:
-    """``games`` games played on ``table`` as ``autosweeper play`` plays them, their outcomes
-    logged in ``folder``; each must end won or lost, none cut short."""
+def played_to_the_end(
+    table: ScreenTable, games: int, folder: Path, flags: bool = False
+) -> list[LoggedGame]:
+    """``games`` games played on ``table`` as ``autosweeper play`` plays them (with ``flags``:
+    as ``--flags`` does), their outcomes logged in ``folder``; each must end won or lost, none
+    cut short."""
     with OutcomeLog(folder / "outcomes.sqlite3") as log:
-        player = GamePlayer(table, log, one_game_a_second=False)
+        player = GamePlayer(table, log, one_game_a_second=False, flags=flags)
         reports = list(play_games(player, games, echo=lambda line: None))
         records = log.games()
     assert [report.reason for report in reports if report.reason] == []
