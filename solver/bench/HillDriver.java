@@ -26,7 +26,7 @@ import minesweeper.structure.Location;
  * A layout is one line, "ID TAB CELLS", CELLS a '1' (mine) or '0' per cell, row after row. For
  * each, one line: "ID TAB WON TAB CPU_NS TAB GUESSES", WON 1 or 0, CPU_NS the CPU time of this
  * thread for the game, GUESSES the moves the solver did not call certain, "row,column,safety"
- * separated by spaces (empty for none).
+ * separated by spaces (empty for none). Anything his code prints goes to standard error.
  */
 public final class HillDriver {
 
@@ -142,6 +142,7 @@ public final class HillDriver {
 		settings.setStartLocation(new Location(Integer.parseInt(args[4]), Integer.parseInt(args[3])));
 		ThreadMXBean clock = ManagementFactory.getThreadMXBean();
 		PrintStream out = new PrintStream(System.out, false, "UTF-8");
+		System.setOut(System.err);   // what his solver prints is not a game's line
 		BufferedReader in = new BufferedReader(new InputStreamReader(System.in, "UTF-8"));
 		String line;
 		while ((line = in.readLine()) != null) {

@@ -195,7 +195,10 @@ def _feed(stream: io.TextIOBase, games: Iterable[tuple[int, npt.NDArray[np.bool_
 
 def _parse(line: str) -> HillGame:
     """One line of the driver's output (see HillDriver.java)."""
-    seed, won, cpu_ns, guesses = line.rstrip("\n").split("\t")
+    try:
+        seed, won, cpu_ns, guesses = line.rstrip("\n").split("\t")
+    except ValueError:
+        raise BenchError(f"Hill's driver printed {line.strip()[:200]!r}, not a game") from None
     moves = []
     for guess in guesses.split():
         row, column, safety = guess.split(",")

@@ -48,6 +48,8 @@ def test_the_drivers_line_parses_into_a_game() -> None:
     game = hill._parse("7000001\t1\t1500000\t15,21,0.5 0,14,0.75\n")
     assert game == hill.HillGame(7000001, True, 0.0015, ((15, 21, 0.5), (0, 14, 0.75)))
     assert hill._parse("3\t0\t10\t\n").guesses == ()
+    with pytest.raises(BenchError, match="printed 'LOOPSAFE check', not a game"):
+        hill._parse("LOOPSAFE check\n")
 
 
 def test_his_games_compare_game_for_game_with_a_benchmark_run() -> None:
