@@ -167,7 +167,9 @@ def dialogs(window_id: int, display: str | None = None) -> list[Dialog]:
     A window is the game's when it is transient for the main window (WM_TRANSIENT_FOR), was
     made by the same X connection (its id has the main window's resource base), declares the
     same ``_NET_WM_PID``, or is a ``_NET_WM_WINDOW_TYPE_DIALOG`` window of the same WM_CLASS.
-    Override-redirect windows (menus, tooltips) are no dialogs: their toolkit closes them.
+    Override-redirect windows (menus, tooltips) are no dialogs: their toolkit closes them; nor
+    is a window the main window covers whole (stacked under it and inside its frame): the one
+    a restart that opens a new window leaves behind, shrunk, which no key closes.
     """
     from Xlib.error import BadDrawable, BadWindow
 
@@ -181,10 +183,16 @@ def dialogs(window_id: int, display: str | None = None) -> list[Dialog]:
             raise WindowError(f"window {window_id:#x} is gone") from error
         shape = connection.screen()
         screen = Rect(0, 0, shape.width_in_pixels, shape.height_in_pixels)
+        clients = list(_client_windows(root, root, names))  # bottom first
+        ids = [window.id for window, _, _ in clients]
+        above = ids.index(window_id) if window_id in ids else 0
+        covering = clients[above][2] if window_id in ids else Rect(0, 0, 0, 0)
         found = []
-        for window, classes, frame in _client_windows(root, root, names):
+        for place, (window, classes, frame) in enumerate(clients):
             if window.id == window_id or not shows_anything(frame, screen):
                 continue
+            if place < above and covering.contains_rect(frame):
+                continue  # under the game's window, nothing of it shows (a restart's old one)
             try:
                 if owner.owns(window, classes):
                     found.append(Dialog(window.id, names.title(window), frame))

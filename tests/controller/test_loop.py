@@ -240,6 +240,10 @@ class SimulatedTable:
         """The fake board is the whole board."""
         return False
 
+    def read_mine_count(self) -> int | None:
+        """The count is the table's from the start."""
+        return None
+
     def read_lost(
         self, cells: Sequence[tuple[int, int]], numbers: Mapping[tuple[int, int], Tile]
     ) -> Reading | None:
@@ -830,6 +834,44 @@ def test_a_game_with_no_face_that_takes_flags_once_won_gets_every_mine_flagged(
             assert int((final.tiles == Tile.FLAG).sum()) == 10
             flags = [m for m in log.moves(record.id) if m.action == Action.FLAG.value]
             assert len(flags) == 10
+
+
+class LaysANewCount(SimulatedTable):
+    """A game that lays a new count of mines for each new game and shows it beside the board
+    (minesweeper-python: 34 to 38 on its 16x16 board); the table reads boards with the count it
+    holds, as a screen's does: the level's, until it reads the one shown."""
+
+    def __init__(self, seed: int) -> None:
+        self.mines = 10
+        self.counts_read = 0
+        super().__init__(seed)
+
+    def _started(self, seed: int) -> Game:
+        self.size = (9, 9, 8 + seed % 5)
+        return super()._started(seed)
+
+    def _shown(self) -> Board:
+        board = super()._shown()
+        return Board(board.rows, board.columns, self.mines, board.tiles)
+
+    def read_mine_count(self) -> int | None:
+        self.mines = self.size[2]
+        self.counts_read += 1
+        return self.mines
+
+
+def test_a_mine_count_the_game_shows_anew_for_each_game_is_read_for_each(
+    tmp_path: Path,
+) -> None:
+    """Told no count, play took 40 for minesweeper-python's 16x16 board, which has 34 to 38:
+    its first game was misread ("the numbers force 35 of the 40 unflagged mines"). Each new
+    game is played with the count the game shows."""
+    table = LaysANewCount(seed=3)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        reports = play_all(quick_player(table, log), 6)
+    assert [report.reason for report in reports if report.reason] == []
+    assert {report.record.mines for report in reports} == {8, 9, 10, 11, 12}
+    assert table.counts_read == 6
 
 
 class WonOnceFlagged(SimulatedTable):
