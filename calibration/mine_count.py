@@ -85,10 +85,7 @@ def steady_count(first: list[Shown], second: list[Shown], cells: int) -> Shown |
         shown
         for shown in first
         if could_be_the_count(shown.value, cells)
-        and any(
-            other.value == shown.value and other.rect.overlaps(shown.rect)
-            for other in second
-        )
+        and any(other.value == shown.value and other.rect.overlaps(shown.rect) for other in second)
     }
     return steady.pop() if len(steady) == 1 else None
 

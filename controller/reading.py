@@ -69,7 +69,7 @@ class PatientReader:
         """A stable read (see :meth:`controller.table.Table.look`). An unreadable face is read
         again a few times: while a mouse button is down a game may show a face of its own (a
         surprised "o" mouth), and a slow game can hold it for a frame or two after the click.
-        A board won by its flags alone is read won (see :func:`controller.game.won_by_its_flags`)."""
+        A board won by its flags alone is read won (:func:`controller.game.won_by_its_flags`)."""
         for _ in range(FACE_REREADS):
             try:
                 return won_by_its_flags(self._read(changed, patience))

@@ -417,7 +417,9 @@ class ScreenTable:
         if self._count is None:
             return None
         try:
-            count = self._count.read(self._numbers_shown, self.geometry.rows * self.geometry.columns)
+            count = self._count.read(
+                self._numbers_shown, self.geometry.rows * self.geometry.columns
+            )
         except NoTextReader:
             return None
         if count is not None:

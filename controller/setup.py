@@ -76,7 +76,9 @@ def desktop_table(
     if given is not None:
         return _screen_table(grabber, skin, geometry, given, game, mouse)
     # Not told the count: the one the game shows, read on each new game, else the level's.
-    table = _screen_table(grabber, skin, geometry, _standard_mines(*shape, 0), game, mouse, reads_count=True)
+    table = _screen_table(
+        grabber, skin, geometry, _standard_mines(*shape, 0), game, mouse, reads_count=True
+    )
     if table.read_mine_count() is None and not table.mines:
         _standard_mines(*shape)  # says the count is not known
     return table

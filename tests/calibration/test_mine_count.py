@@ -4,9 +4,10 @@ caught: 0 / 36"."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-import calibration.mine_count
 from calibration.mine_count import MineCount, Shown, count_at, steady_count
 from vision.geometry import Rect
 
@@ -39,7 +40,7 @@ def test_the_count_is_read_where_it_was_found_on_each_new_game(
 ) -> None:
     """Once found, one read a game: where the count was (its digits may be fewer or more)."""
     waits: list[float] = []
-    monkeypatch.setattr(calibration.mine_count.time, "sleep", waits.append)
+    monkeypatch.setattr(time, "sleep", waits.append)
     reads = iter([panel(40), panel(41), panel(2, count=34)])
     count = MineCount()
     assert count.read(lambda: next(reads), 256) == 36

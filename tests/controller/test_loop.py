@@ -882,6 +882,7 @@ class WonOnceFlagged(SimulatedTable):
 
     def __init__(self, seed: int) -> None:
         super().__init__(seed, size=(9, 9, 10), flags_to_end=True)
+
     def _over(self) -> bool:
         return int((super()._shown().tiles == Tile.FLAG).sum()) == self.size[2]
 
