@@ -404,8 +404,15 @@ class GameWindows:
         return [dialog for dialog in self._listing() if dialog.window_id in first]
 
     def _listing(self) -> list[Dialog]:
-        shown: list[Dialog] = []
-        for window_id, _ in self.found:
-            with contextlib.suppress(WindowError):
-                shown.extend(dialogs(window_id, self.display))
-        return successors(self.found, self.retired, shown)
+        """The dialogs of the game's windows, listed again under a window that took the place
+        of one (the windows it covers are none)."""
+        for _ in range(2):
+            found = list(self.found)
+            shown: list[Dialog] = []
+            for window_id, _ in found:
+                with contextlib.suppress(WindowError):
+                    shown.extend(dialogs(window_id, self.display))
+            listed = successors(self.found, self.retired, shown)
+            if self.found == found:
+                break
+        return listed
