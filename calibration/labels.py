@@ -115,6 +115,20 @@ def read_words(frame: Image, blank: list[Rect]) -> list[Word]:
 
     Raises :class:`NoTextReader` without the tesseract program.
     """
+    words = []
+    for text, rect, line in read_text(frame, blank):
+        letters = plain_letters(text)
+        if letters:
+            words.append(Word(letters, rect, line))
+    return words
+
+
+def read_text(frame: Image, blank: list[Rect]) -> list[tuple[str, Rect, tuple[int, int, int]]]:
+    """Each run of text tesseract reads in ``frame`` outside ``blank`` (see :func:`read_words`)
+    surely enough, as read, with where it is and its line.
+
+    Raises :class:`NoTextReader` without the tesseract program.
+    """
     import pytesseract
 
     picture = np.ascontiguousarray(frame[:, :, 2::-1])  # as RGB
@@ -127,14 +141,13 @@ def read_words(frame: Image, blank: list[Rect]) -> list[Word]:
         )
     except pytesseract.TesseractNotFoundError as error:
         raise NoTextReader(f"no words read beside the board: {error}") from error
-    words = []
+    found = []
     for index, text in enumerate(data["text"]):
-        letters = plain_letters(text)
-        if letters and float(data["conf"][index]) >= MIN_CONFIDENCE:
+        if text.strip() and float(data["conf"][index]) >= MIN_CONFIDENCE:
             rect = Rect(*(int(data[key][index]) for key in ("left", "top", "width", "height")))
             line = (data["block_num"][index], data["par_num"][index], data["line_num"][index])
-            words.append(Word(letters, rect, (int(line[0]), int(line[1]), int(line[2]))))
-    return words
+            found.append((str(text), rect, (int(line[0]), int(line[1]), int(line[2]))))
+    return found
 
 
 def plain_letters(text: str) -> str:

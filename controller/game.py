@@ -6,13 +6,13 @@ the whole run); a game that cannot go on ends by :class:`GameAborted`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from calibration.learn_in_play import with_labels
 from controller.outcomes import Result
-from solver import Board, Cell, Tile
+from solver import Board, Cell, GameState, Tile
 from solver.engine import neighbour_counts
 from solver.strategy import Action, Move
 from vision.read import Reading
@@ -85,3 +85,24 @@ def number_not_drawn_yet(board: Board) -> Cell | None:
         return None
     row, column = (int(value) for value in np.argwhere(beside_hidden)[0])
     return row, column
+
+
+def won_by_its_flags(reading: Reading) -> Reading:
+    """``reading`` as the win it shows, if it shows one no face says: no face read, no mine
+    shown, and as many flags as mines, some of them drawn as the skin's wrong flag. Such a game
+    ended won once every mine was flagged (whatever cells were still closed) and redrew its
+    flags as a finished game draws them: a game of toolkit buttons disables them all, and a
+    disabled button draws its flag in another ink, the one a loss gives a wrong flag. They are
+    flags: the bot flags only proven mines, and a loss shows a mine."""
+    board = reading.board
+    tiles = board.tiles
+    redrawn = tiles == Tile.WRONG_FLAG
+    if reading.face is not None or not redrawn.any():
+        return reading
+    if np.isin(tiles, (Tile.MINE, Tile.EXPLODED)).any():
+        return reading
+    if int(redrawn.sum()) + int((tiles == Tile.FLAG).sum()) != board.mines:
+        return reading
+    flags = np.where(redrawn, np.uint8(Tile.FLAG), tiles).astype(tiles.dtype)
+    won = Board(board.rows, board.columns, board.mines, flags)
+    return replace(reading, board=won, face=GameState.WON)

@@ -24,11 +24,17 @@ the first."""
 
 def fresh_board(reader: PatientReader) -> Board:
     """The board of a new game (see :func:`_new_board`), found whole: the board found may be
-    part of it (:meth:`controller.table.Table.check_whole`), and is then read whole."""
+    part of it (:meth:`controller.table.Table.check_whole`), and is then read whole; with the
+    mine count the game shows, where play reads it
+    (:meth:`controller.table.Table.read_mine_count`)."""
     board = _new_board(reader)
     if reader.table.check_whole():
         reader.stopwatch.counts["boards found whole at a new game"] += 1
         board = reader.look().board
+    count = reader.table.read_mine_count()  # a game may lay a new count for each game
+    if count is not None and count != board.mines:
+        reader.stopwatch.counts["new mine counts read"] += 1
+        board = Board(board.rows, board.columns, count, board.tiles)
     return board
 
 

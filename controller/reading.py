@@ -14,7 +14,7 @@ import time
 from collections.abc import Sequence, Set
 
 from calibration.dialogs import DIALOGS_IN_A_ROW, DialogAnswer
-from controller.game import GameAborted, GameInPlay, untaken
+from controller.game import GameAborted, GameInPlay, untaken, won_by_its_flags
 from controller.outcomes import Result
 from controller.stopwatch import Stopwatch
 from controller.table import Table
@@ -68,15 +68,16 @@ class PatientReader:
     def look(self, changed: bool = False, patience: float | None = None) -> Reading:
         """A stable read (see :meth:`controller.table.Table.look`). An unreadable face is read
         again a few times: while a mouse button is down a game may show a face of its own (a
-        surprised "o" mouth), and a slow game can hold it for a frame or two after the click."""
+        surprised "o" mouth), and a slow game can hold it for a frame or two after the click.
+        A board won by its flags alone is read won (:func:`controller.game.won_by_its_flags`)."""
         for _ in range(FACE_REREADS):
             try:
-                return self._read(changed, patience)
+                return won_by_its_flags(self._read(changed, patience))
             except UnreadableFaceError:
                 self.pause()
                 changed = False
         try:
-            return self._read(changed)
+            return won_by_its_flags(self._read(changed))
         except UnreadableFaceError as unreadable:
             raise GameAborted(Result.MISREAD, str(unreadable)) from unreadable
 

@@ -9,7 +9,9 @@ from dataclasses import replace
 from typing import Protocol
 
 from calibration.dialogs import DialogAnswer, DialogButton, answer_dialog_over
+from calibration.labels import NoTextReader
 from calibration.learn_in_play import Lesson, SkinLearner
+from calibration.mine_count import MineCount, Shown, numbers_shown
 from controller.chording import BUTTONS, Chording, ChordWays
 from controller.errors import NoNewGameAction, NotAsRead
 from controller.mouse import Check, Grab
@@ -76,8 +78,11 @@ class ScreenTable:
         first_click: str | None,
         stopwatch: Stopwatch | None = None,
         save_skin: Callable[[Skin], object] | None = None,
+        reads_count: bool = False,
     ) -> None:
-        """``save_skin`` keeps the skin once play has taught it a tile (None: never saved)."""
+        """``save_skin`` keeps the skin once play has taught it a tile (None: never saved);
+        ``reads_count``: play was not told the mine count, and reads the one the game shows on
+        each new game (``mines`` is the count to play while none is read)."""
         self.game = game
         self.skin = skin.name
         self.first_click = first_click
@@ -107,6 +112,7 @@ class ScreenTable:
         """The game's window (the board itself where windows are not known)."""
         self._window_as_found: Image | None = None
         """The game's window when its board was found: before any dialog veiled it."""
+        self._count = MineCount() if reads_count else None
         self._use(geometry)
 
     def _use(self, geometry: BoardGeometry) -> None:
@@ -406,6 +412,28 @@ class ScreenTable:
         at = self._skin.new_game.at
         assert at is not None
         return self.geometry.left + at[0], self.geometry.top + at[1]
+
+    def read_mine_count(self) -> int | None:
+        if self._count is None:
+            return None
+        try:
+            count = self._count.read(
+                self._numbers_shown, self.geometry.rows * self.geometry.columns
+            )
+        except NoTextReader:
+            return None
+        if count is not None:
+            self.mines = self._learner.mines = count
+        return count
+
+    def _numbers_shown(self) -> list[Shown]:
+        """The numbers the game's window shows beside the board and face, placed from the
+        board's top-left corner (the window may move)."""
+        window, geometry = self._window, self.geometry
+        shown = [geometry.rect] + ([geometry.face] if geometry.face is not None else [])
+        blank = [replace(r, left=r.left - window.left, top=r.top - window.top) for r in shown]
+        frame = self._timed_grabber.grab(window)
+        return numbers_shown(frame, blank, (window.left - geometry.left, window.top - geometry.top))
 
     def check_whole(self) -> bool:
         try:

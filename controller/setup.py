@@ -71,9 +71,17 @@ def desktop_table(
     mouse = Mouse()
     skin, geometry = _locate_first(grabber, skins, mouse, shape=size[:2] if size else None)
     shape = geometry.rows, geometry.columns
-    mines = mines or (size[2] if size else skin.mines_for(*shape) or _standard_mines(*shape))
+    given = mines or (size[2] if size else skin.mines_for(*shape))
     game = str(skin.extra.get("game", skin.name))
-    return _screen_table(grabber, skin, geometry, mines, game, mouse)
+    if given is not None:
+        return _screen_table(grabber, skin, geometry, given, game, mouse)
+    # Not told the count: the one the game shows, read on each new game, else the level's.
+    table = _screen_table(
+        grabber, skin, geometry, _standard_mines(*shape, 0), game, mouse, reads_count=True
+    )
+    if table.read_mine_count() is None and not table.mines:
+        _standard_mines(*shape)  # says the count is not known
+    return table
 
 
 def check_x_authority(
@@ -127,7 +135,13 @@ def sandbox_table(
 
 
 def _screen_table(
-    grabber: Screen, skin: Skin, geometry: BoardGeometry, mines: int, game: str, mouse: Mouse
+    grabber: Screen,
+    skin: Skin,
+    geometry: BoardGeometry,
+    mines: int,
+    game: str,
+    mouse: Mouse,
+    reads_count: bool = False,
 ) -> ScreenTable:
     return ScreenTable(
         grabber,
@@ -138,6 +152,7 @@ def _screen_table(
         game=game,
         first_click=_first_click(game, skin),
         save_skin=save_skin,  # a tile first seen in play, once labelled, is kept
+        reads_count=reads_count,
     )
 
 
@@ -202,12 +217,17 @@ def _located(grabber: Screen, skin: Skin, shape: tuple[int, int] | None) -> Boar
     return locate_on_screen(grabber, skin, shape=shape)
 
 
-def _standard_mines(rows: int, columns: int) -> int:
+def _standard_mines(rows: int, columns: int, unknown: int | None = None) -> int:
+    """The mine count of the standard level of this size; else ``unknown`` where given, or an
+    error that says the count is not known."""
     for level_rows, level_columns, mines in LEVELS.values():
         if (level_rows, level_columns) == (rows, columns):
             return mines
+    if unknown is not None:
+        return unknown
     raise SetupError(
-        f"the board is {rows}x{columns}, not a standard level: give its mine count with --mines"
+        f"the board is {rows}x{columns}, not a standard level, and shows no mine count that "
+        "could be read: give its mine count with --mines"
     )
 
 

@@ -106,6 +106,11 @@ class Table(Protocol):
         short of an edge line that the game drew unlike the skin (a lost board), or of a line of
         0s (which locate leaves out where no shape is asked), shows whole on a later board."""
 
+    def read_mine_count(self) -> int | None:
+        """On a new game's board, the mine count the game shows beside it, where play reads it
+        (it was not told the count); boards are read with that count from now on. None where
+        it is not read, or not read surely (see :mod:`calibration.mine_count`)."""
+
     def read_lost(self, cells: Sequence[Cell], numbers: Mapping[Cell, Tile]) -> Reading | None:
         """The board just found unreadable at ``cells`` with those cells read as opened cells of
         unknown number (:attr:`solver.Tile.OPENED`), if the rest says the game is lost (a loss

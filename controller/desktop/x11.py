@@ -167,7 +167,9 @@ def dialogs(window_id: int, display: str | None = None) -> list[Dialog]:
     A window is the game's when it is transient for the main window (WM_TRANSIENT_FOR), was
     made by the same X connection (its id has the main window's resource base), declares the
     same ``_NET_WM_PID``, or is a ``_NET_WM_WINDOW_TYPE_DIALOG`` window of the same WM_CLASS.
-    Override-redirect windows (menus, tooltips) are no dialogs: their toolkit closes them.
+    Override-redirect windows (menus, tooltips) are no dialogs: their toolkit closes them; nor
+    is a window the main window covers whole (stacked under it and inside its frame): the one
+    a restart that opens a new window leaves behind, shrunk, which no key closes.
     """
     from Xlib.error import BadDrawable, BadWindow
 
@@ -181,10 +183,16 @@ def dialogs(window_id: int, display: str | None = None) -> list[Dialog]:
             raise WindowError(f"window {window_id:#x} is gone") from error
         shape = connection.screen()
         screen = Rect(0, 0, shape.width_in_pixels, shape.height_in_pixels)
+        clients = list(_client_windows(root, root, names))  # bottom first
+        ids = [window.id for window, _, _ in clients]
+        above = ids.index(window_id) if window_id in ids else 0
+        covering = clients[above][2] if window_id in ids else Rect(0, 0, 0, 0)
         found = []
-        for window, classes, frame in _client_windows(root, root, names):
+        for place, (window, classes, frame) in enumerate(clients):
             if window.id == window_id or not shows_anything(frame, screen):
                 continue
+            if place < above and covering.contains_rect(frame):
+                continue  # under the game's window, nothing of it shows (a restart's old one)
             try:
                 if owner.owns(window, classes):
                     found.append(Dialog(window.id, names.title(window), frame))
@@ -320,6 +328,10 @@ def _viewable(connection: Any, window_id: int) -> bool:
         return False
 
 
+LAYOUT_WAIT = 0.3
+"""Seconds a window of the game is given to be laid out before it is closed as a dialog."""
+
+
 class GameWindows:
     """The game's own top-level windows on an X display, told by the areas the bot may click:
     the window under each area is given the focus before a key is pressed there, and the
@@ -368,12 +380,39 @@ class GameWindows:
         """Close every dialog of the game's windows by Escape, else Return (see
         :func:`close_dialog`), and those that closing one opens; the dialogs closed. A game
         window that is gone has none: reading the board finds it gone."""
-        close = functools.partial(close_dialog, display=self.display, words=self.words)
-        return close_in_turn(self._shown, close)
+        return close_in_turn(self._shown, self._close)
+
+    def _close(self, dialog: Dialog) -> None:
+        """Close ``dialog`` (see :func:`close_dialog`); one that stays open is no error once it
+        is no dialog (a restart's new window of the game laid out late, see :meth:`_shown`)."""
+        try:
+            close_dialog(dialog, display=self.display, words=self.words)
+        except DialogError:
+            if self._listed(dialog):
+                raise
+
+    def _listed(self, dialog: Dialog) -> bool:
+        return any(shown.window_id == dialog.window_id for shown in self._shown())
 
     def _shown(self) -> list[Dialog]:
-        shown: list[Dialog] = []
-        for window_id, _ in self.found:
-            with contextlib.suppress(WindowError):
-                shown.extend(dialogs(window_id, self.display))
-        return successors(self.found, self.retired, shown)
+        """The dialogs listed twice, :data:`LAYOUT_WAIT` apart: a restart's new window of the
+        game is small until laid out, and then the game's, covering the old ones."""
+        first = {dialog.window_id for dialog in self._listing()}
+        if not first:
+            return []
+        time.sleep(LAYOUT_WAIT)
+        return [dialog for dialog in self._listing() if dialog.window_id in first]
+
+    def _listing(self) -> list[Dialog]:
+        """The dialogs of the game's windows, listed again under a window that took the place
+        of one (the windows it covers are none)."""
+        for _ in range(2):
+            found = list(self.found)
+            shown: list[Dialog] = []
+            for window_id, _ in found:
+                with contextlib.suppress(WindowError):
+                    shown.extend(dialogs(window_id, self.display))
+            listed = successors(self.found, self.retired, shown)
+            if self.found == found:
+                break
+        return listed

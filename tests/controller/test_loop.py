@@ -240,6 +240,10 @@ class SimulatedTable:
         """The fake board is the whole board."""
         return False
 
+    def read_mine_count(self) -> int | None:
+        """The count is the table's from the start."""
+        return None
+
     def read_lost(
         self, cells: Sequence[tuple[int, int]], numbers: Mapping[tuple[int, int], Tile]
     ) -> Reading | None:
@@ -830,6 +834,88 @@ def test_a_game_with_no_face_that_takes_flags_once_won_gets_every_mine_flagged(
             assert int((final.tiles == Tile.FLAG).sum()) == 10
             flags = [m for m in log.moves(record.id) if m.action == Action.FLAG.value]
             assert len(flags) == 10
+
+
+class LaysANewCount(SimulatedTable):
+    """A game that lays a new count of mines for each new game and shows it beside the board
+    (minesweeper-python: 34 to 38 on its 16x16 board); the table reads boards with the count it
+    holds, as a screen's does: the level's, until it reads the one shown."""
+
+    def __init__(self, seed: int) -> None:
+        self.mines = 10
+        self.counts_read = 0
+        super().__init__(seed)
+
+    def _started(self, seed: int) -> Game:
+        self.size = (9, 9, 8 + seed % 5)
+        return super()._started(seed)
+
+    def _shown(self) -> Board:
+        board = super()._shown()
+        return Board(board.rows, board.columns, self.mines, board.tiles)
+
+    def read_mine_count(self) -> int | None:
+        self.mines = self.size[2]
+        self.counts_read += 1
+        return self.mines
+
+
+def test_a_mine_count_the_game_shows_anew_for_each_game_is_read_for_each(
+    tmp_path: Path,
+) -> None:
+    """Told no count, play took 40 for minesweeper-python's 16x16 board, which has 34 to 38:
+    its first game was misread ("the numbers force 35 of the 40 unflagged mines"). Each new
+    game is played with the count the game shows."""
+    table = LaysANewCount(seed=3)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        reports = play_all(quick_player(table, log), 6)
+    assert [report.reason for report in reports if report.reason] == []
+    assert {report.record.mines for report in reports} == {8, 9, 10, 11, 12}
+    assert table.counts_read == 6
+
+
+class WonOnceFlagged(SimulatedTable):
+    """A game of toolkit buttons with no face (minesweeper-python): won as soon as as many
+    flags stand as it has mines, safe cells still closed or not; it then disables every
+    button, which draws each flag in a disabled button's ink (the skin's wrong flag), and
+    takes no click."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed, size=(9, 9, 10), flags_to_end=True)
+
+    def _over(self) -> bool:
+        return int((super()._shown().tiles == Tile.FLAG).sum()) == self.size[2]
+
+    def _shown(self) -> Board:
+        board = super()._shown()
+        if self._over():
+            board.tiles[board.tiles == Tile.FLAG] = Tile.WRONG_FLAG
+        return board
+
+    def play(self, move: Move) -> bool:
+        if self._over():
+            return True  # a disabled button takes the click and does nothing
+        return super().play(move)
+
+
+@pytest.mark.parametrize("flags", [False, True])
+def test_a_game_won_once_every_mine_is_flagged_that_redraws_its_flags_is_won(
+    tmp_path: Path, flags: bool
+) -> None:
+    """minesweeper-python ends won once its flags number its mines, and draws them as the
+    skin's wrong flag then: a won board (every mine flagged) failed the check of its end as
+    "reads 1, but between 0 and 0 mines can be around it" (3 of 7 games), and with --flags the
+    last flag ended the game before its safe cells were open, "the game did not take the
+    clicks" (3 of 5). The game is won."""
+    table = WonOnceFlagged(seed=7)
+    with OutcomeLog(tmp_path / "log.db") as log:
+        reports = play_all(quick_player(table, log, flags=flags), 6)
+    assert [report.reason for report in reports if report.reason] == []
+    won = [report.record for report in reports if report.record.result == Result.WON]
+    assert won, "seeds 7-12 include a won game"
+    for record in won:
+        final = Board.from_text(record.final_board or "")
+        assert int((final.tiles == Tile.FLAG).sum()) == 10
 
 
 def test_a_game_that_ends_once_every_safe_cell_is_open_is_asked_for_a_flag_once(

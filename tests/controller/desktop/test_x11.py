@@ -192,6 +192,18 @@ def test_each_rule_that_ties_a_window_to_the_game_finds_it_and_no_other(
 
 
 @pytest.mark.realgame
+def test_a_window_of_the_game_its_main_window_covers_whole_is_no_dialog(client: Client) -> None:
+    """minesweeper-python's Restart opens a new window of the game over the old one, which
+    shrinks to 331x117 and stays, and closes on no key: taken for a dialog, it stopped play
+    ("did not close on Escape, nor on Return"). Nothing of it shows."""
+    left_behind = client.window(at=(300, 200), size=(100, 40))
+    main = client.window(at=(300, 200), size=(160, 90))
+    over = client.window(at=(320, 220), size=(60, 30))  # a dialog over the game
+    found = ids(dialogs(main))
+    assert left_behind not in found and found == {over}
+
+
+@pytest.mark.realgame
 def test_a_dialog_is_listed_with_its_frame_and_title(client: Client) -> None:
     main = client.window()
     dialog = client.window(transient_for=main)
