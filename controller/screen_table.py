@@ -15,12 +15,13 @@ from calibration.mine_count import MineCount, Shown, numbers_shown
 from controller.chording import BUTTONS, Chording, ChordWays
 from controller.errors import NoNewGameAction, NotAsRead
 from controller.mouse import Check, Grab
+from controller.relocation import whole_board
 from controller.stopping import failsafe_as_stop
 from controller.stopwatch import Stopwatch, TimedGrabber
 from solver import Cell, Tile
 from solver.strategy import Action, Move
 from vision.capture import Screen
-from vision.errors import BoardNotFoundError, UnreadableCellError
+from vision.errors import UnreadableCellError
 from vision.geometry import BoardGeometry, Rect
 from vision.locate import locate_on_screen
 from vision.match import TemplateBank, picture_distance
@@ -436,23 +437,8 @@ class ScreenTable:
         return numbers_shown(frame, blank, (window.left - geometry.left, window.top - geometry.top))
 
     def check_whole(self) -> bool:
-        try:
-            found = locate_on_screen(self._grabber, self._skin)
-        except BoardNotFoundError:
-            return False  # nothing larger: the board found is whole
-        ours = self.geometry
-        if found != ours and not found.rect.contains_rect(ours.rect):
-            # Short of another edge line this time: the board spans both, on one lattice.
-            shape = _spanned(ours, found)
-            try:
-                found = (
-                    ours
-                    if shape is None
-                    else locate_on_screen(self._grabber, self._skin, shape=shape)
-                )
-            except BoardNotFoundError:
-                return False
-        if found == ours or not found.rect.contains_rect(ours.rect):
+        found = whole_board(self._grabber, self._skin, self.geometry)
+        if found is None:
             return False
         self._use(found)
         return True
@@ -509,24 +495,6 @@ class ScreenTable:
         with failsafe_as_stop(), self.stopwatch.stage("click"):
             self._parked = False
             self._mouse.click(x, y, button, check)
-
-
-def _spanned(first: BoardGeometry, second: BoardGeometry) -> tuple[int, int] | None:
-    """The shape of the board that holds two boards found on one lattice, overlapping by a
-    cell at least (the same board found short of different edges); None if they are not."""
-    lines = []
-    for axis in (1, 0):  # rows (edges along y), then columns
-        ours, theirs = (
-            {(board.left, board.top)[axis] + edge for edge in board.spacing[axis].starts}
-            for board in (first, second)
-        )
-        shared = ours & theirs
-        low, high = max(min(ours), min(theirs)), min(max(ours), max(theirs))
-        inside = {edge for edge in ours | theirs if low <= edge <= high}
-        if len(shared) < 2 or inside != shared:
-            return None
-        lines.append(len(ours | theirs) - 1)
-    return lines[0], lines[1]
 
 
 def _could_follow(read: Tile, now: Tile) -> bool:
