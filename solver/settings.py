@@ -79,6 +79,16 @@ class Settings:
     """Most layouts of the groups a guess's look-ahead touches (their product) that it will
     enumerate, and most layouts of a group searched for an unavoidable 50/50."""
 
+    # -- roll-outs, the strong setting (solver.rollout) -------------------------------------
+    rollout_layouts: int = field(default=0, metadata=_range(0))
+    """Layouts drawn to play out each of the guesses the look-ahead cannot tell apart (0: none,
+    the fast setting). Each costs a game's play per candidate: about 15 ms on Expert."""
+    rollout_candidates: int = field(default=3, metadata=_range(2))
+    """Most cells, the best scored first, that are played out against each other."""
+    rollout_score_gap: float = field(default=0.01, metadata=_range(0, 1))
+    """Cells whose look-ahead score is within this fraction of the best's are played out: the
+    look-ahead cannot tell those apart, and a roll-out, like it, is only an estimate."""
+
     # -- the exact win-probability search in play (solver.layouts, solver.winprob_search) ----
     max_enumeration_steps: int = field(default=200_000, metadata=_range(1))
     """Backtracking steps the listing of the consistent layouts may take."""
@@ -114,6 +124,15 @@ class Settings:
                 raise SettingError(_unknown(name))
         unchecked: dict[str, Any] = dict(changes)  # checked by __post_init__, field by field
         return replace(self, **unchecked)
+
+
+STRENGTHS: dict[str, dict[str, object]] = {
+    "fast": {},
+    "strong": {"rollout_layouts": 20},
+}
+"""Named ways to trade time for wins (``--strength``), as settings changed from the defaults:
+``fast`` is the defaults; ``strong`` plays out the guesses the look-ahead scores alike, 20
+layouts each (about a second of CPU more per Expert game)."""
 
 
 def _checked(name: str, kind: Any, value: object) -> object:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import heapq
 import re
+import zlib
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import islice
@@ -40,10 +41,11 @@ from solver.analysis import Analysis, analyze_position
 from solver.board import Board, Cell, Tile
 from solver.constraints import read_constraints
 from solver.deduce import certain_cells
-from solver.engine import FirstClick, neighbour_counts
+from solver.engine import FirstClick, Game, neighbour_counts
 from solver.errors import BoardError, MoveError, PositionTooLarge
 from solver.guess import LookAhead, forced_fifty_fifty
-from solver.settings import current
+from solver.rollout import playout_wins
+from solver.settings import current, using
 from solver.winprob import best_guess
 
 
@@ -186,8 +188,41 @@ def choose_guess(analysis: Analysis) -> tuple[Cell, float]:
             second += chance * blend(top[0], top[1])
         return second, -int(unknown_around[cell])
 
-    best = max(candidates, key=score)
+    ranked = sorted(candidates, key=score, reverse=True)
+    best = ranked[0]
+    if settings.rollout_layouts:
+        best = _played_out(analysis, ranked, [score(cell)[0] for cell in ranked])
     return best, float(safety[best])
+
+
+def _played_out(analysis: Analysis, ranked: list[Cell], scores: list[float]) -> Cell:
+    """The cell that wins most roll-outs among those scored about as well as the best (the
+    best scored on a tie); the best scored alone if the position cannot be sampled."""
+    settings = current()
+    close = [
+        cell
+        for cell, value in zip(ranked, scores, strict=True)
+        if value >= scores[0] * (1 - settings.rollout_score_gap)
+    ][: settings.rollout_candidates]
+    if len(close) < 2:
+        return ranked[0]
+    seed = zlib.crc32(analysis.board.tiles.tobytes())
+    try:
+        wins = playout_wins(analysis, close, settings.rollout_layouts, play_to_end, seed)
+    except PositionTooLarge:
+        return ranked[0]
+    return max(close, key=lambda cell: wins[cell])  # the first of the most: the best scored
+
+
+def play_to_end(game: Game) -> bool:
+    """Play ``game`` to its end with the fast setting (no roll-outs inside roll-outs)."""
+    with using(current().changed({"rollout_layouts": 0})):
+        while not game.is_over:
+            for move in next_moves(game.board):
+                game.open(move.cell)
+                if game.is_over:
+                    break
+    return game.board.is_won
 
 
 def _by_safety(board: Board, safety: np.ndarray) -> list[tuple[float, Cell]]:

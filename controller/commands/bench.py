@@ -19,7 +19,7 @@ from solver.bench.run import parse_override, run_benchmark
 from solver.bench.stats import paired_comparison
 from solver.board import LEVELS
 from solver.engine import FirstClick
-from solver.settings import Settings
+from solver.settings import STRENGTHS, Settings
 
 DEFAULT_STRATEGY = "solver.strategy:next_moves"
 CHORDED_STRATEGY = "solver.chords:chorded_moves"
@@ -95,6 +95,13 @@ def _add_what_to_measure_options(parser: argparse.ArgumentParser) -> None:
         dest="overrides",
         help="change a solver setting for this run, by its name in solver.settings.Settings, "
         "e.g. endgame_layouts=1000 (repeatable; saved with the results)",
+    )
+    parser.add_argument(
+        "--strength",
+        choices=list(STRENGTHS),
+        default="fast",
+        help="fast (the defaults) or strong (guesses the look-ahead scores alike are played "
+        "out on sampled boards: slower); --set changes settings on top of it",
     )
     parser.add_argument(
         "--compare",
@@ -198,7 +205,7 @@ def run(args: argparse.Namespace) -> int:
         args.games,
         args.workers,
         args.seed,
-        overrides=dict(args.overrides),
+        overrides=_overrides(args),
         cluster=args.cluster,
     )
     print(format_table(results), file=_text_stream(args))
@@ -207,6 +214,11 @@ def run(args: argparse.Namespace) -> int:
         plot_win_rates(results, args.plot)
         print(f"saved {args.plot}", file=_text_stream(args))
     return 0
+
+
+def _overrides(args: argparse.Namespace) -> dict[str, object]:
+    """The settings changed for the run: the ``--strength``'s, then each ``--set``."""
+    return {**STRENGTHS[args.strength], **dict(args.overrides)}
 
 
 def _text_stream(args: argparse.Namespace) -> TextIO:
@@ -245,7 +257,7 @@ def _settings(
         "workers": args.workers,
         "cluster": args.cluster,
         "seed": args.seed,
-        "overrides": dict(args.overrides),
+        "overrides": _overrides(args),
     }
 
 
@@ -283,7 +295,7 @@ def regret(
             args.games,
             args.workers,
             args.seed,
-            overrides=dict(args.overrides),
+            overrides=_overrides(args),
         )
         for level in levels
         for rule in rules

@@ -46,6 +46,7 @@ from solver.bench.stats import paired_comparison
 from solver.board import LEVELS
 from solver.engine import FirstClick, Game
 from solver.errors import BenchError
+from solver.settings import STRENGTHS
 from solver.strategy import first_click
 
 DRIVER = Path(__file__).with_name("HillDriver.java")
@@ -239,6 +240,7 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--workers", type=int, default=None, help="autosweeper's processes")
     parser.add_argument("--strategy", default="solver.strategy:next_moves")
     parser.add_argument("--set", dest="overrides", action="append", default=[], type=parse_override)
+    parser.add_argument("--strength", choices=list(STRENGTHS), default="fast")
     parser.add_argument("--cache", type=Path, default=None, help="where his build is kept")
     parser.add_argument(
         "--out", default=None, help="save PREFIX-hill.json, PREFIX-autosweeper.json"
@@ -267,7 +269,7 @@ def _run(args: argparse.Namespace) -> int:
     his = play(hill, args.level, rule, layouts(args.level, rule, args.games, args.seed), args.games)
     his_result = as_result(his, args.level, rule, time.perf_counter() - started)
     strategy = load_strategy(args.strategy)
-    overrides = dict(args.overrides)
+    overrides = {**STRENGTHS[args.strength], **dict(args.overrides)}
     (ours,) = run_benchmark(
         strategy, [args.level], [rule], args.games, args.workers, args.seed, overrides=overrides
     )

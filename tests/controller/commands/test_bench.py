@@ -102,6 +102,14 @@ def test_the_command_refuses_a_malformed_setting(capsys: pytest.CaptureFixture) 
     assert "'nope' is not a solver setting" in capsys.readouterr().err
 
 
+def test_the_strong_setting_is_saved_with_the_run_and_a_set_goes_on_top(tmp_path: Path) -> None:
+    saved = tmp_path / "strong.json"
+    run = ["bench", "--level", "beginner", "--games", "2", "--workers", "1", "--out", str(saved)]
+    assert main([*run, "--strength", "strong", "--set", "rollout_candidates=2"]) == 0
+    (result,) = read_json(saved)
+    assert result.overrides == {"rollout_layouts": 20, "rollout_candidates": 2}
+
+
 QUICK_RUN = ["bench", "--level", "beginner", "--games", "4", "--workers", "1"]
 
 
