@@ -16,6 +16,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from calibration.labels import read_text
 from vision.geometry import Rect
 from vision.skin import Image
@@ -38,21 +40,40 @@ class Shown:
 class MineCount:
     """The count a game shows, read on each new game: found first as the one steady number
     that may be it (:func:`steady_count`), then read where it was found, and looked for again
-    where it is not read there."""
+    where it is not read there. A window that looks as it did at the last read is not read
+    again: most games show the same count on every new game, and a read costs a third of a
+    second (a search, with its wait, more than a second)."""
 
     def __init__(self) -> None:
         self.place: Rect | None = None
+        self._last: tuple[Image, int | None] | None = None
 
-    def read(self, numbers: Callable[[], list[Shown]], cells: int) -> int | None:
-        """The count ``numbers()`` (the numbers a read of the window finds) shows for a board
-        of ``cells`` cells; None if it is not read surely."""
-        first = numbers()
+    def read(
+        self, look: Callable[[], Image], numbers_in: Callable[[Image], list[Shown]], cells: int
+    ) -> int | None:
+        """The count the window shows for a board of ``cells`` cells; None if it is not read
+        surely. ``look`` takes a picture of the window, ``numbers_in`` reads its numbers."""
+        frame = look()
+        if self._last is not None and np.array_equal(self._last[0], frame):
+            return self._last[1]
+        count = self._read(frame, look, numbers_in, cells)
+        self._last = frame, count
+        return count
+
+    def _read(
+        self,
+        frame: Image,
+        look: Callable[[], Image],
+        numbers_in: Callable[[Image], list[Shown]],
+        cells: int,
+    ) -> int | None:
+        first = numbers_in(frame)
         if self.place is not None:
             count = count_at(first, self.place, cells)
             if count is not None:
                 return count
         time.sleep(STEADY_WAIT)
-        shown = steady_count(first, numbers(), cells)
+        shown = steady_count(first, numbers_in(look()), cells)
         if shown is None:
             return None
         self.place = shown.rect

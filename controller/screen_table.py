@@ -417,23 +417,24 @@ class ScreenTable:
     def read_mine_count(self) -> int | None:
         if self._count is None:
             return None
+        cells = self.geometry.rows * self.geometry.columns
         try:
-            count = self._count.read(
-                self._numbers_shown, self.geometry.rows * self.geometry.columns
-            )
+            count = self._count.read(self._window_now, self._numbers_in, cells)
         except NoTextReader:
             return None
         if count is not None:
             self.mines = self._learner.mines = count
         return count
 
-    def _numbers_shown(self) -> list[Shown]:
-        """The numbers the game's window shows beside the board and face, placed from the
-        board's top-left corner (the window may move)."""
+    def _window_now(self) -> Image:
+        return self._timed_grabber.grab(self._window)
+
+    def _numbers_in(self, frame: Image) -> list[Shown]:
+        """The numbers a picture of the game's window shows beside the board and face, placed
+        from the board's top-left corner (the window may move)."""
         window, geometry = self._window, self.geometry
         shown = [geometry.rect] + ([geometry.face] if geometry.face is not None else [])
         blank = [replace(r, left=r.left - window.left, top=r.top - window.top) for r in shown]
-        frame = self._timed_grabber.grab(window)
         return numbers_shown(frame, blank, (window.left - geometry.left, window.top - geometry.top))
 
     def check_whole(self) -> bool:

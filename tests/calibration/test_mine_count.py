@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
 import pytest
 
 from calibration.mine_count import MineCount, Shown, count_at, steady_count
@@ -35,15 +36,45 @@ def test_a_counter_at_0_and_a_timer_s_first_seconds_are_no_count() -> None:
     assert steady_count(panel(2, count=3), panel(3, count=3), 256) is None
 
 
+class Window:
+    """A game's window read in turn: each picture stands for the numbers of one panel."""
+
+    def __init__(self, panels: list[list[Shown]]) -> None:
+        self.panels = panels
+        self.shown = 0
+        self.reads = 0
+
+    def look(self) -> np.ndarray:
+        picture = np.full((2, 2, 3), self.shown, dtype=np.uint8)
+        self.shown = min(self.shown + 1, len(self.panels) - 1)
+        return picture
+
+    def numbers_in(self, picture: np.ndarray) -> list[Shown]:
+        self.reads += 1
+        return self.panels[int(picture[0, 0, 0])]
+
+
 def test_the_count_is_read_where_it_was_found_on_each_new_game(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Once found, one read a game: where the count was (its digits may be fewer or more)."""
     waits: list[float] = []
     monkeypatch.setattr(time, "sleep", waits.append)
-    reads = iter([panel(40), panel(41), panel(2, count=34)])
+    window = Window([panel(40), panel(41), panel(2, count=34)])
     count = MineCount()
-    assert count.read(lambda: next(reads), 256) == 36
-    assert count.read(lambda: next(reads), 256) == 34
+    assert count.read(window.look, window.numbers_in, 256) == 36
+    assert count.read(window.look, window.numbers_in, 256) == 34
     assert len(waits) == 1
     assert count_at(panel(2, count=4), COUNT, 256) is None  # no count of this board
+
+
+def test_a_window_that_looks_as_it_did_is_not_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game that shows no count readable (or the same count) on every new game costs one
+    search, not one a game."""
+    waits: list[float] = []
+    monkeypatch.setattr(time, "sleep", waits.append)
+    no_count = [Shown(0, TIMER), Shown(0, CAUGHT)]
+    window = Window([no_count])
+    count = MineCount()
+    assert [count.read(window.look, window.numbers_in, 256) for _ in range(5)] == [None] * 5
+    assert window.reads == 2 and len(waits) == 1
