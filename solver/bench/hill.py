@@ -41,7 +41,7 @@ import numpy.typing as npt
 from solver.bench.play import load_strategy
 from solver.bench.progress import progress_bar
 from solver.bench.results import BenchResult, format_table, results_json, win_fields
-from solver.bench.run import parse_override, run_benchmark
+from solver.bench.run import parse_override, run_benchmark, settings_with
 from solver.bench.stats import paired_comparison
 from solver.board import LEVELS
 from solver.engine import FirstClick, Game
@@ -263,13 +263,16 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.games < 1:
         raise BenchError(f"--games must be at least 1, not {args.games}")
+    overrides = {**STRENGTHS[args.strength], **dict(args.overrides)}
+    settings_with(overrides)  # a slip refused now, not after his games
+    if args.out and not Path(args.out).parent.is_dir():
+        raise BenchError(f"--out {args.out}: no folder {Path(args.out).parent} to save in")
     rule = FirstClick(args.rule)
     hill = build(args.hill, args.cache or user_cache_path("autosweeper") / "hill")
     started = time.perf_counter()
     his = play(hill, args.level, rule, layouts(args.level, rule, args.games, args.seed), args.games)
     his_result = as_result(his, args.level, rule, time.perf_counter() - started)
     strategy = load_strategy(args.strategy)
-    overrides = {**STRENGTHS[args.strength], **dict(args.overrides)}
     (ours,) = run_benchmark(
         strategy, [args.level], [rule], args.games, args.workers, args.seed, overrides=overrides
     )

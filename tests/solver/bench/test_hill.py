@@ -72,6 +72,17 @@ def test_a_folder_that_is_not_his_code_is_refused_by_name(tmp_path: Path) -> Non
         hill.build(tmp_path / "nowhere", tmp_path / "cache")
 
 
+def test_a_run_that_could_not_be_saved_or_has_a_bad_setting_is_refused_before_it_plays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    checkout = str(tmp_path / "not-played")
+    out = str(tmp_path / "missing" / "run")
+    assert hill.main(["--hill", checkout, "--out", out]) == 2
+    assert "no folder" in capsys.readouterr().err
+    assert hill.main(["--hill", checkout, "--set", "nope=1"]) == 2
+    assert "'nope' is not a solver setting" in capsys.readouterr().err
+
+
 def _guess(cell: tuple[int, int], kind: str) -> Guess:
     """A guess on a 2x3 board whose last column holds one mine, either cell as safe."""
     layout = np.zeros((2, 3), dtype=bool)
