@@ -13,7 +13,7 @@ from test_loop import play_all
 from virtual_clock import use_virtual_clock
 
 import controller.screen_table as table_module
-from controller import loop, reading
+from controller import loop, reading, relocation
 from controller.errors import ClickOutsideError, NotAsRead
 from controller.loop import GamePlayer, NoFreshGame
 from controller.mouse import Check
@@ -290,6 +290,7 @@ def test_numbers_a_size_class_never_showed_are_learned_for_that_class_in_play(
         return locate_on_screen(grabber, skin, **shape)  # type: ignore[arg-type]
 
     monkeypatch.setattr(table_module, "locate_on_screen", counted)
+    monkeypatch.setattr(relocation, "locate_on_screen", counted)  # the check the board is whole
     with OutcomeLog(tmp_path / "log.db") as log:
         play_all(GamePlayer(table, log), 8)
         records = log.games()
