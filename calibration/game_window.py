@@ -32,6 +32,9 @@ from vision.skin import Image
 MOVED_SHARE = 0.9
 """Share of the cells that must differ after a click before the board is looked for elsewhere
 in the window (see :meth:`calibration.view.BoardView.follow_move`)."""
+PAST_CELL = 3
+"""Pixels beyond half a pitch from a cell's centre where a right-click's change shows it drew
+past the cell (a cell may be a pixel wider than the pitch)."""
 log = logging.getLogger(__name__)
 
 
@@ -175,12 +178,18 @@ class GameWindow:
         if park is not None:
             self.pointer.move(*park)
 
-    def mark(self, cell: Cell, before_frame: Image | None = None) -> Step:
-        """Right-click ``cell``; raise unless its picture changed."""
+    def mark(self, cell: Cell, before_frame: Image | None = None, menus: bool = True) -> Step:
+        """Right-click ``cell``. The step shows the mark drawn, or no change where the game took
+        no mark: the right-click changed nothing, or (``menus``: while no right-click has drawn
+        a mark) drew past the cell (a browser's context menu opens at the pointer, over the
+        board: no mark draws outside its cell), which is then closed with Escape."""
         view = self.view
         if before_frame is None:
             before_frame = view.still_board()
+        window_before = view.grabber.grab(view.window)
         step = self.click(ClickKind.MARK, cell, before_frame)
+        if menus and self._drew_past(cell, window_before):
+            return self._closed_menu(step)
         if not step.changed[cell]:
             # The cell may now show a picture within the grouping tolerance of the one before
             # (a question mark drawn as the flag with a small "?"): a right-click
@@ -197,12 +206,41 @@ class GameWindow:
                     cell,
                     step.describe(),
                 )
-        if not step.changed[cell]:
-            raise CalibrationError(
-                f"a right-click on cell {cell} at screen {self.view.cell_point(cell)} "
-                "changed nothing"
-            )
         return step
+
+    def _drew_past(self, cell: Cell, window_before: Image) -> bool:
+        """Whether the window changed just outside ``cell``'s place since ``window_before``,
+        on a line :data:`PAST_CELL` pixels beyond its pitch around its centre."""
+        view = self.view
+        window = view.window
+        changed = np.any(window_before != view.grabber.grab(window), axis=-1)
+        x, y = view.cell_point(cell)
+        x, y = x - window.left, y - window.top
+        half_width, half_height = (side // 2 + PAST_CELL for side in view.grid.pitch)
+        top, bottom = max(y - half_height, 0), min(y + half_height, window.height - 1)
+        left, right = max(x - half_width, 0), min(x + half_width, window.width - 1)
+        ring = (
+            changed[top, left : right + 1],
+            changed[bottom, left : right + 1],
+            changed[top : bottom + 1, left],
+            changed[top : bottom + 1, right],
+        )
+        return any(bool(line.any()) for line in ring)
+
+    def _closed_menu(self, step: Step) -> Step:
+        """``step``, a right-click that drew past its cell, once Escape has closed what it
+        drew: the board as it shows then, which must be as before the click."""
+        view = self.view
+        log.debug("right-click on %s drew past the cell (a menu?): Escape", step.cell)
+        self.pointer.press("escape", *(view.park_point() or view.cell_point(step.cell)))
+        frame = settled(view.grabber, view.board_rect, None, quiet=waits.FLASH_QUIET)
+        after = view.board_ids(frame)
+        if (after != step.before).any():
+            raise CalibrationError(
+                f"a right-click on cell {step.cell} at screen {view.cell_point(step.cell)} drew "
+                "past the cell (a menu over the board?), and Escape left the board changed"
+            )
+        return Step(ClickKind.MARK, step.cell, step.before, after)
 
 
 def cells_that_differ(view: BoardView, before: Image, after: Image) -> float:

@@ -4,8 +4,8 @@ Calibration records what every click did (:mod:`calibration.record`): the board 
 after as a grid of appearance ids (one id per pitch-sized picture, grouped by distance, see
 :mod:`calibration.catalogue`). The meanings follow from the rules every Minesweeper obeys:
 
-* a right-click on a hidden cell shows a FLAG; a second one a QUESTION mark (or hidden again
-  when the game has no marks);
+* a right-click on a hidden cell shows a FLAG (or nothing, in a game that takes no right-click
+  mark); a second one a QUESTION mark (or hidden again when the game has no question marks);
 * on a loss the clicked cell shows the EXPLODED mine, every other hidden cell that changes is a
   MINE (or a number, in a game that shows everything), and a flag that changes was a WRONG_FLAG;
   a game may draw every mine as the one hit, and may redraw the cells opened before the loss,
@@ -37,7 +37,8 @@ from solver.engine import neighbour_counts
 
 
 def learn_marks(meanings: Meanings, game: PlayedGame) -> None:
-    """FLAG from a right-click on a hidden cell; QUESTION (or none) from a right-click on a flag."""
+    """FLAG from a right-click on a hidden cell, or none (a game that takes no right-click mark,
+    see :attr:`Meanings.takes_marks`); QUESTION (or none) from a right-click on a flag."""
     for step in game.steps:
         if step.click != ClickKind.MARK:
             continue
@@ -45,8 +46,14 @@ def learn_marks(meanings: Meanings, game: PlayedGame) -> None:
         where = f"right-click on cell {step.cell}"
         if before == HIDDEN_ID:
             if after == HIDDEN_ID:
-                raise CalibrationError(f"{where} changed nothing: the game shows no flags?")
-            meanings.give(after, Tile.FLAG, where)
+                meanings.unmarked.add(step.cell)
+            else:
+                meanings.give(after, Tile.FLAG, where)
+            if meanings.unmarked and meanings.ids_of(Tile.FLAG):
+                raise CalibrationError(
+                    f"{where}: a right-click left cell {sorted(meanings.unmarked)[0]} unmarked, "
+                    "and another drew a flag"
+                )
         elif meanings.tiles.get(before) == Tile.FLAG:
             if after == HIDDEN_ID:
                 meanings.has_question_marks = False

@@ -96,10 +96,15 @@ class SkinLearner:
         return Lesson(read[1], read[0], taught_skin=False)
 
     def learn_flags(
-        self, reader: BoardReader, frame: Image, cells: Sequence[Cell]
+        self,
+        reader: BoardReader,
+        frame: Image,
+        cells: Sequence[Cell],
+        keep: Callable[[Reading], bool] = lambda reading: True,
     ) -> Lesson | None:
-        """``frame`` read with the pictures of ``cells`` (just flagged) as the game's flag for
-        their size class, if every one of them then reads as a flag."""
+        """``frame`` read with the pictures of ``cells`` (just flagged, or flagged by the game
+        on its win) as the game's flag for their size class, if every one of them then reads as
+        a flag and ``keep`` takes the read."""
         flags = dict(_pictures(reader, frame, cells))  # one per size class: the rest read as it
 
         def teach(skin: Skin) -> None:
@@ -110,6 +115,8 @@ class SkinLearner:
         teach(trial)
         read = self._read_with(reader, frame, self.unlabelled, trial)
         if read is None or any(read[1].board[cell] != Tile.FLAG for cell in cells):
+            return None
+        if not keep(read[1]):
             return None
         teach(self.skin)
         return Lesson(read[1], None, taught_skin=True)

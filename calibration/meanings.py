@@ -20,9 +20,15 @@ from calibration.catalogue import HIDDEN_ID, Catalogue, Ids
 from calibration.errors import CalibrationError, UnknownAppearanceError
 from calibration.numbers import NumberBounds, count_bounds
 from calibration.record import Step
-from solver import Board, Tile
+from solver import Board, Cell, Tile
 from solver.board import PICTURED_TILES
 from solver.engine import neighbour_counts
+
+MARK_TILES = (Tile.FLAG, Tile.QUESTION, Tile.WRONG_FLAG)
+"""The tiles only a right-click mark shows."""
+NO_MARK_CELLS = 2
+"""Cells a right-click must leave unmarked, no other having taken a mark, before a game counts
+as taking no right-click mark (a web game that flags with Ctrl+click): one may have been missed."""
 
 
 @dataclass
@@ -49,6 +55,8 @@ class Meanings:
     :mod:`calibration.loss_flags`)."""
     flag_where: dict[int, str] = field(default_factory=dict)
     """Where each of :attr:`flag_kinds` was first seen, for messages."""
+    unmarked: set[Cell] = field(default_factory=set)
+    """Hidden cells a right-click left as they were."""
     hit_mine_apart: bool | None = None
     """Whether a loss draws the mine hit unlike the other mines; None until a loss showed both.
     False: every mine is drawn as the EXPLODED one, and MINE has no picture of its own."""
@@ -67,6 +75,7 @@ class Meanings:
             finished=dict(self.finished),
             flag_kinds=dict(self.flag_kinds),
             flag_where=dict(self.flag_where),
+            unmarked=set(self.unmarked),
         )
 
     def readable(self) -> dict[int, Tile]:
@@ -106,13 +115,24 @@ class Meanings:
             self.tiles[appearance] = tile
             self.where[appearance] = where
 
+    @property
+    def takes_marks(self) -> bool | None:
+        """Whether a right-click marks a cell: True once one drew a FLAG, False once
+        :data:`NO_MARK_CELLS` cells were left unmarked, else None (not known yet)."""
+        if self.ids_of(Tile.FLAG):
+            return True
+        return False if len(self.unmarked) >= NO_MARK_CELLS else None
+
     def missing(self) -> list[Tile]:
-        """Tiles not learned yet (QUESTION is not missing from a game that has no marks)."""
+        """Tiles not learned yet (QUESTION is not missing from a game that has no marks, nor
+        any mark from one that takes no right-click mark)."""
         learned = set(self.tiles.values())
+        no_marks = self.takes_marks is False
         return [
             tile
             for tile in PICTURED_TILES
             if tile not in learned
+            and not (tile in MARK_TILES and no_marks)
             and not (tile == Tile.QUESTION and self.has_question_marks is False)
             and not (tile == Tile.MINE and self.hit_mine_apart is False)
         ]

@@ -28,7 +28,7 @@ from calibration.game_end import EndJudge
 from calibration.game_window import GameWindow, hidden_cells
 from calibration.grid import Grid, find_lattice
 from calibration.hidden_tile import LOST_FIRST, click_the_hidden_tile, only_changes_around
-from calibration.meanings import Meanings, beside_zeros, board_of
+from calibration.meanings import NO_MARK_CELLS, Meanings, beside_zeros, board_of
 from calibration.new_game_ways import NewGameWays
 from calibration.pointer import Pointer
 from calibration.record import ClickKind, Evidence, PlayedGame, Step
@@ -65,6 +65,10 @@ class CalibrationPlayer:
         self._question_tested = False
         self._marks = 0
         """Cells marked so far (see :meth:`_cell_to_mark`)."""
+        self._unmarked: set[Cell] = set()
+        """Cells a right-click left unmarked."""
+        self._marked = False
+        """Whether a right-click ever drew a mark."""
         self._game: PlayedGame | None = None
         self.games: list[PlayedGame] = []
         """Every game begun on this window's board."""
@@ -170,7 +174,8 @@ class CalibrationPlayer:
             log.debug("the board read: %d hidden cells; %s chosen at random", len(hidden), cell)
             opened = any(step.click is ClickKind.OPEN for step in game.steps)
             # Some games take no mark before a game's first click has begun it.
-            if opened and flags_left and (not self._question_tested or self.random.random() < 0.3):
+            marks = opened and flags_left and not self.takes_no_marks
+            if marks and (not self._question_tested or self.random.random() < 0.3):
                 flags_left -= 1
                 self._mark_at_random(game, self._cell_to_mark(cell, hidden), frame)
                 continue
@@ -207,10 +212,22 @@ class CalibrationPlayer:
             f"{grid.rows}x{grid.columns} board"
         )
 
+    @property
+    def takes_no_marks(self) -> bool:
+        """Whether right-clicks on :data:`NO_MARK_CELLS` cells took no mark and none took one:
+        no more are made (in a browser each opens a menu)."""
+        return not self._marked and len(self._unmarked) >= NO_MARK_CELLS
+
     def _mark_at_random(self, game: PlayedGame, cell: Cell, frame: Image) -> None:
         """Right-click ``cell`` (chosen from the settled board ``frame``), and right-click it
         once more the first time, to see a question mark."""
-        flag = self.window.mark(cell, frame)
+        flag = self.window.mark(cell, frame, menus=not self._marked)
+        if not flag.changed.any():
+            log.debug("right-click on %s took no mark", cell)
+            self._unmarked.add(cell)
+            game.steps.append(flag)
+            return
+        self._marked = True
         if int(flag.changed.sum()) > 1:
             # Other cells changed too: the game was still drawing an earlier click, so this step
             # says nothing sure about the right-click.
@@ -221,7 +238,7 @@ class CalibrationPlayer:
             # A second click at the same spot within the double-click time is a double-click,
             # which the game may not take as a right-click.
             time.sleep(waits.DOUBLE_CLICK_GAP)
-            game.steps.append(self.window.mark(cell))
+            game.steps.append(self.window.mark(cell, menus=False))
             self._question_tested = True
 
     def play_to_win(self, meanings: Meanings, mines: int, deadline: float = math.inf) -> PlayedGame:
@@ -253,10 +270,11 @@ class CalibrationPlayer:
                     raise
                 frame, waited = self.judge.after_message(game, frame), True
                 board = self._board_in_play(frame, meanings, mines, opened)
-            if board.is_won:
+            if board.is_won and meanings.takes_marks is not False:
                 log.debug("the board read as won: flagging the mines left hidden")
                 for cell in map(tuple, np.argwhere(board.tiles == Tile.HIDDEN)):
-                    game.steps.append(self.window.mark((int(cell[0]), int(cell[1]))))
+                    mark = self.window.mark((int(cell[0]), int(cell[1])), menus=not self._marked)
+                    game.steps.append(mark)
                 self.judge.won(game, watch=not waited)
                 return game
             move = next_moves(board)[0]

@@ -52,6 +52,8 @@ class ChordWays:
     @property
     def way(self) -> str | None:
         """The way to chord now, learned or being tried; None if the game takes none."""
+        if self._extra.get("right_click_marks") is False:
+            return None  # a chord needs flags, and the game takes none
         learned = self._extra.get("chord")
         if learned is not None:
             return None if learned == NONE else str(learned)

@@ -227,7 +227,7 @@ class GamePlayer:
         one that takes it gets a flag on every mine left, and on every such board after."""
         board, reads = game.board, game.reads
         flags = _flags_on_closed(board)
-        if not flags or self._won_board_takes_flags is False:
+        if not flags or not self.table.takes_flags or self._won_board_takes_flags is False:
             return
         if reads and reads[-1].face == GameState.WON:
             return  # the game's face said won
@@ -253,9 +253,10 @@ class GamePlayer:
         rereads = 0
         while True:
             try:
-                chords = self.table.chording() != Chording.OFF
+                takes = self.table.takes_flags  # chords and flags need the game to take flags
+                chords = takes and self.table.chording() != Chording.OFF
                 with self.stopwatch.stage("solver"):
-                    moves = _solver_moves(game.board, rule, self.flags, chords)
+                    moves = _solver_moves(game.board, rule, self.flags and takes, chords, takes)
                 return moves, GameState.PLAYING
             except GameAborted:
                 if rereads == IMPOSSIBLE_REREADS:
@@ -390,11 +391,14 @@ def _game_errors() -> Iterator[None]:
         raise StopRequested("stopped by the user") from interrupt
 
 
-def _solver_moves(board: Board, rule: str, flags: bool, chords: bool = False) -> list[Move]:
-    """The solver's next moves. A board no mine layout satisfies was misread (or the mine count
-    is wrong): the game ends as ``misread``, with the solver's reason and the board read. So does
-    a 0 beside a hidden cell, which every game opens by itself: a number not drawn yet (a game
-    once showed an opened cell blank between two 4s), whose neighbours the solver would open."""
+def _solver_moves(
+    board: Board, rule: str, flags: bool, chords: bool = False, finish: bool = True
+) -> list[Move]:
+    """The solver's next moves (with ``finish``, the flags some games need to end a game won).
+    A board no mine layout satisfies was misread (or the mine count is wrong): the game ends
+    as ``misread``, with the solver's reason and the board read. So does a 0 beside a hidden
+    cell, which every game opens by itself: a number not drawn yet (a game once showed an opened
+    cell blank between two 4s), whose neighbours the solver would open."""
     undrawn = number_not_drawn_yet(board)
     if undrawn is not None:
         row, column = undrawn
@@ -405,7 +409,7 @@ def _solver_moves(board: Board, rule: str, flags: bool, chords: bool = False) ->
         )
     try:
         moves = chorded_moves if chords else next_moves
-        return moves(board, rule, flags=flags) or _flags_to_finish(board)
+        return moves(board, rule, flags=flags) or (_flags_to_finish(board) if finish else [])
     except BoardError as impossible:
         raise GameAborted(
             Result.MISREAD,

@@ -192,7 +192,9 @@ class PatientReader:
         the mines of a loss the skin never saw, are none of that. On cells the last burst
         flagged, and only there, such pictures are the game's flag for their size class (a
         skin may have seen flags on some sizes of cell only); they are learned as flags, never
-        as numbers. A loss that shows every cell may show a number never seen on closed
+        as numbers. So are as many as the board has mines where, read as flags, every safe
+        cell shows open: the game flagged its mines on its win (a game that takes no flag from
+        the bot may). A loss that shows every cell may show a number never seen on closed
         cells no click opened: the rest of the board, read lost, ends the game with those cells
         read as opened cells of unknown number, learning nothing from them. A loss may redraw
         the opened numbers (as one theme does), a cell read as a number showing a
@@ -210,8 +212,9 @@ class PatientReader:
         else:
             board = game.board
             if all(board.closed[cell] for cell in cells):
-                if all(cell in game.flagged for cell in cells):
-                    learned = self.table.learn_flags(cells)
+                flagged = all(cell in game.flagged for cell in cells)
+                if flagged or len(cells) == board.mines:
+                    learned = self.table.learn_flags(cells, lambda read: flagged or _won(read))
                     if learned is not None:
                         self.stopwatch.counts["flags first seen in play"] += len(cells)
                         return learned
@@ -252,3 +255,8 @@ class PatientReader:
         if adopted is not None:
             self.stopwatch.counts[counted_as] += len(cells)
         return adopted
+
+
+def _won(reading: Reading) -> bool:
+    """Whether ``reading`` shows a game won: every safe cell open, the face not saying lost."""
+    return reading.board.is_won and reading.outcome != GameState.LOST

@@ -87,6 +87,7 @@ class ScreenTable:
         self.game = game
         self.skin = skin.name
         self.first_click = first_click
+        self.takes_flags = skin.takes_marks
         self.mines = mines
         self.stopwatch = stopwatch or Stopwatch()
         self._grabber = grabber
@@ -189,9 +190,11 @@ class ScreenTable:
             cells, lambda frame: self._learner.adopt_unknown(self._reader, frame, cells, keep)
         )
 
-    def learn_flags(self, cells: Sequence[Cell]) -> Reading | None:
+    def learn_flags(
+        self, cells: Sequence[Cell], keep: Callable[[Reading], bool] = lambda reading: True
+    ) -> Reading | None:
         return self._take(
-            cells, lambda frame: self._learner.learn_flags(self._reader, frame, cells)
+            cells, lambda frame: self._learner.learn_flags(self._reader, frame, cells, keep)
         )
 
     def read_lost(self, cells: Sequence[Cell], numbers: Mapping[Cell, Tile]) -> Reading | None:

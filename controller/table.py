@@ -23,6 +23,8 @@ class Table(Protocol):
     skin: str
     first_click: str | None
     """The game's first-click rule when known (a :class:`solver.FirstClick` value)."""
+    takes_flags: bool
+    """Whether the game marks a cell on a right-click (False: no flag is ever sent)."""
 
     def look(self, changed: bool = False, patience: float | None = None) -> Reading:
         """Wait until the board holds still (and, if ``changed``, differs from the last look,
@@ -94,11 +96,14 @@ class Table(Protocol):
         numbers not known yet (:attr:`solver.Tile.OPENED`), if ``keep`` accepts that reading;
         else None, and nothing is kept."""
 
-    def learn_flags(self, cells: Sequence[Cell]) -> Reading | None:
-        """The board just found unreadable at ``cells`` (closed cells a click just flagged),
-        with the pictures there taken as the game's flag on cells of their size class, if the
-        whole board then reads (each of ``cells`` as a flag): from now on they read so, and the
-        skin keeps them. Else None, and nothing is kept."""
+    def learn_flags(
+        self, cells: Sequence[Cell], keep: Callable[[Reading], bool] = lambda reading: True
+    ) -> Reading | None:
+        """The board just found unreadable at ``cells`` (closed cells a click just flagged, or
+        the game on its win), with the pictures there taken as the game's flag on cells of their
+        size class, if the whole board then reads (each of ``cells`` as a flag) and ``keep``
+        takes that read: from now on they read so, and the skin keeps them. Else None, and
+        nothing is kept."""
 
     def check_whole(self) -> bool:
         """On a new game's board, whether the board found was part of a larger one, which is

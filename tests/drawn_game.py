@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from drawn_boards import focus_ring
+from drawn_menus import RIGHT_CLICKS, ContextMenu
 from starts import xdemineur_start
 from virtual_clock import use_virtual_clock
 
@@ -154,7 +155,9 @@ class DrawnGame:
     picture until the first click. With ``right_flags_on_loss`` a loss draws a flag on a mine
     as a green cross and leaves a flag on a safe cell standing, the opposite of most games
     (minesweeper-python's Tk buttons); with ``wrong_flag_ink`` too, the flag left standing is
-    drawn in another ink (its disabled button's)."""
+    drawn in another ink (its disabled button's). ``right_click`` is what a right-click on the
+    board does (:data:`drawn_menus.RIGHT_CLICKS`): mark the cell, nothing, or open a context
+    menu over the board (:class:`drawn_menus.ContextMenu`)."""
 
     def __init__(
         self,
@@ -202,7 +205,13 @@ class DrawnGame:
         won_face_at_launch: bool = False,
         right_flags_on_loss: bool = False,
         wrong_flag_ink: bool = False,
+        right_click: str = "marks",
     ) -> None:
+        assert right_click in RIGHT_CLICKS, right_click
+        self.right_click = right_click
+        self.menu = ContextMenu()
+        self.buttons: list[str] = []
+        """The button of each click, in order."""
         self.skin = make_skin(16, seed=5, name="truth")
         self.darkens_on_loss = darkens_on_loss
         self.opens_at_start = opens_at_start
@@ -448,6 +457,7 @@ class DrawnGame:
             veil_with_dialog(scene.screen, DRAWN_VEILED_DIALOG, self.veiled_dialog_on_end)
         if time.monotonic() < self.new_game_at + self.blank_new_game:
             scene.screen[top : top + 16 * 9, left : left + 16 * 9] = scene.screen[0, 0]
+        self.menu.draw(scene.screen)
         return scene
 
     def redraw_flags(self, screen: Image, right: np.ndarray, wrong: np.ndarray) -> None:
@@ -503,7 +513,10 @@ class DrawnGame:
     def click(self, x: int, y: int, button: str = "left") -> None:
         assert not self.dialog_open, f"clicked ({x}, {y}) while the game's dialog was open"
         self.clicks += 1
+        self.buttons.append(button)
         self.pointer_seen = (x, y)
+        if self.menu.close():
+            return  # the menu takes the click
         if self.veiled_dialog_open():
             label = self.veiled_dialog_on_end[0]
             labels = self.veiled_dialog_on_end
@@ -532,6 +545,9 @@ class DrawnGame:
         elif self.presses_after_loss and self.game.state is GameState.LOST:
             if button == "left" and self.game.board.tiles[cell] == Tile.HIDDEN:
                 self.pressed.add(cell)
+        elif button == "right" and self.right_click != "marks":
+            if self.right_click == "menu":
+                self.menu.open(x, y)
         elif button == "left":
             self.focused = cell
             playing = self.game.state is GameState.PLAYING
@@ -580,7 +596,9 @@ class DrawnGame:
     def press(self, key: str, x: int, y: int) -> None:
         assert Rect(0, 0, *DRAWN_SCREEN).contains(x, y), (key, x, y)
         self.keys.append(key)
-        if key in self.new_game_keys:
+        if key == "escape":
+            self.menu.close()
+        elif key in self.new_game_keys:
             self.start_new_game()
 
     def move(self, x: int, y: int) -> None:
@@ -634,7 +652,8 @@ def played_to_the_end(
         player = GamePlayer(table, log, one_game_a_second=False, flags=flags)
         reports = list(play_games(player, games, echo=lambda line: None))
         records = log.games()
-    assert [report.reason for report in reports if report.reason] == []
+    reasons = [report.reason for report in reports if report.reason]
+    assert reasons == [], reasons  # a helper module: pytest shows no list by itself
     return records
 
 

@@ -86,13 +86,15 @@ EXTRA_TYPES: dict[str, type] = {
     "board": str,
     "click_pause": float,
     "chord": str,
+    "right_click_marks": bool,
 }
 """Types of the ``extra`` facts the program reads (null: not known); other keys are kept but
 never used. ``board`` is the board calibrated, when its mine count was given, as
 ``ROWSxCOLUMNSxMINES`` (for example ``8x8x10``): play takes that count for a board of its size.
 ``click_pause`` is the seconds play waits after each click, learned when the game missed clicks
 sent faster. ``chord`` is how the game takes a chord, one of :data:`CHORD_WAYS`, learned in
-play."""
+play. ``right_click_marks`` is False for a game whose right-click marks no cell (a web game that
+flags with Ctrl+click): its skin has no flag, and play sends no flag and no chord."""
 CHORD_WAYS = ("middle", "both", "left", "none")
 """How a game may take a chord on a number: the middle button, the left and right buttons
 together, a left click; or not at all."""
@@ -423,16 +425,25 @@ class Skin:
         is empty)."""
         return set(self.seen.get(size_class, set())) if self.seen else set(self.templates)
 
+    @property
+    def takes_marks(self) -> bool:
+        """Whether the game marks a cell on a right-click (not known: it is taken to)."""
+        return self.extra.get("right_click_marks") is not False
+
     def missing_tiles(self) -> list[Tile]:
         """Tiles the skin has no template for yet, so that a board showing one cannot be read.
 
         QUESTION is not missing from a game that calibration found to have no question marks
         (``extra["question_marks"]`` is False), nor MINE from one that draws every mine of a loss
-        as the one hit (``extra["hit_mine_drawn_apart"]`` is False: they read as EXPLODED).
+        as the one hit (``extra["hit_mine_drawn_apart"]`` is False: they read as EXPLODED), nor
+        any mark from one that takes no right-click mark (``extra["right_click_marks"]``).
         """
+        no_marks = not self.takes_marks
         not_drawn = {
-            Tile.QUESTION: self.extra.get("question_marks") is False,
+            Tile.QUESTION: no_marks or self.extra.get("question_marks") is False,
             Tile.MINE: self.extra.get("hit_mine_drawn_apart") is False,
+            Tile.FLAG: no_marks,
+            Tile.WRONG_FLAG: no_marks,
         }
         return [
             tile

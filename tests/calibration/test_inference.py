@@ -83,11 +83,25 @@ def test_opened_cells_a_loss_redraws_all_alike_are_finished_looks_and_some_a_con
         learn([loss([0, 2, 1, 0])], {1})
 
 
-def test_a_right_click_that_changes_nothing_is_an_error() -> None:
+def test_right_clicks_that_mark_no_cell_show_a_game_that_takes_no_marks() -> None:
+    """Issue 49 item 10: right-clicks on two cells that change nothing (a web game that flags
+    with Ctrl+click) make a game that takes no right-click mark, and its marks are not missing;
+    one such cell may be a missed click; such a cell and a flag elsewhere are no game."""
     grid = np.zeros((2, 2), dtype=np.int32)
-    game = PlayedGame([Step(ClickKind.MARK, (0, 0), grid, grid.copy())])
-    with pytest.raises(CalibrationError, match="changed nothing"):
-        learn([game], set())
+
+    def unmarked(*cells: tuple[int, int]) -> list[Step]:
+        return [Step(ClickKind.MARK, cell, grid, grid.copy()) for cell in cells]
+
+    assert learn([PlayedGame(unmarked((0, 0)))], set()).takes_marks is None
+    meanings = learn([PlayedGame(unmarked((0, 0), (1, 1)))], set())
+    assert meanings.takes_marks is False
+    assert not {Tile.FLAG, Tile.QUESTION, Tile.WRONG_FLAG} & set(meanings.missing())
+    flagged = grid.copy()
+    flagged[0, 1] = 1
+    flag = Step(ClickKind.MARK, (0, 1), grid, flagged)
+    assert learn([PlayedGame([flag])], set()).takes_marks is True
+    with pytest.raises(CalibrationError, match=r"left cell \(0, 0\) unmarked"):
+        learn([PlayedGame([*unmarked((0, 0)), flag])], set())
 
 
 def lost_beside_a_question_mark(mark_after: int) -> Meanings:

@@ -96,6 +96,7 @@ class SimulatedTable:
         self.game = "simulated"
         self.skin = "simulated-skin"
         self.first_click: str | None = "safe"
+        self.takes_flags = True
         self.size = size
         self.seed = seed
         self.flags_to_win = flags_to_win
@@ -230,7 +231,9 @@ class SimulatedTable:
         self.won_faces_offered += 1
         return False
 
-    def learn_flags(self, cells: Sequence[tuple[int, int]]) -> Reading | None:
+    def learn_flags(
+        self, cells: Sequence[tuple[int, int]], keep: Callable[[Reading], bool] = lambda r: True
+    ) -> Reading | None:
         if not all(self._shown()[cell] == Tile.FLAG for cell in cells):
             return None  # the real table reads the new pictures as flags, or learns nothing
         self.labelled[Tile.FLAG] = Tile.FLAG

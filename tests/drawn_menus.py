@@ -1,0 +1,45 @@
+"""A drawn game whose right-click marks nothing (``DrawnGame(right_click=...)``): one that
+ignores it, or one in a browser, which opens its context menu at the pointer, over the board,
+until the next click or Escape (a web game that flags with Ctrl+click)."""
+
+from __future__ import annotations
+
+from vision.skin import Image
+
+RIGHT_CLICKS = ("marks", "nothing", "menu")
+"""What a drawn game's right-click on a hidden cell does: mark it (flag, question mark), nothing,
+or open a context menu."""
+MENU_SIZE = (70, 90)
+"""The context menu's width and height in pixels: it covers several cells."""
+
+
+class ContextMenu:
+    """A browser's context menu: a box drawn from the pointer down and to the right, with a
+    line per item, shown until a click (which it takes, the page getting none) or Escape."""
+
+    def __init__(self) -> None:
+        self.at: tuple[int, int] | None = None
+        """Where it was opened (screen x, y), while it shows."""
+        self.opened = 0
+        """Times it was opened."""
+
+    def open(self, x: int, y: int) -> None:
+        self.at = (x, y)
+        self.opened += 1
+
+    def close(self) -> bool:
+        """Close the menu; whether it was showing."""
+        showing, self.at = self.at is not None, None
+        return showing
+
+    def draw(self, screen: Image) -> None:
+        """Draw the menu, while it shows, over ``screen`` (cut at its edges)."""
+        if self.at is None:
+            return
+        x, y = self.at
+        width, height = MENU_SIZE
+        box = screen[y : y + height, x : x + width]
+        box[:] = (90, 90, 90)
+        box[1:-1, 1:-1] = (242, 242, 242)
+        for line in range(8, height - 4, 14):  # the items' labels
+            box[line : line + 5, 8 : width - 12] = (40, 40, 40)
