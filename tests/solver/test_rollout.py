@@ -43,7 +43,7 @@ def test_playout_wins_estimate_the_exact_chance_of_winning(seed: int) -> None:
         if len(values) >= 2:
             break
     cells = sorted(values)[:3]
-    layouts = 600
+    layouts = 300
     wins = playout_wins(analyze(board), cells, layouts, play_to_end, seed)
     for cell in cells:
         exact = float(values[cell])
