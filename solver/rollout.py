@@ -20,14 +20,8 @@ import numpy.typing as npt
 
 from solver.analysis import Analysis
 from solver.board import Board, Cell
-from solver.engine import FirstClick, Game
+from solver.engine import Game
 from solver.sampling import LayoutSampler
-
-Player = Callable[[Board, FirstClick], Sequence[object]]
-"""The player that finishes a game: :func:`solver.strategy.next_moves` without roll-outs."""
-
-MAX_TURNS = 10_000
-"""A player still playing after this many turns is broken (each turn opens a cell at least)."""
 
 
 def playout_wins(

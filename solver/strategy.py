@@ -188,9 +188,10 @@ def choose_guess(analysis: Analysis) -> tuple[Cell, float]:
             second += chance * blend(top[0], top[1])
         return second, -int(unknown_around[cell])
 
-    ranked = sorted(candidates, key=score, reverse=True)
-    best = ranked[0]
-    if settings.rollout_layouts:
+    if not settings.rollout_layouts:
+        best = max(candidates, key=score)
+    else:
+        ranked = sorted(candidates, key=score, reverse=True)
         best = _played_out(analysis, ranked, [score(cell)[0] for cell in ranked])
     return best, float(safety[best])
 
