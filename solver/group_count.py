@@ -322,9 +322,12 @@ def _count_group_memo(
             dropped += [kept[number] for number in sorted(drop)]
             kept = [number for index, number in enumerate(kept) if index not in drop]
             continue
+        # With every number dropped the group is one box of free cells: its count takes one
+        # step of at most ``len(cells) + 2`` work, allowed whatever the budget left.
+        budget = max_work - spent if kept else max(max_work - spent, len(cells) + 2)
         try:
             count = GroupCount(
-                boxes, box_numbers, needs, mine_limit, order, max_work - spent, settings.max_states
+                boxes, box_numbers, needs, mine_limit, order, budget, settings.max_states
             )
             count.work += spent
             return count, tuple(dropped)

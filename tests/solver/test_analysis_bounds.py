@@ -26,7 +26,14 @@ def assert_sound(board: Board, relaxed: analysis_module.Analysis) -> None:
     assert all(board.real_mines[cell] for cell in relaxed.mines)
 
 
-@pytest.mark.parametrize("limits", [{"max_total_work": 0, "min_group_work": 50}, {"max_states": 3}])
+SMALLEST_BUDGETS = {"max_states": 1, "max_group_work": 1, "min_group_work": 1}
+"""Every bound at the least its range allows: every number of a group may be dropped."""
+
+
+@pytest.mark.parametrize(
+    "limits",
+    [{"max_total_work": 0, "min_group_work": 50}, {"max_states": 3}, SMALLEST_BUDGETS],
+)
 @pytest.mark.parametrize("unread_share", [0.0, 0.3])
 def test_a_spent_budget_leaves_groups_approximate_and_sound(
     limits: dict[str, int], unread_share: float
