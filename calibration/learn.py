@@ -32,15 +32,8 @@ from solver import GameState, Tile
 from solver.bench.progress import progress_bar
 from vision.geometry import Rect
 from vision.match import picture_distance
-from vision.skin import (
-    FACE_STATES,
-    MAX_BUTTONS,
-    MIN_COMPARED,
-    Image,
-    NewGame,
-    Skin,
-    board_text,
-)
+from vision.new_game import NewGame
+from vision.skin import FACE_STATES, MAX_BUTTONS, MIN_COMPARED, Image, Skin, board_text
 from vision.stable import Grabber
 
 log = logging.getLogger(__name__)

@@ -24,7 +24,8 @@ from calibration.record import PlayedGame
 from calibration.view import settled
 from solver import GameState
 from vision.geometry import Rect
-from vision.skin import KEYS_AFTER_LABELS, KEYS_BEFORE_LABELS, MIN_SIDE, Image, NewGame
+from vision.new_game import KEYS_AFTER_LABELS, KEYS_BEFORE_LABELS, NewGame
+from vision.skin import MIN_SIDE, Image
 
 BUTTON_SIDE = 17
 """Pixels a side of the picture kept of a new-game button, centred on its point."""
@@ -51,7 +52,7 @@ class NewGameWays:
 
     def start(self, latest: PlayedGame | None) -> NewGame:
         """Start a new game the way that worked before; else try the face, F2 and N, a button
-        beside the board labelled so, Ctrl+R and Ctrl+N (:data:`vision.skin.NEW_GAME_KEYS`),
+        beside the board labelled so, Ctrl+R and Ctrl+N (:data:`vision.new_game.NEW_GAME_KEYS`),
         then a place the finished game changed (:func:`calibration.buttons.button_points`).
         A way counts only when a fresh board appears; one that changes the board into anything
         else stops calibration rather than trying more on a game in an unknown state. A board
@@ -175,7 +176,7 @@ class NewGameWays:
     def _new_game_methods(self) -> Iterator[NewGame]:
         """The ways to try, the one that worked before first; then the face, the keys, the
         labelled buttons beside the board before the keys a browser takes for its own
-        (:data:`vision.skin.KEYS_AFTER_LABELS`), and last the other places the finished game
+        (:data:`vision.new_game.KEYS_AFTER_LABELS`), and last the other places the finished game
         changed. The buttons are looked for once, in the finished window as the failed ways
         left it."""
         tried: list[NewGame] = []

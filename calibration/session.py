@@ -36,7 +36,8 @@ from calibration.view import BoardView
 from solver import Board, Cell, GameState, Tile
 from solver.strategy import next_moves
 from vision.geometry import Rect
-from vision.skin import Image, NewGame
+from vision.new_game import NewGame
+from vision.skin import Image
 from vision.stable import Grabber
 
 log = logging.getLogger(__name__)

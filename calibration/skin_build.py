@@ -23,8 +23,9 @@ from vision.geometry import Rect
 from vision.ground import flattened
 from vision.locate import locate
 from vision.match import TemplateBank, flatness
+from vision.new_game import NewGame
 from vision.read import BoardReader
-from vision.skin import MAX_SLACK, SIZE_CLASSES, Image, NewGame, Skin
+from vision.skin import MAX_SLACK, SIZE_CLASSES, Image, Skin
 from vision.stable import Grabber
 
 MAX_THRESHOLD = 0.1

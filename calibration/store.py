@@ -23,7 +23,7 @@ from pathlib import Path
 import platformdirs
 
 from solver.board import PICTURED_TILES
-from vision.errors import SkinError
+from vision.errors import SkinError, shown
 from vision.skin import (
     FACE_STATES,
     MAX_BUTTONS,
@@ -32,7 +32,6 @@ from vision.skin import (
     Skin,
     button_file,
     finished_file,
-    shown,
 )
 from vision.skin_folder import MAX_PNG_BYTES
 

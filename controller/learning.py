@@ -15,7 +15,7 @@ from controller.errors import SandboxError
 from controller.mouse import Mouse
 from vision.capture import ScreenGrabber
 from vision.geometry import Rect
-from vision.skin import NewGame
+from vision.new_game import NewGame
 
 CALIBRATION_BOARDS: dict[str, tuple[Size, ...]] = {
     "winemine": ((9, 9, 10), (12, 12, 100)),

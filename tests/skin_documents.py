@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from calibration.store import save_skin
 from solver import Tile
 from vision.errors import SkinError
-from vision.skin import FACE_STATES, NEW_GAME_KEYS, Image, Skin
+from vision.new_game import NEW_GAME_KEYS
+from vision.skin import FACE_STATES, Image, Skin
 from vision.synthetic import make_skin
 
 GOOD = make_skin(16, name="good")

@@ -28,7 +28,8 @@ from controller.outcomes import OutcomeLog, Result
 from solver import LEVELS
 from solver.bench.stats import binomial_test
 from vision.geometry import Rect
-from vision.skin import NEW_GAME_KEYS, Image, NewGame
+from vision.new_game import NEW_GAME_KEYS, NewGame
+from vision.skin import Image
 
 pytestmark = pytest.mark.realgame
 

@@ -14,6 +14,7 @@ The family (the whole tree: :mod:`solver.errors`)::
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,6 +24,16 @@ from solver.errors import AutosweeperError
 
 if TYPE_CHECKING:  # vision.geometry raises these errors itself
     from vision.geometry import Rect
+
+
+_short = reprlib.Repr()
+_short.maxstring = _short.maxother = 40
+
+
+def shown(value: object) -> str:
+    """``repr(value)`` cut short, for quoting untrusted data (a skin's fields) in a one-line
+    message."""
+    return _short.repr(value)
 
 
 class VisionError(AutosweeperError):

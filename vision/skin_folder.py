@@ -29,7 +29,8 @@ import numpy.typing as npt
 
 from solver import Tile
 from solver.board import PICTURED_TILES
-from vision.errors import SkinError
+from vision.errors import SkinError, shown
+from vision.new_game import NewGame
 from vision.skin import (
     FACE_STATES,
     MAX_BUTTONS,
@@ -37,12 +38,10 @@ from vision.skin import (
     SIZE_CLASSES,
     SKIN_FORMAT,
     Image,
-    NewGame,
     Skin,
     button_file,
     finished_file,
     is_number,
-    shown,
 )
 
 MAX_JSON_BYTES = 64 * 1024

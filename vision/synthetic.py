@@ -16,7 +16,8 @@ import numpy.typing as npt
 from solver import Tile
 from solver.board import PICTURED_TILES
 from vision.geometry import BoardGeometry, Edges, Rect
-from vision.skin import FACE_STATES, Image, NewGame, Skin
+from vision.new_game import NewGame
+from vision.skin import FACE_STATES, Image, Skin
 
 GRID = (0, 0, 0)
 OPENED = (180, 180, 180)

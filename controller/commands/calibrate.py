@@ -30,7 +30,7 @@ from controller.setup import check_x_authority
 from solver.bench.progress import print_above_bars
 from vision.capture import ScreenGrabber
 from vision.geometry import Rect
-from vision.skin import (
+from vision.new_game import (
     KEYS_AFTER_LABELS,
     KEYS_BEFORE_LABELS,
     NEW_GAME_KEY_RULE,

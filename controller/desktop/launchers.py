@@ -60,7 +60,7 @@ class Launcher:
     """A key pressed over the open window to switch it to a size (xdotool's name), if any."""
     new_game_key: str | None = None
     """Its new-game key where calibration would not find it (none of
-    :data:`vision.skin.NEW_GAME_KEYS`): what its user tells ``calibrate --new-game``."""
+    :data:`vision.new_game.NEW_GAME_KEYS`): what its user tells ``calibrate --new-game``."""
 
 
 def _xdemineur_refusal(size: Size) -> str | None:

@@ -48,8 +48,9 @@ from vision.errors import UnreadableCellError
 from vision.geometry import Rect
 from vision.locate import locate
 from vision.match import TemplateBank
+from vision.new_game import NewGame
 from vision.read import BoardReader
-from vision.skin import MAX_SLACK, NewGame, Skin
+from vision.skin import MAX_SLACK, Skin
 
 # -- a whole calibration on a drawn game ------------------------------------------------------
 

@@ -24,8 +24,8 @@ from solver.board import PICTURED_TILES
 from vision.errors import UnreadableCellError
 from vision.geometry import BoardGeometry
 from vision.match import TemplateBank, flatness
+from vision.new_game import NewGame
 from vision.read import BoardReader
-from vision.skin import NewGame
 
 
 def test_skin_trims_the_grid_lines_every_tile_shares() -> None:

@@ -50,7 +50,8 @@ from solver import Tile
 from solver.board import PICTURED_TILES
 from vision.bench import ring_mask
 from vision.errors import SkinError
-from vision.skin import MAX_BUTTONS, NewGame
+from vision.new_game import NewGame
+from vision.skin import MAX_BUTTONS
 from vision.synthetic import make_skin
 
 

@@ -8,7 +8,7 @@ import pytest
 from controller.desktop import games
 from controller.errors import SandboxError
 from vision.geometry import Rect
-from vision.skin import NewGame
+from vision.new_game import NewGame
 
 
 def test_a_game_with_no_calibration_boards_is_named_not_a_traceback() -> None:

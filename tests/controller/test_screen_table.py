@@ -26,7 +26,8 @@ from vision.capture import ScreenGrabber
 from vision.errors import BoardNotFoundError
 from vision.geometry import BoardGeometry, Edges, Rect
 from vision.locate import locate, locate_on_screen
-from vision.skin import MAX_SLACK, SIZE_CLASSES, Image, NewGame, Skin
+from vision.new_game import NewGame
+from vision.skin import MAX_SLACK, SIZE_CLASSES, Image, Skin
 from vision.synthetic import (
     Scene,
     draw,

@@ -17,15 +17,8 @@ from skin_documents import GOOD, button_looks, edit_json, one_line_naming, saved
 from calibration.store import import_skin, list_skins, save_skin
 from solver import GameState, Tile
 from vision.errors import SkinError
-from vision.skin import (
-    FACE_STATES,
-    MAX_BUTTONS,
-    NEW_GAME_KEYS,
-    NewGame,
-    Skin,
-    board_text,
-    parse_board,
-)
+from vision.new_game import NEW_GAME_KEYS, NewGame
+from vision.skin import FACE_STATES, MAX_BUTTONS, Skin, board_text, parse_board
 from vision.synthetic import make_skin
 
 # --- 2. the new-game key is one that starts a new game -----------------------------------------

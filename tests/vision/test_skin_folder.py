@@ -28,7 +28,8 @@ from skin_documents import (
 from calibration.store import save_skin
 from vision.bench import ring_mask
 from vision.errors import SkinError
-from vision.skin import NewGame, Skin
+from vision.new_game import NewGame
+from vision.skin import Skin
 from vision.synthetic import make_skin
 
 # --- names in skin.json are known names, never paths ----------------------------------------------

@@ -16,7 +16,7 @@ from controller.commands.calibrate import new_game_way
 from controller.desktop import display
 from controller.desktop.display import VirtualDisplay
 from controller.desktop.processes import find_binary
-from vision.skin import NewGame
+from vision.new_game import NewGame
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ from calibration.skin_build import build_skin
 from calibration.store import list_skins, save_skin
 from controller.cli import main
 from solver import Tile
-from vision.skin import NewGame
+from vision.new_game import NewGame
 from vision.synthetic import make_skin
 
 

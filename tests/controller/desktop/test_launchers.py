@@ -7,7 +7,7 @@ import pytest
 
 from controller.desktop.launchers import LAUNCHERS
 from controller.desktop.sizes import Size
-from vision.skin import NEW_GAME_KEYS, is_new_game_key
+from vision.new_game import NEW_GAME_KEYS, is_new_game_key
 
 
 def test_ace_minesweeper_fits_a_level_to_the_board_nearest_its_mine_density() -> None:
