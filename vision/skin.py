@@ -2,9 +2,10 @@
 
 Its tile templates, grid geometry, faces and way to start a new game, and what each of them must
 be. Skins travel between machines as archives, so a skin is untrusted data: every field is
-checked when a skin is made (:meth:`Skin.check`); its way to start a new game, and the keys it
-may name, are :mod:`vision.new_game`'s. Calibration writes skins; vision only reads them. The folder a
-skin is stored in, and the safe reading of its files, are :mod:`vision.skin_folder`'s.
+checked when a skin is made (:meth:`Skin.check`); its way to start a new game, and the keys
+it may name, are :mod:`vision.new_game`'s. Calibration writes skins; vision only reads them.
+The folder a skin is stored in, and the safe reading of its files, are
+:mod:`vision.skin_folder`'s.
 """
 
 from __future__ import annotations
