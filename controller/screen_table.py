@@ -13,6 +13,7 @@ from calibration.labels import NoTextReader
 from calibration.learn_in_play import Lesson, SkinLearner
 from calibration.mine_count import MineCount, Shown, numbers_shown
 from controller.chording import BUTTONS, Chording, ChordWays
+from controller.click_checks import button_as_saved, cells_now, face_now
 from controller.errors import NoNewGameAction, NotAsRead
 from controller.mouse import Check, Grab
 from controller.relocation import whole_board
@@ -25,7 +26,6 @@ from vision.errors import UnreadableCellError
 from vision.geometry import BoardGeometry, Rect
 from vision.locate import locate_on_screen
 from vision.match import TemplateBank, picture_distance
-from vision.opened import opened_beside_a_zero
 from vision.read import Reading
 from vision.skin import Image, Skin
 from vision.stable import STILL_TIMEOUT, StillRule
@@ -336,7 +336,7 @@ class ScreenTable:
         def check(grab: Grab) -> bool:
             self._cells_now(grab, cells)
             if face is not None:
-                self._face_now(grab, face)
+                face_now(self._face_as_read, self._skin.threshold, grab, face)
             return True
 
         return check
@@ -346,24 +346,10 @@ class ScreenTable:
         point showing one of the looks of the button the skin saw there, else
         :class:`NotAsRead` is raised."""
         corners = self._still_as_read(self._corners_as_read())
-        buttons = self._skin.buttons
 
         def check(grab: Grab) -> bool:
             corners(grab)
-            if not buttons:  # a skin saved before buttons were kept
-                return True
-            x, y = self._new_game_point()
-
-            distance = min(
-                picture_distance(button, grab(Rect.around(x, y, button.shape[1], button.shape[0])))
-                for button in buttons
-            )
-            if distance > self._skin.threshold:
-                raise NotAsRead(
-                    f"just before a click, the new-game button at screen ({x}, {y}) differs from "
-                    f"each look calibration saw there (distance {distance:.3f}): the game window "
-                    "closed, moved or changed"
-                )
+            button_as_saved(self._skin.buttons, self._skin.threshold, grab, self._new_game_point())
             return True
 
         return check
@@ -374,34 +360,7 @@ class ScreenTable:
         return self._reading
 
     def _cells_now(self, grab: Grab, cells: Iterable[Cell]) -> dict[Cell, Tile]:
-        """What ``cells`` show now; raises :class:`NotAsRead` unless each shows what the last
-        read did or what a click since could have made of it (a closed cell opened or flagged).
-        A cell read opened beside a 0 is judged among the opened tiles, as the read judged it."""
-        board = self._as_read().board
-        now = {}
-        for cell in cells:
-            opened = opened_beside_a_zero(board.tiles, cell)  # as the read judged it
-            tile = self._reader.read_tile(grab(self._reader.check_rect(cell)), opened)
-            if tile is None or not _could_follow(Tile(board[cell]), tile):
-                shown = "matches no tile of the skin" if tile is None else f"shows {tile.name}"
-                raise NotAsRead(
-                    f"just before a click, cell {cell} at screen {self.geometry.cell_centre(cell)} "
-                    f"{shown}, where the last read showed {Tile(board[cell]).name}: the game "
-                    "window closed, moved or changed"
-                )
-            now[cell] = tile
-        return now
-
-    def _face_now(self, grab: Grab, face: Rect) -> None:
-        """Raise :class:`NotAsRead` unless the face shows what the last read did."""
-        if self._face_as_read is None:
-            raise NotAsRead("no click on the face before it is read")
-        distance = float(self._face_as_read.distances(grab(face)[None])[0, 0])
-        if distance > self._skin.threshold:
-            raise NotAsRead(
-                f"just before a click, the face at screen ({face.left}, {face.top}) differs from "
-                f"the last read (distance {distance:.3f}): the game window closed, moved or changed"
-            )
+        return cells_now(self._reader, self._as_read().board, grab, cells)
 
     def _new_game_ways(self) -> list[str]:
         """``point``, ``key`` and/or ``face``, the skin's own way first."""
@@ -499,8 +458,3 @@ class ScreenTable:
         with failsafe_as_stop(), self.stopwatch.stage("click"):
             self._parked = False
             self._mouse.click(x, y, button, check)
-
-
-def _could_follow(read: Tile, now: Tile) -> bool:
-    """Whether a cell read as ``read`` may show ``now`` after some clicks of a burst."""
-    return now == read or (read.is_closed and (now.is_opened or now == Tile.FLAG))
