@@ -40,7 +40,8 @@ is no word, larger is a panel (the board's frame, a page's banner)."""
 TEXT_HEIGHT = 32
 """Pixels high the letters are read at: tesseract misses letters under about 20."""
 PAD = 4
-"""Pixels of the window kept around a place: letters that touch the picture's edge are lost."""
+"""Pixels of the window kept around a place, and of white around its letters when they are
+read: tesseract loses letters that touch the picture's edge."""
 FRAME_SPAN = 0.9
 """A stroke spanning this share of a place's width and height is its frame, not a letter."""
 
