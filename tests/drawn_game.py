@@ -275,9 +275,9 @@ class DrawnGame:
         self.button = button
         """A "New game" button beside the board, drawn and clicked as the face is."""
         self.button_grey = 210
+        """The grey inside the button (another value: another button has taken its place)."""
         self.button_label = button_label
         """The words on the button, drawn over its grey (see :class:`drawn_menus.ButtonLabel`)."""
-        """The grey inside the button (another value: another button has taken its place)."""
         self.relabel_button = relabel_button
         """The button looks different once a game is over (gnome-mines' "Start Over" becomes
         "Play Again")."""

@@ -1,8 +1,7 @@
-"""What a drawn game shows beside its board as a browser or a toolkit would: a context menu for
-a right-click that marks nothing (``DrawnGame(right_click=...)``), one that ignores it, or one
-in a browser, which opens its context menu at the pointer, over the board, until the next click
-or Escape (a web game that flags with Ctrl+click); and the words on its new-game button
-(``DrawnGame(button_label=...)``)."""
+"""What a drawn game shows as a browser or a toolkit would. For a right-click that marks nothing
+(``DrawnGame(right_click=...)``): nothing, or a browser's context menu at the pointer, over the
+board, until the next click or Escape (a web game that flags with Ctrl+click). On its new-game
+button: small words in colour (``DrawnGame(button_label=...)``)."""
 
 from __future__ import annotations
 
