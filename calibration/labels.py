@@ -5,8 +5,10 @@ try for a new game, a place whose words say "Quit" is never clicked, and a dialo
 Tesseract (through pytesseract) reads the window with the board and the face blanked out (a
 board's numbers and mines only make it read noise there), as sparse text: buttons, counters
 and menus are words scattered over the window. A label is a run of words on one line that
-makes one of :data:`NEW_GAME_PHRASES` or holds one of :data:`QUITTING_WORDS`. Without the
-tesseract program no word is read, and :class:`NoTextReader` says so.
+makes one of :data:`NEW_GAME_PHRASES` or holds one of :data:`QUITTING_WORDS`. Letters too small
+or in colours that read misses (a browser's 13-px "Restart!") are read place by place
+(:mod:`calibration.label_boxes`). Without the tesseract program no word is read, and
+:class:`NoTextReader` says so.
 """
 
 from __future__ import annotations

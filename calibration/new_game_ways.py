@@ -19,7 +19,8 @@ from calibration.catalogue import HIDDEN_ID
 from calibration.errors import CalibrationError
 from calibration.game_window import MOVED_SHARE, GameWindow, cells_that_differ
 from calibration.grid import FRAME_SHARE
-from calibration.labels import NoTextReader, read_words
+from calibration.label_boxes import boxed_words
+from calibration.labels import NoTextReader, new_game_labels, read_words
 from calibration.record import PlayedGame
 from calibration.view import settled
 from solver import GameState
@@ -202,8 +203,11 @@ class NewGameWays:
         board = view.board_in_window
         face = None if self.window.face is None else self.window.face.in_window
         ended_window = view.grabber.grab(view.window)
+        blank = blanked(board, face)
         try:
-            words = read_words(ended_window, blanked(board, face))
+            words = read_words(ended_window, blank)
+            if not new_game_labels(words):  # small or coloured letters: read place by place
+                words += boxed_words(ended_window, blank, words)
         except NoTextReader as error:
             log.warning("%s: a button's label cannot be read, only a change seen", error)
             words = []

@@ -60,9 +60,14 @@ Check = Callable[[Grab], bool]
 or raises to refuse it. It must capture only through the ``Grab`` it is given."""
 
 _X_BUTTONS = {"left": 1, "middle": 2, "right": 3}
-_X_KEYSYMS = {"ctrl": "Control_L", "shift": "Shift_L", "alt": "Alt_L"}
-"""pyautogui's names of modifier keys, as X keysyms (other names are keysyms already, but for
-function keys, which X spells in upper case)."""
+_X_KEYSYMS = {
+    **{"ctrl": "Control_L", "shift": "Shift_L", "alt": "Alt_L"},
+    **{"escape": "Escape", "esc": "Escape", "enter": "Return", "return": "Return"},
+    **{"tab": "Tab", "backspace": "BackSpace"},
+}
+"""pyautogui's names of modifier and other keys that X spells otherwise, as X keysyms (other
+names are keysyms already, but for function keys, which X spells in upper case): calibration
+closes a browser's context menu with "escape"."""
 
 
 def _game_windows(platform: str) -> GameWindows | Win32GameWindows | NoGameWindows:

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from drawn_boards import focus_ring
-from drawn_menus import RIGHT_CLICKS, ContextMenu
+from drawn_menus import RIGHT_CLICKS, ButtonLabel, ContextMenu
 from starts import xdemineur_start
 from virtual_clock import use_virtual_clock
 
@@ -157,7 +157,8 @@ class DrawnGame:
     (minesweeper-python's Tk buttons); with ``wrong_flag_ink`` too, the flag left standing is
     drawn in another ink (its disabled button's). ``right_click`` is what a right-click on the
     board does (:data:`drawn_menus.RIGHT_CLICKS`): mark the cell, nothing, or open a context
-    menu over the board (:class:`drawn_menus.ContextMenu`)."""
+    menu over the board (:class:`drawn_menus.ContextMenu`). With ``button_label`` the button
+    bears words (:class:`drawn_menus.ButtonLabel`)."""
 
     def __init__(
         self,
@@ -206,6 +207,7 @@ class DrawnGame:
         right_flags_on_loss: bool = False,
         wrong_flag_ink: bool = False,
         right_click: str = "marks",
+        button_label: ButtonLabel | None = None,
     ) -> None:
         assert right_click in RIGHT_CLICKS, right_click
         self.right_click = right_click
@@ -274,6 +276,8 @@ class DrawnGame:
         """A "New game" button beside the board, drawn and clicked as the face is."""
         self.button_grey = 210
         """The grey inside the button (another value: another button has taken its place)."""
+        self.button_label = button_label
+        """The words on the button, drawn over its grey (see :class:`drawn_menus.ButtonLabel`)."""
         self.relabel_button = relabel_button
         """The button looks different once a game is over (gnome-mines' "Start Over" becomes
         "Play Again")."""
@@ -446,6 +450,8 @@ class DrawnGame:
             if self.button_shows_state:
                 grey = {GameState.LOST: 170, GameState.WON: 130}.get(self.game.state, grey)
             scene.screen[area.top + 2 : area.bottom - 2, area.left + 2 : area.right - 2] = grey
+            if self.button_label is not None:
+                self.button_label.draw(scene.screen, area)
         if self.end_label is not None and over:
             area = self.end_label
             scene.screen[area.top : area.bottom, area.left : area.right] = (30, 30, 200)

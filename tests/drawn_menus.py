@@ -1,9 +1,15 @@
-"""A drawn game whose right-click marks nothing (``DrawnGame(right_click=...)``): one that
-ignores it, or one in a browser, which opens its context menu at the pointer, over the board,
-until the next click or Escape (a web game that flags with Ctrl+click)."""
+"""What a drawn game shows as a browser or a toolkit would. For a right-click that marks nothing
+(``DrawnGame(right_click=...)``): nothing, or a browser's context menu at the pointer, over the
+board, until the next click or Escape (a web game that flags with Ctrl+click). On its new-game
+button: small words in colour (``DrawnGame(button_label=...)``)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import cv2
+
+from vision.geometry import Rect
 from vision.skin import Image
 
 RIGHT_CLICKS = ("marks", "nothing", "menu")
@@ -43,3 +49,22 @@ class ContextMenu:
         box[1:-1, 1:-1] = (242, 242, 242)
         for line in range(8, height - 4, 14):  # the items' labels
             box[line : line + 5, 8 : width - 12] = (40, 40, 40)
+
+
+@dataclass(frozen=True)
+class ButtonLabel:
+    """Words drawn on a button, small and in colour, as a web page or a toolkit's theme draws
+    them (a browser's 13-px "Restart!"): letters no read of the whole window makes out."""
+
+    text: str
+    fill: tuple[int, int, int]
+    ink: tuple[int, int, int]
+    font: int = cv2.FONT_HERSHEY_SIMPLEX
+    scale: float = 0.4
+
+    def draw(self, screen: Image, area: Rect) -> None:
+        """Fill the inside of the button at ``area`` (a 2-px frame left) and write the words
+        on it, from its left, on a line a little below its middle."""
+        screen[area.top + 2 : area.bottom - 2, area.left + 2 : area.right - 2] = self.fill
+        at = (area.left + 6, area.top + area.height // 2 + 5)
+        cv2.putText(screen, self.text, at, self.font, self.scale, self.ink, 1, cv2.LINE_AA)

@@ -222,6 +222,20 @@ def test_close_dialog_sends_escape_to_the_dialog_only(client: Client) -> None:
 
 
 @pytest.mark.realgame
+def test_the_guarded_mouse_presses_escape_as_x_spells_it(client: Client) -> None:
+    """Calibration closes a browser's context menu with the mouse's "escape": X has no keysym
+    "escape" (it spells it "Escape"), and the press raised "the display has no key" on a web
+    game in Chromium."""
+    from controller.mouse import Mouse
+
+    window = client.window(at=(300, 200), closes_on_escape=True)
+    area = Rect(300, 200, 160, 90)
+    Mouse([area]).press("escape", *area.centre)
+    wait_for(lambda: client.keys, "no key reached the window")
+    assert client.keys == [(window, XK.XK_Escape)]
+
+
+@pytest.mark.realgame
 def test_a_dialog_that_stays_open_is_a_one_line_error_naming_it(client: Client) -> None:
     main = client.window()
     dialog = client.window(transient_for=main)
