@@ -21,7 +21,7 @@ from controller.desktop.dpi import monitor_scaling
 from controller.desktop.windows import (
     DIALOG_CLOSE_TIMEOUT,
     Dialog,
-    close_in_turn,
+    close_game_dialogs,
     declare_dpi_aware,
     frame_in_pixels,
     shows_anything,
@@ -198,8 +198,10 @@ class Win32GameWindows:
     def close_dialogs(self) -> list[Dialog]:
         """Close every dialog of the game's windows, and those closing one opens (see
         :func:`controller.desktop.windows.close_in_turn`); the dialogs closed."""
-        return close_in_turn(self._shown, functools.partial(close_dialog, self.desktop))
+        return close_game_dialogs(self._listing, functools.partial(close_dialog, self.desktop))
 
-    def _shown(self) -> list[Dialog]:
+    def _listing(self) -> list[Dialog]:
+        """The dialogs of the game's windows; a window of the game over one of them takes its
+        place (see :func:`controller.desktop.windows.successors`)."""
         shown = [dialog for window, _ in self.found for dialog in dialogs(self.desktop, window)]
         return successors(self.found, self.retired, shown)

@@ -10,6 +10,7 @@ dialogs are closed by :mod:`controller.desktop.x11` or :mod:`controller.desktop.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import time
@@ -235,6 +236,44 @@ def successors(
         else:
             dialogs.append(dialog)
     return [dialog for dialog in dialogs if dialog.window_id not in retired]
+
+
+LAYOUT_WAIT = 0.3
+"""Seconds a window of the game is given to be laid out before it is closed as a dialog."""
+
+
+def listed_twice(listing: Callable[[], list[Dialog]], wait: float = LAYOUT_WAIT) -> list[Dialog]:
+    """The dialogs ``listing()`` gives twice, ``wait`` apart: a restart's new top-level window
+    of the game is small until its toolkit lays it out, and then the game's, over the old one
+    (:func:`successors`), which the second listing knows."""
+    first = {dialog.window_id for dialog in listing()}
+    if not first:
+        return []
+    time.sleep(wait)
+    return [dialog for dialog in listing() if dialog.window_id in first]
+
+
+def close_if_listed(
+    close: Callable[[Dialog], None], listing: Callable[[], list[Dialog]], dialog: Dialog
+) -> None:
+    """Close ``dialog`` with ``close``; one that stays open is no error once ``listing()`` no
+    longer lists it (a new window of the game laid out late)."""
+    try:
+        close(dialog)
+    except DialogError:
+        if any(shown.window_id == dialog.window_id for shown in listing()):
+            raise
+
+
+def close_game_dialogs(
+    listing: Callable[[], list[Dialog]], close: Callable[[Dialog], None]
+) -> list[Dialog]:
+    """Close in turn (:func:`close_in_turn`) the dialogs ``listing()`` gives twice a moment
+    apart (:func:`listed_twice`), each with ``close`` unless it proves no dialog
+    (:func:`close_if_listed`); the dialogs closed."""
+    return close_in_turn(
+        lambda: listed_twice(listing), functools.partial(close_if_listed, close, listing)
+    )
 
 
 def close_in_turn(

@@ -22,7 +22,7 @@ from controller.desktop.windows import (
     DIALOG_CLOSE_TIMEOUT,
     DesktopWindow,
     Dialog,
-    close_in_turn,
+    close_game_dialogs,
     shows_anything,
     successors,
 )
@@ -328,10 +328,6 @@ def _viewable(connection: Any, window_id: int) -> bool:
         return False
 
 
-LAYOUT_WAIT = 0.3
-"""Seconds a window of the game is given to be laid out before it is closed as a dialog."""
-
-
 class GameWindows:
     """The game's own top-level windows on an X display, told by the areas the bot may click:
     the window under each area is given the focus before a key is pressed there, and the
@@ -380,28 +376,8 @@ class GameWindows:
         """Close every dialog of the game's windows by Escape, else Return (see
         :func:`close_dialog`), and those that closing one opens; the dialogs closed. A game
         window that is gone has none: reading the board finds it gone."""
-        return close_in_turn(self._shown, self._close)
-
-    def _close(self, dialog: Dialog) -> None:
-        """Close ``dialog`` (see :func:`close_dialog`); one that stays open is no error once it
-        is no dialog (a restart's new window of the game laid out late, see :meth:`_shown`)."""
-        try:
-            close_dialog(dialog, display=self.display, words=self.words)
-        except DialogError:
-            if self._listed(dialog):
-                raise
-
-    def _listed(self, dialog: Dialog) -> bool:
-        return any(shown.window_id == dialog.window_id for shown in self._shown())
-
-    def _shown(self) -> list[Dialog]:
-        """The dialogs listed twice, :data:`LAYOUT_WAIT` apart: a restart's new window of the
-        game is small until laid out, and then the game's, covering the old ones."""
-        first = {dialog.window_id for dialog in self._listing()}
-        if not first:
-            return []
-        time.sleep(LAYOUT_WAIT)
-        return [dialog for dialog in self._listing() if dialog.window_id in first]
+        close = functools.partial(close_dialog, display=self.display, words=self.words)
+        return close_game_dialogs(self._listing, close)
 
     def _listing(self) -> list[Dialog]:
         """The dialogs of the game's windows, listed again under a window that took the place

@@ -31,6 +31,11 @@ class Window:
     """... this many seconds after (Wine's winemine: about 2)."""
     closing_at: float | None = None
     opening_at: float | None = None
+    laid_out: Rect | None = None
+    """The frame it takes once laid out (a new top-level window is small until then) ..."""
+    laid_out_after: float = 0.0
+    """... this many seconds after it is first listed."""
+    listed_at: float | None = None
 
 
 @dataclass
@@ -49,6 +54,10 @@ class StandInDesktop:
                     self.windows[window.then_opens].opening_at = now + window.opens_after
             if window.opening_at is not None and now >= window.opening_at:
                 window.shown, window.opening_at = True, None
+            if window.laid_out is not None:
+                window.listed_at = now if window.listed_at is None else window.listed_at
+                if now >= window.listed_at + window.laid_out_after:
+                    window.frame, window.laid_out = window.laid_out, None
 
     def top_level(self) -> list[int]:
         self._tick()
@@ -153,3 +162,18 @@ def test_a_new_game_window_over_the_old_one_is_the_game_and_the_old_one_no_dialo
     desktop.windows[3] = Window(GAME, Rect(40, 40, 120, 60), "Game over")
     assert [dialog.title for dialog in windows.close_dialogs()] == ["Game over"]
     assert desktop.posted == [3]
+
+
+def test_a_new_game_window_still_being_laid_out_is_no_dialog() -> None:
+    """A restart's new top-level window of the game is small for a moment (a toolkit lays it
+    out after it is shown), then the game's, over the old one: listed once, it looked like a
+    dialog and was sent WM_CLOSE. Listed twice, a moment apart, it is the game's window."""
+    desktop = desktop_with()
+    windows = Win32GameWindows(desktop)
+    windows.find([BOARD])
+    desktop.windows[MAIN].frame = Rect(0, 0, 60, 40)  # the old window, shrunk
+    desktop.windows[2] = Window(
+        GAME, Rect(0, 0, 120, 90), "Minesweeper", laid_out=Rect(0, 0, 170, 220), laid_out_after=0.1
+    )
+    assert windows.close_dialogs() == []
+    assert desktop.posted == [] and windows.found == [(2, Rect(0, 0, 170, 220))]
