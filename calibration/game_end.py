@@ -14,7 +14,6 @@ import random
 from dataclasses import replace
 from itertools import combinations
 
-import cv2
 import numpy as np
 
 from calibration import waits
@@ -23,7 +22,7 @@ from calibration.errors import CalibrationError
 from calibration.faces import find_face
 from calibration.game_window import GameWindow, hidden_cells
 from calibration.inference import redrawn_numbers
-from calibration.record import ClickKind, PlayedGame, Step, appearance_name
+from calibration.record import ClickKind, PlayedGame, Step, appearance_name, changed_apart
 from calibration.view import PROBE_TIMEOUT, SETTLE_TIMEOUT, FaceButton, settled
 from solver import Cell, GameState
 from vision.skin import Image
@@ -249,14 +248,3 @@ def _shows_everything(step: Step, safe: set[int], catalogue: Catalogue) -> bool:
         return True
     pictures = np.unique(step.after[uncovered & ~np.isin(step.after, list(safe))]).tolist()
     return any(not catalogue.alike(one, other) for one, other in combinations(pictures, 2))
-
-
-def changed_apart(before: Ids, after: Ids, cell: Cell, opened: set[int]) -> bool:
-    """Whether a click on ``cell`` changed a cell not joined to it through changed cells: an
-    opening in play is one patch around the click (each cell opened beside an opened 0), so
-    such a cell is the game showing what only its end shows (the mines). Cells showing an
-    ``opened`` appearance before do not count: no mine is there, and a toolkit moves its focus
-    ring off the button clicked before."""
-    changed = ((before != after) & ~np.isin(before, list(opened))).astype(np.uint8)
-    _, patches = cv2.connectedComponents(changed, connectivity=8)
-    return bool((patches[changed.astype(bool)] != patches[cell]).any())

@@ -24,14 +24,19 @@ from calibration.dialogs import (
 )
 from calibration.errors import CalibrationError
 from calibration.pointer import Pointer
-from calibration.record import ClickKind, Evidence, Step
-from calibration.view import SETTLE_TIMEOUT, BoardView, FaceButton, settled
+from calibration.record import ClickKind, Evidence, Step, changed_apart
+from calibration.view import QUIET, SETTLE_TIMEOUT, BoardView, FaceButton, settled, still_after
 from solver import Cell
+from vision.geometry import Rect
 from vision.skin import Image
+from vision.stable import Grabber
 
 MOVED_SHARE = 0.9
 """Share of the cells that must differ after a click before the board is looked for elsewhere
 in the window (see :meth:`calibration.view.BoardView.follow_move`)."""
+FLOODS_WATCHED = 3
+"""Clicks that opened several cells watched for an animation before the game is taken to draw
+them at once (see :meth:`GameWindow.after_animation`)."""
 PAST_CELL = 3
 """Pixels beyond half a pitch from a cell's centre where a right-click's change shows it drew
 past the cell (a cell may be a pixel wider than the pitch)."""
@@ -55,6 +60,10 @@ class GameWindow:
         with no dialog over it: what a dialog drawn in the window later veils."""
         self.end_frame: Image | None = None
         """The lost board as last read, held still (see :mod:`calibration.game_end`)."""
+        self.quiet = QUIET
+        """Seconds the board must hold still after a click to count as drawn: longer once the
+        game is seen to animate what a click opens."""
+        self.floods_watched = 0
 
     def click(
         self,
@@ -79,11 +88,12 @@ class GameWindow:
         x, y = view.cell_point(cell)
         button = "left" if click == ClickKind.OPEN else "right"
         self.click_and_park(x, y, button)
-        after_frame = settled(view.grabber, rect, before_frame, timeout)
+        after_frame = settled(view.grabber, rect, before_frame, timeout, self.quiet)
         if retry and np.array_equal(after_frame, before_frame):
             log.debug("%s-click on %s at %s changed nothing: once more", button, cell, (x, y))
             self.click_and_park(x, y, button)
-            after_frame = settled(view.grabber, rect, before_frame, timeout)
+            after_frame = settled(view.grabber, rect, before_frame, timeout, self.quiet)
+        after_frame = self.after_animation(cell, before_frame, after_frame)
         if self.closed_dialogs():
             after_frame = settled(view.grabber, rect, None, quiet=waits.FLASH_QUIET)
         after_frame = self.without_dialogs(before_frame, after_frame)
@@ -111,6 +121,30 @@ class GameWindow:
         step = replace(step, ring=ring)
         log.debug("%s-click on cell %s at %s: %s", button, cell, (x, y), step.describe())
         return step
+
+    def after_animation(self, cell: Cell, before: Image, after: Image) -> Image:
+        """``after`` (a board settled after a click), or the board once the game's animation
+        of what the click opened has ended. Until the game has shown whether it animates, the
+        first :data:`FLOODS_WATCHED` clicks that opened several cells are watched for
+        :data:`~calibration.waits.ANIMATION_WATCH` more: a board that changes meanwhile is a
+        game that opens a ring of cells at a time (a click judged by its first frame "changed
+        nothing" on a cell the animation had yet to draw), given that long to hold still after
+        every click from then on."""
+        view = self.view
+        if self.quiet > QUIET or self.floods_watched >= FLOODS_WATCHED:
+            return after
+        before_ids, after_ids = view.board_ids(before), view.board_ids(after)
+        opened = self.evidence.safe_appearances
+        if (before_ids != after_ids).sum() < 2 or changed_apart(
+            before_ids, after_ids, cell, opened
+        ):
+            return after  # no flood: one cell, or a game's end (the mines drawn apart)
+        self.floods_watched += 1
+        ended = animation_end(view.grabber, view.board_rect, after)
+        if ended is None:
+            return after
+        self.quiet = waits.ANIMATION_WATCH
+        return ended
 
     def closed_dialogs(self) -> bool:
         """Close the dialogs the game opened (a "Game Over" may cover the board); whether
@@ -241,6 +275,17 @@ class GameWindow:
                 "past the cell (a menu over the board?), and Escape left the board changed"
             )
         return Step(ClickKind.MARK, step.cell, step.before, after)
+
+
+def animation_end(grabber: Grabber, region: Rect, settled_frame: Image) -> Image | None:
+    """None when ``region`` still shows ``settled_frame`` (a capture that had held still for
+    :data:`~calibration.view.QUIET` after a click) :data:`~calibration.waits.ANIMATION_WATCH`
+    later; else the game animates what a click opens, and this is the region once it has held
+    still that long."""
+    if still_after(grabber, region, settled_frame, waits.ANIMATION_WATCH):
+        return None
+    log.debug("the board changed after it had settled: the game animates what a click opens")
+    return settled(grabber, region, None, quiet=waits.ANIMATION_WATCH)
 
 
 def cells_that_differ(view: BoardView, before: Image, after: Image) -> float:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -203,3 +204,14 @@ class Evidence:
             if game.state is GameState.LOST
         }
         return sorted(ends - self.safe_appearances - {HIDDEN_ID})
+
+
+def changed_apart(before: Ids, after: Ids, cell: Cell, opened: set[int]) -> bool:
+    """Whether a click on ``cell`` changed a cell not joined to it through changed cells: an
+    opening in play is one patch around the click (each cell opened beside an opened 0), so
+    such a cell is the game showing what only its end shows (the mines). Cells showing an
+    ``opened`` appearance before do not count: no mine is there, and a toolkit moves its focus
+    ring off the button clicked before."""
+    changed = ((before != after) & ~np.isin(before, list(opened))).astype(np.uint8)
+    _, patches = cv2.connectedComponents(changed, connectivity=8)
+    return bool((patches[changed.astype(bool)] != patches[cell]).any())

@@ -25,7 +25,7 @@ from calibration.errors import (
     UnknownAppearanceError,
 )
 from calibration.game_end import EndJudge
-from calibration.game_window import GameWindow, hidden_cells
+from calibration.game_window import GameWindow, animation_end, hidden_cells
 from calibration.grid import Grid, find_lattice
 from calibration.hidden_tile import LOST_FIRST, click_the_hidden_tile, only_changes_around
 from calibration.meanings import NO_MARK_CELLS, Meanings, beside_zeros, board_of
@@ -91,6 +91,8 @@ class CalibrationPlayer:
         ``evidence`` is what other windows of the same program showed (None: a new one).
         """
         point, fresh, after = click_the_hidden_tile(pointer, grabber, window)
+        animated = animation_end(grabber, window, after)
+        after = after if animated is None else animated
         grid = _board_grid(window, point, fresh, after)
         if evidence is None:
             evidence = Evidence(Catalogue(grid.hidden))
@@ -102,6 +104,8 @@ class CalibrationPlayer:
             )
         view = BoardView(grabber, evidence.catalogue, grid, window, fresh)
         player = cls(pointer, view, evidence, seed)
+        if animated is not None:
+            player.window.quiet = waits.ANIMATION_WATCH
         board = (view.board_part(fresh), view.board_part(after))
         first = Step(
             ClickKind.OPEN,

@@ -57,6 +57,12 @@ def settled(
     return frame
 
 
+def still_after(grabber: Grabber, region: Rect, frame: Image, seconds: float) -> bool:
+    """Whether ``region`` still shows ``frame`` ``seconds`` later."""
+    time.sleep(seconds)
+    return np.array_equal(grabber.grab(region), frame)
+
+
 MOVED_SAME = 0.6
 """Share of a board's cells that must show as they did where it moved to."""
 MOVED_LEVELS = 8

@@ -19,3 +19,7 @@ KEY_TIMEOUT = 1.5
 REDRAW_TIMEOUT = 5.0
 """Seconds a board gone blank after a new-game action is given to show again: a game that opens
 a new window for each new game takes the old one's board down first."""
+ANIMATION_WATCH = 0.3
+"""Seconds a board is watched after a click that opened several cells has settled, until the
+game has shown whether it animates what a click opens (a ring of cells at a time, each ring a
+frame apart); a game seen to animate is given as long to hold still after every click."""

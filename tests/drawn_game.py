@@ -208,6 +208,7 @@ class DrawnGame:
         wrong_flag_ink: bool = False,
         right_click: str = "marks",
         button_label: ButtonLabel | None = None,
+        flood_step: float = 0.0,
     ) -> None:
         assert right_click in RIGHT_CLICKS, right_click
         self.right_click = right_click
@@ -345,6 +346,11 @@ class DrawnGame:
         """How far inside its edges the focus ring runs on the mine hit (DangerUXB's sunken tk
         button: 3 pixels; on every other tile, 1)."""
         self.unfocused_games = unfocused_games
+        self.flood_step = flood_step
+        """Seconds between the rings of cells a click opens, drawn one ring at a time out from
+        the cell clicked (a game that animates its flood); 0: all at once."""
+        self.shown_at: dict[tuple[int, int], float] = {}
+        """When each cell an animated flood opened is first drawn opened."""
         """The games (counted from 1) whose mine hit shows no focus ring (the focus elsewhere)."""
         """The board's last rows are covered by a plain colour until the first click (a window
         not yet redrawn where another one lay over it)."""
@@ -361,6 +367,10 @@ class DrawnGame:
         if self.won_face_at_launch:
             face = GameState.WON.value
         tiles = self.game.board.tiles.copy()
+        now = time.monotonic()
+        for cell, shown_at in self.shown_at.items():
+            if now < shown_at and self.game.state is GameState.PLAYING:
+                tiles[cell] = Tile.HIDDEN
         revealed = self.reveal_on_loss and self.game.state is GameState.LOST
         if revealed:
             tiles = self.revealed_tiles()
@@ -560,6 +570,7 @@ class DrawnGame:
             opened = self.game.board.tiles <= Tile.EIGHT
             flagged = self.game.board.tiles == Tile.FLAG
             self.game.open(cell)
+            self.animate_flood(cell, opened)
             if self.won_leaves_mines_hidden and playing and self.game.state is GameState.WON:
                 self.hidden_when_won = ~opened & ~flagged & (self.game.board.tiles == Tile.FLAG)
             if playing and self.game.state is not GameState.PLAYING:
@@ -585,6 +596,16 @@ class DrawnGame:
         else:
             self.game.flag(cell)
 
+    def animate_flood(self, clicked: tuple[int, int], opened_before: np.ndarray) -> None:
+        """With ``flood_step``, draw what the click on ``clicked`` opened a ring at a time."""
+        if not self.flood_step:
+            return
+        now = time.monotonic()
+        newly = (self.game.board.tiles <= Tile.EIGHT) & ~opened_before
+        for row, column in zip(*np.nonzero(newly), strict=True):
+            ring = max(abs(int(row) - clicked[0]), abs(int(column) - clicked[1]))
+            self.shown_at[(int(row), int(column))] = now + ring * self.flood_step
+
     def start_new_game(self) -> None:
         begun = (self.game.board.tiles != Tile.HIDDEN).any()
         self.abandoned += begun and self.game.state is GameState.PLAYING
@@ -598,6 +619,7 @@ class DrawnGame:
         self.message_gone = False
         self.questions = None if self.questions is None else set()
         self.pressed = set()
+        self.shown_at = {}
 
     def press(self, key: str, x: int, y: int) -> None:
         assert Rect(0, 0, *DRAWN_SCREEN).contains(x, y), (key, x, y)

@@ -20,7 +20,7 @@ from drawn_game import (
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calibration import game_end, view, waits
+from calibration import game_end, record, view, waits
 from calibration.game_end import EndJudge
 from calibration.record import PlayedGame
 from solver import Game, GameState, Tile
@@ -118,12 +118,12 @@ def test_a_click_in_play_changes_one_patch_and_a_loss_that_shows_the_mines_more(
         game.open(cell)
         if game.is_over:
             break
-        assert not game_end.changed_apart(before, game.board.tiles.astype(np.int32), cell, set())
+        assert not record.changed_apart(before, game.board.tiles.astype(np.int32), cell, set())
     if game.state is GameState.LOST:  # drawn as a game that shows every mine
         layout = game.mine_layout
         assert layout is not None
         shown = np.where(layout, np.int32(Tile.MINE), before)
-        assert game_end.changed_apart(before, shown, cell, set()) == (not _joined(layout, cell))
+        assert record.changed_apart(before, shown, cell, set()) == (not _joined(layout, cell))
 
 
 def _joined(layout: np.ndarray, cell: tuple[int, int]) -> bool:

@@ -73,6 +73,19 @@ def test_a_drawn_game_teaches_its_tiles_faces_and_first_click_rule_by_clicks_alo
     assert result.skin.mines_for(9, 9) == 10  # the count calibration was told
 
 
+@pytest.mark.parametrize("step", [0.1, 0.25])
+def test_a_game_that_animates_its_flood_a_ring_at_a_time_is_learned(step: float) -> None:
+    """A game that draws what a click opened a ring of cells at a time, ``step`` seconds apart
+    (issue 49 item 5): each click is judged by the board once the animation has settled, not
+    by its first frame."""
+    screen = DrawnGame(seed=2, rule="opening", flood_step=step)
+    result = calibrated(screen, max_games=8)
+    assert {Tile.HIDDEN, Tile.FLAG, Tile.MINE, Tile.EXPLODED, Tile.ONE} <= set(
+        result.skin.templates
+    )
+    assert_learned_truly(result, screen, result.skin.templates)
+
+
 def test_a_game_whose_face_shows_its_won_picture_at_launch_learns_its_playing_face() -> None:
     """minesweeper 0.1.4 (PyPI) grins at launch as it does on a win, and shows another face
     once a game is under way: taken from the launch frame, the grin stood for "playing", no
