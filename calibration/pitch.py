@@ -87,19 +87,26 @@ def changes_per_block(
     change: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]],
     phase: tuple[int, int],
     pitch: tuple[int, int],
-) -> npt.NDArray[np.intp]:
+    rim: int,
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
     """How many pixels of ``change`` (rows and columns of the pixels that differ between two
     frames) each block of the cut at ``phase`` holds, for the blocks holding any, counting the
     part-blocks at the frame's edges: a cut whose whole blocks leave out a changed column must
     not look the better for it (a click that opened cells up to the board's left edge chose a
-    cut half a cell off, one column short)."""
+    cut half a cell off, one column short). And whether any of them lies deeper inside the
+    block than ``rim`` pixels from each of its edges (a frame redrawn past a cell stays within
+    its neighbours' rims)."""
     ys, xs = change
     (phase_x, phase_y), (pitch_x, pitch_y) = phase, pitch
-    columns = (xs - phase_x + pitch_x) // pitch_x
-    rows = (ys - phase_y + pitch_y) // pitch_y
+    columns, inside_x = np.divmod(xs - phase_x + pitch_x, pitch_x)
+    rows, inside_y = np.divmod(ys - phase_y + pitch_y, pitch_y)
     blocks = rows * (int(columns.max(initial=0)) + 1) + columns
-    counts: npt.NDArray[np.intp] = np.unique(blocks, return_counts=True)[1]
-    return counts
+    keys, where, counts = np.unique(blocks, return_inverse=True, return_counts=True)
+    deep_x = (inside_x >= rim) & (inside_x < pitch_x - rim)
+    deep_y = (inside_y >= rim) & (inside_y < pitch_y - rim)
+    deep = np.zeros(len(keys), dtype=bool)
+    deep[where[deep_x & deep_y]] = True
+    return counts, deep
 
 
 def changed_pixels(
