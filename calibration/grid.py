@@ -34,8 +34,8 @@ from calibration.errors import GridNotFoundError
 from calibration.pitch import (
     MIN_PITCH,
     block_hash_map,
+    changed_blocks,
     changed_pixels,
-    changes_per_block,
     cut_at,
     find_pitch,
     middle_phase,
@@ -388,9 +388,9 @@ def find_lattice(*frames: Image) -> Lattice:
     each opened cell as one block. That settles games whose tiles have a border of the
     background colour, where a fresh board fits two cuts equally well, and boards with a large
     opened area (a starting area the game opens itself), whose near-plain pictures repeat under
-    misaligned cuts too. Blocks changed by no more than a toolkit button's frame past a cell's
-    edge (:data:`FRAME_SHARE`) count only after the rest: they would show in every block
-    around the cell at the aligned cut.
+    misaligned cuts too. Blocks changed only in a strip as deep as a toolkit button's frame
+    (:data:`FRAME_SHARE`) along a block changed more count only after the rest: they would show
+    in every block around the cell at the aligned cut.
     """
     frame = frames[0]
     height, width = frame.shape[:2]
@@ -441,10 +441,12 @@ def _cut_scores(
     # A click may redraw a few pixels past the cell it opened (a toolkit button's frame or
     # shadow drawn over its neighbours' edges): the aligned cut sees those strips change in
     # every block around the cell, a cut that takes them in with the cell fewer. So the cuts
-    # are ranked first by the blocks that changed by more than such a strip (a cell's width
-    # by a FRAME_SHARE of it), which a cut across the opened cells splits into more; then by
-    # every block changed, and then, as a fresh board is, by their identical blocks.
-    strip = max(1, min(pitch) // FRAME_SHARE) * max(pitch)
+    # are ranked first by the blocks that changed by more than such a strip past a changed
+    # neighbour (see changed_blocks), which a cut across the opened cells splits into more;
+    # then by every block changed, and then, as a fresh board is, by their identical blocks.
+    # The strip is a FRAME_SHARE of a cell deep, rounded up: numbers that paint 3 px into the
+    # cell below at a 16 px pitch (a drawn game) are such a strip.
+    rim = -(-min(pitch) // FRAME_SHARE)
     scores: dict[tuple[int, int], tuple[int, int, int]] = {}
     for phase_y in range(pitch[1]):
         for phase_x in range(pitch[0]):
@@ -453,10 +455,10 @@ def _cut_scores(
             detailed = np.concatenate([hashes[~plain] for hashes, plain in cuts])
             if not detailed.size:
                 continue
-            per_block = [changes_per_block(change, phase, pitch) for change in changes]
+            per_change = [changed_blocks(change, phase, pitch, rim) for change in changes]
             scores[phase] = (
-                sum(int((each > strip).sum()) for each in per_block),
-                sum(len(each) for each in per_block),
+                sum(more for more, _ in per_change),
+                sum(every for _, every in per_change),
                 -int(np.unique(detailed, return_counts=True)[1].max()),
             )
     return scores

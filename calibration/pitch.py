@@ -83,23 +83,42 @@ def block_hash_map(
     return hashes.view(np.int64), plain
 
 
-def changes_per_block(
+def changed_blocks(
     change: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]],
     phase: tuple[int, int],
     pitch: tuple[int, int],
-) -> npt.NDArray[np.intp]:
-    """How many pixels of ``change`` (rows and columns of the pixels that differ between two
-    frames) each block of the cut at ``phase`` holds, for the blocks holding any, counting the
-    part-blocks at the frame's edges: a cut whose whole blocks leave out a changed column must
-    not look the better for it (a click that opened cells up to the board's left edge chose a
-    cut half a cell off, one column short)."""
+    rim: int,
+) -> tuple[int, int]:
+    """How many blocks of the cut at ``phase`` hold pixels of ``change`` (rows and columns of
+    the pixels that differ between two frames): those changed more than a strip past a changed
+    neighbour, and all. Part-blocks at the frame's edges count: a cut whose whole blocks leave
+    out a changed column must not look the better for it (a click that opened cells up to the
+    board's left edge chose a cut half a cell off, one column short).
+
+    A block is changed more than such a strip when it holds more than ``rim`` lines of pixels,
+    or any pixel deeper inside than ``rim``, or one within ``rim`` of an edge across which the
+    neighbour (or the one across the corner) is not itself changed more: a frame redrawn past a
+    cell lies along the changed cell's block. A cut on the inner edge of opened cells' frames
+    leaves such pieces along the area's far sides, with nothing changed beyond them."""
     ys, xs = change
     (phase_x, phase_y), (pitch_x, pitch_y) = phase, pitch
-    columns = (xs - phase_x + pitch_x) // pitch_x
-    rows = (ys - phase_y + pitch_y) // pitch_y
-    blocks = rows * (int(columns.max(initial=0)) + 1) + columns
-    counts: npt.NDArray[np.intp] = np.unique(blocks, return_counts=True)[1]
-    return counts
+    columns, inside_x = np.divmod(xs - phase_x + pitch_x, pitch_x)
+    rows, inside_y = np.divmod(ys - phase_y + pitch_y, pitch_y)
+    shape = (int(rows.max(initial=0)) + 3, int(columns.max(initial=0)) + 3)
+    blocks = (rows + 1) * shape[1] + columns + 1  # a ring of blocks around, for the neighbours
+    counts = np.bincount(blocks, minlength=shape[0] * shape[1])
+    step_x = (inside_x >= pitch_x - rim).astype(np.intp) - (inside_x < rim)
+    step_y = (inside_y >= pitch_y - rim).astype(np.intp) - (inside_y < rim)
+    deep = (step_x == 0) & (step_y == 0)
+    more = (counts > rim * max(pitch)) | (np.bincount(blocks[deep], minlength=counts.size) > 0)
+    row_step = step_y * shape[1]
+    beside = (
+        (step_x != 0) & more[blocks + step_x]
+        | (step_y != 0) & more[blocks + row_step]
+        | (step_x != 0) & (step_y != 0) & more[blocks + row_step + step_x]
+    )
+    more |= np.bincount(blocks[~beside], minlength=counts.size) > 0
+    return int(more.sum()), int((counts > 0).sum())
 
 
 def changed_pixels(

@@ -15,6 +15,7 @@ from pictures import read_picture
 
 from calibration.errors import GridNotFoundError
 from calibration.grid import Grid, find_lattice, fresh_board_shape
+from calibration.hidden_tile import only_changes_around
 
 DATA = TESTS / "data"
 
@@ -219,6 +220,67 @@ def test_a_first_click_that_opens_cells_to_the_board_edge_settles_the_aligned_cu
     grid = lattice.grid(lattice.hash_at(0, 77, 108))
     assert (grid.rows, grid.columns) == (9, 9)
     assert grid.origin == (5, 52)
+
+
+def test_a_first_click_that_redraws_only_the_opened_cells_frames_settles_the_aligned_cut() -> None:
+    """minesweeper-for-web's 9x9 window (Chromium) before and after a first click that opened
+    23 cells. An opened cell differs from a hidden one only in its bevelled frame, so a cut
+    8 px right and 7 px down saw the frames' edge pieces as strips under a button frame's
+    allowance and fewer blocks changed than the aligned cut: calibration found an 8x1 board
+    and stopped ("the first click ... changed every hidden cell", 1 of 4 tries, 2026-12-07)."""
+    fresh, after = (
+        read_picture(WINDOWS / f"minesweeper-for-web_{name}.png")
+        for name in ("fresh", "first_click")
+    )
+    point = (359, 404)
+    lattice = find_lattice(fresh, only_changes_around(fresh, after, point))
+    grid = lattice.grid(lattice.hash_at(0, *point))
+    assert (grid.rows, grid.columns, grid.pitch) == (9, 9, (40, 40))
+    assert grid.origin == (19, 144)
+
+
+def bevelled_pictures(pitch: int, depth: int) -> list[np.ndarray]:
+    """A hidden tile raised by a bevel ``depth`` pixels deep (light top and left, dark bottom
+    and right) and an opened one of the same flat grey between dark one-pixel lines: opening a
+    cell redraws its frame alone, as minesweeper-for-web's does."""
+    hidden = np.full((pitch, pitch, 3), 185, dtype=np.uint8)
+    hidden[-depth:], hidden[:, -depth:] = 117, 117
+    hidden[:depth, : pitch - depth], hidden[: pitch - depth, :depth] = 253, 253
+    opened = np.full((pitch, pitch, 3), 185, dtype=np.uint8)
+    opened[[0, -1]], opened[:, [0, -1]] = 117, 117
+    return [hidden, opened]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    pitch=st.integers(14, 40),
+    corner=st.tuples(st.floats(0, 1), st.floats(0, 1)),
+    area=st.tuples(st.integers(0, 4), st.integers(0, 4), st.integers(2, 6), st.integers(2, 6)),
+)
+def test_a_first_click_that_redraws_only_an_area_s_frames_finds_the_board(
+    pitch: int, corner: tuple[float, float], area: tuple[int, int, int, int]
+) -> None:
+    """Whatever the pitch, the board's place and the opened area's, a first click that redrew
+    only the opened cells' frames (an eighth of a cell deep) finds the board. Cuts half a cell
+    off won before by pieces of the frames under a strip's pixels (as on minesweeper-for-web),
+    and so did the cut on the frames' inner edge, whose pieces along the area's far sides look
+    like a shadow drawn past a cell, but with no changed cell beside them."""
+    side, depth = 6, max(2, pitch // 8)
+    room = (400 - side * pitch, 300 - 30 - side * pitch)  # below the window's counter
+    origin = (int(corner[0] * room[0]), 30 + int(corner[1] * room[1]))
+    top, left, height, width = area
+    cells = np.zeros((side, side), dtype=int)
+    opened = cells.copy()
+    opened[top : top + height, left : left + width] = 1
+    pictures = bevelled_pictures(pitch, depth)
+    lattice = find_lattice(draw(cells, pictures, origin), draw(opened, pictures, origin))
+    click = (origin[0] + left * pitch + pitch // 2, origin[1] + top * pitch + pitch // 2)
+    grid = lattice.grid(lattice.hash_at(0, *click))
+    assert (grid.origin, grid.pitch, (grid.rows, grid.columns)) == (
+        origin,
+        (pitch, pitch),
+        (side, side),
+    )
 
 
 @settings(max_examples=40, deadline=None)
