@@ -223,12 +223,12 @@ cdef class Search:
                 bits &= bits - 1
         return most
 
-    cdef bint meets_mine(self, const Position& p, int cell) noexcept:
-        """Whether some layout of ``p`` has a mine at ``cell``."""
-        cdef int w
+    cdef bint meets_mine(self, const Position& p, const vector[int]& live, int cell) noexcept:
+        """Whether some layout of ``p`` has a mine at ``cell`` (``live``: :func:`live_words`)."""
+        cdef size_t i
         cdef const uint64_t* row = &self.mined[cell * self.words]
-        for w in range(self.words):
-            if p[w] & row[w]:
+        for i in range(live.size()):
+            if p[live[i]] & row[live[i]]:
                 return True
         return False
 
@@ -239,17 +239,18 @@ cdef class Search:
         self.visits_left -= count
         if self.visits_left < 0:
             raise self.too_large(f"the search looked at more than {self.max_visits} layouts")
+        cdef vector[int] live = live_words(layouts)
         cdef vector[int] newly_safe
         cdef int cell
         for cell in self.openable_cells:
-            if not opened[cell] and not self.meets_mine(layouts, cell):
+            if not opened[cell] and not self.meets_mine(layouts, live, cell):
                 newly_safe.push_back(cell)
         if newly_safe.empty() or count == 1:
             parts.push_back(layouts)
             return
         cdef vector[Position] pieces, finer
         pieces.push_back(layouts)
-        cdef Position piece = Position(self.words)
+        cdef Position piece = Position(self.words, 0)  # words outside ``live`` stay 0
         cdef size_t p
         cdef int number, w
         cdef bint any_left
@@ -260,7 +261,7 @@ cdef class Search:
                 for number in range(NUMBERS):
                     showing = &self.showing_flat[(self.showing_row[cell] + number) * self.words]
                     any_left = False
-                    for w in range(self.words):
+                    for w in live:
                         piece[w] = pieces[p][w] & showing[w]
                         any_left |= piece[w] != 0
                     if any_left:
@@ -285,10 +286,11 @@ cdef class Search:
         cdef unordered_map[string, int64_t].iterator known = self.memo.find(key)
         if known != self.memo.end():
             return deref(known).second
+        cdef vector[int] live = live_words(layouts)
         cdef vector[char] opened = vector[char](self.cells, 0)
         cdef int c
         for c in range(self.cells):
-            opened[c] = not self.meets_mine(layouts, c)
+            opened[c] = not self.meets_mine(layouts, live, c)
         cdef int64_t won = self.best(layouts, opened).second
         self.memo[key] = won
         return won
@@ -297,18 +299,19 @@ cdef class Search:
         cdef vector[int64_t] bounds
         cdef vector[int] cells
         cdef vector[Position] survivors
-        cdef Position surviving = Position(self.words)
+        cdef vector[int] live = live_words(layouts)
+        cdef Position surviving = Position(self.words, 0)  # words outside ``live`` stay 0
         cdef int cell, w, i, j, k
         cdef const uint64_t* row
         cdef bint some, every
         for cell in self.unresolved_cells:
             row = &self.mined[cell * self.words]
             some, every = False, True
-            for w in range(self.words):
+            for w in live:
                 some |= (layouts[w] & row[w]) != 0
                 every &= (layouts[w] & row[w]) == layouts[w]
             if some and not every:
-                for w in range(self.words):
+                for w in live:
                     surviving[w] = layouts[w] & ~row[w]
                 bounds.push_back(self.weigh(surviving))
                 cells.push_back(cell)
@@ -371,6 +374,17 @@ cdef class Search:
             if reachable <= best:
                 return -1
         return won
+
+
+cdef vector[int] live_words(const Position& p):
+    """The words of ``p`` that hold some layout: a position deep in the search holds few of
+    its list's layouts, and every step on it only needs to read those words."""
+    cdef vector[int] live
+    cdef int w
+    for w in range(<int>p.size()):
+        if p[w]:
+            live.push_back(w)
+    return live
 
 
 cdef object to_int(const Position& p):

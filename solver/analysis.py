@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import decimal
 import itertools
-from collections.abc import Hashable, Iterable, Iterator, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -46,6 +47,9 @@ from solver.group_count import (
     ways,
 )
 from solver.settings import current
+
+_Item = TypeVar("_Item")
+"""What a box holds for :meth:`Group._choices`: its cells, or their columns in a table."""
 
 ROUGH = decimal.Context(prec=30, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN)
 """30 significant digits and an exponent range no count can leave."""
@@ -86,13 +90,46 @@ class Group:
 
     def layouts(self) -> Iterator[frozenset[Cell]]:
         """Every such layout, as the set of its mines. Lazy: the count can be astronomical."""
-        count = self._count
-        for choice in count.box_layouts(frozenset(self.layouts_by_mines)):
-            picks = zip(count.boxes, choice, strict=True)
-            for chosen in itertools.product(*(itertools.combinations(b, m) for b, m in picks)):
+        for _, choices in self._choices(self._count.boxes):
+            for chosen in choices:
                 layout = frozenset(cell for part in chosen for cell in part)
                 if all(len(c.unknown & layout) == c.mines for c in self._dropped):
                     yield layout
+
+    def layout_table(self) -> tuple[tuple[Cell, ...], npt.NDArray[np.bool_]]:
+        """:meth:`layouts` as a table (not lazy): the cells in order, and a row per layout with
+        a column per cell, True for a mine. Built a choice of mines per box at a time, with no
+        set per layout: the look-ahead tables thousands of layouts a guess."""
+        cells = tuple(sorted(self.cells))
+        column = {cell: i for i, cell in enumerate(cells)}
+        boxes = [tuple(column[cell] for cell in box) for box in self._count.boxes]
+        rows: list[npt.NDArray[np.intp]] = []
+        columns: list[int] = []
+        count = 0
+        for mines, choices in self._choices(boxes):
+            before = len(columns)
+            columns += itertools.chain.from_iterable(itertools.chain.from_iterable(choices))
+            layouts = (len(columns) - before) // mines if mines else 1
+            rows.append(np.repeat(np.arange(count, count + layouts), mines))
+            count += layouts
+        mined = np.zeros((count, len(cells)), dtype=bool)
+        if rows:
+            mined[np.concatenate(rows), columns] = True
+        for dropped in self._dropped:
+            mined = mined[
+                mined[:, [column[cell] for cell in dropped.unknown]].sum(1) == dropped.mines
+            ]
+        return cells, mined
+
+    def _choices(
+        self, boxes: Sequence[tuple[_Item, ...]]
+    ) -> Iterator[tuple[int, Iterator[tuple[tuple[_Item, ...], ...]]]]:
+        """Per choice of mines per box that some solution completes: its mines in all, and the
+        ways to pick them (a tuple of picks, one per box in ``boxes``, the count's boxes or
+        stand-ins for their cells), before the dropped numbers are checked."""
+        for choice in self._count.box_layouts(frozenset(self.layouts_by_mines)):
+            picks = zip(boxes, choice, strict=True)
+            yield sum(choice), itertools.product(*(itertools.combinations(b, m) for b, m in picks))
 
 
 @dataclass(frozen=True)

@@ -223,17 +223,7 @@ class _Layouts:
 
     @classmethod
     def of(cls, group: Group) -> _Layouts:
-        cells = tuple(sorted(group.cells))
-        column = {cell: i for i, cell in enumerate(cells)}
-        rows: list[int] = []
-        columns: list[int] = []
-        count = 0
-        for count, layout in enumerate(group.layouts(), start=1):
-            rows += [count - 1] * len(layout)
-            columns += [column[c] for c in layout]
-        mined = np.zeros((count, len(cells)), dtype=bool)
-        mined[rows, columns] = True
-        return cls(cells, mined)
+        return cls(*group.layout_table())
 
 
 def _classes(

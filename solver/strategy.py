@@ -160,7 +160,9 @@ def choose_guess(analysis: Analysis) -> tuple[Cell, float]:
     unknown_around = _unknown_neighbour_counts(board)
     look = LookAhead(analysis)
     outlooks = {cell: look.outlook(cell) for cell in candidates}
-    by_safety = _by_safety(board, safety)
+    # Each score skips at most its cell and the cells its outlook reassessed.
+    most_excluded = max(len(o.reassessed) if o else 0 for o in outlooks.values()) + 1
+    by_safety = _by_safety(board, safety, most_excluded + 2)
 
     def safest_besides(excluded: frozenset[Cell]) -> tuple[float, float]:
         """The safeties of the two safest unknown cells not in ``excluded`` (0 for none)."""
@@ -226,12 +228,13 @@ def play_to_end(game: Game) -> bool:
     return game.board.is_won
 
 
-def _by_safety(board: Board, safety: np.ndarray) -> list[tuple[float, Cell]]:
-    """The unknown cells with their safeties, safest first (among equally safe cells any order
-    gives the same safeties, which is all that is read of them)."""
+def _by_safety(board: Board, safety: np.ndarray, count: int) -> list[tuple[float, Cell]]:
+    """The ``count`` safest unknown cells with their safeties, safest first (among equally safe
+    cells any order gives the same safeties, which is all that is read of them): with ``count``
+    two more than the cells a reader skips, its two safest others are among them."""
     rows, columns = board.closed.nonzero()
     safeties = safety[rows, columns]
-    order = np.argsort(-safeties, kind="stable")
+    order = np.argsort(-safeties, kind="stable")[:count]
     return list(
         zip(
             safeties[order].tolist(),
