@@ -33,6 +33,11 @@ from solver.board import Board, Cell, Tile
 from solver.group_count import Polynomial, polynomial_product, ways
 from solver.settings import current
 
+try:
+    from solver import _guess_core as _core
+except ImportError:  # a checkout whose extension is not built: the same classes, in Python
+    _core = None  # type: ignore[assignment]
+
 _CLOSED = (int(Tile.HIDDEN), int(Tile.QUESTION))
 """The tiles of :attr:`Tile.is_closed`, as ints (read off the tile array, without a Tile each)."""
 
@@ -160,7 +165,13 @@ class LookAhead:
             )
 
         counts = _NumberCounts()
-        for near, mines, layouts, mined_in in _classes(cell, frozenset(unknown), enumerated):
+        unknown_cells = frozenset(unknown)
+        classes = (
+            _classes(cell, unknown_cells, enumerated)
+            if _core is None
+            else _core.layout_classes(cell, unknown_cells, enumerated)
+        )
+        for near, mines, layouts, mined_in in classes:
             for j in range(k + 1):
                 w = completions(mines, j)
                 if not w:
