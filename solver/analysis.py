@@ -103,18 +103,18 @@ class Group:
         cells = tuple(sorted(self.cells))
         column = {cell: i for i, cell in enumerate(cells)}
         boxes = [tuple(column[cell] for cell in box) for box in self._count.boxes]
-        rows: list[npt.NDArray[np.intp]] = []
         columns: list[int] = []
-        count = 0
+        mines_of_choice: list[int] = []
+        layouts_of_choice: list[int] = []
         for mines, choices in self._choices(boxes):
             before = len(columns)
             columns += itertools.chain.from_iterable(itertools.chain.from_iterable(choices))
-            layouts = (len(columns) - before) // mines if mines else 1
-            rows.append(np.repeat(np.arange(count, count + layouts), mines))
-            count += layouts
+            mines_of_choice.append(mines)
+            layouts_of_choice.append((len(columns) - before) // mines if mines else 1)
+        count = sum(layouts_of_choice)
+        mines_of_row = np.repeat(np.array(mines_of_choice, dtype=np.intp), layouts_of_choice)
         mined = np.zeros((count, len(cells)), dtype=bool)
-        if rows:
-            mined[np.concatenate(rows), columns] = True
+        mined[np.repeat(np.arange(count), mines_of_row), columns] = True
         for dropped in self._dropped:
             mined = mined[
                 mined[:, [column[cell] for cell in dropped.unknown]].sum(1) == dropped.mines

@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections import OrderedDict, defaultdict
 from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import cache
 from math import comb
 from typing import cast
 
@@ -75,6 +74,7 @@ class LookAhead:
         }
         self._layouts: dict[int, _Layouts | None] = {}
         self._others: dict[tuple[int, ...], Polynomial] = {}
+        self._completed: dict[tuple[tuple[int, ...], int, int], int] = {}
         grouped = frozenset(self.group_of)
         self.fixed_mines = analysis.mines - grouped
         """Certain mines in no group: the mine count the groups share already leaves them out."""
@@ -150,19 +150,15 @@ class LookAhead:
         all, so the groups' layouts are counted by those two (small numbers, in numpy) and each
         such class is weighed once, exactly, instead of each layout.
         """
-        to_place = self.to_place
-        others = self._untouched(tuple(touched))
+        to_place, groups = self.to_place, tuple(touched)
         spare_off = len(self.off_free) - len(off_around) - (cell in self.off_free)
         k = len(off_around)
 
-        @cache
         def completions(mines: int, in_off_around: int) -> int:
             """Full-board layouts completing ``mines`` in the touched groups, ``in_off_around``
             in the off-frontier neighbours, ``cell`` safe."""
             rest = to_place - mines - in_off_around
-            return comb(k, in_off_around) * sum(
-                count * ways(spare_off, rest - u) for u, count in others.items()
-            )
+            return comb(k, in_off_around) * self._completing(groups, spare_off, rest)
 
         counts = _NumberCounts()
         unknown_cells = frozenset(unknown)
@@ -183,6 +179,18 @@ class LookAhead:
                     mined[mine] += times * w
                 counts.off_mined_weight[shown] += layouts * w * j
         return counts
+
+    def _completing(self, touched: tuple[int, ...], spare_off: int, mines: int) -> int:
+        """The layouts of the groups not in ``touched`` and ``spare_off`` off-frontier cells
+        that hold ``mines`` together: a sum of hundred-digit products, the same for every
+        candidate touching the same groups (the cells away from the frontier touch none)."""
+        key = (touched, spare_off, mines)
+        known = self._completed.get(key)
+        if known is None:
+            others = self._untouched(touched)
+            known = sum(count * ways(spare_off, mines - u) for u, count in others.items())
+            self._completed[key] = known
+        return known
 
     def _untouched(self, touched: tuple[int, ...]) -> Polynomial:
         """The layouts of the groups not in ``touched``, by their mines (the candidates of one

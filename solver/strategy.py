@@ -31,6 +31,7 @@ from __future__ import annotations
 import heapq
 import re
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import islice
@@ -43,7 +44,7 @@ from solver.constraints import read_constraints
 from solver.deduce import certain_cells
 from solver.engine import FirstClick, Game, neighbour_counts
 from solver.errors import BoardError, MoveError, PositionTooLarge
-from solver.guess import LookAhead, forced_fifty_fifty
+from solver.guess import LookAhead, Outlook, forced_fifty_fifty
 from solver.rollout import playout_wins
 from solver.settings import current, using
 from solver.winprob import best_guess
@@ -159,14 +160,13 @@ def choose_guess(analysis: Analysis) -> tuple[Cell, float]:
     candidates = _candidates(board, analysis, safety)
     unknown_around = _unknown_neighbour_counts(board)
     look = LookAhead(analysis)
-    outlooks = {cell: look.outlook(cell) for cell in candidates}
-    # Each score skips at most its cell and the cells its outlook reassessed.
-    most_excluded = max(len(o.reassessed) if o else 0 for o in outlooks.values()) + 1
-    by_safety = _by_safety(board, safety, most_excluded + 2)
+    outlooks: dict[Cell, Outlook | None] = {}
+    by_safety = _SafestFirst(board, safety)
 
     def safest_besides(excluded: frozenset[Cell]) -> tuple[float, float]:
         """The safeties of the two safest unknown cells not in ``excluded`` (0 for none)."""
-        found = islice((p for p, cell in by_safety if cell not in excluded), 2)
+        safest = by_safety.first(len(excluded) + 2)
+        found = islice((p for p, cell in safest if cell not in excluded), 2)
         first, second = (*found, 0.0, 0.0)[:2]
         return first, second
 
@@ -177,6 +177,8 @@ def choose_guess(analysis: Analysis) -> tuple[Cell, float]:
 
     def score(cell: Cell) -> tuple[float, int]:
         """The chance of surviving this guess, times the blended safety of the next one."""
+        if cell not in outlooks:
+            outlooks[cell] = look.outlook(cell)
         outlook = outlooks[cell]
         if outlook is None:
             return float(safety[cell]) * blend(*safest_besides(frozenset({cell}))), 0
@@ -191,7 +193,7 @@ def choose_guess(analysis: Analysis) -> tuple[Cell, float]:
         return second, -int(unknown_around[cell])
 
     if not settings.rollout_layouts:
-        best = max(candidates, key=score)
+        best = _best_scored(candidates, safety, score)
     else:
         ranked = sorted(candidates, key=score, reverse=True)
         best = _played_out(analysis, ranked, [score(cell)[0] for cell in ranked])
@@ -228,20 +230,50 @@ def play_to_end(game: Game) -> bool:
     return game.board.is_won
 
 
-def _by_safety(board: Board, safety: np.ndarray, count: int) -> list[tuple[float, Cell]]:
-    """The ``count`` safest unknown cells with their safeties, safest first (among equally safe
-    cells any order gives the same safeties, which is all that is read of them): with ``count``
-    two more than the cells a reader skips, its two safest others are among them."""
-    rows, columns = board.closed.nonzero()
-    safeties = safety[rows, columns]
-    order = np.argsort(-safeties, kind="stable")[:count]
-    return list(
-        zip(
-            safeties[order].tolist(),
-            zip(rows[order].tolist(), columns[order].tolist(), strict=True),
-            strict=True,
-        )
-    )
+def _best_scored(
+    candidates: list[Cell], safety: np.ndarray, score: Callable[[Cell], tuple[float, int]]
+) -> Cell:
+    """``max(candidates, key=score)``, without scoring a cell whose safety is below the best
+    score so far: a score is the chance of surviving the cell times chances of at most 1, so
+    it cannot beat that one, nor tie it (``_ROUNDING`` covers the sum's rounding)."""
+    best, best_key = candidates[0], score(candidates[0])
+    for cell in candidates[1:]:
+        if float(safety[cell]) * (1 + _ROUNDING) < best_key[0]:
+            continue
+        key = score(cell)
+        if key > best_key:
+            best, best_key = cell, key
+    return best
+
+
+_ROUNDING = 1e-9
+"""Far more than the relative rounding error of a score (a sum of a few products)."""
+
+
+class _SafestFirst:
+    """The unknown cells with their safeties, safest first, read into Python only as far as a
+    score needs them (among equally safe cells any order gives the same safeties, which is all
+    that is read of them)."""
+
+    def __init__(self, board: Board, safety: np.ndarray) -> None:
+        rows, columns = board.closed.nonzero()
+        safeties = safety[rows, columns]
+        order = np.argsort(-safeties, kind="stable")
+        self._safeties, self._rows, self._columns = safeties[order], rows[order], columns[order]
+        self._read: list[tuple[float, Cell]] = []
+
+    def first(self, count: int) -> list[tuple[float, Cell]]:
+        """At least the ``count`` safest (all of them when there are fewer)."""
+        if count > len(self._read):
+            count = max(count, 2 * len(self._read))
+            self._read = list(
+                zip(
+                    self._safeties[:count].tolist(),
+                    zip(self._rows[:count].tolist(), self._columns[:count].tolist(), strict=True),
+                    strict=True,
+                )
+            )
+        return self._read
 
 
 def _first_move(board: Board, rule: FirstClick) -> Move:
