@@ -1,13 +1,19 @@
 # distutils: language = c++
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""The look-ahead's classes of layouts (:func:`solver.guess._classes`), compiled.
+"""The look-ahead's classes of layouts (:func:`solver.guess._classes`) and the rows of its
+layout tables (``solver.analysis._layout_rows``), compiled.
 
 A guess's look-ahead asks, for each candidate cell, how the combined layouts of the groups it
 touches fall into classes by their mines next to the cell and in all. The Python twin combines
 the groups' tables and classifies them with numpy, a dozen calls of set-up each time for tables
 that mostly hold a few dozen rows; this walks the combinations in C. The classes come out the
-same, in the same order (tests/solver/test_guess_core.py holds the two equal).
+same, in the same order (tests/solver/test_guess_core.py holds the two equal). The tables'
+rows likewise, without a Python tuple per layout.
 """
+
+from math import comb
+
+import numpy as np
 
 from libc.stdint cimport int64_t
 from libcpp.vector cimport vector
@@ -96,3 +102,56 @@ def layout_classes(object cell, object unknown, list enumerated) -> list:
             per_cell = [(cells[c], counts[index + c]) for c in range(width) if counts[index + c]]
             found.append((key // (width + 1), key % (width + 1), size[key], per_cell))
     return found
+
+
+def layout_rows(list boxes, list choices, int width):
+    """The rows of :meth:`solver.analysis.Group.layout_table` before the dropped numbers are
+    checked (the twin of ``analysis._layout_rows``): for each choice of mines per box, every
+    way to pick them, the boxes' picks in the order of ``itertools.product`` over
+    ``itertools.combinations``; ``boxes`` holds each box's columns."""
+    cdef int count = len(boxes), b, i, j, row = 0
+    cdef vector[vector[int]] columns = vector[vector[int]](count)
+    for b in range(count):
+        for column in boxes[b]:
+            columns[b].push_back(column)
+    cdef vector[vector[int]] mines = vector[vector[int]](len(choices))
+    cdef Py_ssize_t rows = 0, layouts, c
+    for c in range(len(choices)):
+        layouts = 1
+        for b in range(count):
+            mines[c].push_back(choices[c][b])
+            layouts *= comb(len(boxes[b]), choices[c][b])
+        rows += layouts
+    mined = np.zeros((rows, width), dtype=bool)
+    cdef unsigned char[:, ::1] out = mined.view(np.uint8)
+    # Per box, the positions of its picked cells among its columns (lexicographic order).
+    cdef vector[vector[int]] picked = vector[vector[int]](count)
+    cdef int size, k
+    for c in range(<Py_ssize_t>mines.size()):
+        for b in range(count):
+            picked[b].clear()
+            for i in range(mines[c][b]):
+                picked[b].push_back(i)
+        while True:
+            for b in range(count):
+                for i in range(mines[c][b]):
+                    out[row, columns[b][picked[b][i]]] = 1
+            row += 1
+            # The next combination, the last box's first (as itertools.product does).
+            b = count - 1
+            while b >= 0:
+                size, k = <int>columns[b].size(), mines[c][b]
+                i = k - 1
+                while i >= 0 and picked[b][i] == size - k + i:
+                    i -= 1
+                if i >= 0:
+                    picked[b][i] += 1
+                    for j in range(i + 1, k):
+                        picked[b][j] = picked[b][j - 1] + 1
+                    break
+                for i in range(k):
+                    picked[b][i] = i
+                b -= 1
+            if b < 0:
+                break
+    return mined

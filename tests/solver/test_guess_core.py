@@ -1,6 +1,6 @@
-"""The compiled look-ahead classes (solver._guess_core) are their Python twin's
-(:func:`solver.guess._classes`): the same classes, in the same order, on the look-aheads of real
-games and on random tables."""
+"""The compiled look-ahead (solver._guess_core) is its Python twins: the same classes of
+layouts as :func:`solver.guess._classes`, in the same order, on the look-aheads of real games
+and on random tables, and the same table rows as ``solver.analysis._layout_rows``."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import guess
+from solver import analysis, guess
 from solver.board import Cell
 from solver.engine import FirstClick, Game
 from solver.strategy import next_moves
@@ -81,3 +81,28 @@ def test_compiled_and_python_classes_agree_on_random_tables(
     case: tuple[Cell, frozenset[Cell], list[guess._Layouts]],
 ) -> None:
     _both(*case)
+
+
+@st.composite
+def _choices(draw: st.DrawFn) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]], int]:
+    """Boxes of columns (shuffled over a table's width) and choices of mines per box."""
+    sizes = draw(st.lists(st.integers(1, 4), max_size=5))
+    width = sum(sizes)
+    order = draw(st.permutations(range(width)))
+    boxes, start = [], 0
+    for size in sizes:
+        boxes.append(tuple(order[start : start + size]))
+        start += size
+    choice = st.tuples(*(st.integers(0, size) for size in sizes))
+    return boxes, draw(st.lists(choice, max_size=4)), width
+
+
+@settings(max_examples=400, deadline=None)
+@given(_choices())
+def test_compiled_and_python_layout_rows_agree(
+    case: tuple[list[tuple[int, ...]], list[tuple[int, ...]], int],
+) -> None:
+    assert _core is not None
+    compiled = _core.layout_rows(*case)
+    assert compiled.dtype == bool
+    assert np.array_equal(compiled, analysis._layout_rows(*case))
