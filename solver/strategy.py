@@ -158,46 +158,56 @@ def choose_guess(analysis: Analysis) -> tuple[Cell, float]:
         return forced, 0.5
     safety = 1.0 - analysis.probabilities()
     candidates = _candidates(board, analysis, safety)
-    unknown_around = _unknown_neighbour_counts(board)
-    look = LookAhead(analysis)
-    outlooks: dict[Cell, Outlook | None] = {}
-    by_safety = _SafestFirst(board, safety)
+    scorer = _Scorer(analysis, safety, settings.second_safety_weight)
+    if not settings.rollout_layouts:
+        best = _best_scored(candidates, safety, scorer.score)
+    else:
+        ranked = sorted(candidates, key=scorer.score, reverse=True)
+        best = _played_out(analysis, ranked, [scorer.score(cell)[0] for cell in ranked])
+    return best, float(safety[best])
 
-    def safest_besides(excluded: frozenset[Cell]) -> tuple[float, float]:
+
+class _Scorer:
+    """The scores of one position's candidate guesses. A class, not functions nested in
+    :func:`choose_guess`: compiled, those shared one closure that referred to itself, so each
+    guess's analysis and look-ahead waited for the garbage collector to be freed."""
+
+    def __init__(self, analysis: Analysis, safety: np.ndarray, second_weight: float) -> None:
+        self.safety = safety
+        self.second_weight = second_weight
+        self.look = LookAhead(analysis)
+        self.outlooks: dict[Cell, Outlook | None] = {}
+        self.by_safety = _SafestFirst(analysis.board, safety)
+        self.unknown_around = _unknown_neighbour_counts(analysis.board)
+
+    def safest_besides(self, excluded: frozenset[Cell]) -> tuple[float, float]:
         """The safeties of the two safest unknown cells not in ``excluded`` (0 for none)."""
-        safest = by_safety.first(len(excluded) + 2)
+        safest = self.by_safety.first(len(excluded) + 2)
         found = islice((p for p, cell in safest if cell not in excluded), 2)
         first, second = (*found, 0.0, 0.0)[:2]
         return first, second
 
-    def blend(first: float, second: float) -> float:
+    def blend(self, first: float, second: float) -> float:
         """How good a position is for the next guess: mostly its safest cell, partly the next."""
-        weight = settings.second_safety_weight
+        weight = self.second_weight
         return (1 - weight) * first + weight * second
 
-    def score(cell: Cell) -> tuple[float, int]:
+    def score(self, cell: Cell) -> tuple[float, int]:
         """The chance of surviving this guess, times the blended safety of the next one."""
-        if cell not in outlooks:
-            outlooks[cell] = look.outlook(cell)
-        outlook = outlooks[cell]
+        if cell not in self.outlooks:
+            self.outlooks[cell] = self.look.outlook(cell)
+        outlook = self.outlooks[cell]
         if outlook is None:
-            return float(safety[cell]) * blend(*safest_besides(frozenset({cell}))), 0
-        elsewhere = safest_besides(outlook.reassessed | {cell})
+            return float(self.safety[cell]) * self.blend(*self.safest_besides(frozenset({cell}))), 0
+        elsewhere = self.safest_besides(outlook.reassessed | {cell})
         second = 0.0
         for shown, chance in outlook.shows.items():
             top = sorted(
                 (outlook.next_safety[shown], outlook.second_safety[shown], *elsewhere),
                 reverse=True,
             )
-            second += chance * blend(top[0], top[1])
-        return second, -int(unknown_around[cell])
-
-    if not settings.rollout_layouts:
-        best = _best_scored(candidates, safety, score)
-    else:
-        ranked = sorted(candidates, key=score, reverse=True)
-        best = _played_out(analysis, ranked, [score(cell)[0] for cell in ranked])
-    return best, float(safety[best])
+            second += chance * self.blend(top[0], top[1])
+        return second, -int(self.unknown_around[cell])
 
 
 def _played_out(analysis: Analysis, ranked: list[Cell], scores: list[float]) -> Cell:
