@@ -291,7 +291,7 @@ def analyze_position(
     board = position.board
     known_safe, known_mines = certain
     touching_numbers = frozenset().union(*(c.unknown for c in position.constraints))
-    off_frontier = position.unknown - touching_numbers
+    off_frontier = position.unknown_besides(touching_numbers)
     mines_left = position.mines_left - len(known_mines)
     off = len(off_frontier - known_safe - known_mines)
 

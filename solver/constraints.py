@@ -70,11 +70,16 @@ class Constraints:
         known = read.known
         return [known.get(key) or read(key) for key in self.keys]
 
-    @cached_property
-    def unknown(self) -> frozenset[Cell]:
-        """The unknown cells as a set, built on demand: most moves need only their count."""
-        columns = self.board.columns
-        return frozenset(divmod(i, columns) for i in np.flatnonzero(self.unknown_mask).tolist())
+    def unknown_besides(self, cells: frozenset[Cell]) -> frozenset[Cell]:
+        """The unknown cells not in ``cells`` (unknown ones), as a set: read off the mask, with
+        no set of every unknown cell made first (the analysis asks for those touching no
+        number, most of them early in a game)."""
+        away = self.unknown_mask.copy()
+        if cells:
+            rows, columns = zip(*cells, strict=True)
+            away[rows, columns] = False
+        width = self.board.columns
+        return frozenset(divmod(i, width) for i in np.flatnonzero(away).tolist())
 
 
 def read_constraints(board: Board) -> Constraints:
@@ -161,10 +166,8 @@ class _NumberReader:
     and a number's neighbourhood rarely changes between moves (constraints are immutable, so
     shared)."""
 
-    KEPT = 1 << 12
-    """Keys remembered at most (then forgotten all at once): a game meets a few hundred, and
-    every full garbage collection walks each one kept (over 1000 seeded Expert games, Python's
-    collector took 1.5 ms a game with 1 << 16 kept, 1.1 ms with 1 << 12)."""
+    KEPT = 1 << 16
+    """Keys remembered at most (then forgotten all at once)."""
 
     def __init__(self, rows: int, columns: int) -> None:
         self.columns = columns
