@@ -117,9 +117,11 @@ def next_moves(
     if not safe:
         analysis = analyze_position(position, (safe, mines))
         safe, mines = analysis.safe, analysis.mines
-    moves = [
-        Move(cell, Action.FLAG) for cell in sorted(mines) if flags and board[cell] != Tile.FLAG
-    ]
+    moves = (
+        [Move(cell, Action.FLAG) for cell in sorted(mines) if board[cell] != Tile.FLAG]
+        if flags
+        else []
+    )
     if safe:
         return moves + [Move(cell, Action.OPEN) for cell in sorted(safe)]
     assert analysis is not None
@@ -302,10 +304,9 @@ def _candidates(board: Board, analysis: Analysis, safety: np.ndarray) -> list[Ce
     usable = hidden & (safety > 0)
     threshold = float(safety[usable].max()) * settings.candidate_safety_ratio
     off = analysis.off_frontier
+    rows, columns = (usable & (safety >= threshold)).nonzero()
     frontier = [
-        (int(r), int(c))
-        for r, c in zip(*(usable & (safety >= threshold)).nonzero(), strict=True)
-        if (int(r), int(c)) not in off
+        cell for cell in zip(rows.tolist(), columns.tolist(), strict=True) if cell not in off
     ]
     frontier.sort(key=lambda cell: -safety[cell])
     chosen = frontier[: settings.max_candidates]
@@ -314,11 +315,10 @@ def _candidates(board: Board, analysis: Analysis, safety: np.ndarray) -> list[Ce
         if safety[some_off] >= threshold:
             # Read from lists: indexing a numpy array cell by cell costs more than the sort.
             unknown_around = _unknown_neighbour_counts(board).tolist()
-            chosen += heapq.nsmallest(
-                settings.off_frontier_candidates,
-                off,
-                key=lambda cell: (unknown_around[cell[0]][cell[1]], cell),
+            fewest = heapq.nsmallest(
+                settings.off_frontier_candidates, ((unknown_around[r][c], (r, c)) for r, c in off)
             )
+            chosen += [cell for _, cell in fewest]
     return chosen
 
 
