@@ -5,6 +5,8 @@ pyproject.toml.
   :class:`solver.winprob_search.Search` over machine words).
 * ``solver/_rules_core.pyx``: reading a board's numbers and the cheap rules, the two steps of
   every move, written for C (twins of functions in ``constraints`` and ``deduce``).
+* ``solver/_guess_core.pyx``: the look-ahead's classes of layouts, written for C (the twin of
+  ``guess._classes``).
 * The rule modules below, compiled from their unchanged Python source: the same code, run
   without the interpreter's per-instruction cost (about a third less CPU a game). The source
   stays the readable truth; a test plays games with both and compares every move.
@@ -37,7 +39,11 @@ STRIP = ["-s"] if sys.platform.startswith("linux") else []
 EXTENSIONS = cythonize(
     [
         Extension(f"solver.{name}", [f"solver/{name}{suffix}"], extra_link_args=STRIP)
-        for name, suffix in [("_winprob_core", ".pyx"), ("_rules_core", ".pyx")]
+        for name, suffix in [
+            ("_winprob_core", ".pyx"),
+            ("_rules_core", ".pyx"),
+            ("_guess_core", ".pyx"),
+        ]
         + [(name, ".py") for name in COMPILED_MODULES]
     ],
     # Annotations stay hints, as in Python, so that a compiled module behaves as its source

@@ -10,6 +10,7 @@ read in the Python class; this file only says how each of its steps is done in C
 """
 
 from libc.stdint cimport int64_t, uint64_t
+from libcpp.deque cimport deque
 from libcpp.string cimport string
 from libcpp.unordered_map cimport unordered_map
 from libcpp.utility cimport pair
@@ -20,12 +21,14 @@ from cython.operator cimport dereference as deref
 cdef extern from *:
     """
     static inline int popcount64(unsigned long long x) {
-    #if defined(__GNUC__) || defined(__clang__)
+    #if (defined(__GNUC__) || defined(__clang__)) && defined(__POPCNT__)
         return __builtin_popcountll(x);
     #else
-        int n = 0;
-        for (; x; x &= x - 1) n++;
-        return n;
+        /* In registers: without the popcnt instruction enabled, GCC's builtin is a call. */
+        x = x - ((x >> 1) & 0x5555555555555555ULL);
+        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        return (int)((x * 0x0101010101010101ULL) >> 56);
     #endif
     }
     static inline int lowest_bit64(unsigned long long x) {
@@ -44,6 +47,21 @@ cdef extern from *:
 
 ctypedef vector[uint64_t] Position
 """A set of layouts: bit ``i % 64`` of word ``i // 64`` for layout ``i``."""
+
+ctypedef vector[uint64_t] Positions
+"""Positions one after another, each its search's ``words`` words."""
+
+cdef cppclass Frame:
+    """The scratch of one level of :meth:`Search.split_into`, kept for the next call at that
+    level: the words of its position that hold layouts, the cells newly safe there, the pieces
+    the position falls into (their live words only: the rest are 0), with the cells opened once
+    they are, and one piece at a time in all its words."""
+    vector[int] live
+    vector[int] newly_safe
+    Positions pieces
+    Positions finer
+    vector[char] opened
+    Position whole
 
 cdef int NUMBERS = 9
 
@@ -78,6 +96,8 @@ cdef class Search:
     cdef bint uniform
     cdef int64_t lightest
     cdef unordered_map[string, int64_t] memo
+    cdef deque[Frame] frames
+    cdef size_t depth
     cdef readonly long long visits_left
     cdef readonly long long max_visits
     cdef object too_large
@@ -174,12 +194,13 @@ cdef class Search:
             return 0
         cdef Position position = to_position(layouts, self.words)
         cdef vector[char] opened = vector[char](self.cells, 0)
-        cdef vector[Position] parts
-        self.split_into(parts, position, opened)
+        cdef Positions parts
+        self.depth = 0
+        self.split_into(parts, position.data(), opened)
         cdef int64_t won = 0
         cdef size_t p
-        for p in range(parts.size()):
-            won += self.value(parts[p])
+        for p in range(0, parts.size(), self.words):
+            won += self.value(&parts[p])
         return won
 
     def best_cell(self, layouts, opened) -> tuple[int | None, int]:
@@ -188,18 +209,21 @@ cdef class Search:
         cdef int c
         for c in range(self.cells):
             open_cells[c] = (opened >> c) & 1
-        cdef pair[int, int64_t] found = self.best(position, open_cells)
+        self.depth = 0
+        cdef pair[int, int64_t] found = self.best(position.data(), open_cells)
         return (None if found.first < 0 else found.first), found.second
 
-    # The steps of the Python class, in C.
+    # The steps of the Python class, in C. A position is read through a pointer to its words
+    # (in a list of positions or a frame), so that a step allocates nothing once its frame has
+    # grown to size.
 
-    cdef inline int count(self, const Position& p) noexcept:
+    cdef inline int count(self, const uint64_t* p) noexcept:
         cdef int n = 0, w
         for w in range(self.words):
             n += popcount64(p[w])
         return n
 
-    cdef int64_t weigh(self, const Position& p) noexcept:
+    cdef int64_t weigh(self, const uint64_t* p) noexcept:
         if self.uniform:
             return self.count(p)
         cdef int64_t total = 0
@@ -212,7 +236,7 @@ cdef class Search:
                 bits &= bits - 1
         return total
 
-    cdef int64_t heaviest(self, const Position& p) noexcept:
+    cdef int64_t heaviest(self, const uint64_t* p) noexcept:
         cdef int64_t most = 0
         cdef int w
         cdef uint64_t bits
@@ -223,96 +247,123 @@ cdef class Search:
                 bits &= bits - 1
         return most
 
-    cdef bint meets_mine(self, const Position& p, int cell) noexcept:
-        """Whether some layout of ``p`` has a mine at ``cell``."""
-        cdef int w
+    cdef bint meets_mine(self, const uint64_t* p, const vector[int]& live, int cell) noexcept:
+        """Whether some layout of ``p`` has a mine at ``cell`` (``live``: :func:`live_words`)."""
+        cdef size_t i
         cdef const uint64_t* row = &self.mined[cell * self.words]
-        for w in range(self.words):
-            if p[w] & row[w]:
+        for i in range(live.size()):
+            if p[live[i]] & row[live[i]]:
                 return True
         return False
 
+    cdef Frame* enter(self) except NULL:
+        """The scratch frame of a new level of :meth:`split_into` (levels nest: one level's
+        frame is kept while the levels it calls use theirs)."""
+        if self.depth == self.frames.size():
+            self.frames.resize(self.depth + 1)  # a deque: the frames in use do not move
+        self.depth += 1
+        return &self.frames[self.depth - 1]
+
     cdef void split_into(
-        self, vector[Position]& parts, const Position& layouts, const vector[char]& opened
+        self, Positions& parts, const uint64_t* layouts, const vector[char]& opened
     ) except *:
-        cdef int count = self.count(layouts)
+        cdef int count = self.count(layouts), words = self.words
         self.visits_left -= count
         if self.visits_left < 0:
             raise self.too_large(f"the search looked at more than {self.max_visits} layouts")
-        cdef vector[int] newly_safe
+        cdef Frame* frame = self.enter()
+        live_words(layouts, words, frame.live)
+        frame.newly_safe.clear()
         cdef int cell
         for cell in self.openable_cells:
-            if not opened[cell] and not self.meets_mine(layouts, cell):
-                newly_safe.push_back(cell)
-        if newly_safe.empty() or count == 1:
-            parts.push_back(layouts)
+            if not opened[cell] and not self.meets_mine(layouts, frame.live, cell):
+                frame.newly_safe.push_back(cell)
+        if frame.newly_safe.empty() or count == 1:
+            parts.insert(parts.end(), layouts, layouts + words)
+            self.depth -= 1
             return
-        cdef vector[Position] pieces, finer
-        pieces.push_back(layouts)
-        cdef Position piece = Position(self.words)
-        cdef size_t p
-        cdef int number, w
+        # The pieces hold only the live words, one after another.
+        cdef size_t live = frame.live.size(), pieces = 1, finer, p, i, at
+        frame.pieces.resize(max(frame.pieces.size(), live))
+        for i in range(live):
+            frame.pieces[i] = layouts[frame.live[i]]
+        cdef int number
         cdef bint any_left
         cdef const uint64_t* showing
-        for cell in newly_safe:
-            finer.clear()
-            for p in range(pieces.size()):
+        cdef uint64_t* piece
+        for cell in frame.newly_safe:
+            finer = 0
+            for p in range(pieces):
                 for number in range(NUMBERS):
-                    showing = &self.showing_flat[(self.showing_row[cell] + number) * self.words]
+                    showing = &self.showing_flat[(self.showing_row[cell] + number) * words]
+                    if frame.finer.size() < (finer + 1) * live:
+                        frame.finer.resize(2 * (finer + 1) * live)
+                    piece = &frame.finer[finer * live]
                     any_left = False
-                    for w in range(self.words):
-                        piece[w] = pieces[p][w] & showing[w]
-                        any_left |= piece[w] != 0
-                    if any_left:
-                        finer.push_back(piece)
-            pieces.swap(finer)
-        if pieces.size() == 1:
-            parts.push_back(layouts)
+                    for i in range(live):
+                        piece[i] = frame.pieces[p * live + i] & showing[frame.live[i]]
+                        any_left |= piece[i] != 0
+                    finer += any_left
+            frame.pieces.swap(frame.finer)
+            pieces = finer
+        if pieces == 1:
+            parts.insert(parts.end(), layouts, layouts + words)
+            self.depth -= 1
             return
-        cdef vector[char] now_opened = opened
-        for cell in newly_safe:
-            now_opened[cell] = 1
-        for p in range(pieces.size()):
-            if self.count(pieces[p]) > 1:
-                self.split_into(parts, pieces[p], now_opened)
+        frame.opened = opened
+        for cell in frame.newly_safe:
+            frame.opened[cell] = 1
+        frame.whole.assign(words, 0)
+        for p in range(pieces):
+            for i in range(live):
+                frame.whole[frame.live[i]] = frame.pieces[p * live + i]
+            if self.count(frame.whole.data()) > 1:
+                self.split_into(parts, frame.whole.data(), frame.opened)
             else:
-                parts.push_back(pieces[p])
+                parts.insert(parts.end(), frame.whole.begin(), frame.whole.end())
+        self.depth -= 1
 
-    cdef int64_t value(self, const Position& layouts) except? -2:
+    cdef int64_t value(self, const uint64_t* layouts) except? -2:
         if self.count(layouts) <= 2:
             return self.heaviest(layouts)
-        cdef string key = string(<const char*>layouts.data(), self.words * 8)
+        cdef string key = string(<const char*>layouts, self.words * 8)
         cdef unordered_map[string, int64_t].iterator known = self.memo.find(key)
         if known != self.memo.end():
             return deref(known).second
+        cdef vector[int] live
+        live_words(layouts, self.words, live)
         cdef vector[char] opened = vector[char](self.cells, 0)
         cdef int c
         for c in range(self.cells):
-            opened[c] = not self.meets_mine(layouts, c)
+            opened[c] = not self.meets_mine(layouts, live, c)
         cdef int64_t won = self.best(layouts, opened).second
         self.memo[key] = won
         return won
 
-    cdef pair[int, int64_t] best(self, const Position& layouts, const vector[char]& opened) except *:
+    cdef pair[int, int64_t] best(self, const uint64_t* layouts, const vector[char]& opened) except *:
+        cdef int words = self.words
         cdef vector[int64_t] bounds
         cdef vector[int] cells
-        cdef vector[Position] survivors
-        cdef Position surviving = Position(self.words)
+        cdef Positions survivors
+        cdef vector[int] live
+        live_words(layouts, words, live)
         cdef int cell, w, i, j, k
+        cdef size_t at
         cdef const uint64_t* row
         cdef bint some, every
         for cell in self.unresolved_cells:
-            row = &self.mined[cell * self.words]
+            row = &self.mined[cell * words]
             some, every = False, True
-            for w in range(self.words):
+            for w in live:
                 some |= (layouts[w] & row[w]) != 0
                 every &= (layouts[w] & row[w]) == layouts[w]
             if some and not every:
-                for w in range(self.words):
-                    surviving[w] = layouts[w] & ~row[w]
-                bounds.push_back(self.weigh(surviving))
+                at = survivors.size()
+                survivors.resize(at + words, 0)  # words outside ``live`` stay 0
+                for w in live:
+                    survivors[at + w] = layouts[w] & ~row[w]
+                bounds.push_back(self.weigh(&survivors[at]))
                 cells.push_back(cell)
-                survivors.push_back(surviving)
         # Heaviest first; equal bounds keep their cell order (a stable insertion sort).
         cdef vector[int] order = vector[int](cells.size())
         for i in range(<int>cells.size()):
@@ -324,16 +375,16 @@ cdef class Search:
         cdef int best_cell = -1
         cdef int64_t best = -1, won, bound
         cdef vector[int] dead_cells
-        cdef vector[vector[Position]] dead_parts
-        cdef vector[Position] parts
+        cdef vector[Positions] dead_parts
+        cdef Positions parts
         for k in range(<int>order.size()):
             i = order[k]
             bound = bounds[i]
             if bound <= best:
                 break
             parts.clear()
-            self.split_into(parts, survivors[i], opened)
-            if self.uniform and parts.size() == 1 and self.count(survivors[i]) > 1:
+            self.split_into(parts, &survivors[i * words], opened)
+            if self.uniform and parts.size() == <size_t>words and self.count(&survivors[i * words]) > 1:
                 dead_cells.push_back(cells[i])
                 dead_parts.push_back(parts)
                 continue
@@ -344,33 +395,45 @@ cdef class Search:
                     break
         if best_cell < 0:
             for k in range(<int>dead_cells.size()):
-                won = self.outcome(dead_parts[k], self.weigh(dead_parts[k][0]), best)
+                won = self.outcome(dead_parts[k], self.weigh(&dead_parts[k][0]), best)
                 if won >= 0:
                     best_cell, best = dead_cells[k], won
         if best_cell < 0 and self.count(layouts) == 1:
             return pair[int, int64_t](-1, self.heaviest(layouts))
         return pair[int, int64_t](best_cell, max(best, <int64_t>0))
 
-    cdef int64_t outcome(self, vector[Position]& parts, int64_t bound, int64_t best) except? -2:
+    cdef int64_t outcome(self, const Positions& parts, int64_t bound, int64_t best) except? -2:
         """:meth:`solver.winprob_search.Search._outcome`, with -1 for None."""
         cdef int undecided = 0
         cdef size_t p
-        for p in range(parts.size()):
-            undecided += self.count(parts[p]) > 1
+        cdef const uint64_t* part
+        for p in range(0, parts.size(), self.words):
+            undecided += self.count(&parts[p]) > 1
         cdef int64_t reachable = bound - undecided * self.lightest
         if reachable <= best:
             return -1
         cdef int64_t won = 0, part_value
-        for p in range(parts.size()):
-            if self.count(parts[p]) == 1:
-                won += self.heaviest(parts[p])
+        for p in range(0, parts.size(), self.words):
+            part = &parts[p]
+            if self.count(part) == 1:
+                won += self.heaviest(part)
                 continue
-            part_value = self.value(parts[p])
+            part_value = self.value(part)
             won += part_value
-            reachable -= self.weigh(parts[p]) - self.lightest - part_value
+            reachable -= self.weigh(part) - self.lightest - part_value
             if reachable <= best:
                 return -1
         return won
+
+
+cdef void live_words(const uint64_t* p, int words, vector[int]& live) noexcept:
+    """Set ``live`` to the words of ``p`` that hold some layout: a position deep in the search
+    holds few of its list's layouts, and every step on it only needs to read those words."""
+    live.clear()
+    cdef int w
+    for w in range(words):
+        if p[w]:
+            live.push_back(w)
 
 
 cdef object to_int(const Position& p):

@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import decimal
 import itertools
-from collections.abc import Hashable, Iterable, Iterator, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -46,6 +47,14 @@ from solver.group_count import (
     ways,
 )
 from solver.settings import current
+
+try:
+    from solver import _guess_core as _core
+except ImportError:  # a checkout whose extension is not built: the same rows, in Python
+    _core = None  # type: ignore[assignment]
+
+_Item = TypeVar("_Item")
+"""What a box holds for :func:`_picks`: its cells, or their columns in a table."""
 
 ROUGH = decimal.Context(prec=30, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN)
 """30 significant digits and an exponent range no count can leave."""
@@ -88,11 +97,57 @@ class Group:
         """Every such layout, as the set of its mines. Lazy: the count can be astronomical."""
         count = self._count
         for choice in count.box_layouts(frozenset(self.layouts_by_mines)):
-            picks = zip(count.boxes, choice, strict=True)
-            for chosen in itertools.product(*(itertools.combinations(b, m) for b, m in picks)):
+            for chosen in _picks(count.boxes, choice):
                 layout = frozenset(cell for part in chosen for cell in part)
                 if all(len(c.unknown & layout) == c.mines for c in self._dropped):
                     yield layout
+
+    def layout_table(self) -> tuple[tuple[Cell, ...], npt.NDArray[np.bool_]]:
+        """:meth:`layouts` as a table (not lazy): the cells in order, and a row per layout with
+        a column per cell, True for a mine. Built with no set per layout: the look-ahead
+        tables thousands of layouts a guess."""
+        cells = tuple(sorted(self.cells))
+        column = {cell: i for i, cell in enumerate(cells)}
+        boxes = [tuple(column[cell] for cell in box) for box in self._count.boxes]
+        choices = list(self._count.box_layouts(frozenset(self.layouts_by_mines)))
+        rows = _layout_rows if _core is None else _core.layout_rows
+        mined = rows(boxes, choices, len(cells))
+        for dropped in self._dropped:
+            mined = mined[
+                mined[:, [column[cell] for cell in dropped.unknown]].sum(1) == dropped.mines
+            ]
+        return cells, mined
+
+
+def _picks(
+    boxes: Sequence[tuple[_Item, ...]], choice: tuple[int, ...]
+) -> Iterator[tuple[tuple[_Item, ...], ...]]:
+    """The ways to pick ``choice``'s mines in ``boxes`` (each box's cells, or their columns in a
+    table), as a tuple of picks, one per box."""
+    picks = zip(boxes, choice, strict=True)
+    return itertools.product(*(itertools.combinations(b, m) for b, m in picks))
+
+
+def _layout_rows(
+    boxes: list[tuple[int, ...]], choices: list[tuple[int, ...]], width: int
+) -> npt.NDArray[np.bool_]:
+    """The rows of :meth:`Group.layout_table` before the dropped numbers are checked: for each
+    choice of mines per box, every way to pick them (``boxes``: each box's columns), a row per
+    layout, in :func:`_picks`' order (solver/_guess_core.pyx compiles it)."""
+    columns: list[int] = []
+    layouts_of_choice: list[int] = []
+    for choice in choices:
+        before = len(columns)
+        columns += itertools.chain.from_iterable(
+            itertools.chain.from_iterable(_picks(boxes, choice))
+        )
+        mines = sum(choice)
+        layouts_of_choice.append((len(columns) - before) // mines if mines else 1)
+    count = sum(layouts_of_choice)
+    mines_of_row = np.repeat(np.array([sum(c) for c in choices], dtype=np.intp), layouts_of_choice)
+    mined = np.zeros((count, width), dtype=bool)
+    mined[np.repeat(np.arange(count), mines_of_row), columns] = True
+    return mined
 
 
 @dataclass(frozen=True)
@@ -236,7 +291,7 @@ def analyze_position(
     board = position.board
     known_safe, known_mines = certain
     touching_numbers = frozenset().union(*(c.unknown for c in position.constraints))
-    off_frontier = position.unknown - touching_numbers
+    off_frontier = position.unknown_besides(touching_numbers)
     mines_left = position.mines_left - len(known_mines)
     off = len(off_frontier - known_safe - known_mines)
 

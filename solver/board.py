@@ -79,6 +79,9 @@ PICTURED_TILES = tuple(tile for tile in Tile if tile != Tile.OPENED)
 """The tiles a game draws, each a picture a skin learns: all but :attr:`Tile.OPENED`, which
 says that a picture is not learned yet."""
 _CLOSED_TILES = (Tile.HIDDEN, Tile.QUESTION)
+_HIDDEN, _EXPLODED, _WRONG_FLAG = int(Tile.HIDDEN), int(Tile.EXPLODED), int(Tile.WRONG_FLAG)
+"""Tiles as plain ints: numpy compares an array with an int three times as fast as with an
+IntEnum member, and every move asks whether the game is over."""
 _UNOPENED_TILES = (Tile.HIDDEN, Tile.FLAG, Tile.QUESTION)
 
 
@@ -265,16 +268,16 @@ class Board:
     @property
     def is_lost(self) -> bool:
         """An exploded mine is on the board."""
-        return bool((self.tiles == Tile.EXPLODED).any())
+        return bool((self.tiles == _EXPLODED).any())
 
     @property
     def is_won(self) -> bool:
         """Not lost, and every cell that is not a mine is opened."""
         if self.is_lost:
             return False
-        return int(self.unopened.sum()) == self.mines and not (self.tiles == Tile.WRONG_FLAG).any()
+        return int(self.unopened.sum()) == self.mines and not (self.tiles == _WRONG_FLAG).any()
 
     @property
     def is_fresh(self) -> bool:
         """No cell opened or marked yet."""
-        return bool((self.tiles == Tile.HIDDEN).all())
+        return bool((self.tiles == _HIDDEN).all())

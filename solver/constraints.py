@@ -70,11 +70,16 @@ class Constraints:
         known = read.known
         return [known.get(key) or read(key) for key in self.keys]
 
-    @cached_property
-    def unknown(self) -> frozenset[Cell]:
-        """The unknown cells as a set, built on demand: most moves need only their count."""
-        columns = self.board.columns
-        return frozenset(divmod(i, columns) for i in np.flatnonzero(self.unknown_mask).tolist())
+    def unknown_besides(self, cells: frozenset[Cell]) -> frozenset[Cell]:
+        """The unknown cells not in ``cells`` (unknown ones), as a set: read off the mask, with
+        no set of every unknown cell made first (the analysis asks for those touching no
+        number, most of them early in a game)."""
+        away = self.unknown_mask.copy()
+        if cells:
+            rows, columns = zip(*cells, strict=True)
+            away[rows, columns] = False
+        width = self.board.columns
+        return frozenset(divmod(i, width) for i in np.flatnonzero(away).tolist())
 
 
 def read_constraints(board: Board) -> Constraints:

@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections import OrderedDict, defaultdict
 from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import cache
 from math import comb
 from typing import cast
 
@@ -32,6 +31,11 @@ from solver.analysis import Analysis, Group
 from solver.board import Board, Cell, Tile
 from solver.group_count import Polynomial, polynomial_product, ways
 from solver.settings import current
+
+try:
+    from solver import _guess_core as _core
+except ImportError:  # a checkout whose extension is not built: the same classes, in Python
+    _core = None  # type: ignore[assignment]
 
 _CLOSED = (int(Tile.HIDDEN), int(Tile.QUESTION))
 """The tiles of :attr:`Tile.is_closed`, as ints (read off the tile array, without a Tile each)."""
@@ -70,6 +74,7 @@ class LookAhead:
         }
         self._layouts: dict[int, _Layouts | None] = {}
         self._others: dict[tuple[int, ...], Polynomial] = {}
+        self._completed: dict[tuple[tuple[int, ...], int, int], int] = {}
         grouped = frozenset(self.group_of)
         self.fixed_mines = analysis.mines - grouped
         """Certain mines in no group: the mine count the groups share already leaves them out."""
@@ -145,22 +150,24 @@ class LookAhead:
         all, so the groups' layouts are counted by those two (small numbers, in numpy) and each
         such class is weighed once, exactly, instead of each layout.
         """
-        to_place = self.to_place
-        others = self._untouched(tuple(touched))
+        to_place, groups = self.to_place, tuple(touched)
         spare_off = len(self.off_free) - len(off_around) - (cell in self.off_free)
         k = len(off_around)
 
-        @cache
         def completions(mines: int, in_off_around: int) -> int:
             """Full-board layouts completing ``mines`` in the touched groups, ``in_off_around``
             in the off-frontier neighbours, ``cell`` safe."""
             rest = to_place - mines - in_off_around
-            return comb(k, in_off_around) * sum(
-                count * ways(spare_off, rest - u) for u, count in others.items()
-            )
+            return comb(k, in_off_around) * self._completing(groups, spare_off, rest)
 
         counts = _NumberCounts()
-        for near, mines, layouts, mined_in in _classes(cell, frozenset(unknown), enumerated):
+        unknown_cells = frozenset(unknown)
+        classes = (
+            _classes(cell, unknown_cells, enumerated)
+            if _core is None
+            else _core.layout_classes(cell, unknown_cells, enumerated)
+        )
+        for near, mines, layouts, mined_in in classes:
             for j in range(k + 1):
                 w = completions(mines, j)
                 if not w:
@@ -172,6 +179,18 @@ class LookAhead:
                     mined[mine] += times * w
                 counts.off_mined_weight[shown] += layouts * w * j
         return counts
+
+    def _completing(self, touched: tuple[int, ...], spare_off: int, mines: int) -> int:
+        """The layouts of the groups not in ``touched`` and ``spare_off`` off-frontier cells
+        that hold ``mines`` together: a sum of hundred-digit products, the same for every
+        candidate touching the same groups (the cells away from the frontier touch none)."""
+        key = (touched, spare_off, mines)
+        known = self._completed.get(key)
+        if known is None:
+            others = self._untouched(touched)
+            known = sum(count * ways(spare_off, mines - u) for u, count in others.items())
+            self._completed[key] = known
+        return known
 
     def _untouched(self, touched: tuple[int, ...]) -> Polynomial:
         """The layouts of the groups not in ``touched``, by their mines (the candidates of one
@@ -223,17 +242,7 @@ class _Layouts:
 
     @classmethod
     def of(cls, group: Group) -> _Layouts:
-        cells = tuple(sorted(group.cells))
-        column = {cell: i for i, cell in enumerate(cells)}
-        rows: list[int] = []
-        columns: list[int] = []
-        count = 0
-        for count, layout in enumerate(group.layouts(), start=1):
-            rows += [count - 1] * len(layout)
-            columns += [column[c] for c in layout]
-        mined = np.zeros((count, len(cells)), dtype=bool)
-        mined[rows, columns] = True
-        return cls(cells, mined)
+        return cls(*group.layout_table())
 
 
 def _classes(

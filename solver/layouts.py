@@ -20,7 +20,7 @@ from math import comb
 import numpy as np
 
 from solver.board import Board, Cell, Tile
-from solver.engine import neighbour_counts
+from solver.engine import neighbour_counts, neighbour_table
 from solver.errors import PositionTooLarge
 from solver.settings import current
 
@@ -48,11 +48,11 @@ def consistent_layouts(board: Board, index: dict[Cell, int], max_layouts: int) -
     hidden_around = neighbour_counts(board.closed)
     if (numbers & ((needs < 0) | (needs > hidden_around))).any():
         return []
-    constraints: list[tuple[int, list[int]]] = []
-    for r, c in zip(*(numbers & (hidden_around > 0)).nonzero(), strict=True):
-        cell = (int(r), int(c))
-        hidden = [index[n] for n in board.neighbours(cell) if n in index]
-        constraints.append((int(needs[cell]), hidden))
+    rows, columns = (numbers & (hidden_around > 0)).nonzero()
+    cells = list(zip(rows.tolist(), columns.tolist(), strict=True))
+    constraints = list(
+        zip(needs[rows, columns].tolist(), hidden_neighbours(board, cells, index), strict=True)
+    )
     frontier = {cell for _, cells in constraints for cell in cells}
     off_frontier = [i for i in range(len(index)) if i not in frontier]
     steps = [0]
@@ -90,6 +90,18 @@ def consistent_layouts(board: Board, index: dict[Cell, int], max_layouts: int) -
         for rest in {rest for _, rest in chosen_frontiers}
     }
     return [mask | off for mask, rest in chosen_frontiers for off in off_layouts[rest]]
+
+
+def hidden_neighbours(board: Board, cells: list[Cell], index: dict[Cell, int]) -> list[list[int]]:
+    """For each of ``cells``, the bits in ``index`` of its neighbours there, in the order of
+    :meth:`~solver.board.Board.neighbours`: read off flat tables, as a search sets up over
+    hundreds of cells."""
+    columns = board.columns
+    bit_of = [-1] * (board.rows * columns)
+    for (r, c), bit in index.items():
+        bit_of[r * columns + c] = bit
+    around = neighbour_table(board.rows, columns)
+    return [[bit_of[n] for n in around[r * columns + c] if bit_of[n] >= 0] for r, c in cells]
 
 
 def _frontier_parts(constraints: list[tuple[int, list[int]]]) -> list[list[int]]:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import heapq
 import re
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import islice
@@ -43,7 +44,7 @@ from solver.constraints import read_constraints
 from solver.deduce import certain_cells
 from solver.engine import FirstClick, Game, neighbour_counts
 from solver.errors import BoardError, MoveError, PositionTooLarge
-from solver.guess import LookAhead, forced_fifty_fifty
+from solver.guess import LookAhead, Outlook, forced_fifty_fifty
 from solver.rollout import playout_wins
 from solver.settings import current, using
 from solver.winprob import best_guess
@@ -116,9 +117,11 @@ def next_moves(
     if not safe:
         analysis = analyze_position(position, (safe, mines))
         safe, mines = analysis.safe, analysis.mines
-    moves = [
-        Move(cell, Action.FLAG) for cell in sorted(mines) if flags and board[cell] != Tile.FLAG
-    ]
+    moves = (
+        [Move(cell, Action.FLAG) for cell in sorted(mines) if board[cell] != Tile.FLAG]
+        if flags
+        else []
+    )
     if safe:
         return moves + [Move(cell, Action.OPEN) for cell in sorted(safe)]
     assert analysis is not None
@@ -157,43 +160,56 @@ def choose_guess(analysis: Analysis) -> tuple[Cell, float]:
         return forced, 0.5
     safety = 1.0 - analysis.probabilities()
     candidates = _candidates(board, analysis, safety)
-    unknown_around = _unknown_neighbour_counts(board)
-    look = LookAhead(analysis)
-    outlooks = {cell: look.outlook(cell) for cell in candidates}
-    by_safety = _by_safety(board, safety)
+    scorer = _Scorer(analysis, safety, settings.second_safety_weight)
+    if not settings.rollout_layouts:
+        best = _best_scored(candidates, safety, scorer.score)
+    else:
+        ranked = sorted(candidates, key=scorer.score, reverse=True)
+        best = _played_out(analysis, ranked, [scorer.score(cell)[0] for cell in ranked])
+    return best, float(safety[best])
 
-    def safest_besides(excluded: frozenset[Cell]) -> tuple[float, float]:
+
+class _Scorer:
+    """The scores of one position's candidate guesses. A class, not functions nested in
+    :func:`choose_guess`: compiled, those shared one closure that referred to itself, so each
+    guess's analysis and look-ahead waited for the garbage collector to be freed."""
+
+    def __init__(self, analysis: Analysis, safety: np.ndarray, second_weight: float) -> None:
+        self.safety = safety
+        self.second_weight = second_weight
+        self.look = LookAhead(analysis)
+        self.outlooks: dict[Cell, Outlook | None] = {}
+        self.by_safety = _SafestFirst(analysis.board, safety)
+        self.unknown_around = _unknown_neighbour_counts(analysis.board)
+
+    def safest_besides(self, excluded: frozenset[Cell]) -> tuple[float, float]:
         """The safeties of the two safest unknown cells not in ``excluded`` (0 for none)."""
-        found = islice((p for p, cell in by_safety if cell not in excluded), 2)
+        safest = self.by_safety.first(len(excluded) + 2)
+        found = islice((p for p, cell in safest if cell not in excluded), 2)
         first, second = (*found, 0.0, 0.0)[:2]
         return first, second
 
-    def blend(first: float, second: float) -> float:
+    def blend(self, first: float, second: float) -> float:
         """How good a position is for the next guess: mostly its safest cell, partly the next."""
-        weight = settings.second_safety_weight
+        weight = self.second_weight
         return (1 - weight) * first + weight * second
 
-    def score(cell: Cell) -> tuple[float, int]:
+    def score(self, cell: Cell) -> tuple[float, int]:
         """The chance of surviving this guess, times the blended safety of the next one."""
-        outlook = outlooks[cell]
+        if cell not in self.outlooks:
+            self.outlooks[cell] = self.look.outlook(cell)
+        outlook = self.outlooks[cell]
         if outlook is None:
-            return float(safety[cell]) * blend(*safest_besides(frozenset({cell}))), 0
-        elsewhere = safest_besides(outlook.reassessed | {cell})
+            return float(self.safety[cell]) * self.blend(*self.safest_besides(frozenset({cell}))), 0
+        elsewhere = self.safest_besides(outlook.reassessed | {cell})
         second = 0.0
         for shown, chance in outlook.shows.items():
             top = sorted(
                 (outlook.next_safety[shown], outlook.second_safety[shown], *elsewhere),
                 reverse=True,
             )
-            second += chance * blend(top[0], top[1])
-        return second, -int(unknown_around[cell])
-
-    if not settings.rollout_layouts:
-        best = max(candidates, key=score)
-    else:
-        ranked = sorted(candidates, key=score, reverse=True)
-        best = _played_out(analysis, ranked, [score(cell)[0] for cell in ranked])
-    return best, float(safety[best])
+            second += chance * self.blend(top[0], top[1])
+        return second, -int(self.unknown_around[cell])
 
 
 def _played_out(analysis: Analysis, ranked: list[Cell], scores: list[float]) -> Cell:
@@ -226,19 +242,50 @@ def play_to_end(game: Game) -> bool:
     return game.board.is_won
 
 
-def _by_safety(board: Board, safety: np.ndarray) -> list[tuple[float, Cell]]:
-    """The unknown cells with their safeties, safest first (among equally safe cells any order
-    gives the same safeties, which is all that is read of them)."""
-    rows, columns = board.closed.nonzero()
-    safeties = safety[rows, columns]
-    order = np.argsort(-safeties, kind="stable")
-    return list(
-        zip(
-            safeties[order].tolist(),
-            zip(rows[order].tolist(), columns[order].tolist(), strict=True),
-            strict=True,
-        )
-    )
+def _best_scored(
+    candidates: list[Cell], safety: np.ndarray, score: Callable[[Cell], tuple[float, int]]
+) -> Cell:
+    """``max(candidates, key=score)``, without scoring a cell whose safety is below the best
+    score so far: a score is the chance of surviving the cell times chances of at most 1, so
+    it cannot beat that one, nor tie it (``_ROUNDING`` covers the sum's rounding)."""
+    best, best_key = candidates[0], score(candidates[0])
+    for cell in candidates[1:]:
+        if float(safety[cell]) * (1 + _ROUNDING) < best_key[0]:
+            continue
+        key = score(cell)
+        if key > best_key:
+            best, best_key = cell, key
+    return best
+
+
+_ROUNDING = 1e-9
+"""Far more than the relative rounding error of a score (a sum of a few products)."""
+
+
+class _SafestFirst:
+    """The unknown cells with their safeties, safest first, read into Python only as far as a
+    score needs them (among equally safe cells any order gives the same safeties, which is all
+    that is read of them)."""
+
+    def __init__(self, board: Board, safety: np.ndarray) -> None:
+        rows, columns = board.closed.nonzero()
+        safeties = safety[rows, columns]
+        order = np.argsort(-safeties, kind="stable")
+        self._safeties, self._rows, self._columns = safeties[order], rows[order], columns[order]
+        self._read: list[tuple[float, Cell]] = []
+
+    def first(self, count: int) -> list[tuple[float, Cell]]:
+        """At least the ``count`` safest (all of them when there are fewer)."""
+        if count > len(self._read):
+            count = max(count, 2 * len(self._read))
+            self._read = list(
+                zip(
+                    self._safeties[:count].tolist(),
+                    zip(self._rows[:count].tolist(), self._columns[:count].tolist(), strict=True),
+                    strict=True,
+                )
+            )
+        return self._read
 
 
 def _first_move(board: Board, rule: FirstClick) -> Move:
@@ -257,10 +304,9 @@ def _candidates(board: Board, analysis: Analysis, safety: np.ndarray) -> list[Ce
     usable = hidden & (safety > 0)
     threshold = float(safety[usable].max()) * settings.candidate_safety_ratio
     off = analysis.off_frontier
+    rows, columns = (usable & (safety >= threshold)).nonzero()
     frontier = [
-        (int(r), int(c))
-        for r, c in zip(*(usable & (safety >= threshold)).nonzero(), strict=True)
-        if (int(r), int(c)) not in off
+        cell for cell in zip(rows.tolist(), columns.tolist(), strict=True) if cell not in off
     ]
     frontier.sort(key=lambda cell: -safety[cell])
     chosen = frontier[: settings.max_candidates]
@@ -269,11 +315,10 @@ def _candidates(board: Board, analysis: Analysis, safety: np.ndarray) -> list[Ce
         if safety[some_off] >= threshold:
             # Read from lists: indexing a numpy array cell by cell costs more than the sort.
             unknown_around = _unknown_neighbour_counts(board).tolist()
-            chosen += heapq.nsmallest(
-                settings.off_frontier_candidates,
-                off,
-                key=lambda cell: (unknown_around[cell[0]][cell[1]], cell),
+            fewest = heapq.nsmallest(
+                settings.off_frontier_candidates, ((unknown_around[r][c], (r, c)) for r, c in off)
             )
+            chosen += [cell for _, cell in fewest]
     return chosen
 
 

@@ -20,6 +20,7 @@ from typing import cast
 
 from solver.board import Board, Cell
 from solver.errors import PositionTooLarge
+from solver.layouts import hidden_neighbours
 from solver.settings import current
 
 try:
@@ -39,8 +40,7 @@ def new_search(
     most = current().max_unresolved
     if unresolved > most:
         raise PositionTooLarge(f"{unresolved} cells are still undecided, more than {most}")
-    index = {cell: i for i, cell in enumerate(cells)}
-    neighbours = [[index[n] for n in board.neighbours(cell) if n in index] for cell in cells]
+    neighbours = hidden_neighbours(board, cells, {cell: i for i, cell in enumerate(cells)})
     if _core is None:
         return Search(layouts, weights, neighbours, max_visits, PositionTooLarge)
     # The compiled twin has Search's methods (its stub, solver/_winprob_core.pyi, lists them).

@@ -34,6 +34,7 @@ from solver import (
     group_count,
 )
 from solver import analysis as analysis_module
+from solver.analysis import Group
 from solver.constraints import read_constraints
 from solver.deduce import certain_cells
 from solver.settings import current, using
@@ -142,6 +143,31 @@ def test_groups_partition_the_undecided_frontier_and_multiply_to_the_layouts(
         assert group.cells.isdisjoint(settled_safe | settled_mines)
     off = [result.probability(cell) for cell in result.off_frontier]
     assert len(set(off)) <= 1
+
+
+def _table_layouts(group: Group) -> list[frozenset[Cell]]:
+    """The rows of a group's layout table, each as the set of its mines."""
+    cells, mined = group.layout_table()
+    return [frozenset(c for c, mine in zip(cells, row, strict=True) if mine) for row in mined]
+
+
+@settings(max_examples=200, deadline=None)
+@given(small_positions)
+def test_a_groups_layout_table_holds_its_layouts(board: Board) -> None:
+    for group in analyze(board).groups:
+        table = _table_layouts(group)
+        assert sorted(group.cells) == list(group.layout_table()[0])
+        assert Counter(table) == Counter(group.layouts())
+
+
+def test_a_layout_table_leaves_out_the_layouts_a_dropped_number_forbids() -> None:
+    board = read_fixture("expert_wide_frontier.txt")
+    with using(replace(current(), max_states=3)):
+        relaxed = analyze(board)
+    dropped = [g for g in relaxed.groups if not g.exact and g.layout_count <= 20_000]
+    assert dropped
+    for group in dropped:
+        assert Counter(_table_layouts(group)) == Counter(group.layouts())
 
 
 def test_off_frontier_cells_are_weighted_by_the_mines_they_can_take() -> None:
