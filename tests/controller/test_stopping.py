@@ -20,9 +20,14 @@ from controller.stopping import STOP_GRACE, StopKey, StopRequested, stop_on_sign
 
 
 def _signal_later(seconds: float) -> threading.Timer:
-    timer = threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGTERM))
+    timer = _signal_timer(seconds)
     timer.start()
     return timer
+
+
+def _signal_timer(seconds: float) -> threading.Timer:
+    """A timer that sends this process SIGTERM ``seconds`` after it is started."""
+    return threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGTERM))
 
 
 def _answers(connection: object, within: float = 3.0) -> bool:
@@ -48,8 +53,9 @@ def test_a_stop_signal_in_the_middle_of_x_requests_leaves_the_connection_working
     stops = 0
     with stop_on_signals():
         for _ in range(60):
-            timer = _signal_later(chance.uniform(0.0001, 0.003))
+            timer = _signal_timer(chance.uniform(0.0001, 0.003))
             try:
+                timer.start()  # the signal may come while the timer's thread starts
                 for _ in range(5000):
                     connection.sync()
             except StopRequested as stop:
