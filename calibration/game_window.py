@@ -64,6 +64,8 @@ class GameWindow:
         """Seconds the board must hold still after a click to count as drawn: longer once the
         game is seen to animate what a click opens."""
         self.floods_watched = 0
+        """Clicks that opened a patch watched so far for an animation (at most
+        :data:`FLOODS_WATCHED`)."""
 
     def click(
         self,

@@ -91,8 +91,6 @@ class CalibrationPlayer:
         ``evidence`` is what other windows of the same program showed (None: a new one).
         """
         point, fresh, after = click_the_hidden_tile(pointer, grabber, window)
-        animated = animation_end(grabber, window, after)
-        after = after if animated is None else animated
         grid = _board_grid(window, point, fresh, after)
         if evidence is None:
             evidence = Evidence(Catalogue(grid.hidden))
@@ -104,9 +102,12 @@ class CalibrationPlayer:
             )
         view = BoardView(grabber, evidence.catalogue, grid, window, fresh)
         player = cls(pointer, view, evidence, seed)
+        # The board alone is watched for an animation of the first opening: a window's timer,
+        # started by that click, ticks beside it.
+        animated = animation_end(grabber, view.board_rect, view.board_part(after))
         if animated is not None:
             player.window.quiet = waits.ANIMATION_WATCH
-        board = (view.board_part(fresh), view.board_part(after))
+        board = (view.board_part(fresh), view.board_part(after) if animated is None else animated)
         first = Step(
             ClickKind.OPEN,
             grid.cell_at(*point),
