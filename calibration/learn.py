@@ -27,7 +27,7 @@ from calibration.pointer import Pointer
 from calibration.record import ClickKind, Evidence, PlayedGame
 from calibration.session import CalibrationPlayer
 from calibration.skin_build import build_skin, verify
-from calibration.view import settled
+from calibration.view import QUIET, settled
 from solver import GameState, Tile
 from solver.bench.progress import progress_bar
 from vision.geometry import Rect
@@ -438,6 +438,8 @@ class _Learner:
         rule = first_click_rule(first_opens(player.evidence.games, meanings))
         if rule is not None:
             skin.extra["first_click"] = rule.value
+        if player.window.quiet > QUIET:  # the game animates what a click opens
+            skin.extra["animation_still"] = player.window.quiet
         if self.mines is not None:
             skin.extra["board"] = board_text(view.grid.rows, view.grid.columns, self.mines)
         evidence = player.evidence

@@ -92,8 +92,9 @@ class ScreenTable:
         self.stopwatch = stopwatch or Stopwatch()
         self._grabber = grabber
         self._timed_grabber = TimedGrabber(grabber, self.stopwatch)
-        self._still = StillRule()
-        """How long a frame holds still to count as drawn, learned on this window."""
+        self._still = StillRule(skin.extra.get("animation_still"))
+        """How long a frame holds still to count as drawn, learned on this window (or by
+        calibration, for a game that animates what a click opens)."""
         self._skin = skin
         self._mouse = mouse
         self._save_skin = save_skin

@@ -301,6 +301,8 @@ class DrawnGame:
         self.dialog_open = False
         self.dialogs_closed = 0
         self.losses = 0
+        self.endings: list[GameState] = []
+        """How each game ended, as the game knows it (won or lost), in order."""
         self.message_on_loss = message_on_loss
         """Seconds a message drawn over the board stays after a loss (no window: kmines)."""
         self.lost_at = -math.inf
@@ -575,6 +577,7 @@ class DrawnGame:
                 self.hidden_when_won = ~opened & ~flagged & (self.game.board.tiles == Tile.FLAG)
             if playing and self.game.state is not GameState.PLAYING:
                 self.ended_at = time.monotonic()
+                self.endings.append(self.game.state)
             if playing and self.game.state is GameState.WON:
                 self.won_at = time.monotonic()
             lost = self.game.state is GameState.LOST

@@ -49,6 +49,7 @@ EXTRA_TYPES: dict[str, type] = {
     "first_click": str,
     "board": str,
     "click_pause": float,
+    "animation_still": float,
     "chord": str,
     "right_click_marks": bool,
 }
@@ -56,9 +57,15 @@ EXTRA_TYPES: dict[str, type] = {
 never used. ``board`` is the board calibrated, when its mine count was given, as
 ``ROWSxCOLUMNSxMINES`` (for example ``8x8x10``): play takes that count for a board of its size.
 ``click_pause`` is the seconds play waits after each click, learned when the game missed clicks
-sent faster. ``chord`` is how the game takes a chord, one of :data:`CHORD_WAYS`, learned in
-play. ``right_click_marks`` is False for a game whose right-click marks no cell (a web game that
-flags with Ctrl+click): its skin has no flag, and play sends no flag and no chord."""
+sent faster. ``animation_still`` is the seconds a board must hold still after a click to count
+as drawn, for a game calibration saw animate what a click opens (at most
+:data:`MAX_ANIMATION_STILL`). ``chord`` is how the game takes a chord, one of
+:data:`CHORD_WAYS`, learned in play. ``right_click_marks`` is False for a game whose
+right-click marks no cell (a web game that flags with Ctrl+click): its skin has no flag, and
+play sends no flag and no chord."""
+MAX_ANIMATION_STILL = 1.0
+"""Most seconds a skin may ask a board to hold still after a click: a look waits at most
+:data:`vision.stable.STILL_TIMEOUT` (2 s) for that."""
 CHORD_WAYS = ("middle", "both", "left", "none")
 """How a game may take a chord on a number: the middle button, the left and right buttons
 together, a left click; or not at all."""
@@ -308,6 +315,12 @@ class Skin:
         chord = self.extra.get("chord")
         if chord is not None and chord not in CHORD_WAYS:
             return f"extra.chord {shown(chord)} is not one of {', '.join(CHORD_WAYS)}"
+        still = self.extra.get("animation_still")
+        if still is not None and not 0 < still <= MAX_ANIMATION_STILL:
+            return (
+                f"extra.animation_still {shown(still)} is not above 0 and at most "
+                f"{MAX_ANIMATION_STILL}"
+            )
         board = self.extra.get("board")
         if board is not None and parse_board(board) is None:
             return f"extra.board {shown(board)} is not ROWSxCOLUMNSxMINES (mines < cells)"

@@ -107,12 +107,19 @@ class StillRule:
     still so :data:`SURE_INTERVAL` later, :data:`TRIAL_LOOKS` times. One that changed by then
     says the game animates: every look from then on waits the sure interval, as all did before.
     Other looks (a new game, a re-read of a cell not readable) always wait the sure interval.
+
+    A game calibration saw animate a ring of cells at a time, each ring some frames apart,
+    holds still between two rings far longer than the sure interval: its skin gives the
+    ``animation_still`` seconds a board must hold still to count as drawn, waited from the
+    first look on.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, animation_still: float | None = None) -> None:
         self.trials = 0
         """Boards read quickly that held still for the sure interval too."""
-        self.animates = False
+        self.animates = animation_still is not None
+        self.sure_interval = SURE_INTERVAL if animation_still is None else animation_still
+        """Seconds a frame holds still to count as drawn, but for quick looks."""
 
     def wait(
         self,
@@ -131,7 +138,7 @@ class StillRule:
             grabber,
             region,
             watch=watch,
-            interval=QUICK_INTERVAL if quick else SURE_INTERVAL,
+            interval=QUICK_INTERVAL if quick else self.sure_interval,
             differs_from=differs_from,
             timeout=timeout,
         )

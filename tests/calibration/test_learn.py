@@ -71,6 +71,7 @@ def test_a_drawn_game_teaches_its_tiles_faces_and_first_click_rule_by_clicks_alo
     assert Tile.QUESTION not in result.missing_tiles
     assert result.skin.extra["first_click"] == "opening"
     assert result.skin.mines_for(9, 9) == 10  # the count calibration was told
+    assert "animation_still" not in result.skin.extra  # it draws each click at once
 
 
 @pytest.mark.parametrize("step", [0.1, 0.25])
@@ -83,7 +84,29 @@ def test_a_game_that_animates_its_flood_a_ring_at_a_time_is_learned(step: float)
     assert {Tile.HIDDEN, Tile.FLAG, Tile.MINE, Tile.EXPLODED, Tile.ONE} <= set(
         result.skin.templates
     )
+    assert result.skin.extra["animation_still"] > step  # play's reads wait that long too
     assert_learned_truly(result, screen, result.skin.templates)
+
+
+@pytest.mark.parametrize("step", [0.1, 0.25])
+def test_a_game_that_animates_its_flood_is_played_from_boards_that_settled(
+    step: float, tmp_path: Path
+) -> None:
+    """Play on the same game (issue 49 item 5, in play): every game ends won or lost as the
+    game says, none stopped, from reads of the board once its animation settled."""
+    screen = DrawnGame(seed=2, rule="opening", flood_step=step)
+    skin = calibrated(screen, max_games=8).skin
+    screen.start_new_game()
+    geometry = locate(skin, screen.grab(), shape=(9, 9))
+    table = ScreenTable(
+        screen, skin, geometry, GuardedMouse(screen), 10, game="drawn", first_click="opening"
+    )
+    ended_before = len(screen.endings)
+    records = played_to_the_end(table, 4, tmp_path)
+    assert [r.result for r in records] == [
+        Result.WON if state is GameState.WON else Result.LOST
+        for state in screen.endings[ended_before:]
+    ]
 
 
 def test_a_game_whose_face_shows_its_won_picture_at_launch_learns_its_playing_face() -> None:

@@ -173,3 +173,17 @@ def test_looks_not_after_a_click_wait_the_sure_interval(monkeypatch: pytest.Monk
     started = game.now
     rule.wait(game, REGION)
     assert game.now - started >= SURE_INTERVAL
+
+
+def test_a_game_calibration_saw_animate_is_read_once_still_for_the_skins_interval(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A game that holds a half-drawn flood still for 0.25 s (a ring of cells at a time) is
+    read whole from the first click when its skin asks 0.3 s of stillness; with the sure
+    interval alone the half-drawn frame would pass."""
+    game = DrawingGame(monkeypatch, half_drawn=0.25)
+    frame = read_after_click(game, StillRule(animation_still=0.3))
+    assert int(frame[0, 0, 0]) == game.shown
+    game.half_drawn = 0.25
+    frame = StillRule().wait(game, REGION, differs_from=game.click())
+    assert int(frame[0, 0, 0]) == game.shown - 1  # what the learned interval guards against
