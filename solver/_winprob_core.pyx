@@ -526,3 +526,21 @@ def part_layouts(
                 raise too_large(f"enumerating the layouts took over {max_steps} steps")
     steps[0] = taken
     return found
+
+
+def hidden_neighbours(dict index, int columns, tuple around, list cells) -> list[list[int]]:
+    """:func:`solver.layouts.hidden_neighbours` in C: for each (row, column) of ``cells``, the
+    bits in ``index`` of its neighbours (``around``: each flat cell's flat neighbours, in
+    order) that have one."""
+    cdef vector[int] bit_of = vector[int](len(around), -1)
+    cdef int r, c, n
+    for (r, c), bit in index.items():
+        bit_of[r * columns + c] = bit
+    cdef list out = [], row
+    for r, c in cells:
+        row = []
+        for n in <tuple>around[r * columns + c]:
+            if bit_of[n] >= 0:
+                row.append(bit_of[n])
+        out.append(row)
+    return out
