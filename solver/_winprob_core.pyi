@@ -27,7 +27,6 @@ def part_layouts(
     max_steps: int,
     too_large: type[Exception],
 ) -> list[tuple[int, int]]: ...
-
 def hidden_neighbours(
     index: dict[tuple[int, int], int],
     columns: int,
