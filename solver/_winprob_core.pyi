@@ -27,3 +27,9 @@ def part_layouts(
     max_steps: int,
     too_large: type[Exception],
 ) -> list[tuple[int, int]]: ...
+def hidden_neighbours(
+    index: dict[tuple[int, int], int],
+    columns: int,
+    around: tuple[tuple[int, ...], ...],
+    cells: list[tuple[int, int]],
+) -> list[list[int]]: ...

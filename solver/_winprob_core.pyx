@@ -89,6 +89,9 @@ cdef class Search:
     """Per openable cell and number, ``words`` words: the layouts showing that number there."""
     cdef vector[int] showing_row
     """Per cell, its first row in :attr:`showing_flat` (-1 for a cell never opened)."""
+    cdef vector[vector[int]] numbers_shown
+    """Per cell, the numbers some layout shows there, in order: a split skips the rest, whose
+    rows are empty (most cells can show only two to four numbers)."""
     cdef vector[int64_t] weight
     cdef vector[vector[int]] neighbours
     cdef vector[int] unresolved_cells
@@ -163,6 +166,13 @@ cdef class Search:
                 )
             for c in mines_of[i]:
                 is_mine[c] = 0
+        self.numbers_shown.resize(cells)
+        for c in self.openable_cells:
+            for n in range(NUMBERS):
+                for w in range(words):
+                    if self.showing_flat[(self.showing_row[c] + n) * words + w]:
+                        self.numbers_shown[c].push_back(n)
+                        break
 
     @property
     def unresolved(self) -> list[int]:
@@ -291,13 +301,17 @@ cdef class Search:
         cdef bint any_left
         cdef const uint64_t* showing
         cdef uint64_t* piece
+        cdef const vector[int]* numbers
+        cdef size_t k
         for cell in frame.newly_safe:
             finer = 0
+            numbers = &self.numbers_shown[cell]
+            if frame.finer.size() < pieces * numbers.size() * live:
+                frame.finer.resize(2 * pieces * numbers.size() * live)
             for p in range(pieces):
-                for number in range(NUMBERS):
+                for k in range(numbers.size()):
+                    number = deref(numbers)[k]
                     showing = &self.showing_flat[(self.showing_row[cell] + number) * words]
-                    if frame.finer.size() < (finer + 1) * live:
-                        frame.finer.resize(2 * (finer + 1) * live)
                     piece = &frame.finer[finer * live]
                     any_left = False
                     for i in range(live):
@@ -512,3 +526,21 @@ def part_layouts(
                 raise too_large(f"enumerating the layouts took over {max_steps} steps")
     steps[0] = taken
     return found
+
+
+def hidden_neighbours(dict index, int columns, tuple around, list cells) -> list[list[int]]:
+    """:func:`solver.layouts.hidden_neighbours` in C: for each (row, column) of ``cells``, the
+    bits in ``index`` of its neighbours (``around``: each flat cell's flat neighbours, in
+    order) that have one."""
+    cdef vector[int] bit_of = vector[int](len(around), -1)
+    cdef int r, c, n
+    for (r, c), bit in index.items():
+        bit_of[r * columns + c] = bit
+    cdef list out = [], row
+    for r, c in cells:
+        row = []
+        for n in <tuple>around[r * columns + c]:
+            if bit_of[n] >= 0:
+                row.append(bit_of[n])
+        out.append(row)
+    return out

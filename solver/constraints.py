@@ -26,13 +26,20 @@ except ImportError:  # a checkout whose extension is not built: the same reading
 _END_OF_GAME_TILES = (Tile.MINE, Tile.EXPLODED, Tile.WRONG_FLAG)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Constraint:
     """``mines`` of the ``unknown`` cells around the number at ``cell`` are mines."""
 
     cell: Cell
     unknown: frozenset[Cell]
     mines: int
+
+    def __init__(self, cell: Cell, unknown: frozenset[Cell], mines: int) -> None:
+        # Written out, so that it is compiled with this module, where the generated one would
+        # be interpreted: each analysis makes one per number.
+        object.__setattr__(self, "cell", cell)
+        object.__setattr__(self, "unknown", unknown)
+        object.__setattr__(self, "mines", mines)
 
 
 @dataclass(frozen=True)

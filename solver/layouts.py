@@ -97,10 +97,12 @@ def hidden_neighbours(board: Board, cells: list[Cell], index: dict[Cell, int]) -
     :meth:`~solver.board.Board.neighbours`: read off flat tables, as a search sets up over
     hundreds of cells."""
     columns = board.columns
+    around = neighbour_table(board.rows, columns)
+    if _core is not None:  # the same lists, built in C
+        return _core.hidden_neighbours(index, columns, around, cells)
     bit_of = [-1] * (board.rows * columns)
     for (r, c), bit in index.items():
         bit_of[r * columns + c] = bit
-    around = neighbour_table(board.rows, columns)
     return [[bit_of[n] for n in around[r * columns + c] if bit_of[n] >= 0] for r, c in cells]
 
 

@@ -58,13 +58,20 @@ class Action(StrEnum):
     CHORD = "chord"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Move:
     """One action on one cell, with the estimated chance that it is safe (1.0 when certain)."""
 
     cell: Cell
     action: Action
     safety: float = 1.0
+
+    def __init__(self, cell: Cell, action: Action, safety: float = 1.0) -> None:
+        # Written out, so that it is compiled with this module, where the generated one would
+        # be interpreted: a move is made per cell opened.
+        object.__setattr__(self, "cell", cell)
+        object.__setattr__(self, "action", action)
+        object.__setattr__(self, "safety", safety)
 
     @property
     def is_guess(self) -> bool:

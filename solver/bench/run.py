@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from solver.bench.play import Strategy, play_game
+from solver.bench.play import Strategy, fewer_collections, play_game
 from solver.bench.progress import progress_bar
 from solver.bench.results import BenchResult, win_fields
 from solver.board import LEVELS
@@ -48,7 +48,7 @@ def _play_chunk(
     """Play ``seeds`` with ``run_settings`` in force only while they play, and only in this
     thread: no process (a pool's or a cluster's) keeps one run's settings for the next chunk it
     is given, and a cluster's worker may play chunks of two runs at once in two threads."""
-    with using(run_settings):
+    with using(run_settings), fewer_collections():
         outcomes = [play_game(strategy, Game.level(level, rule, seed), seed) for seed in seeds]
     return _Chunk(
         first_seed=seeds.start,

@@ -126,3 +126,19 @@ def test_compiled_and_python_list_the_same_layouts_after_the_same_steps(
             with monkeypatch.context() as patch:
                 patch.setattr(layouts, "_core", _core_module)
                 assert listed() == python
+
+
+@pytest.mark.parametrize("board", POSITIONS[:20])
+def test_the_compiled_neighbour_lists_are_the_python_ones(
+    board: Board, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each hidden cell's and each number's neighbours with a bit, as both list them, in the
+    same order (the search and the listing are set up from them)."""
+    index = winprob._index(board)
+    numbers = [(r, c) for r in range(board.rows) for c in range(board.columns) if board[r, c] < 9]
+    cells = list(index) + numbers
+    compiled = layouts.hidden_neighbours(board, cells, index)
+    with monkeypatch.context() as patch:
+        patch.setattr(layouts, "_core", None)
+        assert layouts.hidden_neighbours(board, cells, index) == compiled
+    assert any(compiled)

@@ -5,6 +5,7 @@ that knows the mines, scripted moves): the benchmark is tested, not a solver.
 """
 
 import contextlib
+import gc
 import json
 import os
 import re
@@ -23,7 +24,12 @@ from bench_players import Action, Move, random_opener
 from controller.cli import main
 from controller.commands.bench import DEFAULT_STRATEGY
 from solver import Board, Cell, FirstClick, Game, GameState, Tile
-from solver.bench.play import load_strategy, measure_engine, play_game
+from solver.bench.play import (
+    YOUNG_OBJECTS_PER_COLLECTION,
+    load_strategy,
+    measure_engine,
+    play_game,
+)
 from solver.bench.results import format_table, write_json
 from solver.bench.run import run_benchmark
 from solver.errors import BenchError
@@ -80,6 +86,23 @@ def test_wins_match_games_played_by_hand_and_do_not_depend_on_workers() -> None:
         assert result.outcomes == "".join(
             "1" if play_by_hand(seed + i, "beginner", rule) else "0" for i in range(games)
         )
+
+
+def test_games_play_with_fewer_collections_and_leave_the_collector_as_it_was() -> None:
+    """The benchmark's games run with the youngest generation collected less often (its cost
+    is counted in a game's CPU time); the thresholds come back after, even for a game that
+    fails."""
+    seen: list[int] = []
+
+    def watching(board: Board, rule: FirstClick) -> list[Move]:
+        seen.append(gc.get_threshold()[0])
+        raise RuntimeError("a strategy that fails")
+
+    before = gc.get_threshold()
+    with pytest.raises(BenchError):
+        run_benchmark(watching, ["beginner"], [FirstClick.SAFE], games=1, workers=1)
+    assert seen == [YOUNG_OBJECTS_PER_COLLECTION]
+    assert gc.get_threshold() == before
 
 
 def test_timings_are_measured_per_decision_and_per_game() -> None:
