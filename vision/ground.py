@@ -7,21 +7,34 @@ template as from the hidden tile. The one-pixel ring around the tile shows the s
 ring alone: a Coons patch, the blend of the ring's rows interpolated down and its columns
 interpolated across, less the blend of its corners. Its mean is taken away per channel: the
 level is the match's business, the shape inside the cell is this one's. Calibration takes it
-away from a template cut from a cell over such an edge.
+away from a template cut from a cell over such an edge; a reader judges a cell it refused once
+more over it (:func:`over_their_ground`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
+
 import numpy as np
 import numpy.typing as npt
 
-from vision.match import BACKGROUND_NEAR, flat_background
+from solver import Cell, Tile
+from vision.match import BACKGROUND_NEAR, TemplateBank, Verdict, flat_background
 
 Floats = npt.NDArray[np.float64]
 
 FLATTER = 0.1
 """The share of a tile's pixels that must join its flat ground for the ground its ring shows to
 be taken away from it."""
+GROUND_EXPLAINS = 0.5
+"""A refused cell is read over its ground only if that leaves at most this share of its distance
+to the nearest template: the edge its ring shows explains most of what set it apart. A cell
+blended of two tiles (a frame caught mid-redraw) keeps over 0.59 of it whatever ring is drawn
+around it; opened 0s over the edge of a background picture seen through them kept 0.30 and 0.40."""
+MAX_GROUND_LOOKS = 16
+"""At most this many refused cells are judged again over their ground: more are a board that is
+covered or moved, not a gradient's edge."""
 
 
 def ground_shapes(ringed: npt.NDArray[np.uint8]) -> Floats:
@@ -57,3 +70,58 @@ def flattened(ringed: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
         return float(np.mean(away <= BACKGROUND_NEAR))
 
     return flat if flat_share(flat) > flat_share(tile) + FLATTER else np.array(tile)
+
+
+def over_their_ground(
+    verdict: Verdict,
+    ringed_picture: Callable[[Cell], npt.NDArray[np.uint8]],
+    bank: TemplateBank[Tile],
+    threshold: float,
+) -> Verdict:
+    """``verdict`` (of every cell of a board, read with ``bank`` at ``threshold``) with its
+    refused cells judged again over the ground their ring shows (``ringed_picture`` of a cell:
+    its tile with the pixel ring; see :func:`confirmed_over_ground`), at most
+    :data:`MAX_GROUND_LOOKS` of them."""
+    refused = np.argwhere(~verdict.accepted)
+    if not len(refused) or len(refused) > MAX_GROUND_LOOKS:
+        return verdict
+    ringed = np.stack([ringed_picture((row, column)) for row, column in refused.tolist()])
+    rows, columns = refused.T
+    confirmed, again = confirmed_over_ground(
+        bank, threshold, ringed, verdict.best[rows, columns], verdict.best_distance[rows, columns]
+    )
+    rows, columns = rows[confirmed], columns[confirmed]
+    best_distance, second_distance = verdict.best_distance.copy(), verdict.second_distance.copy()
+    within, unambiguous = verdict.within_threshold.copy(), verdict.unambiguous.copy()
+    best_distance[rows, columns] = again.best_distance[confirmed]
+    second_distance[rows, columns] = again.second_distance[confirmed]
+    within[rows, columns] = unambiguous[rows, columns] = True
+    return replace(
+        verdict,
+        best_distance=best_distance,
+        second_distance=second_distance,
+        within_threshold=within,
+        unambiguous=unambiguous,
+    )
+
+
+def confirmed_over_ground(
+    bank: TemplateBank[Tile],
+    threshold: float,
+    ringed: npt.NDArray[np.uint8],
+    nearest: npt.NDArray[np.intp],
+    distance: npt.NDArray[np.float32],
+) -> tuple[npt.NDArray[np.bool_], Verdict]:
+    """Which refused tiles (``ringed``: each with its pixel ring; ``nearest``: the template
+    each was nearest to, at ``distance``) read over the ground their ring shows, and the
+    verdict over it. A tile is accepted only as the one it was nearest to anyway, and only
+    where the ground explains most of its distance (:data:`GROUND_EXPLAINS`): the ground breaks
+    a near tie, it never changes what a cell reads."""
+    distances = bank.distances_over_ground(ringed[:, 1:-1, 1:-1], ground_shapes(ringed))
+    again = bank.judge(distances, threshold)
+    confirmed = (
+        again.accepted
+        & (again.best == nearest)
+        & (again.best_distance <= GROUND_EXPLAINS * distance)
+    )
+    return confirmed, again

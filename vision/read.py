@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any
 
@@ -29,19 +29,10 @@ from vision.cell_templates import cell_templates, class_banks, hidden_templates
 from vision.crops import default_crops_dir, save_crop
 from vision.errors import UnreadableCellError, UnreadableFaceError, VisionError
 from vision.geometry import BoardGeometry, Rect, join
-from vision.ground import ground_shapes
+from vision.ground import confirmed_over_ground, over_their_ground
 from vision.match import TemplateBank, Verdict, nearest_per_label, tile_gather
 from vision.opened import OPENED_TILES, Cells, Mask, opened_beside_zeros
 from vision.skin import FACE_STATES, Image, Skin
-
-GROUND_EXPLAINS = 0.5
-"""A refused cell is read over its ground only if that leaves at most this share of its distance
-to the nearest template: the edge its ring shows explains most of what set it apart. A cell
-blended of two tiles (a frame caught mid-redraw) keeps over 0.59 of it whatever ring is drawn
-around it; opened 0s over the edge of a background picture seen through them kept 0.30 and 0.40."""
-MAX_GROUND_LOOKS = 16
-"""At most this many refused cells are judged again over their ground: more are a board that is
-covered or moved, not a gradient's edge."""
 
 
 @dataclass(frozen=True)
@@ -311,56 +302,18 @@ class BoardReader:
 
     def _over_their_ground(self, frame: Image, verdict: Verdict) -> Verdict:
         """``verdict`` with its refused cells judged again over the ground their ring shows
-        (see :meth:`_confirmed_over_ground`), at most :data:`MAX_GROUND_LOOKS` of them."""
-        refused = np.argwhere(~verdict.accepted)
-        if not self._ringed or len(refused) > MAX_GROUND_LOOKS:
+        (:func:`vision.ground.over_their_ground`), on a board over a gradient."""
+        if not self._ringed:
             return verdict
-        (left, top), ringed = (self.region.left, self.region.top), []
-        for row, column in refused.tolist():
-            rect = self.check_rect((row, column))
-            x, y = rect.left - left, rect.top - top
-            ringed.append(frame[y : y + rect.height, x : x + rect.width])
-        rows, columns = refused.T
-        confirmed, again = self._confirmed_over_ground(
-            np.stack(ringed), verdict.best[rows, columns], verdict.best_distance[rows, columns]
-        )
-        rows, columns = rows[confirmed], columns[confirmed]
-        best_distance, second_distance = (
-            verdict.best_distance.copy(),
-            verdict.second_distance.copy(),
-        )
-        within, unambiguous = verdict.within_threshold.copy(), verdict.unambiguous.copy()
-        best_distance[rows, columns] = again.best_distance[confirmed]
-        second_distance[rows, columns] = again.second_distance[confirmed]
-        within[rows, columns] = unambiguous[rows, columns] = True
-        return replace(
-            verdict,
-            best_distance=best_distance,
-            second_distance=second_distance,
-            within_threshold=within,
-            unambiguous=unambiguous,
+        return over_their_ground(
+            verdict, partial(self._ringed_picture, frame), self._bank, self.skin.threshold
         )
 
-    def _confirmed_over_ground(
-        self,
-        ringed: npt.NDArray[np.uint8],
-        nearest: npt.NDArray[np.intp],
-        distance: npt.NDArray[np.float32],
-    ) -> tuple[npt.NDArray[np.bool_], Verdict]:
-        """Which refused tiles (``ringed``: each with its pixel ring; ``nearest``: the template
-        each was nearest to, at ``distance``) read over the ground their ring shows (see
-        :mod:`vision.ground`), and the verdict over it. A tile is accepted only as the one it
-        was nearest to anyway, and only where the ground explains most of its distance
-        (:data:`GROUND_EXPLAINS`): the ground breaks a near tie, it never changes what a cell
-        reads."""
-        distances = self._bank.distances_over_ground(ringed[:, 1:-1, 1:-1], ground_shapes(ringed))
-        again = self._bank.judge(distances, self.skin.threshold)
-        confirmed = (
-            again.accepted
-            & (again.best == nearest)
-            & (again.best_distance <= GROUND_EXPLAINS * distance)
-        )
-        return confirmed, again
+    def _ringed_picture(self, frame: Image, cell: Cell) -> Image:
+        """The picture of ``cell``'s tile in ``frame`` with its one-pixel ring."""
+        rect = self.check_rect(cell)
+        x, y = rect.left - self.region.left, rect.top - self.region.top
+        return frame[y : y + rect.height, x : x + rect.width]
 
     def check_rect(self, cell: Cell) -> Rect:
         """The screen rectangle :meth:`read_tile` reads ``cell`` from: its tile, and the pixel
@@ -387,8 +340,12 @@ class BoardReader:
         if self._even:
             verdict = self._bank.judge(distances, self.skin.threshold)
             if not verdict.accepted[0] and ringed is not None:
-                confirmed, _ = self._confirmed_over_ground(
-                    ringed[None], verdict.best, verdict.best_distance
+                confirmed, _ = confirmed_over_ground(
+                    self._bank,
+                    self.skin.threshold,
+                    ringed[None],
+                    verdict.best,
+                    verdict.best_distance,
                 )
                 verdict = replace(verdict, unambiguous=confirmed, within_threshold=confirmed)
             if not verdict.accepted[0] and opened:

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pictures import read_picture
 
-import vision.read as read_module
+import vision.ground as ground_module
 from solver import Tile
 from vision.errors import UnreadableCellError
 from vision.geometry import BoardGeometry
@@ -46,7 +46,7 @@ def test_cells_over_an_edge_of_the_background_are_ambiguous_without_their_ground
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Judged alone, without the 0s beside them (see the next test)."""
-    monkeypatch.setattr(read_module, "MAX_GROUND_LOOKS", 0)
+    monkeypatch.setattr(ground_module, "MAX_GROUND_LOOKS", 0)
     monkeypatch.setattr(BoardReader, "_opened_beside_zeros", lambda _, __, verdict: verdict)
     with pytest.raises(
         UnreadableCellError, match="ZERO at distance 0.019 and HIDDEN at 0.033"
@@ -60,7 +60,7 @@ def test_cells_over_an_edge_of_the_background_beside_a_0_read_as_0_without_their
 ) -> None:
     """Each has an opened 0 beside it, read for sure: the game opened it, so it is no hidden
     tile, and among the opened tiles only the 0 is near."""
-    monkeypatch.setattr(read_module, "MAX_GROUND_LOOKS", 0)
+    monkeypatch.setattr(ground_module, "MAX_GROUND_LOOKS", 0)
     board = reader(tmp_path).read(edge_board(), 99).board
     assert all(board.tiles[cell] == Tile.ZERO for cell in EDGE_CELLS)
 
