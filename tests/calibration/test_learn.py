@@ -17,6 +17,7 @@ from drawn_game import (
     DRAWN_BUTTON,
     DRAWN_SCREEN,
     DRAWN_WINDOW,
+    MENU_BUTTONS,
     MESSAGE_SHOWN,
     STUCK_REPAINT,
     WIN_MESSAGE_SHOWN,
@@ -357,6 +358,22 @@ def test_a_button_a_finished_game_relabels_is_found_tried_after_its_message_and_
     table.look()
     table.new_game()
     assert screen.new_games["button"] == clicked + 1
+
+
+def test_a_game_whose_end_takes_its_board_away_for_a_menu_starts_anew_by_its_button() -> None:
+    """A game may paint its whole window over with "YOU LOSE!" (no mine shown), then show a
+    menu with no board, whose level button brings a board of the same size back. Calibration
+    read the vanished board as a loss that showed every cell, set the game aside, and found no
+    way to a new game. Now the end is told by what the click opened (a loss, or a win where
+    it opened the last safe cell), and the menu's labelled button is the new game."""
+    screen = DrawnGame(seed=2, faceless=True, menu_on_end=MESSAGE_SHOWN)
+    result = calibrated(screen, max_games=4)
+    board = screen.scene().geometry
+    button = MENU_BUTTONS["Easy"].centre
+    assert result.skin.new_game == NewGame(
+        "point", at=(button[0] - board.left, button[1] - board.top)
+    )
+    assert screen.new_games["button"] >= 4 and set(screen.menu_clicks) == {"Easy"}
 
 
 def test_a_labelled_button_is_tried_before_the_keys_a_browser_takes_for_its_own(
