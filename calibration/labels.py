@@ -180,6 +180,25 @@ def new_game_labels(words: list[Word]) -> list[Rect]:
     return found
 
 
+def menu_labels(words: list[Word]) -> list[Rect]:
+    """Where the words make the label of a button that may bring a board back, on a window
+    whose game took its board away (a level, "Play"): each line of words of
+    :data:`MIN_LETTERS` letters or more, none of :data:`QUITTING_WORDS`, top to bottom."""
+    lines: dict[tuple[int, int, int], list[Word]] = {}
+    for word in words:
+        if len(word.text) >= MIN_LETTERS:
+            lines.setdefault(word.line, []).append(word)
+    found = []
+    for line in lines.values():
+        if any(word.text in QUITTING_WORDS for word in line):
+            continue
+        rect = line[0].rect
+        for word in line[1:]:
+            rect = rect.union(word.rect)
+        found.append(rect)
+    return sorted(found, key=lambda rect: (rect.top, rect.left))
+
+
 NEW_GAME_WORDS = frozenset(word for phrase in NEW_GAME_PHRASES for word in phrase)
 NEAR_WORD = 0.75
 """How alike (:class:`difflib.SequenceMatcher` ratio) a word read must be to a word of

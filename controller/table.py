@@ -25,6 +25,9 @@ class Table(Protocol):
     """The game's first-click rule when known (a :class:`solver.FirstClick` value)."""
     takes_flags: bool
     """Whether the game marks a cell on a right-click (False: no flag is ever sent)."""
+    board_goes_away: bool
+    """Whether a game's end takes its board away (a message, then a menu whose button brings
+    a board back): a board no cell of which reads is then that end, or the menu between games."""
 
     def look(self, changed: bool = False, patience: float | None = None) -> Reading:
         """Wait until the board holds still (and, if ``changed``, differs from the last look,

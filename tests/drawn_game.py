@@ -19,13 +19,14 @@ from drawn_menus import RIGHT_CLICKS, ButtonLabel, ContextMenu
 from starts import xdemineur_start
 from virtual_clock import use_virtual_clock
 
-from calibration import failure_screens, game_end, session, waits
+from calibration import failure_screens, game_end, new_game_ways, session, waits
 from calibration import learn as learn_module
 from calibration import view as view_module
 from calibration.learn import Calibration, calibrate
 from controller import loop as loop_module
 from controller import mouse as mouse_module
 from controller import reading as reading_module
+from controller import screen_table as screen_table_module
 from controller.errors import ClickOutsideError
 from controller.loop import GamePlayer, play_games
 from controller.mouse import Check
@@ -87,12 +88,14 @@ def quick_waits(
         sys.modules[__name__],
         *own,
         session,
+        new_game_ways,
         view_module,
         learn_module,
         stable_module,
         loop_module,
         reading_module,
         mouse_module,
+        screen_table_module,
     )
 
 

@@ -97,6 +97,7 @@ class SimulatedTable:
         self.skin = "simulated-skin"
         self.first_click: str | None = "safe"
         self.takes_flags = True
+        self.board_goes_away = False
         self.size = size
         self.seed = seed
         self.flags_to_win = flags_to_win
