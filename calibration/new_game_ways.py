@@ -269,7 +269,9 @@ class NewGameWays:
         new-game button kept (:attr:`buttons`): a game whose end took its board away shows
         its message first, and may take a click then for one on what shows next."""
         deadline = time.monotonic() + waits.MENU_WAIT
-        while self.buttons and time.monotonic() < deadline:
+        if not self.buttons:
+            return
+        while time.monotonic() < deadline:
             look = self._button_picture(method)
             if look is not None and any(np.array_equal(look, kept) for kept in self.buttons):
                 return
@@ -308,7 +310,9 @@ class NewGameWays:
             point = (rect.left + method.at[0], rect.top + method.at[1])
             log.debug("left-click at %s beside the board, for a new game", point)
             self.window.click_and_park(*point, "left")
-            frame = settled(view.grabber, rect, ended, waits.KEY_TIMEOUT)
+            # A window with no board may take a while to draw the board again.
+            timeout = waits.KEY_TIMEOUT if self.window.gone_frame is None else waits.REDRAW_TIMEOUT
+            frame = settled(view.grabber, rect, ended, timeout)
         else:
             assert method.key is not None
             # A key goes to the window under the pointer: press it there, but off the board.
@@ -318,13 +322,13 @@ class NewGameWays:
             frame = settled(view.grabber, rect, ended, waits.KEY_TIMEOUT)
         if self.window.closed_dialogs():  # a question ("reset the game?"), declined: not this way
             frame = settled(view.grabber, rect, None, quiet=waits.FLASH_QUIET)
-        ids = view.board_ids(frame)
-        if self.window.gone_frame is not None and (ids == HIDDEN_ID).any():
-            # A board back, perhaps with a message over part of it ("get ready") for a while.
-            frame = settled(view.grabber, rect, frame, waits.MESSAGE_WAIT, waits.FLASH_QUIET)
         if _plain(frame):  # the game's window taken down, its next one not drawn yet
             log.debug("the board went blank: waiting for the game's window to be drawn again")
             frame = settled(view.grabber, rect, frame, waits.REDRAW_TIMEOUT)
+        hidden = view.board_ids(frame) == HIDDEN_ID
+        if self.window.gone_frame is not None and hidden.any() and not hidden.all():
+            # A board back, perhaps with a message over part of it ("get ready") for a while.
+            frame = settled(view.grabber, rect, frame, waits.MESSAGE_WAIT, waits.FLASH_QUIET)
         moved = cells_that_differ(view, ended, frame) >= MOVED_SHARE
         if moved and view.follow_move(view.fresh_board):
             log.debug("the new game moved the board in the window to %s", view.board_rect)

@@ -306,6 +306,7 @@ class ScreenTable:
         if way == "face" and face is not None:
             self._click(*face.centre, "left", self._still_as_read(self._corners_as_read(), face))
         elif way == "point" and self.board_goes_away:
+            self._await_button()
             self._click(*self._new_game_point(), "left", self._button_shown())
         elif way == "point":
             self._click(*self._new_game_point(), "left", self._point_as_saved())
@@ -360,23 +361,28 @@ class ScreenTable:
 
         return check
 
+    def _await_button(self) -> None:
+        """Wait, up to :data:`calibration.waits.MENU_WAIT`, until the new-game point shows one
+        of the looks of the button the skin saw there: a game whose end took its board away
+        writes its end over the window first (the click's own check then says if it did not)."""
+        point, buttons = self._new_game_point(), self._skin.buttons
+        deadline = time.monotonic() + waits.MENU_WAIT
+        while time.monotonic() < deadline:
+            try:
+                button_as_saved(buttons, self._skin.threshold, self._timed_grabber.grab, point)
+                return
+            except NotAsRead:
+                time.sleep(BUTTON_POLL)
+
     def _button_shown(self) -> Check:
         """The check before a click on the new-game point of a game whose end took its board
-        away: the point shows one of the looks of the button the skin saw there within
-        :data:`calibration.waits.MENU_WAIT` (the game writes its end over the window first),
-        else :class:`NotAsRead` is raised."""
+        away: the point shows one of the looks of the button the skin saw there, else
+        :class:`NotAsRead` is raised (the board's cells are gone: none is checked)."""
         point = self._new_game_point()
 
         def check(grab: Grab) -> bool:
-            deadline = time.monotonic() + waits.MENU_WAIT
-            while True:
-                try:
-                    button_as_saved(self._skin.buttons, self._skin.threshold, grab, point)
-                    return True
-                except NotAsRead:
-                    if time.monotonic() > deadline:
-                        raise
-                time.sleep(BUTTON_POLL)
+            button_as_saved(self._skin.buttons, self._skin.threshold, grab, point)
+            return True
 
         return check
 
