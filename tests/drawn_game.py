@@ -162,7 +162,9 @@ class DrawnGame:
     drawn in another ink (its disabled button's). ``right_click`` is what a right-click on the
     board does (:data:`drawn_menus.RIGHT_CLICKS`): mark the cell, nothing, or open a context
     menu over the board (:class:`drawn_menus.ContextMenu`). With ``button_label`` the button
-    bears words (:class:`drawn_menus.ButtonLabel`)."""
+    bears words (:class:`drawn_menus.ButtonLabel`). With ``menu_on_end`` a game's end paints the
+    window over with a message, then a menu whose first button brings a board back (a click
+    elsewhere then fails the test)."""
 
     def __init__(
         self,
