@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from calibration.faces import commonest_colour
+from solver import GameState
 from vision.geometry import Rect
 from vision.skin import Image
 
@@ -197,6 +198,23 @@ def menu_labels(words: list[Word]) -> list[Rect]:
             rect = rect.union(word.rect)
         found.append(rect)
     return sorted(found, key=lambda rect: (rect.top, rect.left))
+
+
+END_WORDS = {
+    GameState.WON: frozenset({"win", "won", "winner", "congratulations", "victory", "cleared"}),
+    GameState.LOST: frozenset({"lose", "lost", "loser", "boom", "defeat", "gameover"}),
+}
+"""Words of a message that says how a game ended ("YOU WIN!", "YOU LOSE!", "Game over" read as
+one word or two: "over" alone says nothing)."""
+
+
+def end_told(words: list[Word]) -> GameState | None:
+    """How the game ended, where the ``words`` of a message say it (:data:`END_WORDS`) and only
+    one way; None where they do not."""
+    texts = {word.text for word in words}
+    texts.update(one.text + two.text for one, two in zip(words, words[1:], strict=False))
+    told = {state for state, said in END_WORDS.items() if texts & said}
+    return told.pop() if len(told) == 1 else None
 
 
 NEW_GAME_WORDS = frozenset(word for phrase in NEW_GAME_PHRASES for word in phrase)

@@ -310,9 +310,7 @@ class NewGameWays:
             point = (rect.left + method.at[0], rect.top + method.at[1])
             log.debug("left-click at %s beside the board, for a new game", point)
             self.window.click_and_park(*point, "left")
-            # A window with no board may take a while to draw the board again.
-            timeout = waits.KEY_TIMEOUT if self.window.gone_frame is None else waits.REDRAW_TIMEOUT
-            frame = settled(view.grabber, rect, ended, timeout)
+            frame = settled(view.grabber, rect, ended, waits.KEY_TIMEOUT)
         else:
             assert method.key is not None
             # A key goes to the window under the pointer: press it there, but off the board.
@@ -325,14 +323,31 @@ class NewGameWays:
         if _plain(frame):  # the game's window taken down, its next one not drawn yet
             log.debug("the board went blank: waiting for the game's window to be drawn again")
             frame = settled(view.grabber, rect, frame, waits.REDRAW_TIMEOUT)
-        hidden = view.board_ids(frame) == HIDDEN_ID
-        if self.window.gone_frame is not None and hidden.any() and not hidden.all():
-            # A board back, perhaps with a message over part of it ("get ready") for a while.
-            frame = settled(view.grabber, rect, frame, waits.MESSAGE_WAIT, waits.FLASH_QUIET)
+        if self.window.gone_frame is not None:
+            frame = self._board_back(frame)
         moved = cells_that_differ(view, ended, frame) >= MOVED_SHARE
         if moved and view.follow_move(view.fresh_board):
             log.debug("the new game moved the board in the window to %s", view.board_rect)
             frame = settled(view.grabber, view.board_rect, None, quiet=waits.FLASH_QUIET)
+        return frame
+
+    def _board_back(self, frame: Image) -> Image:
+        """The board's place after a try on a window with no board (``frame``, as it first
+        held still): once it shows a whole fresh board, or has held still for
+        :data:`waits.FLASH_QUIET` showing no hidden cell, up to :data:`waits.REDRAW_TIMEOUT`.
+        A window drawing a board anew may hold still half drawn, or with a message over part of
+        the board ("get ready") for a while."""
+        view = self.window.view
+        deadline = time.monotonic() + waits.REDRAW_TIMEOUT
+        while time.monotonic() < deadline:
+            hidden = view.board_ids(frame) == HIDDEN_ID
+            if hidden.all():
+                return frame
+            left = deadline - time.monotonic()
+            later = settled(view.grabber, view.board_rect, frame, left, waits.FLASH_QUIET)
+            if np.array_equal(later, frame) and not hidden.any():
+                return frame
+            frame = later
         return frame
 
     def _is_new_game(self, frame: Image, ended: Image) -> bool:

@@ -181,7 +181,8 @@ class PatientReader:
         when no cell of the board reads: won where the last burst opened, with no guess, every
         closed cell but as many as the board has mines (the last safe ones), lost where more
         were left (a click hit a mine). After a guess that may have opened the last safe cell
-        the board tells neither, and the game is stopped. None: not such an end."""
+        the board tells neither: a message there may (:meth:`Table.end_message`), else the
+        game is stopped. None: not such an end."""
         game = self.game
         if game is None or not self.table.board_goes_away or not unreadable.everywhere:
             return None
@@ -190,20 +191,23 @@ class PatientReader:
         for cell in game.clicked:
             opened[cell] = True
         left = int((board.closed & ~opened).sum())
+        outcome = GameState.WON if left == board.mines else GameState.LOST
         if left == board.mines and game.guessed:
-            raise GameAborted(
-                Result.STOPPED,
-                "the board went away after a guess that may have opened the last safe cell: "
-                "how the game ended is not told",
-            )
+            told = self.table.end_message()
+            if told is None:
+                raise GameAborted(
+                    Result.STOPPED,
+                    "the board went away after a guess that may have opened the last safe "
+                    "cell, and no message over it says how the game ended",
+                )
+            self.stopwatch.counts["ends a message told"] += 1
+            outcome = told
         self.stopwatch.counts["ends that took the board away"] += 1
         tiles = board.tiles.copy()
-        if left == board.mines:
+        if outcome is GameState.WON:
             tiles[opened & board.closed] = Tile.OPENED
         shown = Board(board.rows, board.columns, board.mines, tiles)
-        scores = np.zeros(tiles.shape, dtype=np.float32)
-        won = left == board.mines
-        return Reading(shown, scores, GameState.WON if won else GameState.LOST)
+        return Reading(shown, np.zeros(tiles.shape, dtype=np.float32), outcome)
 
     def _read_where_moved(self) -> Reading | None:
         """The board read where it moved to, when no cell of it could be read where it was and

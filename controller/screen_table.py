@@ -11,7 +11,7 @@ from typing import Protocol
 
 from calibration import waits
 from calibration.dialogs import DialogAnswer, DialogButton, answer_dialog_over
-from calibration.labels import NoTextReader
+from calibration.labels import NoTextReader, end_told, read_words
 from calibration.learn_in_play import Lesson, SkinLearner
 from calibration.mine_count import MineCount, Shown, numbers_shown
 from calibration.new_game_ways import BUTTON_POLL
@@ -22,7 +22,7 @@ from controller.mouse import Check, Grab
 from controller.relocation import whole_board
 from controller.stopping import failsafe_as_stop
 from controller.stopwatch import Stopwatch, TimedGrabber
-from solver import Cell, Tile
+from solver import Cell, GameState, Tile
 from solver.strategy import Action, Move
 from vision.capture import Screen
 from vision.errors import UnreadableCellError
@@ -373,6 +373,13 @@ class ScreenTable:
                 return
             except NotAsRead:
                 time.sleep(BUTTON_POLL)
+
+    def end_message(self) -> GameState | None:
+        try:
+            words = read_words(self._timed_grabber.grab(self.geometry.rect), [])
+        except NoTextReader:
+            return None
+        return end_told(words)
 
     def _button_shown(self) -> Check:
         """The check before a click on the new-game point of a game whose end took its board

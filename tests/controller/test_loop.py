@@ -248,6 +248,10 @@ class SimulatedTable:
         """The count is the table's from the start."""
         return None
 
+    def end_message(self) -> GameState | None:
+        """No message is drawn over a simulated board."""
+        return None
+
     def read_lost(
         self, cells: Sequence[tuple[int, int]], numbers: Mapping[tuple[int, int], Tile]
     ) -> Reading | None:
