@@ -160,7 +160,7 @@ class EndJudge:
         step = game.steps[-1]
         safe = self.window.evidence.safe_appearances
         catalogue = self.window.evidence.catalogue
-        if step.click is not ClickKind.OPEN or not board_vanished(step.after, catalogue, safe):
+        if step.click is not ClickKind.OPEN or not board_vanished(step, catalogue, safe):
             return False
         game.steps.pop()
         game.gone = gone_outcome(step, safe, game.mines)
