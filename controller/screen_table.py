@@ -11,7 +11,7 @@ from typing import Protocol
 
 from calibration import waits
 from calibration.dialogs import DialogAnswer, DialogButton, answer_dialog_over
-from calibration.labels import NoTextReader, end_told, read_words
+from calibration.labels import NoTextReader, read_end_message
 from calibration.learn_in_play import Lesson, SkinLearner
 from calibration.mine_count import MineCount, Shown, numbers_shown
 from calibration.new_game_ways import BUTTON_POLL
@@ -376,10 +376,9 @@ class ScreenTable:
 
     def end_message(self) -> GameState | None:
         try:
-            words = read_words(self._timed_grabber.grab(self.geometry.rect), [])
+            return read_end_message(self._timed_grabber.grab(self.geometry.rect))
         except NoTextReader:
             return None
-        return end_told(words)
 
     def _button_shown(self) -> Check:
         """The check before a click on the new-game point of a game whose end took its board

@@ -131,20 +131,12 @@ def test_only_a_button_of_one_dismissing_word_answers_a_dialog(
 
 
 def test_a_message_over_a_board_gone_tells_how_the_game_ended_only_one_way() -> None:
-    line = (1, 1, 1)
-    words = [
-        Word(text, Rect(10 * index, 0, 8, 8), line) for index, text in enumerate(("you", "win"))
-    ]
-    assert end_told(words) is GameState.WON
-    assert (
-        end_told([Word("game", Rect(0, 0, 8, 8), line), Word("over", Rect(10, 0, 8, 8), line)])
-        is GameState.LOST
-    )
-    assert end_told([Word("over", Rect(0, 0, 8, 8), line)]) is None
-    assert (
-        end_told([Word("won", Rect(0, 0, 8, 8), line), Word("lost", Rect(10, 0, 8, 8), line)])
-        is None
-    )
+    assert end_told(["you", "win"]) is GameState.WON
+    assert end_told(["you", "wih"]) is GameState.WON  # a pixel font's "WIN!"
+    assert end_told(["game", "over"]) is GameState.LOST
+    assert end_told(["over"]) is None
+    assert end_told(["hih"]) is None
+    assert end_told(["won", "lost"]) is None
 
 
 def test_the_labels_of_a_menu_are_each_line_but_a_quitting_one_top_to_bottom() -> None:
