@@ -23,6 +23,7 @@ from calibration.faces import find_face
 from calibration.game_window import GameWindow, hidden_cells
 from calibration.inference import redrawn_numbers
 from calibration.record import ClickKind, PlayedGame, Step, appearance_name, changed_apart
+from calibration.vanished import board_vanished, gone_outcome
 from calibration.view import PROBE_TIMEOUT, SETTLE_TIMEOUT, FaceButton, settled
 from solver import Cell, GameState
 from vision.skin import Image
@@ -52,9 +53,13 @@ class EndJudge:
         the game showed every cell (:func:`_shows_everything`). A known face showing neither
         its playing nor its lost picture is probed too: a game that then takes no click has
         been won, its mines left hidden; one that takes it shows its playing face, where only
-        the launch frame's was known (:meth:`_playing_face_in_play`).
+        the launch frame's was known (:meth:`_playing_face_in_play`). A click that took the
+        board away ended the game (:meth:`board_gone`), which stays PLAYING: no board shows
+        its end, and :attr:`calibration.record.PlayedGame.gone` says how it ended.
         """
         while True:
+            if self.board_gone(game):
+                return GameState.PLAYING
             step = game.steps[-1]
             if not step.changed[step.cell]:
                 raise CalibrationError(
@@ -146,6 +151,23 @@ class EndJudge:
             self.lost(game)
         elif outcome is GameState.WON:
             self.won(game)
+
+    def board_gone(self, game: PlayedGame) -> bool:
+        """Whether the last step of ``game``, a click that opened, took the board away
+        (:func:`calibration.vanished.board_vanished`); the game is then over, that step left
+        out of its record (its board shows no cell) and how it ended told where the board
+        before tells (:func:`calibration.vanished.gone_outcome`)."""
+        step = game.steps[-1]
+        safe = self.window.evidence.safe_appearances
+        catalogue = self.window.evidence.catalogue
+        if step.click is not ClickKind.OPEN or not board_vanished(step, catalogue, safe):
+            return False
+        game.steps.pop()
+        game.gone = gone_outcome(step, safe, game.mines)
+        self.window.gone_frame = self.window.view.grabber.grab(self.window.view.board_rect)
+        told = "a loss" if game.gone is GameState.LOST else "maybe on the last safe cell"
+        log.debug("the click on %s took the board away: the game is over, %s", step.cell, told)
+        return True
 
     def lost(self, game: PlayedGame) -> None:
         """Record a lost game; the first loss shows where the face is.

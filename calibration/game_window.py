@@ -60,6 +60,10 @@ class GameWindow:
         with no dialog over it: what a dialog drawn in the window later veils."""
         self.end_frame: Image | None = None
         """The lost board as last read, held still (see :mod:`calibration.game_end`)."""
+        self.gone_frame: Image | None = None
+        """The board's place as the end of a game that took its board away left it
+        (:mod:`calibration.vanished`), until a new game brings a board back; None while the
+        board shows."""
         self.quiet = QUIET
         """Seconds the board must hold still after a click to count as drawn: longer once the
         game is seen to animate what a click opens."""

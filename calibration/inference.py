@@ -402,6 +402,8 @@ def learn_game(meanings: Meanings, game: PlayedGame, safe: set[int]) -> None:
     """Add what one finished game proves (its marks first: its loss needs to know its flags);
     ``safe`` are the appearances seen on cells opened safely, in this game or any other."""
     learn_marks(meanings, game)
+    if game.gone is not None:
+        meanings.ends_off_board = True
     learn_from_loss(meanings, game, safe)
     learn_from_play(meanings, game, safe)
     learn_numbers(meanings, safe)

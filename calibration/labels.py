@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from calibration.faces import commonest_colour
+from solver import GameState
 from vision.geometry import Rect
 from vision.skin import Image
 
@@ -178,6 +179,71 @@ def new_game_labels(words: list[Word]) -> list[Rect]:
                 if not any(rect.overlaps(other) for other in found):
                     found.append(rect)
     return found
+
+
+def menu_labels(words: list[Word]) -> list[Rect]:
+    """Where the words make the label of a button that may bring a board back, on a window
+    whose game took its board away (a level, "Play"): each line of words of
+    :data:`MIN_LETTERS` letters or more, none of :data:`QUITTING_WORDS`, top to bottom."""
+    lines: dict[tuple[int, int, int], list[Word]] = {}
+    for word in words:
+        if len(word.text) >= MIN_LETTERS:
+            lines.setdefault(word.line, []).append(word)
+    found = []
+    for line in lines.values():
+        if any(word.text in QUITTING_WORDS for word in line):
+            continue
+        rect = line[0].rect
+        for word in line[1:]:
+            rect = rect.union(word.rect)
+        found.append(rect)
+    return sorted(found, key=lambda rect: (rect.top, rect.left))
+
+
+END_WORDS = {
+    GameState.WON: frozenset({"win", "won", "winner", "congratulations", "victory", "cleared"}),
+    GameState.LOST: frozenset({"lose", "lost", "boom", "defeat", "gameover"}),
+}
+"""Words of a message that says how a game ended ("YOU WIN!", "YOU LOSE!", "Game over" read as
+one word or two: "over" alone says nothing). A word read is taken for one near it and about as
+long; two words read in a row only for one exactly."""
+
+
+ALL_END_WORDS = sorted(word for words in END_WORDS.values() for word in words)
+END_NEAR = 0.6
+"""How alike a word read must be to one of :data:`END_WORDS` to be taken for it: a pixel font's
+"WIN!" reads "wih"."""
+
+
+def end_told(texts: list[str]) -> GameState | None:
+    """How the game ended, where the words of a message (``texts``, in order, plain letters)
+    say it (:data:`END_WORDS`, or words near them) and only one way; None where they do not."""
+    pairs = {one + two for one, two in zip(texts, texts[1:], strict=False)}
+    told = {state for state, words in END_WORDS.items() if pairs & words}
+    for text in texts:
+        alike = [word for word in ALL_END_WORDS if abs(len(word) - len(text)) <= 1]
+        near = difflib.get_close_matches(text, alike, n=1, cutoff=END_NEAR)
+        if len(text) >= MIN_LETTERS and near:
+            told.update(state for state, words in END_WORDS.items() if near[0] in words)
+    return told.pop() if len(told) == 1 else None
+
+
+def read_end_message(frame: Image) -> GameState | None:
+    """How the game ended, as a message in ``frame`` (a BGR capture of the board's place) says
+    (:func:`end_told`): read as a block of text :data:`LABEL_SCALE` times as large as drawn,
+    whatever tesseract's confidence (a pixel font's "WIN!" reads "wih", surely or not).
+
+    Raises :class:`NoTextReader` without the tesseract program.
+    """
+    import pytesseract
+
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    grey = cv2.resize(grey, None, fx=LABEL_SCALE, fy=LABEL_SCALE, interpolation=cv2.INTER_CUBIC)
+    try:
+        text = pytesseract.image_to_string(grey, config="--psm 6")
+    except pytesseract.TesseractNotFoundError as error:
+        raise NoTextReader(f"no message read: {error}") from error
+    return end_told([plain_letters(word) for word in text.split()])
 
 
 NEW_GAME_WORDS = frozenset(word for phrase in NEW_GAME_PHRASES for word in phrase)

@@ -207,6 +207,9 @@ class _Learner:
                 f"window {window}: give that board's mine count with --mines"
             )
         player.new_games.method = self.new_game
+        player.mines = self.mines
+        for game in player.games:  # the first, begun on finding the board
+            game.mines = self.mines
         self.evidence = player.evidence
         self.meanings.catalogue = player.evidence.catalogue
         return player
@@ -289,7 +292,7 @@ class _Learner:
         every game so far."""
         game.mines = self.mines
         catalogue = player.evidence.catalogue
-        steps = game.steps[:-1] if game.finished else game.steps
+        steps = game.steps[:-1] if game.state is not GameState.PLAYING else game.steps
         smaller = next((s.unpainted for s in steps if s.painted_past(catalogue.box)), None)
         rings = [s.ring for s in game.steps if s.ring is not None]
         rings = [ring for ring in rings if not catalogue.ignores_all(ring)]

@@ -25,6 +25,8 @@ from solver.board import PICTURED_TILES
 from solver.engine import neighbour_counts
 
 MARK_TILES = (Tile.FLAG, Tile.QUESTION, Tile.WRONG_FLAG)
+LOSS_TILES = (Tile.MINE, Tile.EXPLODED, Tile.WRONG_FLAG)
+"""The tiles only a lost board shows."""
 """The tiles only a right-click mark shows."""
 NO_MARK_CELLS = 2
 """Cells a right-click must leave unmarked, no other having taken a mark, before a game counts
@@ -60,6 +62,9 @@ class Meanings:
     hit_mine_apart: bool | None = None
     """Whether a loss draws the mine hit unlike the other mines; None until a loss showed both.
     False: every mine is drawn as the EXPLODED one, and MINE has no picture of its own."""
+    ends_off_board: bool = False
+    """Whether a game's end took its board away (see :mod:`calibration.vanished`): while no
+    loss shows on the board, no mine nor wrong flag is missing (the game may show none)."""
 
     def copy(self) -> Meanings:
         """A copy to learn a game into, kept only if the game contradicts nothing (the
@@ -135,6 +140,7 @@ class Meanings:
             and not (tile in MARK_TILES and no_marks)
             and not (tile == Tile.QUESTION and self.has_question_marks is False)
             and not (tile == Tile.MINE and self.hit_mine_apart is False)
+            and not (tile in LOSS_TILES and self.ends_off_board and Tile.EXPLODED not in learned)
         ]
 
 

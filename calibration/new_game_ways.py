@@ -9,6 +9,7 @@ Play uses the way found (the skin's new-game action; see :mod:`controller.new_ga
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterable, Iterator
 
 import numpy as np
@@ -20,7 +21,7 @@ from calibration.errors import CalibrationError
 from calibration.game_window import MOVED_SHARE, GameWindow, cells_that_differ
 from calibration.grid import FRAME_SHARE
 from calibration.label_boxes import boxed_words
-from calibration.labels import NoTextReader, new_game_labels, read_words
+from calibration.labels import NoTextReader, menu_labels, new_game_labels, read_words
 from calibration.record import PlayedGame
 from calibration.view import settled
 from solver import GameState
@@ -28,6 +29,8 @@ from vision.geometry import Rect
 from vision.new_game import KEYS_AFTER_LABELS, KEYS_BEFORE_LABELS, NewGame
 from vision.skin import MIN_SIDE, Image
 
+BUTTON_POLL = 0.1
+"""Seconds between two looks at the place of a new-game button awaited."""
 BUTTON_SIDE = 17
 """Pixels a side of the picture kept of a new-game button, centred on its point."""
 log = logging.getLogger(__name__)
@@ -72,18 +75,23 @@ class NewGameWays:
                 "face": "a click on the face",
                 "point": f"a click at {method.at} from the board's corner",
             }.get(method.kind, f"the {method.key} key")
+            if self.window.gone_frame is not None and method.at is not None:
+                self._await_button(method)
             button = self._button_picture(method)
             frame = self._try_new_game(method, ended)
             if self._is_new_game(frame, ended):
                 log.debug("%s started a new game", what)
                 self.window.board_seen = frame
                 self.window.fresh = True
+                self.window.gone_frame = None
                 self.method = method
                 if button is not None:
                     self._keep_button(button, latest)
                 view.check_no_hidden_cells_outside()
                 return method
-            if changed_inside_edge(ended, frame, view.grid.pitch):
+            if self.window.gone_frame is not None:
+                ended = self._no_board_after(what, frame)
+            elif changed_inside_edge(ended, frame, view.grid.pitch):
                 log.debug("%s changed the finished board into no new game", what)
                 raise CalibrationError(
                     f"{what} changed the finished board in window {view.window} into something "
@@ -132,7 +140,8 @@ class NewGameWays:
         named), kept relative to the board; raises unless it is in the window, off the board."""
         view = self.window.view
         board, (x, y) = view.board_rect, point
-        if not view.window.contains(x, y) or board.contains(x, y):
+        on_board = board.contains(x, y) and self.window.gone_frame is None
+        if not view.window.contains(x, y) or on_board:
             raise CalibrationError(
                 f"the new-game point ({x}, {y}) is not in window {view.window} beside the board "
                 f"at {board}"
@@ -149,6 +158,7 @@ class NewGameWays:
         off_board = max(
             board.left - 1 - x if x < board.left else x - board.right,
             board.top - 1 - y if y < board.top else y - board.bottom,
+            BUTTON_SIDE if self.window.gone_frame is not None else -BUTTON_SIDE,
         )
         in_window = min(
             x - window.left, window.right - 1 - x, y - window.top, window.bottom - 1 - y
@@ -163,7 +173,16 @@ class NewGameWays:
 
     def _ended_board(self) -> Image:
         """The finished board, held still: the lost board as last read when nothing changed
-        since; else once it holds still for :data:`waits.FLASH_QUIET` (not mid-way in a flash)."""
+        since; else once it holds still for :data:`waits.FLASH_QUIET` (not mid-way in a flash).
+        Where the game's end took its board away, and its way to a new game is still to be
+        found, once the end's message there has given way (up to :data:`waits.MENU_WAIT`)."""
+        gone = self.window.gone_frame
+        if gone is not None:
+            before = gone if self.method is None else None
+            rect = self.window.view.board_rect
+            return settled(
+                self.window.view.grabber, rect, before, waits.MENU_WAIT, waits.FLASH_QUIET
+            )
         closed = self.window.closed_dialogs()  # a score table, a "play again?" question
         rect = self.window.view.board_rect
         known, self.window.end_frame = self.window.end_frame, None
@@ -189,6 +208,13 @@ class NewGameWays:
                     yield method
 
         first = [] if self.method is None else [self.method]
+        if self.window.gone_frame is not None:  # a window with no board: its buttons first
+            yield from untried(first)
+            yield from untried(self._point_method(point) for point in self._menu_points())
+            yield from untried(
+                NewGame("key", key) for key in KEYS_BEFORE_LABELS + KEYS_AFTER_LABELS
+            )
+            return
         if self.window.face is not None:
             first.append(NewGame("face"))
         yield from untried(first + [NewGame("key", key) for key in KEYS_BEFORE_LABELS])
@@ -221,6 +247,51 @@ class NewGameWays:
         )
         return points
 
+    def _menu_points(self) -> list[tuple[int, int]]:
+        """The middles of the labels read on a window whose game took its board away
+        (:func:`calibration.labels.menu_labels`), in the window, top to bottom."""
+        view = self.window.view
+        try:
+            words = read_words(view.grabber.grab(view.window), [])
+        except NoTextReader as error:
+            log.warning("%s: the buttons of a window with no board cannot be read", error)
+            return []
+        labels = menu_labels(words)
+        log.debug(
+            "the window with no board read: words %s; buttons to try at %s",
+            [word.text for word in words],
+            [label.centre for label in labels],
+        )
+        return [label.centre for label in labels]
+
+    def _await_button(self, method: NewGame) -> None:
+        """Wait, up to :data:`waits.MENU_WAIT`, until ``method``'s point shows a look of the
+        new-game button kept (:attr:`buttons`): a game whose end took its board away shows
+        its message first, and may take a click then for one on what shows next."""
+        deadline = time.monotonic() + waits.MENU_WAIT
+        if not self.buttons:
+            return
+        while time.monotonic() < deadline:
+            look = self._button_picture(method)
+            if look is not None and any(np.array_equal(look, kept) for kept in self.buttons):
+                return
+            time.sleep(BUTTON_POLL)
+        log.debug("the new-game button at %s did not show in %.0f s", method.at, waits.MENU_WAIT)
+
+    def _no_board_after(self, what: str, frame: Image) -> Image:
+        """``frame``, the board's place after ``what`` on a window with no board, if it shows
+        no board still; raises if it shows a board of another size (a hidden tile on some
+        cells only)."""
+        ids = self.window.view.board_ids(frame)
+        if (ids == HIDDEN_ID).any():
+            raise CalibrationError(
+                f"{what} brought back a board unlike the one calibrated in window "
+                f"{self.window.view.window}: start the game at the size calibrated, or say how "
+                "it starts a new one with --new-game"
+            )
+        log.debug("%s brought no board back", what)
+        return frame
+
     def _point_method(self, point: tuple[int, int]) -> NewGame:
         """:meth:`point_method` for ``point`` in window coordinates."""
         window = self.window.view.window
@@ -252,16 +323,39 @@ class NewGameWays:
         if _plain(frame):  # the game's window taken down, its next one not drawn yet
             log.debug("the board went blank: waiting for the game's window to be drawn again")
             frame = settled(view.grabber, rect, frame, waits.REDRAW_TIMEOUT)
+        if self.window.gone_frame is not None:
+            frame = self._board_back(frame)
         moved = cells_that_differ(view, ended, frame) >= MOVED_SHARE
         if moved and view.follow_move(view.fresh_board):
             log.debug("the new game moved the board in the window to %s", view.board_rect)
             frame = settled(view.grabber, view.board_rect, None, quiet=waits.FLASH_QUIET)
         return frame
 
+    def _board_back(self, frame: Image) -> Image:
+        """The board's place after a try on a window with no board (``frame``, as it first
+        held still): once it shows a whole fresh board, or has held still for
+        :data:`waits.FLASH_QUIET` showing no hidden cell, up to :data:`waits.REDRAW_TIMEOUT`.
+        A window drawing a board anew may hold still half drawn, or with a message over part of
+        the board ("get ready") for a while."""
+        view = self.window.view
+        deadline = time.monotonic() + waits.REDRAW_TIMEOUT
+        while time.monotonic() < deadline:
+            hidden = view.board_ids(frame) == HIDDEN_ID
+            if hidden.all():
+                return frame
+            left = deadline - time.monotonic()
+            later = settled(view.grabber, view.board_rect, frame, left, waits.FLASH_QUIET)
+            if np.array_equal(later, frame) and not hidden.any():
+                return frame
+            frame = later
+        return frame
+
     def _is_new_game(self, frame: Image, ended: Image) -> bool:
         if np.array_equal(frame, ended):
             return False
         ids = self.window.view.board_ids(frame)
+        if self.window.gone_frame is not None:  # a board of the size calibrated, whole
+            return bool((ids == HIDDEN_ID).all())
         return (
             bool((ids == HIDDEN_ID).any())
             and not np.isin(ids, self.window.evidence.end_appearances()).any()

@@ -86,10 +86,15 @@ class PlayedGame:
     state: GameState = GameState.PLAYING
     mines: int | None = None
     """The board's mine count, where the user gave it."""
+    gone: GameState | None = None
+    """How the game ended where its end took its board away (:mod:`calibration.vanished`):
+    LOST (it hit a mine), PLAYING (over; the board before did not tell how); None: the board
+    stayed. Its steps are then clicks it survived, the ending one left out, and ``state``
+    stays PLAYING: no board showed the end."""
 
     @property
     def finished(self) -> bool:
-        return self.state is not GameState.PLAYING
+        return self.gone is not None or self.state is not GameState.PLAYING
 
 
 @dataclass

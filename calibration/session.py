@@ -75,6 +75,8 @@ class CalibrationPlayer:
         """Every game begun on this window's board."""
         self._latest: PlayedGame | None = None
         """The game begun last, played on or not (a game set aside is gone from the evidence)."""
+        self.mines: int | None = None
+        """The board's mine count, where the user gave it: each game begun records it."""
 
     @classmethod
     def start(
@@ -137,7 +139,7 @@ class CalibrationPlayer:
         return {} if face is None else face.pictures
 
     def _new_game(self, steps: list[Step] | None = None) -> PlayedGame:
-        game = PlayedGame(steps or [])
+        game = PlayedGame(steps or [], mines=self.mines)
         self.evidence.games.append(game)
         self.games.append(game)
         self._latest = game

@@ -84,6 +84,7 @@ def build_skin(
             "question_marks": meanings.has_question_marks,
             "hit_mine_drawn_apart": meanings.hit_mine_apart,
             "right_click_marks": meanings.takes_marks,
+            "board_gone_on_end": meanings.ends_off_board,
         },
         slack=(MAX_SLACK, MAX_SLACK) if uneven else (0, 0),
         level_weight=catalogue.level_weight,

@@ -23,3 +23,6 @@ ANIMATION_WATCH = 0.3
 """Seconds a board is watched after a click that opened several cells has settled, until the
 game has shown whether it animates what a click opens (a ring of cells at a time, each ring a
 frame apart); a game seen to animate is given as long to hold still after every click."""
+MENU_WAIT = 10.0
+"""Seconds a game whose end took its board away is given to show the button that brings a
+board back (a game may write its end over the window for five seconds first)."""

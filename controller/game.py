@@ -46,6 +46,8 @@ class GameInPlay:
     """The cells the last burst clicked to open (or chord)."""
     flagged: set[Cell] = field(default_factory=set)
     """The cells the last burst flagged."""
+    guessed: bool = False
+    """Whether the last burst opened a cell not known safe."""
 
     def remember(self, clicked: Sequence[Move]) -> None:
         """Which cells a burst just opened and which it flagged: a picture no tile matches on
@@ -59,6 +61,7 @@ class GameInPlay:
                     near for near in self.board.neighbours(move.cell) if self.board[near].is_closed
                 )
         self.flagged = {move.cell for move in clicked if move.action == Action.FLAG}
+        self.guessed = any(move.is_guess for move in clicked)
 
     def logged_board(self) -> Board:
         """The board as the outcome log keeps it (see

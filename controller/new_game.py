@@ -15,6 +15,7 @@ from controller.game import REFUSED_BURSTS, GameAborted
 from controller.outcomes import Result
 from controller.reading import PatientReader
 from solver import Board, GameState, Tile
+from vision.errors import UnreadableCellError
 from vision.read import Reading
 
 NEW_GAME_TRIES = 2
@@ -45,14 +46,14 @@ def _new_board(reader: PatientReader) -> Board:
     as a board still playing, without marks, that the new-game action changed. A game busy
     finishing the last one may miss the action; it is tried again.
     """
-    reading = reader.look()
-    if reading.outcome == GameState.PLAYING and reading.board.is_fresh:
+    reading = _shown(reader)
+    if reading is not None and reading.outcome == GameState.PLAYING and reading.board.is_fresh:
         return reading.board
     refusals = 0
     attempt = 0
     while attempt < NEW_GAME_TRIES:
         if reader.close_dialogs():  # a score table or a question takes the keys
-            reading = reader.look()
+            reading = _shown(reader)
         try:
             reader.table.new_game(attempt)
         except NotAsRead:
@@ -61,26 +62,45 @@ def _new_board(reader: PatientReader) -> Board:
             refusals += 1
             if refusals == REFUSED_BURSTS:
                 raise
-            reading = reader.look()
-            if reading.outcome == GameState.PLAYING and reading.board.is_fresh:
+            reading = _shown(reader)
+            if (
+                reading is not None
+                and reading.outcome == GameState.PLAYING
+                and reading.board.is_fresh
+            ):
                 return reading.board
             continue
         attempt += 1
         after = reader.look_for_change()
-        if _is_new_game(reading.board, after):
+        if _is_new_game(None if reading is None else reading.board, after):
             return after.board
         reading = after
+    shows = "no board" if reading is None else f"\n{reading.board}"
     raise GameAborted(
         Result.STOPPED,
-        f"{NEW_GAME_TRIES} new-game actions did not show a new game; the board shows\n"
-        f"{reading.board}",
+        f"{NEW_GAME_TRIES} new-game actions did not show a new game; the board shows {shows}",
     )
 
 
-def _is_new_game(before: Board, after: Reading) -> bool:
-    """Whether ``after`` (read after a new-game action on ``before``) shows a new game."""
+def _shown(reader: PatientReader) -> Reading | None:
+    """The board shown between games; None where a game's end took the board away (the
+    table says the game does so, and no cell of it reads): the window shows a message or a
+    menu there."""
+    if not reader.table.board_goes_away:
+        return reader.look()
+    try:
+        return reader.table.look()
+    except UnreadableCellError:
+        return None
+
+
+def _is_new_game(before: Board | None, after: Reading) -> bool:
+    """Whether ``after`` (read after a new-game action on ``before``; None: no board was
+    shown) shows a new game."""
     if after.outcome != GameState.PLAYING:
         return False
+    if before is None:
+        return after.board.is_fresh
     marked = np.isin(after.board.tiles, (Tile.FLAG, Tile.QUESTION)).any()
     changed = not np.array_equal(before.tiles, after.board.tiles)
     return after.board.is_fresh or (changed and not marked)

@@ -13,6 +13,8 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence, Set
 
+import numpy as np
+
 from calibration.dialogs import DIALOGS_IN_A_ROW, DialogAnswer
 from controller.game import GameAborted, GameInPlay, untaken, won_by_its_flags
 from controller.outcomes import Result
@@ -129,6 +131,9 @@ class PatientReader:
             return self.table.look(changed, patience)
         except UnreadableCellError as first:
             unreadable = first
+        gone = self._board_gone(unreadable)
+        if gone is not None:
+            return gone
         self.close_dialogs()  # one may cover the board (a "Game Over" window)
         answer = self.answer_dialog()  # one drawn in the game's window (a browser's)
         answers = int(answer == DialogAnswer.ANSWERED)
@@ -170,6 +175,39 @@ class PatientReader:
         if not moved:
             raise GameAborted(Result.MISREAD, str(unreadable)) from unreadable
         return self.table.look()
+
+    def _board_gone(self, unreadable: UnreadableCellError) -> Reading | None:
+        """The end of a game whose end takes its board away (:attr:`Table.board_goes_away`),
+        when no cell of the board reads: won where the last burst opened, with no guess, every
+        closed cell but as many as the board has mines (the last safe ones), lost where more
+        were left (a click hit a mine). After a guess that may have opened the last safe cell
+        the board tells neither: a message there may (:meth:`Table.end_message`), else the
+        game is stopped. None: not such an end."""
+        game = self.game
+        if game is None or not self.table.board_goes_away or not unreadable.everywhere:
+            return None
+        board = game.board
+        opened = np.zeros(board.tiles.shape, dtype=bool)
+        for cell in game.clicked:
+            opened[cell] = True
+        left = int((board.closed & ~opened).sum())
+        outcome = GameState.WON if left == board.mines else GameState.LOST
+        if left == board.mines and game.guessed:
+            told = self.table.end_message()
+            if told is None:
+                raise GameAborted(
+                    Result.STOPPED,
+                    "the board went away after a guess that may have opened the last safe "
+                    "cell, and no message over it says how the game ended",
+                )
+            self.stopwatch.counts["ends a message told"] += 1
+            outcome = told
+        self.stopwatch.counts["ends that took the board away"] += 1
+        tiles = board.tiles.copy()
+        if outcome is GameState.WON:
+            tiles[opened & board.closed] = Tile.OPENED
+        shown = Board(board.rows, board.columns, board.mines, tiles)
+        return Reading(shown, np.zeros(tiles.shape, dtype=np.float32), outcome)
 
     def _read_where_moved(self) -> Reading | None:
         """The board read where it moved to, when no cell of it could be read where it was and

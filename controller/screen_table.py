@@ -4,14 +4,17 @@ a skin and clicks it only as it was read, through the guarded mouse.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Protocol
 
+from calibration import waits
 from calibration.dialogs import DialogAnswer, DialogButton, answer_dialog_over
-from calibration.labels import NoTextReader
+from calibration.labels import NoTextReader, read_end_message
 from calibration.learn_in_play import Lesson, SkinLearner
 from calibration.mine_count import MineCount, Shown, numbers_shown
+from calibration.new_game_ways import BUTTON_POLL
 from controller.chording import BUTTONS, Chording, ChordWays
 from controller.click_checks import button_as_saved, cells_now, face_now
 from controller.errors import NoNewGameAction, NotAsRead
@@ -19,7 +22,7 @@ from controller.mouse import Check, Grab
 from controller.relocation import whole_board
 from controller.stopping import failsafe_as_stop
 from controller.stopwatch import Stopwatch, TimedGrabber
-from solver import Cell, Tile
+from solver import Cell, GameState, Tile
 from solver.strategy import Action, Move
 from vision.capture import Screen
 from vision.errors import UnreadableCellError
@@ -88,6 +91,7 @@ class ScreenTable:
         self.skin = skin.name
         self.first_click = first_click
         self.takes_flags = skin.takes_marks
+        self.board_goes_away = skin.board_gone_on_end
         self.mines = mines
         self.stopwatch = stopwatch or Stopwatch()
         self._grabber = grabber
@@ -302,6 +306,9 @@ class ScreenTable:
         face, way = self.geometry.face, ways[attempt % len(ways)]
         if way == "face" and face is not None:
             self._click(*face.centre, "left", self._still_as_read(self._corners_as_read(), face))
+        elif way == "point" and self.board_goes_away:
+            self._await_button()
+            self._click(*self._new_game_point(), "left", self._button_shown())
         elif way == "point":
             self._click(*self._new_game_point(), "left", self._point_as_saved())
         elif self._skin.new_game.key:
@@ -351,6 +358,37 @@ class ScreenTable:
         def check(grab: Grab) -> bool:
             corners(grab)
             button_as_saved(self._skin.buttons, self._skin.threshold, grab, self._new_game_point())
+            return True
+
+        return check
+
+    def _await_button(self) -> None:
+        """Wait, up to :data:`calibration.waits.MENU_WAIT`, until the new-game point shows one
+        of the looks of the button the skin saw there: a game whose end took its board away
+        writes its end over the window first (the click's own check then says if it did not)."""
+        point, buttons = self._new_game_point(), self._skin.buttons
+        deadline = time.monotonic() + waits.MENU_WAIT
+        while time.monotonic() < deadline:
+            try:
+                button_as_saved(buttons, self._skin.threshold, self._timed_grabber.grab, point)
+                return
+            except NotAsRead:
+                time.sleep(BUTTON_POLL)
+
+    def end_message(self) -> GameState | None:
+        try:
+            return read_end_message(self._timed_grabber.grab(self.geometry.rect))
+        except NoTextReader:
+            return None
+
+    def _button_shown(self) -> Check:
+        """The check before a click on the new-game point of a game whose end took its board
+        away: the point shows one of the looks of the button the skin saw there, else
+        :class:`NotAsRead` is raised (the board's cells are gone: none is checked)."""
+        point = self._new_game_point()
+
+        def check(grab: Grab) -> bool:
+            button_as_saved(self._skin.buttons, self._skin.threshold, grab, point)
             return True
 
         return check

@@ -10,7 +10,7 @@ from typing import Protocol
 
 from calibration.dialogs import DialogAnswer
 from controller.chording import Chording
-from solver import Cell, Tile
+from solver import Cell, GameState, Tile
 from solver.strategy import Move
 from vision.read import Reading
 
@@ -25,6 +25,9 @@ class Table(Protocol):
     """The game's first-click rule when known (a :class:`solver.FirstClick` value)."""
     takes_flags: bool
     """Whether the game marks a cell on a right-click (False: no flag is ever sent)."""
+    board_goes_away: bool
+    """Whether a game's end takes its board away (a message, then a menu whose button brings
+    a board back): a board no cell of which reads is then that end, or the menu between games."""
 
     def look(self, changed: bool = False, patience: float | None = None) -> Reading:
         """Wait until the board holds still (and, if ``changed``, differs from the last look,
@@ -115,6 +118,10 @@ class Table(Protocol):
         """On a new game's board, the mine count the game shows beside it, where play reads it
         (it was not told the count); boards are read with that count from now on. None where
         it is not read, or not read surely (see :mod:`calibration.mine_count`)."""
+
+    def end_message(self) -> GameState | None:
+        """How the game ended, where a message over the board's place says so ("YOU WIN!");
+        None where none does (or no words can be read)."""
 
     def read_lost(self, cells: Sequence[Cell], numbers: Mapping[Cell, Tile]) -> Reading | None:
         """The board just found unreadable at ``cells`` with those cells read as opened cells of

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from drawn_boards import focus_ring
@@ -18,13 +19,14 @@ from drawn_menus import RIGHT_CLICKS, ButtonLabel, ContextMenu
 from starts import xdemineur_start
 from virtual_clock import use_virtual_clock
 
-from calibration import failure_screens, game_end, session, waits
+from calibration import failure_screens, game_end, new_game_ways, session, waits
 from calibration import learn as learn_module
 from calibration import view as view_module
 from calibration.learn import Calibration, calibrate
 from controller import loop as loop_module
 from controller import mouse as mouse_module
 from controller import reading as reading_module
+from controller import screen_table as screen_table_module
 from controller.errors import ClickOutsideError
 from controller.loop import GamePlayer, play_games
 from controller.mouse import Check
@@ -86,12 +88,14 @@ def quick_waits(
         sys.modules[__name__],
         *own,
         session,
+        new_game_ways,
         view_module,
         learn_module,
         stable_module,
         loop_module,
         reading_module,
         mouse_module,
+        screen_table_module,
     )
 
 
@@ -158,7 +162,9 @@ class DrawnGame:
     drawn in another ink (its disabled button's). ``right_click`` is what a right-click on the
     board does (:data:`drawn_menus.RIGHT_CLICKS`): mark the cell, nothing, or open a context
     menu over the board (:class:`drawn_menus.ContextMenu`). With ``button_label`` the button
-    bears words (:class:`drawn_menus.ButtonLabel`)."""
+    bears words (:class:`drawn_menus.ButtonLabel`). With ``menu_on_end`` a game's end paints the
+    window over with a message, then a menu whose first button brings a board back (a click
+    elsewhere then fails the test)."""
 
     def __init__(
         self,
@@ -209,6 +215,7 @@ class DrawnGame:
         right_click: str = "marks",
         button_label: ButtonLabel | None = None,
         flood_step: float = 0.0,
+        menu_on_end: float | None = None,
     ) -> None:
         assert right_click in RIGHT_CLICKS, right_click
         self.right_click = right_click
@@ -352,6 +359,12 @@ class DrawnGame:
         """Seconds between the rings of cells a click opens, drawn one ring at a time out from
         the cell clicked (a game that animates its flood); 0: all at once."""
         self.shown_at: dict[tuple[int, int], float] = {}
+        self.menu_on_end = menu_on_end
+        """Seconds a game's end paints its window over with a message (no board, no mine
+        shown), after which the window shows a menu (:data:`MENU_BUTTONS`) and no board until
+        its first button is clicked; None: the board stays."""
+        self.menu_clicks: list[str] = []
+        """The label of each menu button clicked."""
         """When each cell an animated flood opened is first drawn opened."""
         """The games (counted from 1) whose mine hit shows no focus ring (the focus elsewhere)."""
         """The board's last rows are covered by a plain colour until the first click (a window
@@ -476,7 +489,26 @@ class DrawnGame:
         if time.monotonic() < self.new_game_at + self.blank_new_game:
             scene.screen[top : top + 16 * 9, left : left + 16 * 9] = scene.screen[0, 0]
         self.menu.draw(scene.screen)
+        if self.board_gone():
+            self.draw_menu(scene.screen)
         return scene
+
+    def board_gone(self) -> bool:
+        """Whether the window shows no board: a game over with ``menu_on_end``."""
+        return self.menu_on_end is not None and self.game.state is not GameState.PLAYING
+
+    def draw_menu(self, screen: Image) -> None:
+        """Paint the window over: the end's message for ``menu_on_end`` seconds, then the
+        menu's buttons (:data:`MENU_BUTTONS`)."""
+        window = DRAWN_WINDOW
+        screen[window.top : window.bottom, window.left : window.right] = MENU_GROUND
+        if time.monotonic() < self.ended_at + (self.menu_on_end or 0.0):
+            words = "YOU WIN!" if self.game.state is GameState.WON else "YOU LOSE!"
+            cv2.putText(screen, words, (110, 190), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (40, 40, 200), 2)
+            return
+        for label, area in MENU_BUTTONS.items():
+            screen[area.top : area.bottom, area.left : area.right] = (90, 90, 90)
+            ButtonLabel(label, fill=(250, 250, 250), ink=(0, 0, 0), scale=0.6).draw(screen, area)
 
     def redraw_flags(self, screen: Image, right: np.ndarray, wrong: np.ndarray) -> None:
         """Draw the ``right`` flags of a lost game as :func:`right_flag_look` and the ``wrong``
@@ -543,6 +575,9 @@ class DrawnGame:
             self.answers.append(label)
             self.veiled_dialog_answered = True
             return
+        if self.board_gone():
+            self.click_menu(x, y)
+            return
         geometry = self.scene().geometry
         cell = geometry.cell_at(x, y)
         self.won_face_at_launch = False  # any click on the board or the face ends the launch
@@ -599,6 +634,16 @@ class DrawnGame:
         else:
             self.game.flag(cell)
 
+    def click_menu(self, x: int, y: int) -> None:
+        """A click while the board is gone: on the menu's first button, a new game; a click
+        on another button, or before the menu shows, fails the test."""
+        assert time.monotonic() >= self.ended_at + (self.menu_on_end or 0.0), (x, y)
+        label = next((label for label, area in MENU_BUTTONS.items() if area.contains(x, y)), None)
+        assert label == next(iter(MENU_BUTTONS)), f"clicked ({x}, {y}) on {label} in the menu"
+        self.menu_clicks.append(label)
+        self.new_games["button"] += 1
+        self.start_new_game()
+
     def animate_flood(self, clicked: tuple[int, int], opened_before: np.ndarray) -> None:
         """With ``flood_step``, draw what the click on ``clicked`` opened a ring at a time."""
         if not self.flood_step:
@@ -643,6 +688,11 @@ class DrawnGame:
         return int(was_open)
 
 
+MENU_GROUND = (236, 240, 226)
+"""The plain colour a drawn game with ``menu_on_end`` paints its window with once a game ends."""
+MENU_BUTTONS = {"Easy": Rect(130, 170, 90, 30), "Quit": Rect(130, 220, 90, 30)}
+"""The buttons of a drawn game's menu (``menu_on_end``), the first over the board's place: it
+brings back a board of the same size."""
 FRAME_GREY = (236, 232, 230)
 """The frame an opened cell of a drawn game draws past its edges (see ``frame_spill``)."""
 GREEN = (0, 255, 0)

@@ -52,6 +52,7 @@ EXTRA_TYPES: dict[str, type] = {
     "animation_still": float,
     "chord": str,
     "right_click_marks": bool,
+    "board_gone_on_end": bool,
 }
 """Types of the ``extra`` facts the program reads (null: not known); other keys are kept but
 never used. ``board`` is the board calibrated, when its mine count was given, as
@@ -358,20 +359,30 @@ class Skin:
         """Whether the game marks a cell on a right-click (not known: it is taken to)."""
         return self.extra.get("right_click_marks") is not False
 
+    @property
+    def board_gone_on_end(self) -> bool:
+        """Whether the game's end takes its board away (a message, then a menu whose button
+        brings a board back); not known: it is taken not to."""
+        return self.extra.get("board_gone_on_end") is True
+
     def missing_tiles(self) -> list[Tile]:
         """Tiles the skin has no template for yet, so that a board showing one cannot be read.
 
         QUESTION is not missing from a game that calibration found to have no question marks
         (``extra["question_marks"]`` is False), nor MINE from one that draws every mine of a loss
         as the one hit (``extra["hit_mine_drawn_apart"]`` is False: they read as EXPLODED), nor
-        any mark from one that takes no right-click mark (``extra["right_click_marks"]``).
+        any mark from one that takes no right-click mark (``extra["right_click_marks"]``), nor
+        a tile only a lost board shows from a game whose end takes its board away and that
+        never showed one (``extra["board_gone_on_end"]``).
         """
         no_marks = not self.takes_marks
+        no_loss = self.board_gone_on_end and Tile.EXPLODED not in self.templates
         not_drawn = {
             Tile.QUESTION: no_marks or self.extra.get("question_marks") is False,
-            Tile.MINE: self.extra.get("hit_mine_drawn_apart") is False,
+            Tile.MINE: no_loss or self.extra.get("hit_mine_drawn_apart") is False,
+            Tile.EXPLODED: no_loss,
             Tile.FLAG: no_marks,
-            Tile.WRONG_FLAG: no_marks,
+            Tile.WRONG_FLAG: no_marks or no_loss,
         }
         return [
             tile

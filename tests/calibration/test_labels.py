@@ -14,13 +14,17 @@ from pictures import read_picture
 from calibration.buttons import ButtonPoints, blanked, button_points
 from calibration.labels import (
     NoTextReader,
+    Word,
     dismissing_rank,
+    end_told,
+    menu_labels,
     new_game_labels,
     plain_letters,
     quitting_places,
     read_words,
     says_new_game,
 )
+from solver import GameState
 from vision.geometry import Rect
 
 WINDOWS = Path(__file__).parent.parent / "data" / "windows"
@@ -124,3 +128,22 @@ def test_only_a_button_of_one_dismissing_word_answers_a_dialog(
     label: str, rank: int | None
 ) -> None:
     assert dismissing_rank(label) == rank
+
+
+def test_a_message_over_a_board_gone_tells_how_the_game_ended_only_one_way() -> None:
+    assert end_told(["you", "win"]) is GameState.WON
+    assert end_told(["you", "wih"]) is GameState.WON  # a pixel font's "WIN!"
+    assert end_told(["game", "over"]) is GameState.LOST
+    assert end_told(["over"]) is None
+    assert end_told(["hih"]) is None
+    assert end_told(["won", "lost"]) is None
+
+
+def test_the_labels_of_a_menu_are_each_line_but_a_quitting_one_top_to_bottom() -> None:
+    words = [
+        Word("quit", Rect(20, 90, 30, 10), (1, 1, 3)),
+        Word("medium", Rect(20, 60, 50, 10), (1, 1, 2)),
+        Word("easy", Rect(20, 30, 30, 10), (1, 1, 1)),
+        Word("o", Rect(90, 30, 8, 10), (1, 1, 4)),
+    ]
+    assert menu_labels(words) == [Rect(20, 30, 30, 10), Rect(20, 60, 50, 10)]

@@ -17,6 +17,7 @@ from drawn_game import (
     DRAWN_BUTTON,
     DRAWN_SCREEN,
     DRAWN_WINDOW,
+    MENU_BUTTONS,
     MESSAGE_SHOWN,
     STUCK_REPAINT,
     WIN_MESSAGE_SHOWN,
@@ -380,6 +381,40 @@ def test_a_button_a_finished_game_relabels_is_found_tried_after_its_message_and_
     table.look()
     table.new_game()
     assert screen.new_games["button"] == clicked + 1
+
+
+def test_a_game_whose_end_takes_its_board_away_for_a_menu_starts_anew_by_its_button() -> None:
+    """A game may paint its whole window over with "YOU LOSE!" (no mine shown), then show a
+    menu with no board, whose level button brings a board of the same size back. Calibration
+    read the vanished board as a loss that showed every cell, set the game aside, and found no
+    way to a new game. Now a board gone ends the game (a loss where more cells than the mines
+    were left unopened), and the menu's labelled button, clicked once the menu shows, is the new
+    game; no mine is asked of a game that never shows one."""
+    screen = DrawnGame(seed=2, faceless=True, menu_on_end=MESSAGE_SHOWN)
+    result = calibrated(screen, max_games=4)
+    board = screen.scene().geometry
+    at = result.skin.new_game.at
+    assert result.skin.new_game.kind == "point" and at is not None
+    assert MENU_BUTTONS["Easy"].contains(board.left + at[0], board.top + at[1])
+    assert screen.new_games["button"] >= 4 and set(screen.menu_clicks) == {"Easy"}
+    assert result.usable, result.describe_missing()
+
+
+def test_play_starts_each_game_by_the_menu_button_of_a_game_whose_end_takes_its_board_away(
+    tmp_path: Path,
+) -> None:
+    """Play reads a board gone after a click as the game's end, won where the click opened
+    the last safe cell and lost otherwise, never as a misread, and clicks the menu's button
+    once it shows (the drawn game fails a click while its message shows)."""
+    screen = DrawnGame(seed=2, faceless=True, menu_on_end=MESSAGE_SHOWN)
+    result = calibrated(screen, max_games=4)
+    geometry = locate(result.skin, screen.grab(), shape=(9, 9))
+    mouse = GuardedMouse(screen)
+    table = ScreenTable(screen, result.skin, geometry, mouse, 10, game="drawn", first_click="safe")
+    clicked = len(screen.menu_clicks)
+    records = played_to_the_end(table, 8, tmp_path)
+    assert {record.result for record in records} == {Result.WON, Result.LOST}
+    assert len(screen.menu_clicks) >= clicked + 7
 
 
 def test_a_labelled_button_is_tried_before_the_keys_a_browser_takes_for_its_own(

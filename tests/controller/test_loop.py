@@ -97,6 +97,7 @@ class SimulatedTable:
         self.skin = "simulated-skin"
         self.first_click: str | None = "safe"
         self.takes_flags = True
+        self.board_goes_away = False
         self.size = size
         self.seed = seed
         self.flags_to_win = flags_to_win
@@ -245,6 +246,10 @@ class SimulatedTable:
 
     def read_mine_count(self) -> int | None:
         """The count is the table's from the start."""
+        return None
+
+    def end_message(self) -> GameState | None:
+        """No message is drawn over a simulated board."""
         return None
 
     def read_lost(
