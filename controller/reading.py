@@ -180,9 +180,10 @@ class PatientReader:
         """The end of a game whose end takes its board away (:attr:`Table.board_goes_away`),
         when no cell of the board reads: won where the last burst opened, with no guess, every
         closed cell but as many as the board has mines (the last safe ones), lost where more
-        were left (a click hit a mine). After a guess that may have opened the last safe cell
-        the board tells neither: a message there may (:meth:`Table.end_message`), else the
-        game is stopped. None: not such an end."""
+        were left after a guess (it hit a mine); gone after sure clicks short of the last safe
+        cell, the game is stopped (no click could end it). After a guess that may have opened
+        the last safe cell the board tells neither: a message there may
+        (:meth:`Table.end_message`), else the game is stopped. None: not such an end."""
         game = self.game
         if game is None or not self.table.board_goes_away or not unreadable.everywhere:
             return None
@@ -191,6 +192,12 @@ class PatientReader:
         for cell in game.clicked:
             opened[cell] = True
         left = int((board.closed & ~opened).sum())
+        if left != board.mines and not game.guessed:
+            raise GameAborted(
+                Result.STOPPED,
+                f"the board went away after clicks on cells known safe, with {left} cells left "
+                f"closed and {board.mines} mines: no click could end the game",
+            )
         outcome = GameState.WON if left == board.mines else GameState.LOST
         if left == board.mines and game.guessed:
             told = self.table.end_message()

@@ -1,0 +1,77 @@
+"""How the patient reader tells the end of a game whose end takes its board away."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import cast
+
+import pytest
+
+from controller.game import GameAborted, GameInPlay
+from controller.outcomes import Result
+from controller.reading import PatientReader
+from controller.stopwatch import Stopwatch
+from controller.table import Table
+from solver import Board, Game, GameState
+from solver.strategy import Action, Move
+from vision.errors import UnreadableCellError
+
+
+class GoneTable:
+    """A table whose board has gone: every cell unreadable, and a message there, or not."""
+
+    board_goes_away = True
+
+    def __init__(self, message: GameState | None) -> None:
+        self.message = message
+
+    def end_message(self) -> GameState | None:
+        return self.message
+
+
+def _gone(board: Board) -> UnreadableCellError:
+    cells = tuple((r, c) for r in range(board.rows) for c in range(board.columns))
+    return UnreadableCellError("no cell reads", cells[0], Path("x.png"), cells, len(cells))
+
+
+def _reader(board: Board, clicked: list[Move], message: GameState | None) -> PatientReader:
+    reader = PatientReader(cast(Table, GoneTable(message)), Stopwatch())
+    reader.game = GameInPlay(1, board)
+    reader.game.remember(clicked)
+    return reader
+
+
+def _started() -> Board:
+    """A 5x5 board with 3 mines, its corner opened: 24 cells closed."""
+    game = Game(5, 5, 3, "safe", seed=3)
+    game.open((0, 0))
+    return game.board
+
+
+def test_a_board_gone_after_a_guess_with_more_cells_left_than_mines_is_a_loss() -> None:
+    board = _started()
+    reader = _reader(board, [Move((4, 4), Action.OPEN, 0.9)], None)
+    reading = reader._board_gone(_gone(board))
+    assert reading is not None and reading.outcome is GameState.LOST
+
+
+def test_a_board_gone_after_clicks_on_cells_known_safe_short_of_the_last_is_no_end() -> None:
+    """No click of the burst could hit a mine, nor did it open the last safe cell: the board
+    went away for another reason (a window closed, a menu opened by hand), not told a loss."""
+    board = _started()
+    reader = _reader(board, [Move((4, 4), Action.OPEN)], GameState.LOST)
+    with pytest.raises(GameAborted) as stopped:
+        reader._board_gone(_gone(board))
+    assert stopped.value.result is Result.STOPPED
+
+
+def test_a_board_gone_after_the_last_safe_cell_opened_for_sure_is_a_win() -> None:
+    board = _started()
+    layout = Game(5, 5, 3, "safe", seed=3)
+    layout.open((0, 0))
+    mines = layout.mine_layout
+    assert mines is not None
+    safe = [(r, c) for r in range(5) for c in range(5) if not mines[r, c] and board.closed[r, c]]
+    reader = _reader(board, [Move(cell, Action.OPEN) for cell in safe], None)
+    reading = reader._board_gone(_gone(board))
+    assert reading is not None and reading.outcome is GameState.WON
