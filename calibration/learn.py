@@ -417,7 +417,7 @@ class _Learner:
         view = player.view
         # Once it holds still: a game left as a new one was starting may still be drawing it.
         frame = settled(view.grabber, view.window, None)
-        ids = view.board_ids(view.board_part(frame))
+        ids = view.board_ids(view.grabber.grab(view.board_rect))
         try:
             shown = board_of(ids, meanings)
         except UnknownAppearanceError:

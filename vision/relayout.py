@@ -1,0 +1,191 @@
+"""Following a board whose cells move while it is played: a grid of toolkit buttons sized by
+their content widens a column (or a row) once a cell in it opens, and moves every one after it.
+
+Cells are known by their place in the grid. In each capture the lines between them are found
+again (:func:`measure`): a cell starts where its first :data:`BORDER_SHARE` of pixels shows as
+that cell showed them last, or as the hidden tile shows them, and ends where its last ones do;
+the cells of a column (row) vote together, and the columns (rows) follow each other without a
+gap. A cell's picture (:func:`indices`) is then its two borders with the middle of the cell
+between them, so a picture centred in its button (a number) reads the same at every width, and
+a cell of the size it had on the fresh board reads exactly as it did.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.skin import Image
+
+BORDER_SHARE = 4
+"""A cell's border, along each axis, is this fraction of its picture (at least a pixel)."""
+GROWTH_SHARE = 2
+"""A cell grows by at most this fraction of its picture (a column of buttons 32 px wide that
+widened to 37-39 px was seen)."""
+MISMATCH = 0.03**2
+"""The mean squared difference (levels / 255, squared) above which a border matches nothing
+(calibration's grouping tolerance, squared): a cell whose picture changed since it was last
+seen votes for no place."""
+NEW_SIZE = 1e-4
+"""The cost of a cell of a size no cell had before: between places that fit equally (a column
+whose every cell just changed, or whose borders are plain), the one of sizes seen wins."""
+
+Positions = npt.NDArray[np.intp]
+
+
+def border(cut: int) -> int:
+    """Pixels of a ``cut``-pixel picture taken from each end of its cell."""
+    return max(1, cut // BORDER_SHARE)
+
+
+def indices(starts: Positions, cut: int) -> Positions:
+    """Where (from the board's first pixel) each pixel of every cell's ``cut``-pixel picture
+    is, cell after cell, for cells starting at ``starts`` (then the last one's end): each
+    cell's borders, and the middle of what lies between them."""
+    edge, middle = border(cut), cut - 2 * border(cut)
+    taken = []
+    for start, end in zip(starts[:-1], starts[1:], strict=True):
+        centre = start + (end - start - middle) // 2
+        taken += [start + np.arange(edge), centre + np.arange(middle), end - edge + np.arange(edge)]
+    return np.concatenate(taken).astype(np.intp)
+
+
+@dataclass
+class Relayout:
+    """A board's cells followed by place: their current ``starts`` along x and y (pixels from
+    the board's top-left corner, then the last cell's end), and each cell's picture as last
+    seen, ``reference`` (a board of ``cut``-sized pictures side by side)."""
+
+    cut: tuple[int, int]
+    starts: tuple[Positions, Positions]
+    hidden: Image
+    reference: Image
+
+    @classmethod
+    def even(cls, hidden: Image, shape: tuple[int, int], board: Image) -> Relayout:
+        """Cells the size of ``hidden`` (the hidden tile's picture) side by side on a board of
+        ``shape`` (rows, columns), as ``board`` (its capture) shows them."""
+        (rows, columns), (height, width) = shape, hidden.shape[:2]
+        starts = (np.arange(columns + 1) * width, np.arange(rows + 1) * height)
+        return cls((width, height), (starts[0], starts[1]), hidden, board)
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """The board's width and height now."""
+        return int(self.starts[0][-1]), int(self.starts[1][-1])
+
+    @property
+    def sizes(self) -> tuple[set[int], set[int]]:
+        """The cell sizes seen so far along x and along y."""
+        return self._sizes
+
+    def __post_init__(self) -> None:
+        along_x, along_y = (set(np.diff(starts).tolist()) for starts in self.starts)
+        self._sizes = (along_x, along_y)
+
+    def follow(self, capture: Image) -> Image:
+        """The board in ``capture`` (whose top-left pixel is the board's, and which reaches
+        past where the board could have grown) as cut-sized pictures side by side at their
+        places in the grid, its cells' lines found anew."""
+        flipped = capture.swapaxes(0, 1)
+        for _ in range(2):  # columns with the rows as they were, then rows with those columns
+            columns = measure(capture, self.starts, self.sizes[0], self.cut, self._refs())
+            self.starts = (columns, self.starts[1])
+            rows = measure(
+                flipped, self.starts[::-1], self.sizes[1], self.cut[::-1], self._refs(True)
+            )
+            moved = not np.array_equal(rows, self.starts[1])
+            self.starts = (columns, rows)
+            for seen, starts in zip(self.sizes, self.starts, strict=True):
+                seen.update(np.diff(starts).tolist())
+            if not moved:
+                break
+        xs, ys = (indices(starts, cut) for starts, cut in zip(self.starts, self.cut, strict=True))
+        board = np.ascontiguousarray(capture[ys][:, xs])
+        self.reference = board
+        return board
+
+    def _refs(self, flipped: bool = False) -> tuple[Image, Image]:
+        if flipped:
+            return self.reference.swapaxes(0, 1), self.hidden.swapaxes(0, 1)
+        return self.reference, self.hidden
+
+
+def measure(
+    capture: Image,
+    starts: tuple[Positions, Positions],
+    sizes: set[int],
+    cut: tuple[int, int],
+    refs: tuple[Image, Image],
+) -> Positions:
+    """Where the cells start along x in ``capture`` (then the last one's end), each from
+    ``cut[0]`` pixels to half as much more, given where they started last along x and y
+    (``starts``), the ``sizes`` seen along x, and ``refs``: the board's pictures as last seen
+    and the hidden tile (see :class:`Relayout`)."""
+    (last, across), (size, size_across) = starts, cut
+    count = len(last) - 1
+    edge = border(size)
+    ys = indices(across, size_across)
+    lines = capture[ys].astype(np.float32)  # (rows * size_across, width, 3)
+    rows = len(across) - 1
+    widths = np.arange(size, size + size // GROWTH_SHARE + 1)
+    reach = count * int(widths[-1]) + 1
+    reference, hidden = (each.astype(np.float32) for each in refs)
+    cost = np.full(reach, np.inf)
+    cost[0] = 0.0
+    came_from = np.zeros((count + 1, reach), dtype=np.intp)
+    for column in range(count):
+        ends = np.arange(size * column, min(reach, int(widths[-1]) * column + 1))
+        ends = ends[np.isfinite(cost[ends])]
+        known = reference[:, column * size : (column + 1) * size]
+        places = np.arange(reach)
+        near = (places >= ends[0]) & (places <= ends[-1] + widths[-1])
+        firsts = _fits(lines, known[:, :edge], hidden[:, :edge], rows, places, near)
+        lasts = _fits(lines, known[:, -edge:], hidden[:, -edge:], rows, places - edge, near)
+        new_cost = np.full(reach, np.inf)
+        for width in widths:
+            after = ends + width
+            inside = after < reach
+            begin, end = ends[inside], after[inside]
+            votes = np.minimum(firsts[begin] + lasts[end], MISMATCH).sum(axis=1)
+            total = cost[begin] + votes + NEW_SIZE * (int(width) not in sizes)
+            better = total < new_cost[end]
+            new_cost[end[better]] = total[better]
+            came_from[column + 1, end[better]] = begin[better]
+        cost = new_cost
+    end = int(np.argmin(cost))
+    found = [end]
+    for column in range(count, 0, -1):
+        end = int(came_from[column, end])
+        found.append(end)
+    return np.array(found[::-1], dtype=np.intp)
+
+
+def _fits(
+    lines: npt.NDArray[np.float32],
+    known: npt.NDArray[np.float32],
+    hidden: npt.NDArray[np.float32],
+    rows: int,
+    at: npt.NDArray[np.intp],
+    wanted: npt.NDArray[np.bool_],
+) -> npt.NDArray[np.float64]:
+    """(len(at), rows): how far each cell's strip of ``lines`` starting at each of ``at`` (where
+    ``wanted``) is from its strip as last seen (``known``) or the hidden tile's (``hidden``),
+    whichever is nearer; infinite where the strip leaves the capture or is not wanted."""
+    edge, width = known.shape[1], lines.shape[1]
+    result = np.full((len(at), rows), np.inf)
+    valid = wanted & (at >= 0) & (at + edge <= width)
+    if not valid.any():
+        return result
+    windows = np.lib.stride_tricks.sliding_window_view(lines, edge, axis=1)
+    # windows: (rows * size_across, width - edge + 1, 3, edge)
+    taken = windows[:, at[valid]].transpose(1, 0, 3, 2)  # (places, lines, edge, 3)
+    per_row = taken.reshape(len(taken), rows, -1, edge, 3)
+    near = []
+    for picture in (known.reshape(rows, -1, edge, 3), hidden[None]):
+        squared = ((per_row - picture[None]) / 255.0) ** 2
+        near.append(squared.mean(axis=(2, 3, 4)))
+    result[valid] = np.minimum(*near)
+    return result
