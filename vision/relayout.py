@@ -3,11 +3,11 @@ their content widens a column (or a row) once a cell in it opens, and moves ever
 
 Cells are known by their place in the grid. In each capture the lines between them are found
 again (:func:`measure`): a cell starts where its first :data:`BORDER_SHARE` of pixels shows as
-that cell showed them last, or as the hidden tile shows them, and ends where its last ones do;
-the cells of a column (row) vote together, and the columns (rows) follow each other without a
-gap. A cell's picture (:func:`indices`) is then its two borders with the middle of the cell
-between them, so a picture centred in its button (a number) reads the same at every width, and
-a cell of the size it had on the fresh board reads exactly as it did.
+some cell's picture seen before shows them (the hidden tile's, an opened cell's), and ends where
+its last ones do; the cells of a column (row) vote together, and the columns (rows) follow each
+other without a gap. A cell's picture (:func:`indices`) is then its two borders with the middle
+of the cell between them, so a picture centred in its button (a number) reads the same at every
+width, and a cell of the size it had on the fresh board reads exactly as it did.
 """
 
 from __future__ import annotations
@@ -26,8 +26,10 @@ GROWTH_SHARE = 2
 widened to 37-39 px was seen)."""
 MISMATCH = 0.03**2
 """The mean squared difference (levels / 255, squared) above which a border matches nothing
-(calibration's grouping tolerance, squared): a cell whose picture changed since it was last
-seen votes for no place."""
+(calibration's grouping tolerance, squared): a cell showing a picture never seen before votes
+for no place."""
+MAX_PICTURES = 256
+"""Distinct cell pictures kept to match borders against (a game shows a few dozen)."""
 NEW_SIZE = 1e-4
 """The cost of a cell of a size no cell had before: between places that fit equally (a column
 whose every cell just changed, or whose borders are plain), the one of sizes seen wins."""
@@ -55,13 +57,13 @@ def indices(starts: Positions, cut: int) -> Positions:
 @dataclass
 class Relayout:
     """A board's cells followed by place: their current ``starts`` along x and y (pixels from
-    the board's top-left corner, then the last cell's end), and each cell's picture as last
-    seen, ``reference`` (a board of ``cut``-sized pictures side by side)."""
+    the board's top-left corner, then the last cell's end), and the distinct ``cut``-sized
+    cell ``pictures`` seen so far, whose borders tell where cells are."""
 
     cut: tuple[int, int]
     starts: tuple[Positions, Positions]
-    hidden: Image
-    reference: Image
+    pictures: Image
+    """(n, cut y, cut x, 3)."""
 
     @classmethod
     def even(cls, hidden: Image, shape: tuple[int, int], board: Image) -> Relayout:
@@ -69,33 +71,29 @@ class Relayout:
         ``shape`` (rows, columns), as ``board`` (its capture) shows them."""
         (rows, columns), (height, width) = shape, hidden.shape[:2]
         starts = (np.arange(columns + 1) * width, np.arange(rows + 1) * height)
-        return cls((width, height), (starts[0], starts[1]), hidden, board)
+        relayout = cls((width, height), (starts[0], starts[1]), hidden[None])
+        relayout.learn(board)
+        return relayout
+
+    def __post_init__(self) -> None:
+        along_x, along_y = (set(np.diff(starts).tolist()) for starts in self.starts)
+        self.sizes = (along_x, along_y)
+        """The cell sizes seen so far along x and along y."""
 
     @property
     def size(self) -> tuple[int, int]:
         """The board's width and height now."""
         return int(self.starts[0][-1]), int(self.starts[1][-1])
 
-    @property
-    def sizes(self) -> tuple[set[int], set[int]]:
-        """The cell sizes seen so far along x and along y."""
-        return self._sizes
-
-    def __post_init__(self) -> None:
-        along_x, along_y = (set(np.diff(starts).tolist()) for starts in self.starts)
-        self._sizes = (along_x, along_y)
-
     def follow(self, capture: Image) -> Image:
         """The board in ``capture`` (whose top-left pixel is the board's, and which reaches
         past where the board could have grown) as cut-sized pictures side by side at their
         places in the grid, its cells' lines found anew."""
-        flipped = capture.swapaxes(0, 1)
+        flipped, turned = capture.swapaxes(0, 1), self.pictures.swapaxes(1, 2)
         for _ in range(2):  # columns with the rows as they were, then rows with those columns
-            columns = measure(capture, self.starts, self.sizes[0], self.cut, self._refs())
+            columns = measure(capture, self.starts, self.sizes[0], self.cut, self.pictures)
             self.starts = (columns, self.starts[1])
-            rows = measure(
-                flipped, self.starts[::-1], self.sizes[1], self.cut[::-1], self._refs(True)
-            )
+            rows = measure(flipped, self.starts[::-1], self.sizes[1], self.cut[::-1], turned)
             moved = not np.array_equal(rows, self.starts[1])
             self.starts = (columns, rows)
             for seen, starts in zip(self.sizes, self.starts, strict=True):
@@ -104,13 +102,22 @@ class Relayout:
                 break
         xs, ys = (indices(starts, cut) for starts, cut in zip(self.starts, self.cut, strict=True))
         board = np.ascontiguousarray(capture[ys][:, xs])
-        self.reference = board
+        self.learn(board)
         return board
 
-    def _refs(self, flipped: bool = False) -> tuple[Image, Image]:
-        if flipped:
-            return self.reference.swapaxes(0, 1), self.hidden.swapaxes(0, 1)
-        return self.reference, self.hidden
+    def learn(self, board: Image) -> None:
+        """Keep the cell pictures ``board`` (cut-sized pictures side by side) shows that were
+        not seen before, up to :data:`MAX_PICTURES`."""
+        width, height = self.cut
+        rows, columns = board.shape[0] // height, board.shape[1] // width
+        cells = board.reshape(rows, height, columns, width, 3).swapaxes(1, 2)
+        known = {picture.tobytes() for picture in self.pictures}
+        new = [cell for cell in cells.reshape(-1, height, width, 3) if cell.tobytes() not in known]
+        room = MAX_PICTURES - len(self.pictures)
+        if new and room > 0:
+            distinct = {cell.tobytes(): cell for cell in new}
+            taken = list(distinct.values())[:room]
+            self.pictures = np.concatenate([self.pictures, np.stack(taken)])
 
 
 def measure(
@@ -118,32 +125,29 @@ def measure(
     starts: tuple[Positions, Positions],
     sizes: set[int],
     cut: tuple[int, int],
-    refs: tuple[Image, Image],
+    pictures: Image,
 ) -> Positions:
     """Where the cells start along x in ``capture`` (then the last one's end), each from
     ``cut[0]`` pixels to half as much more, given where they started last along x and y
-    (``starts``), the ``sizes`` seen along x, and ``refs``: the board's pictures as last seen
-    and the hidden tile (see :class:`Relayout`)."""
+    (``starts``), the ``sizes`` seen along x, and the cell ``pictures`` seen (see
+    :class:`Relayout`)."""
     (last, across), (size, size_across) = starts, cut
     count = len(last) - 1
     edge = border(size)
-    ys = indices(across, size_across)
-    lines = capture[ys].astype(np.float32)  # (rows * size_across, width, 3)
-    rows = len(across) - 1
+    lines = capture[indices(across, size_across)].astype(np.float64)
     widths = np.arange(size, size + size // GROWTH_SHARE + 1)
     reach = count * int(widths[-1]) + 1
-    reference, hidden = (each.astype(np.float32) for each in refs)
+    places = np.arange(reach)
+    bank = pictures.astype(np.float64)
     cost = np.full(reach, np.inf)
     cost[0] = 0.0
     came_from = np.zeros((count + 1, reach), dtype=np.intp)
     for column in range(count):
         ends = np.arange(size * column, min(reach, int(widths[-1]) * column + 1))
         ends = ends[np.isfinite(cost[ends])]
-        known = reference[:, column * size : (column + 1) * size]
-        places = np.arange(reach)
         near = (places >= ends[0]) & (places <= ends[-1] + widths[-1])
-        firsts = _fits(lines, known[:, :edge], hidden[:, :edge], rows, places, near)
-        lasts = _fits(lines, known[:, -edge:], hidden[:, -edge:], rows, places - edge, near)
+        firsts = _fits(lines, bank[:, :, :edge], places, near)
+        lasts = _fits(lines, bank[:, :, -edge:], places - edge, near)
         new_cost = np.full(reach, np.inf)
         for width in widths:
             after = ends + width
@@ -164,28 +168,29 @@ def measure(
 
 
 def _fits(
-    lines: npt.NDArray[np.float32],
-    known: npt.NDArray[np.float32],
-    hidden: npt.NDArray[np.float32],
-    rows: int,
+    lines: npt.NDArray[np.float64],
+    strips: npt.NDArray[np.float64],
     at: npt.NDArray[np.intp],
     wanted: npt.NDArray[np.bool_],
 ) -> npt.NDArray[np.float64]:
-    """(len(at), rows): how far each cell's strip of ``lines`` starting at each of ``at`` (where
-    ``wanted``) is from its strip as last seen (``known``) or the hidden tile's (``hidden``),
-    whichever is nearer; infinite where the strip leaves the capture or is not wanted."""
-    edge, width = known.shape[1], lines.shape[1]
+    """(len(at), rows): per row of cells, how far the strip of ``lines`` starting at each of
+    ``at`` (where ``wanted``) is from the nearest of ``strips`` (n, cell height, strip width,
+    3): the mean squared difference; infinite where the strip leaves the capture or is not
+    wanted."""
+    height, edge = strips.shape[1:3]
+    rows = len(lines) // height
     result = np.full((len(at), rows), np.inf)
-    valid = wanted & (at >= 0) & (at + edge <= width)
+    valid = wanted & (at >= 0) & (at + edge <= lines.shape[1])
     if not valid.any():
         return result
     windows = np.lib.stride_tricks.sliding_window_view(lines, edge, axis=1)
-    # windows: (rows * size_across, width - edge + 1, 3, edge)
-    taken = windows[:, at[valid]].transpose(1, 0, 3, 2)  # (places, lines, edge, 3)
-    per_row = taken.reshape(len(taken), rows, -1, edge, 3)
-    near = []
-    for picture in (known.reshape(rows, -1, edge, 3), hidden[None]):
-        squared = ((per_row - picture[None]) / 255.0) ** 2
-        near.append(squared.mean(axis=(2, 3, 4)))
-    result[valid] = np.minimum(*near)
+    # windows: (rows * height, width - edge + 1, 3, edge); as strips: (places, rows, pixels)
+    taken = windows[:, at[valid]].transpose(1, 0, 3, 2).reshape(-1, rows, height * edge * 3)
+    flat = strips.reshape(len(strips), -1)
+    squared = (
+        np.einsum("prd,prd->pr", taken, taken)[..., None]
+        + np.einsum("kd,kd->k", flat, flat)[None, None]
+        - 2 * taken @ flat.T
+    )
+    result[valid] = np.maximum(squared.min(axis=-1), 0.0) / (flat.shape[1] * 255.0**2)
     return result
