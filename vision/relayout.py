@@ -91,9 +91,11 @@ class Relayout:
         places in the grid, its cells' lines found anew."""
         flipped, turned = capture.swapaxes(0, 1), self.pictures.swapaxes(1, 2)
         for _ in range(2):  # columns with the rows as they were, then rows with those columns
-            columns = measure(capture, self.starts, self.sizes[0], self.cut, self.pictures)
+            columns, sure = measure(capture, self.starts, self.sizes[0], self.cut, self.pictures)
             self.starts = (columns, self.starts[1])
-            rows = measure(flipped, self.starts[::-1], self.sizes[1], self.cut[::-1], turned)
+            rows, sure_too = measure(
+                flipped, self.starts[::-1], self.sizes[1], self.cut[::-1], turned
+            )
             moved = not np.array_equal(rows, self.starts[1])
             self.starts = (columns, rows)
             for seen, starts in zip(self.sizes, self.starts, strict=True):
@@ -102,12 +104,15 @@ class Relayout:
                 break
         xs, ys = (indices(starts, cut) for starts, cut in zip(self.starts, self.cut, strict=True))
         board = np.ascontiguousarray(capture[ys][:, xs])
-        self.learn(board)
+        if sure and sure_too:
+            self.learn(board)
         return board
 
     def learn(self, board: Image) -> None:
         """Keep the cell pictures ``board`` (cut-sized pictures side by side) shows that were
-        not seen before, up to :data:`MAX_PICTURES`."""
+        not seen before, up to :data:`MAX_PICTURES`. Only a board whose every column and row
+        was placed by a cell seen before is learned from: a picture cut at a wrong place (a
+        board caught as the game re-lays it out) would vote for that place again."""
         width, height = self.cut
         rows, columns = board.shape[0] // height, board.shape[1] // width
         cells = board.reshape(rows, height, columns, width, 3).swapaxes(1, 2)
@@ -126,11 +131,12 @@ def measure(
     sizes: set[int],
     cut: tuple[int, int],
     pictures: Image,
-) -> Positions:
+) -> tuple[Positions, bool]:
     """Where the cells start along x in ``capture`` (then the last one's end), each from
     ``cut[0]`` pixels to half as much more, given where they started last along x and y
     (``starts``), the ``sizes`` seen along x, and the cell ``pictures`` seen (see
-    :class:`Relayout`)."""
+    :class:`Relayout`); and whether some cell of every column showed a picture seen before
+    there."""
     (last, across), (size, size_across) = starts, cut
     count = len(last) - 1
     edge = border(size)
@@ -142,12 +148,14 @@ def measure(
     cost = np.full(reach, np.inf)
     cost[0] = 0.0
     came_from = np.zeros((count + 1, reach), dtype=np.intp)
+    fits = []
     for column in range(count):
         ends = np.arange(size * column, min(reach, int(widths[-1]) * column + 1))
         ends = ends[np.isfinite(cost[ends])]
         near = (places >= ends[0]) & (places <= ends[-1] + widths[-1])
         firsts = _fits(lines, bank[:, :, :edge], places, near)
         lasts = _fits(lines, bank[:, :, -edge:], places - edge, near)
+        fits.append((firsts, lasts))
         new_cost = np.full(reach, np.inf)
         for width in widths:
             after = ends + width
@@ -164,7 +172,12 @@ def measure(
     for column in range(count, 0, -1):
         end = int(came_from[column, end])
         found.append(end)
-    return np.array(found[::-1], dtype=np.intp)
+    found.reverse()
+    sure = all(
+        bool((firsts[begin] + lasts[end] < MISMATCH).any())
+        for (firsts, lasts), begin, end in zip(fits, found, found[1:], strict=False)
+    )
+    return np.array(found, dtype=np.intp), sure
 
 
 def _fits(
