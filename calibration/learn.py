@@ -415,6 +415,8 @@ class _Learner:
         uneven = player.view.grid.edges is not None
         skin = build_skin(name, player.evidence, meanings, faces, new_game, uneven)
         view = player.view
+        if view.relayout is not None:
+            skin.extra["relayout"] = True
         # Once it holds still: a game left as a new one was starting may still be drawing it.
         frame = settled(view.grabber, view.window, None)
         ids = view.board_ids(view.grabber.grab(view.board_rect))

@@ -91,9 +91,9 @@ class Relayout:
         places in the grid, its cells' lines found anew."""
         flipped, turned = capture.swapaxes(0, 1), self.pictures.swapaxes(1, 2)
         for _ in range(2):  # columns with the rows as they were, then rows with those columns
-            columns, sure = measure(capture, self.starts, self.sizes[0], self.cut, self.pictures)
+            columns, placed = measure(capture, self.starts, self.sizes[0], self.cut, self.pictures)
             self.starts = (columns, self.starts[1])
-            rows, sure_too = measure(
+            rows, placed_too = measure(
                 flipped, self.starts[::-1], self.sizes[1], self.cut[::-1], turned
             )
             moved = not np.array_equal(rows, self.starts[1])
@@ -104,18 +104,20 @@ class Relayout:
                 break
         xs, ys = (indices(starts, cut) for starts, cut in zip(self.starts, self.cut, strict=True))
         board = np.ascontiguousarray(capture[ys][:, xs])
-        if sure and sure_too:
-            self.learn(board)
+        self.learn(board, placed_too[:, None] & placed[None, :])
         return board
 
-    def learn(self, board: Image) -> None:
+    def learn(self, board: Image, placed: npt.NDArray[np.bool_] | None = None) -> None:
         """Keep the cell pictures ``board`` (cut-sized pictures side by side) shows that were
-        not seen before, up to :data:`MAX_PICTURES`. Only a board whose every column and row
-        was placed by a cell seen before is learned from: a picture cut at a wrong place (a
-        board caught as the game re-lays it out) would vote for that place again."""
+        not seen before, up to :data:`MAX_PICTURES`: those of the cells ``placed`` (rows,
+        columns; default all), whose every edge showed a border seen before. A picture cut at
+        a wrong place (a board caught as the game re-lays it out) would vote for that place
+        again."""
         width, height = self.cut
         rows, columns = board.shape[0] // height, board.shape[1] // width
         cells = board.reshape(rows, height, columns, width, 3).swapaxes(1, 2)
+        if placed is not None:
+            cells = cells[placed]
         known = {picture.tobytes() for picture in self.pictures}
         new = [cell for cell in cells.reshape(-1, height, width, 3) if cell.tobytes() not in known]
         room = MAX_PICTURES - len(self.pictures)
@@ -131,12 +133,12 @@ def measure(
     sizes: set[int],
     cut: tuple[int, int],
     pictures: Image,
-) -> tuple[Positions, bool]:
+) -> tuple[Positions, npt.NDArray[np.bool_]]:
     """Where the cells start along x in ``capture`` (then the last one's end), each from
     ``cut[0]`` pixels to half as much more, given where they started last along x and y
     (``starts``), the ``sizes`` seen along x, and the cell ``pictures`` seen (see
-    :class:`Relayout`); and whether some cell of every column showed a picture seen before
-    there."""
+    :class:`Relayout`); and per column, whether both its edges are sure: some cell on either
+    side of each shows a border seen before there (the board's first edge is fixed)."""
     (last, across), (size, size_across) = starts, cut
     count = len(last) - 1
     edge = border(size)
@@ -173,11 +175,12 @@ def measure(
         end = int(came_from[column, end])
         found.append(end)
     found.reverse()
-    sure = all(
-        bool((firsts[begin] + lasts[end] < MISMATCH).any())
-        for (firsts, lasts), begin, end in zip(fits, found, found[1:], strict=False)
-    )
-    return np.array(found, dtype=np.intp), sure
+    sure = np.zeros(count + 1, dtype=bool)
+    sure[0] = True
+    for column, (firsts, lasts) in enumerate(fits):
+        sure[column] |= bool((firsts[found[column]] < MISMATCH).any())
+        sure[column + 1] |= bool((lasts[found[column + 1]] < MISMATCH).any())
+    return np.array(found, dtype=np.intp), sure[:-1] & sure[1:]
 
 
 def _fits(

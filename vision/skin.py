@@ -51,6 +51,7 @@ EXTRA_TYPES: dict[str, type] = {
     "click_pause": float,
     "chord": str,
     "right_click_marks": bool,
+    "relayout": bool,
 }
 """Types of the ``extra`` facts the program reads (null: not known); other keys are kept but
 never used. ``board`` is the board calibrated, when its mine count was given, as
@@ -58,7 +59,9 @@ never used. ``board`` is the board calibrated, when its mine count was given, as
 ``click_pause`` is the seconds play waits after each click, learned when the game missed clicks
 sent faster. ``chord`` is how the game takes a chord, one of :data:`CHORD_WAYS`, learned in
 play. ``right_click_marks`` is False for a game whose right-click marks no cell (a web game that
-flags with Ctrl+click): its skin has no flag, and play sends no flag and no chord."""
+flags with Ctrl+click): its skin has no flag, and play sends no flag and no chord. ``relayout``
+is True for a game whose board re-lays itself out as it is played (a column widens once a cell
+in it opens): play follows its cells by place (:mod:`vision.relayout`)."""
 CHORD_WAYS = ("middle", "both", "left", "none")
 """How a game may take a chord on a number: the middle button, the left and right buttons
 together, a left click; or not at all."""

@@ -40,6 +40,7 @@ from calibration.record import PlayedGame
 from calibration.session import CalibrationPlayer
 from controller.errors import NotAsRead
 from controller.outcomes import Result
+from controller.relaid import followed
 from controller.screen_table import ScreenTable
 from solver import Game, GameState, Tile
 from solver.engine import neighbour_counts
@@ -95,6 +96,20 @@ def test_a_game_whose_columns_widen_as_their_cells_open_is_learned() -> None:
     result = calibrated(screen, max_games=8, new_game_at=DRAWN_BUTTON.centre)
     assert {Tile.HIDDEN, Tile.FLAG, Tile.ONE} <= set(result.skin.templates)
     assert_learned_truly(result, screen, result.skin.templates)
+    assert result.skin.extra["relayout"] is True
+
+
+def test_a_game_whose_columns_widen_as_their_cells_open_is_played(tmp_path: Path) -> None:
+    """Play follows the cells of a board that re-lays itself out, as calibration does: it reads
+    each cell at its place in the grid and clicks it where it is now."""
+    screen = DrawnGame(seed=2, button=DRAWN_BUTTON, faceless=True, widen_opened_columns=5)
+    result = calibrated(screen, max_games=8, new_game_at=DRAWN_BUTTON.centre)
+    screen.start_new_game()
+    geometry = locate(result.skin, screen.grab(), shape=(9, 9))
+    relaid, mouse = followed(screen, GuardedMouse(screen), result.skin, geometry)
+    table = ScreenTable(relaid, result.skin, geometry, mouse, 10, game="drawn", first_click="safe")
+    records = played_to_the_end(table, 6, tmp_path)
+    assert len(records) == 6 and Result.WON in {record.result for record in records}
 
 
 def test_a_game_whose_face_shows_its_won_picture_at_launch_learns_its_playing_face() -> None:
