@@ -44,7 +44,7 @@ class RelaidScreen:
 
     def shown(self, grab: Grab, region: Rect) -> Image:
         """``region`` as ``grab`` captures it, the board in it at its fresh layout."""
-        frame = grab(region)
+        frame = grab(region).copy()  # a check's capture may be read-only
         common = region.intersection(self.board)
         if common.width <= 0 or common.height <= 0:
             return frame

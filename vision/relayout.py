@@ -79,6 +79,8 @@ class Relayout:
         along_x, along_y = (set(np.diff(starts).tolist()) for starts in self.starts)
         self.sizes = (along_x, along_y)
         """The cell sizes seen so far along x and along y."""
+        self.last: Image | None = None
+        """The capture followed last."""
 
     @property
     def size(self) -> tuple[int, int]:
@@ -104,7 +106,11 @@ class Relayout:
                 break
         xs, ys = (indices(starts, cut) for starts, cut in zip(self.starts, self.cut, strict=True))
         board = np.ascontiguousarray(capture[ys][:, xs])
-        self.learn(board, placed_too[:, None] & placed[None, :])
+        if self.last is not None and np.array_equal(self.last, capture):
+            # A board caught while the game re-lays it out shows cells cut at places they
+            # never hold still at: only a capture shown twice in a row is learned from.
+            self.learn(board, placed_too[:, None] & placed[None, :])
+        self.last = capture.copy()
         return board
 
     def learn(self, board: Image, placed: npt.NDArray[np.bool_] | None = None) -> None:
