@@ -85,6 +85,15 @@ class EndJudge:
             if not hidden and shown not in safe and _shows_everything(step, safe, catalogue):
                 log.debug("the click left no hidden cell and the board shows every cell")
                 return GameState.LOST
+            if (
+                not hidden
+                and shown in safe
+                and changed_apart(step.before, step.after, step.cell, safe)
+            ):
+                # A safe cell opened the last hidden ones, and cells apart from its patch changed
+                # with it: the game shows its mines on a win (every cell), as some do on a loss.
+                log.debug("the click left no hidden cell and the board showed its mines: a win")
+                return GameState.WON
             # A face showing neither its playing nor its lost picture: won, if the game now
             # ignores clicks (its mines left hidden), else a picture of its own during play.
             may_have_won = button is not None

@@ -228,7 +228,7 @@ class GameWindow:
             before_frame = view.still_board()
         window_before = view.grabber.grab(view.window)
         step = self.click(ClickKind.MARK, cell, before_frame)
-        if menus and self._drew_past(cell, window_before):
+        if menus and self._drew_past(step, window_before):
             return self._closed_menu(step)
         if not step.changed[cell]:
             # The cell may now show a picture within the grouping tolerance of the one before
@@ -248,10 +248,16 @@ class GameWindow:
                 )
         return step
 
-    def _drew_past(self, cell: Cell, window_before: Image) -> bool:
-        """Whether the window changed just outside ``cell``'s place since ``window_before``,
-        on a line :data:`PAST_CELL` pixels beyond its pitch around its centre."""
-        view = self.view
+    def _drew_past(self, step: Step, window_before: Image) -> bool:
+        """Whether the window changed just outside the place of the cell ``step`` right-clicked
+        since ``window_before``, on a line :data:`PAST_CELL` pixels beyond its pitch around its
+        centre; on a board that re-lays itself out, whose cells move as one widens, whether
+        the step changed other cells."""
+        view, cell = self.view, step.cell
+        if view.relayout is not None:
+            others = step.changed.copy()
+            others[cell] = False
+            return bool(others.any())
         window = view.window
         changed = np.any(window_before != view.grabber.grab(window), axis=-1)
         x, y = view.cell_point(cell)

@@ -407,6 +407,15 @@ class _Learner:
             return False
         return True
 
+    def _fresh_board_left(self, player: CalibrationPlayer) -> bool:
+        """Start a new game on ``player``'s window; whether one started."""
+        try:
+            self.new_game = player.start_new_game()
+        except CalibrationError as error:
+            log.info("no fresh game left on the window: %s", error)
+            return False
+        return True
+
     def result(self, name: str, player: CalibrationPlayer) -> Calibration:
         """The skin learned, checked against every board seen and, when every tile it shows is
         learned, against the board ``player`` shows now as vision reads it."""
@@ -418,9 +427,14 @@ class _Learner:
         uneven = player.view.grid.edges is not None
         skin = build_skin(name, player.evidence, meanings, faces, new_game, uneven)
         view = player.view
+        fresh = False
+        if view.relayout is not None:
+            skin.extra["relayout"] = True
+            # Vision locates a board by its cells' fresh places: only a fresh one shows them.
+            fresh = self._fresh_board_left(player)
         # Once it holds still: a game left as a new one was starting may still be drawing it.
         frame = settled(view.grabber, view.window, None)
-        ids = view.board_ids(view.board_part(frame))
+        ids = view.board_ids(view.grabber.grab(view.board_rect))
         try:
             shown = board_of(ids, meanings)
         except UnknownAppearanceError:
@@ -429,12 +443,8 @@ class _Learner:
             verify(skin, view.grabber, view.window, frame, shown)
         # Leave a fresh board: the one a game ended on may show tiles not learned yet, and then
         # play could not find the board by the skin. The way that worked goes into the skin.
-        try:
-            self.new_game = player.start_new_game()
-        except CalibrationError as error:
-            log.info("no fresh game left on the window: %s", error)
-        else:
-            skin = replace(skin, new_game=self.new_game)
+        if fresh or self._fresh_board_left(player):
+            skin = replace(skin, new_game=self.new_game or skin.new_game)
         if skin.new_game.at is not None:
             skin = replace(skin, buttons=_distinct_looks(player.new_games.buttons, skin.threshold))
         missing_faces = sorted(set(FACE_STATES) - set(faces)) if faces else []

@@ -103,13 +103,18 @@ class CalibrationPlayer:
                 f"the hidden tile in window {window} differs from the one calibrated before"
             )
         view = BoardView(grabber, evidence.catalogue, grid, window, fresh)
+        if view.follow_relayout():
+            log.debug("the first click moved the board's cells: followed by place from now on")
+            after_board = view.grabber.grab(view.board_rect)
+        else:
+            after_board = view.board_part(after)
         player = cls(pointer, view, evidence, seed)
         # The board alone is watched for an animation of the first opening: a window's timer,
         # started by that click, ticks beside it.
-        animated = animation_end(grabber, view.board_rect, view.board_part(after))
+        animated = animation_end(view.grabber, view.board_rect, after_board)
         if animated is not None:
             player.window.quiet = waits.ANIMATION_WATCH
-        board = (view.board_part(fresh), view.board_part(after) if animated is None else animated)
+        board = (view.board_part(fresh), after_board if animated is None else animated)
         first = Step(
             ClickKind.OPEN,
             grid.cell_at(*point),
@@ -343,6 +348,13 @@ def _board_grid(window: Rect, point: tuple[int, int], fresh: Image, after: Image
     except GridNotFoundError as error:
         raise GridNotFoundError(f"{error}, after the first click{LOST_FIRST}") from error
     grid = lattice.grid(lattice.hash_at(0, *point))
+    alone = find_lattice(fresh)
+    whole = alone.grid(alone.hash_at(0, *point))
+    if whole.rows * whole.columns > grid.rows * grid.columns:
+        # The cut the click's changes chose shows fewer cells than the fresh board does alone:
+        # the click moved cells (a board that re-lays itself out), so its changes cannot say
+        # where the cells are.
+        grid = whole
     log.debug(
         "the board found: %dx%d cells of %dx%d px at %s in window %s",
         grid.rows,

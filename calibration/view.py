@@ -19,6 +19,7 @@ from calibration.paint import hit_ring, ring_pixels, unpainted_box
 from solver import Cell, GameState
 from vision.errors import UnstableFrameError
 from vision.geometry import Rect
+from vision.relayout import GROWTH_SHARE, Relayout
 from vision.skin import Image
 from vision.stable import Grabber, wait_stable
 
@@ -101,9 +102,28 @@ class BoardView:
     """The window captured before the first click (the face as it looks during play)."""
     fresh_board: Image = field(init=False)
     """The board as :attr:`fresh` shows it (where it was then)."""
+    relayout: Relayout | None = field(init=False, default=None)
+    """Where the cells are now on a board that re-lays itself out (see :meth:`follow_relayout`)."""
 
     def __post_init__(self) -> None:
         self.fresh_board = self.board_part(self.fresh)
+
+    def follow_relayout(self) -> bool:
+        """Whether the board's cells have moved since the fresh capture, a column or row
+        widened by a cell opened in it (a grid of toolkit buttons sized by their content); if
+        so, from now on every capture of :attr:`board_rect` shows the cells at their places on
+        the fresh board (see :class:`RelaidGrabber`), and clicks go where the cells are now."""
+        if self.grid.edges is not None:
+            return False  # cells of uneven sizes are cut as they are (see Grid)
+        relayout = Relayout.even(
+            self.grid.hidden, (self.grid.rows, self.grid.columns), self.fresh_board
+        )
+        grabber = RelaidGrabber(self.grabber, self, relayout)
+        grabber.grab(self.board_rect)
+        if relayout.size == self.grid.size:
+            return False
+        self.grabber, self.relayout = grabber, relayout
+        return True
 
     @property
     def board_rect(self) -> Rect:
@@ -125,8 +145,13 @@ class BoardView:
         return rest_point(self.window, self.board_rect)
 
     def cell_point(self, cell: Cell) -> tuple[int, int]:
-        """The screen point in the middle of ``cell``."""
+        """The screen point in the middle of ``cell`` (where it was last seen, on a board that
+        re-lays itself out)."""
         x, y = self.grid.cell_centre(*cell)
+        if self.relayout is not None:
+            (row, column), (along_x, along_y) = cell, self.relayout.starts
+            x = self.grid.origin[0] + int(along_x[column] + along_x[column + 1]) // 2
+            y = self.grid.origin[1] + int(along_y[row] + along_y[row + 1]) // 2
         return self.window.left + x, self.window.top + y
 
     def board_part(self, window_frame: Image) -> Image:
@@ -233,6 +258,34 @@ class BoardView:
                     f"a new game shows a hidden tile at row {row}, column {column}, outside the "
                     f"{rows}x{columns} board found at first: calibrate again on a fresh game"
                 )
+
+
+class RelaidGrabber:
+    """The grabber of a board that re-lays itself out: a capture of the board's rectangle on
+    the fresh board (:attr:`BoardView.board_rect`) is taken as far as the board may have grown
+    and shows the cells side by side at their fresh places (see :class:`vision.relayout.Relayout`),
+    so a cell's picture and place stay as the fresh board had them; any other region is
+    captured as it is."""
+
+    def __init__(self, screen: Grabber, view: BoardView, relayout: Relayout) -> None:
+        self.screen = screen
+        self.view = view
+        self.relayout = relayout
+        self.bounds = screen.grab().shape[:2]
+        """The screen's height and width."""
+
+    def grab(self, region: Rect | None = None) -> Image:
+        board = self.view.board_rect
+        if region != board:
+            return self.screen.grab(region)
+        height, width = self.bounds
+        grown = Rect(
+            board.left,
+            board.top,
+            min(width - board.left, board.width + board.width // GROWTH_SHARE + 1),
+            min(height - board.top, board.height + board.height // GROWTH_SHARE + 1),
+        )
+        return self.relayout.follow(self.screen.grab(grown))
 
 
 @dataclass

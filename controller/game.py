@@ -109,3 +109,21 @@ def won_by_its_flags(reading: Reading) -> Reading:
     flags = np.where(redrawn, np.uint8(Tile.FLAG), tiles).astype(tiles.dtype)
     won = Board(board.rows, board.columns, board.mines, flags)
     return replace(reading, board=won, face=GameState.WON)
+
+
+def won_with_its_mines_shown(reading: Reading, clicked: set[Cell]) -> Reading:
+    """``reading`` as the win it shows, if it shows one no face says: no face read, no cell
+    left closed, as many mines shown as the board has, and none of them on a cell the last
+    burst ``clicked``. A game that draws every mine as the one hit, and shows every cell once
+    it is over, draws a win as it draws a loss but for the mine hit; the bot opens only cells
+    it proved safe or guessed, so a mine under none of its clicks was not hit."""
+    board = reading.board
+    tiles = board.tiles
+    mines = np.isin(tiles, (Tile.MINE, Tile.EXPLODED))
+    if reading.face is not None or not clicked or board.unopened.any():
+        return reading
+    if int(mines.sum()) != board.mines or any(mines[cell] for cell in clicked):
+        return reading
+    flags = np.where(mines, np.uint8(Tile.FLAG), tiles).astype(tiles.dtype)
+    won = Board(board.rows, board.columns, board.mines, flags)
+    return replace(reading, board=won, face=GameState.WON)

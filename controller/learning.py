@@ -16,6 +16,7 @@ from controller.mouse import Mouse
 from vision.capture import ScreenGrabber
 from vision.geometry import Rect
 from vision.new_game import NewGame
+from vision.relayout import GROWTH_SHARE
 
 CALIBRATION_BOARDS: dict[str, tuple[Size, ...]] = {
     "winemine": ((9, 9, 10), (12, 12, 100)),
@@ -105,6 +106,13 @@ def calibrate_windows(
     ``new_game`` is how the game starts a new one, or ``new_game_at`` the screen point of its
     "New game" button, if the user said (else it is found)."""
     mouse = Mouse(windows)
+    # A board that re-lays itself out (a column widened by a cell opened in it) grows its
+    # window: its cells may then lie past the window's first size, by as much as the board
+    # follows them (see vision.relayout).
+    mouse.allowed += [
+        Rect(w.left, w.top, w.width + w.width // GROWTH_SHARE, w.height + w.height // GROWTH_SHARE)
+        for w in windows
+    ]
     with ScreenGrabber() as grabber:
         return calibrate(
             name,

@@ -16,7 +16,13 @@ from collections.abc import Sequence, Set
 import numpy as np
 
 from calibration.dialogs import DIALOGS_IN_A_ROW, DialogAnswer
-from controller.game import GameAborted, GameInPlay, untaken, won_by_its_flags
+from controller.game import (
+    GameAborted,
+    GameInPlay,
+    untaken,
+    won_by_its_flags,
+    won_with_its_mines_shown,
+)
 from controller.outcomes import Result
 from controller.stopwatch import Stopwatch
 from controller.table import Table
@@ -71,17 +77,23 @@ class PatientReader:
         """A stable read (see :meth:`controller.table.Table.look`). An unreadable face is read
         again a few times: while a mouse button is down a game may show a face of its own (a
         surprised "o" mouth), and a slow game can hold it for a frame or two after the click.
-        A board won by its flags alone is read won (:func:`controller.game.won_by_its_flags`)."""
+        A board won by its flags alone, or showing its mines none of the last clicks hit, is
+        read won (:func:`controller.game.won_by_its_flags`,
+        :func:`controller.game.won_with_its_mines_shown`)."""
         for _ in range(FACE_REREADS):
             try:
-                return won_by_its_flags(self._read(changed, patience))
+                return self._won(self._read(changed, patience))
             except UnreadableFaceError:
                 self.pause()
                 changed = False
         try:
-            return won_by_its_flags(self._read(changed))
+            return self._won(self._read(changed))
         except UnreadableFaceError as unreadable:
             raise GameAborted(Result.MISREAD, str(unreadable)) from unreadable
+
+    def _won(self, reading: Reading) -> Reading:
+        clicked = set() if self.game is None else self.game.clicked
+        return won_with_its_mines_shown(won_by_its_flags(reading), clicked)
 
     def look_for_change(self, patience: float | None = None) -> Reading:
         """The board once it differs from the last read; if it does not within ``patience``

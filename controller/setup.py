@@ -27,6 +27,7 @@ from controller.errors import SandboxError, SetupError, WindowError
 from controller.learning import calibrate_game, calibrate_windows
 from controller.locks import desktop_alone
 from controller.mouse import Mouse
+from controller.relaid import followed
 from controller.screen_table import ScreenTable
 from solver import LEVELS
 from vision.capture import Screen, ScreenGrabber
@@ -143,11 +144,12 @@ def _screen_table(
     mouse: Mouse,
     reads_count: bool = False,
 ) -> ScreenTable:
+    screen, pointer = followed(grabber, mouse, skin, geometry)
     return ScreenTable(
-        grabber,
+        screen,
         skin,
         geometry,
-        mouse,
+        pointer,
         mines,
         game=game,
         first_click=_first_click(game, skin),

@@ -164,7 +164,9 @@ class DrawnGame:
     menu over the board (:class:`drawn_menus.ContextMenu`). With ``button_label`` the button
     bears words (:class:`drawn_menus.ButtonLabel`). With ``menu_on_end`` a game's end paints the
     window over with a message, then a menu whose first button brings a board back (a click
-    elsewhere then fails the test)."""
+    elsewhere then fails the test). With ``widen_opened_columns`` a column
+    grows by that many pixels once a cell in it is no longer hidden, pushing the columns right
+    of it along (a toolkit's grid of buttons sized by their content)."""
 
     def __init__(
         self,
@@ -216,6 +218,7 @@ class DrawnGame:
         button_label: ButtonLabel | None = None,
         flood_step: float = 0.0,
         menu_on_end: float | None = None,
+        widen_opened_columns: int = 0,
     ) -> None:
         assert right_click in RIGHT_CLICKS, right_click
         self.right_click = right_click
@@ -366,6 +369,10 @@ class DrawnGame:
         self.menu_clicks: list[str] = []
         """The label of each menu button clicked."""
         """When each cell an animated flood opened is first drawn opened."""
+        self.widen_opened_columns = widen_opened_columns
+        """Pixels a column grows by once a cell in it shows anything but a hidden tile (a
+        toolkit's buttons sized by their content: a column with an opened cell widens); the
+        columns right of it move right."""
         """The games (counted from 1) whose mine hit shows no focus ring (the focus elsewhere)."""
         """The board's last rows are covered by a plain colour until the first click (a window
         not yet redrawn where another one lay over it)."""
@@ -412,9 +419,11 @@ class DrawnGame:
             DRAWN_BOARD_AT,
             DRAWN_SCREEN,
             face=None if self.faceless else face,
-            edges=self.edges,
+            edges=None if self.widen_opened_columns else self.edges,
             widened_at=self.widened_at,
         )
+        if self.widen_opened_columns:
+            scene = self.relaid(scene)
         if over and self.board_drop:  # the board moves down; the face stays where it was
             dropped = (DRAWN_BOARD_AT[0], DRAWN_BOARD_AT[1] + self.board_drop)
             moved = synthetic.draw(self.skin, tiles, dropped, DRAWN_SCREEN, face=None)
@@ -509,6 +518,26 @@ class DrawnGame:
         for label, area in MENU_BUTTONS.items():
             screen[area.top : area.bottom, area.left : area.right] = (90, 90, 90)
             ButtonLabel(label, fill=(250, 250, 250), ink=(0, 0, 0), scale=0.6).draw(screen, area)
+
+    def relaid(self, scene: synthetic.Scene) -> synthetic.Scene:
+        """``scene`` drawn with every column that shows anything but a hidden tile
+        ``widen_opened_columns`` pixels wider, as a toolkit widens a button for its content:
+        the tile's middle half stays centred, the column of pixels beside it on each side
+        repeated, and the columns and frame right of it moved along."""
+        shown = (scene.tiles != Tile.HIDDEN).any(axis=0)
+        left, top = DRAWN_BOARD_AT
+        taken = list(range(left))
+        for column, wide in enumerate(shown):
+            extra = self.widen_opened_columns * int(wide)
+            x = left + 16 * column
+            taken += [*range(x, x + 4), *[x + 4] * (extra // 2), *range(x + 4, x + 12)]
+            taken += [*[x + 11] * (extra - extra // 2), *range(x + 12, x + 16)]
+        taken += range(left + 16 * 9, DRAWN_SCREEN[0])
+        band = slice(top - 3, top + 16 * 9 + 3)
+        scene.screen[band] = scene.screen[band][:, taken[: DRAWN_SCREEN[0]]]
+        widths = 16 + self.widen_opened_columns * shown.astype(int)
+        self.edges = (tuple(int(x) for x in np.r_[0, np.cumsum(widths)]), uneven_starts(16, 9, 0))
+        return replace(scene, geometry=replace(scene.geometry, edges=self.edges))
 
     def redraw_flags(self, screen: Image, right: np.ndarray, wrong: np.ndarray) -> None:
         """Draw the ``right`` flags of a lost game as :func:`right_flag_look` and the ``wrong``

@@ -53,6 +53,7 @@ EXTRA_TYPES: dict[str, type] = {
     "chord": str,
     "right_click_marks": bool,
     "board_gone_on_end": bool,
+    "relayout": bool,
 }
 """Types of the ``extra`` facts the program reads (null: not known); other keys are kept but
 never used. ``board`` is the board calibrated, when its mine count was given, as
@@ -63,7 +64,9 @@ as drawn, for a game calibration saw animate what a click opens (at most
 :data:`MAX_ANIMATION_STILL`). ``chord`` is how the game takes a chord, one of
 :data:`CHORD_WAYS`, learned in play. ``right_click_marks`` is False for a game whose
 right-click marks no cell (a web game that flags with Ctrl+click): its skin has no flag, and
-play sends no flag and no chord."""
+play sends no flag and no chord. ``relayout``
+is True for a game whose board re-lays itself out as it is played (a column widens once a cell
+in it opens): play follows its cells by place (:mod:`vision.relayout`)."""
 MAX_ANIMATION_STILL = 1.0
 """Most seconds a skin may ask a board to hold still after a click: a look waits at most
 :data:`vision.stable.STILL_TIMEOUT` (2 s) for that."""

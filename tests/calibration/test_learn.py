@@ -41,6 +41,7 @@ from calibration.record import PlayedGame
 from calibration.session import CalibrationPlayer
 from controller.errors import NotAsRead
 from controller.outcomes import Result
+from controller.relaid import followed
 from controller.screen_table import ScreenTable
 from solver import Game, GameState, Tile
 from solver.engine import neighbour_counts
@@ -108,6 +109,31 @@ def test_a_game_that_animates_its_flood_is_played_from_boards_that_settled(
         Result.WON if state is GameState.WON else Result.LOST
         for state in screen.endings[ended_before:]
     ]
+
+
+def test_a_game_whose_columns_widen_as_their_cells_open_is_learned() -> None:
+    """A grid of toolkit buttons sized by their content: a column with an opened cell widens
+    (16 -> 21 px) and the columns right of it move (issue 49 item 1). Cells are followed by
+    their place in the grid while their pixels move: read at their fresh pixels, a click
+    seemed to change cells it never reached, and calibration gave up."""
+    screen = DrawnGame(seed=2, button=DRAWN_BUTTON, faceless=True, widen_opened_columns=5)
+    result = calibrated(screen, max_games=8, new_game_at=DRAWN_BUTTON.centre)
+    assert {Tile.HIDDEN, Tile.FLAG, Tile.ONE} <= set(result.skin.templates)
+    assert_learned_truly(result, screen, result.skin.templates)
+    assert result.skin.extra["relayout"] is True
+
+
+def test_a_game_whose_columns_widen_as_their_cells_open_is_played(tmp_path: Path) -> None:
+    """Play follows the cells of a board that re-lays itself out, as calibration does: it reads
+    each cell at its place in the grid and clicks it where it is now."""
+    screen = DrawnGame(seed=2, button=DRAWN_BUTTON, faceless=True, widen_opened_columns=5)
+    result = calibrated(screen, max_games=8, new_game_at=DRAWN_BUTTON.centre)
+    screen.start_new_game()
+    geometry = locate(result.skin, screen.grab(), shape=(9, 9))
+    relaid, mouse = followed(screen, GuardedMouse(screen), result.skin, geometry)
+    table = ScreenTable(relaid, result.skin, geometry, mouse, 10, game="drawn", first_click="safe")
+    records = played_to_the_end(table, 6, tmp_path)
+    assert len(records) == 6 and Result.WON in {record.result for record in records}
 
 
 def test_a_game_whose_face_shows_its_won_picture_at_launch_learns_its_playing_face() -> None:
