@@ -190,12 +190,13 @@ class PatientReader:
 
     def _board_gone(self, unreadable: UnreadableCellError) -> Reading | None:
         """The end of a game whose end takes its board away (:attr:`Table.board_goes_away`),
-        when no cell of the board reads: won where the last burst opened, with no guess, every
-        closed cell but as many as the board has mines (the last safe ones), lost where more
-        were left after a guess (it hit a mine); gone after sure clicks short of the last safe
-        cell, the game is stopped (no click could end it). After a guess that may have opened
-        the last safe cell the board tells neither: a message there may
-        (:meth:`Table.end_message`), else the game is stopped. None: not such an end."""
+        when no cell of the board reads. After a burst of cells known safe it is a win (no such
+        click hits a mine; their flood may have opened the rest). After a guess, a message
+        over the board's place may tell (:meth:`Table.end_message`); where none reads, a loss
+        where more cells than mines were left beside the cells clicked (the guess hit a mine,
+        or a flood from it finished the board: the message is read first for that), and the
+        game is stopped where exactly the mines were left (the guess may have opened the last
+        safe cell). None: not such an end."""
         game = self.game
         if game is None or not self.table.board_goes_away or not unreadable.everywhere:
             return None
@@ -203,24 +204,21 @@ class PatientReader:
         opened = np.zeros(board.tiles.shape, dtype=bool)
         for cell in game.clicked:
             opened[cell] = True
-        left = int((board.closed & ~opened).sum())
-        if left != board.mines and not game.guessed:
-            raise GameAborted(
-                Result.STOPPED,
-                f"the board went away after clicks on cells known safe, with {left} cells left "
-                f"closed and {board.mines} mines: no click could end the game",
-            )
-        outcome = GameState.WON if left == board.mines else GameState.LOST
-        if left == board.mines and game.guessed:
+        outcome = GameState.WON
+        if game.guessed:
             told = self.table.end_message()
-            if told is None:
+            left = int((board.unopened & ~opened).sum())  # a flagged mine is left too
+            if told is not None:
+                self.stopwatch.counts["ends a message told"] += 1
+                outcome = told
+            elif left == board.mines:
                 raise GameAborted(
                     Result.STOPPED,
                     "the board went away after a guess that may have opened the last safe "
                     "cell, and no message over it says how the game ended",
                 )
-            self.stopwatch.counts["ends a message told"] += 1
-            outcome = told
+            else:
+                outcome = GameState.LOST
         self.stopwatch.counts["ends that took the board away"] += 1
         tiles = board.tiles.copy()
         if outcome is GameState.WON:

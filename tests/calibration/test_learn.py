@@ -429,17 +429,21 @@ def test_a_game_whose_end_takes_its_board_away_for_a_menu_starts_anew_by_its_but
 def test_play_starts_each_game_by_the_menu_button_of_a_game_whose_end_takes_its_board_away(
     tmp_path: Path,
 ) -> None:
-    """Play reads a board gone after a click as the game's end, won where the click opened
-    the last safe cell and lost otherwise, never as a misread, and clicks the menu's button
-    once it shows (the drawn game fails a click while its message shows)."""
+    """Play reads a board gone after a click as the game's end, as the game ended it (a won
+    game with flags on its mines, or finished by a flood, was once read lost), never as a
+    misread, and clicks the menu's button once it shows (the drawn game fails a click while
+    its message shows). How a loss is told: tests/controller/test_reading.py."""
     screen = DrawnGame(seed=2, faceless=True, menu_on_end=MESSAGE_SHOWN)
     result = calibrated(screen, max_games=4)
     geometry = locate(result.skin, screen.grab(), shape=(9, 9))
     mouse = GuardedMouse(screen)
     table = ScreenTable(screen, result.skin, geometry, mouse, 10, game="drawn", first_click="safe")
-    clicked = len(screen.menu_clicks)
+    clicked, ended_before = len(screen.menu_clicks), len(screen.endings)
     records = played_to_the_end(table, 8, tmp_path)
-    assert {record.result for record in records} == {Result.WON, Result.LOST}
+    assert [record.result for record in records] == [
+        Result.WON if state is GameState.WON else Result.LOST
+        for state in screen.endings[ended_before:]
+    ]
     assert len(screen.menu_clicks) >= clicked + 7
 
 

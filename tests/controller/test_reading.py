@@ -48,6 +48,17 @@ def _started() -> Board:
     return game.board
 
 
+def _safe_closed() -> list[tuple[int, int]]:
+    """The closed cells of :func:`_started`'s board that hold no mine."""
+    game = Game(5, 5, 3, "safe", seed=3)
+    game.open((0, 0))
+    mines = game.mine_layout
+    assert mines is not None
+    return [
+        (r, c) for r in range(5) for c in range(5) if not mines[r, c] and game.board.closed[r, c]
+    ]
+
+
 def test_a_board_gone_after_a_guess_with_more_cells_left_than_mines_is_a_loss() -> None:
     board = _started()
     reader = _reader(board, [Move((4, 4), Action.OPEN, 0.9)], None)
@@ -55,23 +66,33 @@ def test_a_board_gone_after_a_guess_with_more_cells_left_than_mines_is_a_loss() 
     assert reading is not None and reading.outcome is GameState.LOST
 
 
-def test_a_board_gone_after_clicks_on_cells_known_safe_short_of_the_last_is_no_end() -> None:
-    """No click of the burst could hit a mine, nor did it open the last safe cell: the board
-    went away for another reason (a window closed, a menu opened by hand), not told a loss."""
+def test_a_board_gone_after_clicks_on_cells_known_safe_is_a_win_whatever_they_flooded() -> None:
+    """No click of the burst could hit a mine: a board gone after it is a win, though the cells
+    clicked leave more closed than mines (a 0 among them opened the rest)."""
     board = _started()
-    reader = _reader(board, [Move((4, 4), Action.OPEN)], GameState.LOST)
+    reader = _reader(board, [Move((4, 4), Action.OPEN)], None)
+    reading = reader._board_gone(_gone(board))
+    assert reading is not None and reading.outcome is GameState.WON
+
+
+def test_a_board_gone_after_a_guess_is_what_the_message_over_it_says() -> None:
+    board = _started()
+    reader = _reader(board, [Move((4, 4), Action.OPEN, 0.9)], GameState.WON)
+    reading = reader._board_gone(_gone(board))
+    assert reading is not None and reading.outcome is GameState.WON
+
+
+def test_a_board_gone_after_a_guess_on_the_last_safe_cell_stops_the_game_unless_told() -> None:
+    board, safe = _started(), _safe_closed()
+    clicked = [Move(cell, Action.OPEN) for cell in safe[:-1]] + [Move(safe[-1], Action.OPEN, 0.5)]
+    reader = _reader(board, clicked, None)
     with pytest.raises(GameAborted) as stopped:
         reader._board_gone(_gone(board))
     assert stopped.value.result is Result.STOPPED
 
 
 def test_a_board_gone_after_the_last_safe_cell_opened_for_sure_is_a_win() -> None:
-    board = _started()
-    layout = Game(5, 5, 3, "safe", seed=3)
-    layout.open((0, 0))
-    mines = layout.mine_layout
-    assert mines is not None
-    safe = [(r, c) for r in range(5) for c in range(5) if not mines[r, c] and board.closed[r, c]]
+    board, safe = _started(), _safe_closed()
     reader = _reader(board, [Move(cell, Action.OPEN) for cell in safe], None)
     reading = reader._board_gone(_gone(board))
     assert reading is not None and reading.outcome is GameState.WON
