@@ -81,19 +81,9 @@ class EndJudge:
                 return GameState.LOST
             hidden = hidden_cells(step.after)
             safe = self.window.evidence.safe_appearances
-            catalogue = self.window.evidence.catalogue
-            if not hidden and shown not in safe and _shows_everything(step, safe, catalogue):
-                log.debug("the click left no hidden cell and the board shows every cell")
-                return GameState.LOST
-            if (
-                not hidden
-                and shown in safe
-                and changed_apart(step.before, step.after, step.cell, safe)
-            ):
-                # A safe cell opened the last hidden ones, and cells apart from its patch changed
-                # with it: the game shows its mines on a win (every cell), as some do on a loss.
-                log.debug("the click left no hidden cell and the board showed its mines: a win")
-                return GameState.WON
+            shown_all = None if hidden else self._every_cell_shown(step, shown)
+            if shown_all is not None:
+                return shown_all
             # A face showing neither its playing nor its lost picture: won, if the game now
             # ignores clicks (its mines left hidden), else a picture of its own during play.
             may_have_won = button is not None
@@ -109,6 +99,21 @@ class EndJudge:
             self.window.evidence.opened_safely(step)
             game.steps.append(probe)
             self._playing_face_in_play()
+
+    def _every_cell_shown(self, step: Step, shown: int) -> GameState | None:
+        """How a click that left no hidden cell ended the game, where the board shows it: lost
+        where the cell shows no safe picture and the board every cell; won where a safe cell
+        opened the last hidden ones and cells apart from its patch changed with it (a game
+        that shows its mines on a win, as some do on a loss). None: not told so."""
+        safe = self.window.evidence.safe_appearances
+        catalogue = self.window.evidence.catalogue
+        if shown not in safe and _shows_everything(step, safe, catalogue):
+            log.debug("the click left no hidden cell and the board shows every cell")
+            return GameState.LOST
+        if shown in safe and changed_apart(step.before, step.after, step.cell, safe):
+            log.debug("the click left no hidden cell and the board showed its mines: a win")
+            return GameState.WON
+        return None
 
     def _probe(self, step: Step, hidden: list[Cell], may_have_won: bool) -> Step | GameState:
         """A probe click on one of the ``hidden`` cells after ``step``, or the state that says
