@@ -118,10 +118,10 @@ def won_with_its_mines_shown(reading: Reading, clicked: set[Cell]) -> Reading:
     it is over, draws a win as it draws a loss but for the mine hit; the bot opens only cells
     it proved safe or guessed, so a mine under none of its clicks was not hit."""
     board = reading.board
+    if reading.face is not None or not clicked or board.unopened.any():
+        return reading  # in play, most reads: looked at before any cell is
     tiles = board.tiles
     mines = np.isin(tiles, (Tile.MINE, Tile.EXPLODED))
-    if reading.face is not None or not clicked or board.unopened.any():
-        return reading
     if int(mines.sum()) != board.mines or any(mines[cell] for cell in clicked):
         return reading
     flags = np.where(mines, np.uint8(Tile.FLAG), tiles).astype(tiles.dtype)
