@@ -308,7 +308,7 @@ class ScreenTable:
             self._click(*face.centre, "left", self._still_as_read(self._corners_as_read(), face))
         elif way == "point" and self.board_goes_away:
             self._await_button()
-            self._click(*self._new_game_point(), "left", self._button_shown())
+            self._click(*self._new_game_point(), "left", self._point_as_saved(board_shown=False))
         elif way == "point":
             self._click(*self._new_game_point(), "left", self._point_as_saved())
         elif self._skin.new_game.key:
@@ -349,14 +349,16 @@ class ScreenTable:
 
         return check
 
-    def _point_as_saved(self) -> Check:
-        """The check before a click on the new-game point: the corners as last read, and the
-        point showing one of the looks of the button the skin saw there, else
+    def _point_as_saved(self, board_shown: bool = True) -> Check:
+        """The check before a click on the new-game point: the corners as last read (unless
+        ``board_shown`` is off: a game whose end took its board away has no cell left to
+        check), and the point showing one of the looks of the button the skin saw there, else
         :class:`NotAsRead` is raised."""
-        corners = self._still_as_read(self._corners_as_read())
+        corners = self._still_as_read(self._corners_as_read()) if board_shown else None
 
         def check(grab: Grab) -> bool:
-            corners(grab)
+            if corners is not None:
+                corners(grab)
             button_as_saved(self._skin.buttons, self._skin.threshold, grab, self._new_game_point())
             return True
 
@@ -380,18 +382,6 @@ class ScreenTable:
             return read_end_message(self._timed_grabber.grab(self.geometry.rect))
         except NoTextReader:
             return None
-
-    def _button_shown(self) -> Check:
-        """The check before a click on the new-game point of a game whose end took its board
-        away: the point shows one of the looks of the button the skin saw there, else
-        :class:`NotAsRead` is raised (the board's cells are gone: none is checked)."""
-        point = self._new_game_point()
-
-        def check(grab: Grab) -> bool:
-            button_as_saved(self._skin.buttons, self._skin.threshold, grab, point)
-            return True
-
-        return check
 
     def _as_read(self) -> Reading:
         if self._reading is None:
