@@ -249,7 +249,9 @@ class GamePlayer:
     def _moves(self, game: GameInPlay, rule: str) -> tuple[list[Move], GameState]:
         """The solver's moves on the last board read, and the game's state. A board no mine
         layout fits may be a frame caught while the game still drew a click: it is read again,
-        :data:`IMPOSSIBLE_REREADS` times at most, before the game counts as misread."""
+        :data:`IMPOSSIBLE_REREADS` times at most, before the game counts as misread; its 0s
+        beside hidden cells are then tried as numbers the skin lacks, drawn like its 0
+        (:meth:`PatientReader.adopt_zeros_beside_hidden`)."""
         rereads = 0
         while True:
             try:
@@ -259,12 +261,18 @@ class GamePlayer:
                     moves = _solver_moves(game.board, rule, self.flags and takes, chords, takes)
                 return moves, GameState.PLAYING
             except GameAborted:
-                if rereads == IMPOSSIBLE_REREADS:
+                last_chance = rereads >= IMPOSSIBLE_REREADS
+                once = rereads == IMPOSSIBLE_REREADS
+                adopted = self.reader.adopt_zeros_beside_hidden() if once else None
+                if last_chance and adopted is None:
                     raise
             rereads += 1
             self.stopwatch.counts["impossible boards read again"] += 1
-            self.reader.pause()
-            reading = self.reader.look()
+            if adopted is None:
+                self.reader.pause()
+                reading = self.reader.look()
+            else:
+                reading = adopted
             game.board = reading.board
             if game.reads:
                 game.reads[-1] = reading  # the frame caught mid-drawing is no read of the game

@@ -290,12 +290,28 @@ class PatientReader:
             self.stopwatch.counts["numbers a loss redrew, first seen"] += len(numbers)
         return lost
 
+    def adopt_zeros_beside_hidden(self) -> Reading | None:
+        """The game's last read with its 0s beside hidden cells taken as numbers first seen, if
+        their pictures then read apart from the skin's 0 (see :meth:`_adopt_opened`); None
+        where the skin knows every number, or they read as 0s still (a number not drawn yet).
+        A number the skin lacks may be drawn faintly enough to match its 0 (a game that shows
+        no mine at its end teaches few numbers in calibration), and no game leaves a 0's
+        neighbours hidden: it is such a number, unless the game draws it late."""
+        game = self.game
+        if game is None or all(len(known) == 8 for known in self.table.known_numbers().values()):
+            return None
+        board = game.board
+        beside = (board.tiles == Tile.ZERO) & (neighbour_counts(board.tiles == Tile.HIDDEN) > 0)
+        cells = tuple((int(row), int(column)) for row, column in np.argwhere(beside))
+        return self._adopt_opened(cells, game.clicked, "numbers read as 0s, first seen", True)
+
     def _adopt_opened(
-        self, cells: tuple[Cell, ...], clicked: Set[Cell], counted_as: str
+        self, cells: tuple[Cell, ...], clicked: Set[Cell], counted_as: str, last_read: bool = False
     ) -> Reading | None:
         """The board read with the pictures at ``cells`` as numbers first seen, if each was
         opened by a click (of ``clicked``) or by the game's flood (beside a 0), in a game not
-        lost (see :meth:`_adopt`)."""
+        lost (see :meth:`_adopt`); with ``last_read``, from the frame last read, not the one
+        last found unreadable."""
 
         def opened(reading: Reading) -> bool:
             board = reading.board
@@ -306,7 +322,7 @@ class PatientReader:
                 and all(cell in clicked or zeros[cell] for cell in cells)
             )
 
-        adopted = self.table.adopt_unknown(cells, opened)
+        adopted = self.table.adopt_unknown(cells, opened, last_read)
         if adopted is not None:
             self.stopwatch.counts[counted_as] += len(cells)
         return adopted

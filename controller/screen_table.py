@@ -189,31 +189,40 @@ class ScreenTable:
         return self._learner.picture_classes()
 
     def adopt_unknown(
-        self, cells: Sequence[Cell], keep: Callable[[Reading], bool]
+        self, cells: Sequence[Cell], keep: Callable[[Reading], bool], last_read: bool = False
     ) -> Reading | None:
         return self._take(
-            cells, lambda frame: self._learner.adopt_unknown(self._reader, frame, cells, keep)
+            cells,
+            lambda frame: self._learner.adopt_unknown(self._reader, frame, cells, keep),
+            self._frame if last_read else self._unreadable,
         )
 
     def learn_flags(
         self, cells: Sequence[Cell], keep: Callable[[Reading], bool] = lambda reading: True
     ) -> Reading | None:
         return self._take(
-            cells, lambda frame: self._learner.learn_flags(self._reader, frame, cells, keep)
+            cells,
+            lambda frame: self._learner.learn_flags(self._reader, frame, cells, keep),
+            self._unreadable,
         )
 
     def read_lost(self, cells: Sequence[Cell], numbers: Mapping[Cell, Tile]) -> Reading | None:
         # Kept as the last read, which the next new-game action is checked with.
         return self._take(
-            cells, lambda frame: self._learner.read_lost(self._reader, frame, cells, numbers)
+            cells,
+            lambda frame: self._learner.read_lost(self._reader, frame, cells, numbers),
+            self._unreadable,
         )
 
     def _take(
-        self, cells: Sequence[Cell], lesson_of: Callable[[Image], Lesson | None]
+        self,
+        cells: Sequence[Cell],
+        lesson_of: Callable[[Image], Lesson | None],
+        frame: Image | None,
     ) -> Reading | None:
-        """The read of the frame last found unreadable once ``lesson_of`` it is learned (see
-        :mod:`calibration.learn_in_play`); None without such a frame, cells or lesson."""
-        frame = self._unreadable
+        """The read of ``frame`` (the last found unreadable, or the last read) once ``lesson_of``
+        it is learned (see :mod:`calibration.learn_in_play`); None without such a frame, cells
+        or lesson."""
         if frame is None or not cells:
             return None
         lesson = lesson_of(frame)

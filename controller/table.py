@@ -93,11 +93,12 @@ class Table(Protocol):
         :attr:`vision.read.Reading.pictures`): the class of the cells it was met on."""
 
     def adopt_unknown(
-        self, cells: Sequence[Cell], keep: Callable[[Reading], bool]
+        self, cells: Sequence[Cell], keep: Callable[[Reading], bool], last_read: bool = False
     ) -> Reading | None:
-        """The board just found unreadable at ``cells``, with the pictures there taken as
-        numbers not known yet (:attr:`solver.Tile.OPENED`), if ``keep`` accepts that reading;
-        else None, and nothing is kept."""
+        """The board just found unreadable at ``cells`` (with ``last_read``: the board last
+        read, where ``cells`` read as something they cannot be, 0s beside hidden cells), with
+        the pictures there taken as numbers not known yet (:attr:`solver.Tile.OPENED`), if
+        ``keep`` accepts that reading; else None, and nothing is kept."""
 
     def learn_flags(
         self, cells: Sequence[Cell], keep: Callable[[Reading], bool] = lambda reading: True

@@ -212,8 +212,13 @@ class SimulatedTable:
         return pictures
 
     def adopt_unknown(
-        self, cells: Sequence[tuple[int, int]], keep: Callable[[Reading], bool]
+        self,
+        cells: Sequence[tuple[int, int]],
+        keep: Callable[[Reading], bool],
+        last_read: bool = False,
     ) -> Reading | None:
+        if last_read:  # a number drawn late shows the 0's own picture: nothing to adopt
+            return None
         adopted = list(self.adopted)
         for cell in cells:
             number = int(self.current.board.tiles[cell])
