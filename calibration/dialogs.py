@@ -26,6 +26,8 @@ from vision.skin import Image
 from vision.stable import Grabber, wait_stable
 from vision.veil import find_veil
 
+Mask = npt.NDArray[np.bool_]
+
 COLOUR_STEPS = (16, 32)
 """Colour levels one button's face may span, tried in turn: a face may be shaded a little, or
 ringed by an edge only a little lighter (a bevel)."""
@@ -44,6 +46,14 @@ MAX_BUTTONS = 12
 INSET_PART = 6
 """A button's label is read inside its box, 1/INSET_PART of its height in from each side: an
 edge or a focus ring drawn round it (a browser's default button) spoils tesseract's reading."""
+PANEL_LEVELS = 6
+"""Colour levels by which a pixel must change to count as drawn over."""
+PANEL_GAP = 9
+"""Pixels between two changed parts of one panel drawn over a window (its text, its frame and
+its buttons, the plain parts between them unchanged where they match what lay under them)."""
+MIN_UNCHANGED = 0.5
+"""Share of a window a panel drawn over it leaves as it was, at least: a game that paints its
+whole window over (a message, a menu) shows no dialog."""
 DIALOGS_IN_A_ROW = 3
 """Dialogs answered at most one after another: answering one may open the next (a name asked
 for a best time, then the table of best times)."""
@@ -95,9 +105,11 @@ def answer_dialog_over(
     the window: a board played since differs from ``before`` by more than a veil.
 
     Play and calibration both answer dialogs through this one function."""
+    board_at = None
     if board is not None:
         before = with_part(before, *board)
-    dialog = dialog_over(grabber, window, before)
+        board_at = board[1]
+    dialog = dialog_over(grabber, window, before, board_at)
     if dialog is None:
         return DialogAnswer.NO_VEIL
     if dialog.button is None:
@@ -109,28 +121,63 @@ def answer_dialog_over(
     return DialogAnswer.ANSWERED
 
 
-def dialog_over(grabber: Grabber, window: Rect, before: Image) -> VeiledDialog | None:
+def dialog_over(
+    grabber: Grabber, window: Rect, before: Image, board_at: Rect | None = None
+) -> VeiledDialog | None:
     """The dialog drawn over a veil in ``window`` (a screen rectangle) once the window holds
     still (a browser fades its dialog in), ``before`` being the window before any dialog (see
-    :func:`with_part`); None if no veil, or if the window never holds still. Its button's
-    rectangle is in window coordinates."""
+    :func:`with_part`), in which the board lies at ``board_at``; None if no veil, or if the
+    window never holds still. Its button's rectangle is in window coordinates."""
     try:
         now = wait_stable(grabber, window, interval=DIALOG_SETTLING)
     except UnstableFrameError:
         return None
-    return veiled_dialog(before, now)
+    return veiled_dialog(before, now, board_at)
 
 
-def veiled_dialog(before: Image, now: Image) -> VeiledDialog | None:
+def veiled_dialog(before: Image, now: Image, board_at: Rect | None = None) -> VeiledDialog | None:
     """The dialog in ``now`` (a capture of a game's window) over a veil through which it shows
-    ``before`` (the window before the dialog; see :func:`with_part`), or None if no veil."""
+    ``before`` (the window before the dialog; see :func:`with_part`), or None if no veil. A
+    page may also draw a window of its own over the board (at ``board_at`` in the window),
+    undimmed (a best-time box on a fast win): that is a dialog too where one of its buttons
+    answers it, else None."""
     veil = find_veil(before, now)
-    if veil is None:
+    if veil is not None:
+        try:
+            return VeiledDialog(dismissing_button(now, veil.off(before, now)))
+        except NoTextReader:
+            return VeiledDialog(None)
+    panels = None if board_at is None else _panels_over_the_board(before, now, board_at)
+    if panels is None:
         return None
     try:
-        return VeiledDialog(dismissing_button(now, veil.off(before, now)))
+        button = dismissing_button(now, panels)
     except NoTextReader:
-        return VeiledDialog(None)
+        return None
+    return None if button is None else VeiledDialog(button)
+
+
+def _panels_over_the_board(before: Image, now: Image, board_at: Rect) -> Mask | None:
+    """The boxes of the patches where ``now`` differs from ``before`` (two captures of a window)
+    that lie over the board (at ``board_at``) and past its edge: a panel drawn over the board.
+    A panel differs from what lies under it only in part (gray over gray does not change), so
+    changes a few pixels apart are one patch. The game's own changes (cells opened, a loss
+    that shows every cell) stay inside the board: they are no panel, and cost no reading.
+    None where there is no panel, or most of the window changed (a game that paints its whole
+    window over shows no dialog)."""
+    changed = np.abs(now.astype(np.int16) - before.astype(np.int16)).max(axis=2) > PANEL_LEVELS
+    if not changed.any() or changed.mean() > 1 - MIN_UNCHANGED:
+        return None
+    grown = cv2.dilate(changed.astype(np.uint8), np.ones((PANEL_GAP, PANEL_GAP), np.uint8))
+    count, labels = cv2.connectedComponents(grown, connectivity=8)
+    panels = np.zeros(changed.shape, dtype=bool)
+    for label in range(1, count):
+        ys, xs = np.nonzero(changed & (labels == label))
+        box = Rect(int(xs.min()), int(ys.min()), int(np.ptp(xs)) + 1, int(np.ptp(ys)) + 1)
+        over = box.intersection(board_at)
+        if over.width and over.height and not board_at.contains_rect(box):
+            panels[box.top : box.bottom, box.left : box.right] = True
+    return panels if panels.any() else None
 
 
 def with_part(window: Image, part: Image, at: Rect) -> Image:

@@ -146,7 +146,8 @@ class DrawnGame:
     ``paint_from_game`` on, counted from 1). With ``focus_ring`` the cell clicked last shows a
     dotted ring just inside its edges, as a toolkit draws on the button that has the keyboard
     focus (DangerUXB's tk buttons). With
-    ``veiled_dialog_on_end`` a dialog is drawn over the dimmed window when a game ends. With
+    ``veiled_dialog_on_end`` a dialog is drawn over the dimmed window when a game ends (with
+    ``unveiled_dialog``, in that box over the window as it is: a page's own window). With
     ``presses_after_loss`` a left click on a hidden cell of a lost game leaves it drawn pressed,
     as an opened cell with no number (a web page whose mouse-down handler ignores the game's
     end). With ``darkens_on_loss`` a loss draws every closed cell without a mine darker (as
@@ -195,6 +196,7 @@ class DrawnGame:
         focus_ring: bool = False,
         veiled_dialog_on_end: tuple[str, ...] = (),
         veiled_dialog_after: float = 0.0,
+        unveiled_dialog: Rect | None = None,
         marks_before_start: bool = True,
         board_drop: int = 0,
         presses_after_loss: bool = False,
@@ -249,6 +251,10 @@ class DrawnGame:
         """The label of each dialog button clicked."""
         self.veiled_dialog_answered = False
         self.veiled_dialog_after = veiled_dialog_after
+        self.dialog_look = (
+            (DRAWN_VEILED_DIALOG, 0.4) if unveiled_dialog is None else (unveiled_dialog, 1.0)
+        )
+        """Where the dialog on a game's end is drawn, and how it dims the window under it."""
         """Seconds after a game's end before its dialog shows (a browser game's "Boom!" alert
         waits for the board to be drawn)."""
         self.ended_at = -math.inf
@@ -494,7 +500,8 @@ class DrawnGame:
             scene.screen[area.top : area.bottom, area.left : area.right] = (200, 190, 180)
             scene.screen[area.top + 20 : area.top + 30, area.left + 10 : area.right - 10] = 40
         if self.veiled_dialog_open():
-            veil_with_dialog(scene.screen, DRAWN_VEILED_DIALOG, self.veiled_dialog_on_end)
+            dialog_box, dim = self.dialog_look
+            veil_with_dialog(scene.screen, dialog_box, self.veiled_dialog_on_end, dim)
         if time.monotonic() < self.new_game_at + self.blank_new_game:
             scene.screen[top : top + 16 * 9, left : left + 16 * 9] = scene.screen[0, 0]
         self.menu.draw(scene.screen)
@@ -599,7 +606,8 @@ class DrawnGame:
         if self.veiled_dialog_open():
             label = self.veiled_dialog_on_end[0]
             labels = self.veiled_dialog_on_end
-            buttons = veil_with_dialog(self.scene().screen, DRAWN_VEILED_DIALOG, labels)
+            box, dim = self.dialog_look
+            buttons = veil_with_dialog(self.scene().screen, box, labels, dim)
             assert buttons[label].contains(x, y), f"clicked ({x}, {y}), not the dialog's {label}"
             self.answers.append(label)
             self.veiled_dialog_answered = True

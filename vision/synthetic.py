@@ -165,13 +165,15 @@ def draw(
     return Scene(skin, tiles, screen, geometry, face)
 
 
-def veil_with_dialog(screen: Image, box: Rect, labels: tuple[str, ...]) -> dict[str, Rect]:
-    """Dim ``screen`` (in place) to 0.4 of itself and draw over it, in ``box``, a dialog with a
-    message and buttons labelled ``labels`` left to right (the last one white on blue, as a
-    browser draws its default button), as a game drawn in a browser shows one; where each
-    button is."""
+def veil_with_dialog(
+    screen: Image, box: Rect, labels: tuple[str, ...], dim: float = 0.4
+) -> dict[str, Rect]:
+    """Dim ``screen`` (in place) to ``dim`` of itself and draw over it, in ``box``, a dialog
+    with a message and buttons labelled ``labels`` left to right (the last one white on blue, as
+    a browser draws its default button), as a game drawn in a browser shows one (with ``dim``
+    1, as a page draws a window of its own over the others); where each button is."""
     font = cv2.FONT_HERSHEY_SIMPLEX
-    screen[:] = (screen * 0.4).astype(np.uint8)
+    screen[:] = (screen * dim).astype(np.uint8)
     screen[box.top : box.bottom, box.left : box.right] = 240
     cv2.putText(screen, "Game over!", (box.left + 10, box.top + 24), font, 0.5, (0, 0, 0), 1)
     buttons, right = {}, box.right - 8
