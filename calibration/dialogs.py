@@ -147,7 +147,7 @@ def veiled_dialog(before: Image, now: Image, board_at: Rect | None = None) -> Ve
             return VeiledDialog(dismissing_button(now, veil.off(before, now)))
         except NoTextReader:
             return VeiledDialog(None)
-    panels = None if board_at is None else _panels_over_the_board(before, now, board_at)
+    panels = None if board_at is None else panels_over_the_board(before, now, board_at)
     if panels is None:
         return None
     try:
@@ -157,7 +157,7 @@ def veiled_dialog(before: Image, now: Image, board_at: Rect | None = None) -> Ve
     return None if button is None else VeiledDialog(button)
 
 
-def _panels_over_the_board(before: Image, now: Image, board_at: Rect) -> Mask | None:
+def panels_over_the_board(before: Image, now: Image, board_at: Rect) -> Mask | None:
     """The boxes of the patches where ``now`` differs from ``before`` (two captures of a window)
     that lie over the board (at ``board_at``) and past its edge: a panel drawn over the board.
     A panel differs from what lies under it only in part (gray over gray does not change), so

@@ -21,6 +21,8 @@ from calibration.dialogs import (
     DialogAnswer,
     DialogButton,
     answer_dialog_over,
+    panels_over_the_board,
+    with_part,
 )
 from calibration.errors import CalibrationError
 from calibration.pointer import Pointer
@@ -180,17 +182,28 @@ class GameWindow:
     def without_dialogs(self, before: Image | None, after: Image) -> Image:
         """The board ``after`` shows (a capture of it), or, when every cell of it differs from
         ``before`` (the board before; None: as the last click left it) because a dialog drawn
-        in the window veils it, the board once the dialogs are answered and it holds still."""
+        in the window veils it, or a panel lies over the board and past its edge (a page's own
+        window, undimmed), the board once the dialogs are answered and it holds still."""
         before = self.board_seen if before is None else before
         if before is None:
             return after
         view = self.view
         for _ in range(DIALOGS_IN_A_ROW):
             veiled = cells_that_differ(view, before, after) == 1.0
-            if not veiled or not self._answered_dialog(before):
+            if not (veiled or self._panel_over(before)) or not self._answered_dialog(before):
                 break
             after = settled(view.grabber, view.board_rect, None, quiet=waits.FLASH_QUIET)
         return after
+
+    def _panel_over(self, board: Image) -> bool:
+        """Whether the window now shows a panel over the board and past its edge, ``board``
+        being the board before it (see :func:`calibration.dialogs.panels_over_the_board`)."""
+        view = self.view
+        if view.relayout is not None:  # a grid that grows past its first edge
+            return False
+        before = with_part(view.fresh, board, view.board_in_window)
+        now = view.grabber.grab(view.window)
+        return panels_over_the_board(before, now, view.board_in_window) is not None
 
     def _answered_dialog(self, board: Image) -> bool:
         """Whether a dialog drawn in the window over a veil (a browser's "Cancel"/"OK" over the

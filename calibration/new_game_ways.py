@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
 
 from calibration import waits
 from calibration.buttons import ButtonPoints, blanked, button_points
-from calibration.catalogue import HIDDEN_ID
+from calibration.catalogue import HIDDEN_ID, Ids
 from calibration.errors import CalibrationError
 from calibration.game_window import MOVED_SHARE, GameWindow, cells_that_differ
 from calibration.grid import FRAME_SHARE
@@ -353,13 +353,21 @@ class NewGameWays:
     def _is_new_game(self, frame: Image, ended: Image) -> bool:
         if np.array_equal(frame, ended):
             return False
-        ids = self.window.view.board_ids(frame)
+        view = self.window.view
+        ids = view.board_ids(frame)
         if self.window.gone_frame is not None:  # a board of the size calibrated, whole
             return bool((ids == HIDDEN_ID).all())
-        return (
-            bool((ids == HIDDEN_ID).any())
-            and not np.isin(ids, self.window.evidence.end_appearances()).any()
-        )
+        return shows_new_game(ids, view.board_ids(ended), self.window.evidence.end_appearances())
+
+
+def shows_new_game(now: Ids, ended: Ids, end_appearances: Sequence[int]) -> bool:
+    """Whether a board whose cells show the appearances ``now`` is a new game where they showed
+    ``ended`` (a finished game): some cell the finished game showed is hidden again (a won game
+    may leave its mines hidden, and a key typed into a box drawn over it changes it too; a
+    game may open a start of its own, larger than the finished game's), and none of the
+    ``end_appearances`` only a finished game shows."""
+    hidden_again = bool(((now == HIDDEN_ID) & (ended != HIDDEN_ID)).any())
+    return hidden_again and not np.isin(now, end_appearances).any()
 
 
 def changed_inside_edge(before: Image, after: Image, pitch: tuple[int, int]) -> bool:

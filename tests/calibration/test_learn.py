@@ -216,17 +216,6 @@ def test_a_game_left_fresh_for_lack_of_time_is_not_started_anew(
     assert result.skin.new_game == NewGame("face")
 
 
-class MouseOfAWindow(GuardedMouse):
-    """The play loop's mouse on a drawn game in its window (:data:`DRAWN_WINDOW`)."""
-
-    def window_of(self, area: Rect) -> Rect:
-        return DRAWN_WINDOW
-
-
-OVER_THE_BOARD = Rect(DRAWN_BOARD_AT[0] - 6, DRAWN_BOARD_AT[1] - 6, 16 * 9 + 12, 16 * 9 + 12)
-"""A page's own window drawn over the whole board of a drawn game."""
-
-
 def test_a_dialog_drawn_over_the_dimmed_window_at_a_game_s_end_is_answered() -> None:
     """A game drawn in a browser dims its window under a dialog when a game ends: calibration
     answers it with its "Cancel" (never "OK" first), and learns the won face and the face as
@@ -237,27 +226,6 @@ def test_a_dialog_drawn_over_the_dimmed_window_at_a_game_s_end_is_answered() -> 
     assert sorted(result.skin.faces) == ["lost", "playing", "won"]
     assert result.skin.new_game == NewGame("face")
     assert_learned_truly(result, screen, result.skin.templates)
-
-
-def test_a_dialog_a_page_draws_over_the_board_undimmed_at_a_game_s_end_is_answered(
-    tmp_path: Path,
-) -> None:
-    """A page may draw a window of its own over the board when a game ends, the rest of the
-    page left as it was (a best-time box on a fast win): no veil tells it, but it is a dialog,
-    answered by its "OK" in calibration and in play, not taken for a board that shows every
-    cell."""
-    screen = DrawnGame(seed=2, veiled_dialog_on_end=("OK",), unveiled_dialog=OVER_THE_BOARD)
-    result = calibrated(screen, max_games=8)
-    assert screen.answers and set(screen.answers) == {"OK"}
-    assert result.skin.new_game == NewGame("face")
-    assert sorted(result.skin.faces) == ["lost", "playing", "won"]
-    assert_learned_truly(result, screen, result.skin.templates)
-    answered = len(screen.answers)
-    geometry = locate(result.skin, screen.grab(), shape=(9, 9))
-    mouse = MouseOfAWindow(screen)
-    table = ScreenTable(screen, result.skin, geometry, mouse, 10, game="drawn", first_click="safe")
-    records = played_to_the_end(table, 4, tmp_path)
-    assert len(screen.answers) - answered == len(records) == 4
 
 
 def test_a_late_ok_only_dialog_and_no_mark_before_a_game_begins_do_not_stop_calibration() -> None:
