@@ -3,11 +3,10 @@ and whole calibrations of games drawn in memory, each a quirk a real game showed
 
 from __future__ import annotations
 
-import logging
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 import numpy as np
 import pytest
@@ -17,10 +16,6 @@ from drawn_game import (
     DRAWN_BUTTON,
     DRAWN_SCREEN,
     DRAWN_WINDOW,
-    MENU_BUTTONS,
-    MESSAGE_SHOWN,
-    STUCK_REPAINT,
-    WIN_MESSAGE_SHOWN,
     DrawnGame,
     GuardedMouse,
     RefusingPointer,
@@ -30,23 +25,20 @@ from drawn_game import (
     quick_waits,  # noqa: F401 (autouse: calibration's quick waits on a virtual clock)
 )
 
-from calibration import hidden_tile, new_game_ways
+from calibration import hidden_tile
 from calibration import learn as learn_module
 from calibration.catalogue import GROUPING_TOLERANCE
 from calibration.errors import CalibrationError, OutOfTimeError
-from calibration.labels import Word
-from calibration.learn import SET_ASIDE, WIN_ATTEMPTS, Calibration, calibrate
-from calibration.meanings import Meanings, board_of
+from calibration.learn import WIN_ATTEMPTS, Calibration, calibrate
+from calibration.meanings import Meanings
 from calibration.record import PlayedGame
 from calibration.session import CalibrationPlayer
-from controller.errors import NotAsRead
 from controller.outcomes import Result
 from controller.relaid import followed
 from controller.screen_table import ScreenTable
 from solver import Game, GameState, Tile
 from solver.engine import neighbour_counts
 from vision import synthetic
-from vision.errors import UnreadableCellError
 from vision.geometry import Rect
 from vision.locate import locate
 from vision.match import TemplateBank
@@ -160,18 +152,6 @@ def test_a_calibration_that_never_marked_a_cell_says_so_instead_of_asking_for_mo
     assert "--max-games" in marked.advice()
 
 
-def test_a_game_that_darkens_its_closed_cells_on_a_loss_is_learned() -> None:
-    """gnome-mines' classic theme draws every closed cell darker when a game is lost, the
-    mines among them as mines: calibration took the darkened cells for a second picture of
-    the mine and stopped. More of them than the board has mines, they are no mine."""
-    screen = DrawnGame(seed=2, darkens_on_loss=True)
-    result = calibrated(screen, max_games=8)
-    assert screen.losses
-    learned = result.skin.templates
-    assert {Tile.HIDDEN, Tile.FLAG, Tile.MINE, Tile.EXPLODED, Tile.ONE} <= set(learned)
-    assert_learned_truly(result, screen, learned)
-
-
 def test_calibration_stops_playing_to_win_when_its_time_is_spent(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -214,277 +194,6 @@ def test_a_game_left_fresh_for_lack_of_time_is_not_started_anew(
     result = calibrated(screen, max_games=8)
     assert screen.keys == []
     assert result.skin.new_game == NewGame("face")
-
-
-def test_a_dialog_drawn_over_the_dimmed_window_at_a_game_s_end_is_answered() -> None:
-    """A game drawn in a browser dims its window under a dialog when a game ends: calibration
-    answers it with its "Cancel" (never "OK" first), and learns the won face and the face as
-    the new-game way as if there were no dialog."""
-    screen = DrawnGame(seed=2, veiled_dialog_on_end=("Cancel", "OK"))
-    result = calibrated(screen, max_games=8)
-    assert screen.answers and set(screen.answers) == {"Cancel"}
-    assert sorted(result.skin.faces) == ["lost", "playing", "won"]
-    assert result.skin.new_game == NewGame("face")
-    assert_learned_truly(result, screen, result.skin.templates)
-
-
-def test_a_late_ok_only_dialog_and_no_mark_before_a_game_begins_do_not_stop_calibration() -> None:
-    """A game in a browser that says "Boom!" in a dialog with only an "OK" a moment after a
-    loss is drawn, and takes no flag before its first click: calibration answers the dialog,
-    and marks cells only once a game has begun."""
-    screen = DrawnGame(
-        seed=2, veiled_dialog_on_end=("OK",), veiled_dialog_after=0.3, marks_before_start=False
-    )
-    result = calibrated(screen, max_games=8)
-    assert screen.answers and set(screen.answers) == {"OK"}
-    assert result.skin.new_game == NewGame("face")
-    assert {Tile.FLAG, Tile.MINE, Tile.EXPLODED} <= set(result.skin.templates)
-    assert_learned_truly(result, screen, result.skin.templates)
-
-
-def test_a_board_a_finished_game_pushes_down_the_window_is_followed() -> None:
-    """A page that writes its end message above the board pushes the board down by part of a
-    cell when a game ends, and back up on a new game: calibration follows it there and back,
-    and learns every tile as drawn."""
-    screen = DrawnGame(seed=2, board_drop=11)
-    result = calibrated(screen, max_games=8)
-    assert {Tile.FLAG, Tile.MINE, Tile.EXPLODED, Tile.ONE} <= set(result.skin.templates)
-    assert_learned_truly(result, screen, result.skin.templates)
-    assert sorted(result.skin.faces) == ["lost", "playing", "won"]
-
-
-def test_a_new_game_that_blanks_the_board_a_while_first_is_waited_for() -> None:
-    """minesweeper-python's Restart takes the old window's board down and draws a new window a
-    moment later: calibration read the blank window as the board "changed into something that is
-    not a new game" and stopped. A board gone blank is waited for."""
-    screen = DrawnGame(seed=2, blank_new_game=1.0)
-    result = calibrated(screen, max_games=4)
-    assert result.skin.new_game == NewGame("face")
-    assert screen.new_games["face"] >= 2
-    assert_learned_truly(result, screen, result.skin.templates)
-
-
-def test_a_new_game_button_the_user_names_is_the_skins_way_and_play_clicks_it_there() -> None:
-    screen = DrawnGame(seed=2, button=DRAWN_BUTTON)
-    result = calibrated(screen, max_games=4, new_game_at=DRAWN_BUTTON.centre)
-    assert screen.new_games == {"face": 0, "button": screen.new_games["button"]}
-    assert screen.new_games["button"] >= 4
-    board = screen.scene().geometry
-    at = (DRAWN_BUTTON.centre[0] - board.left, DRAWN_BUTTON.centre[1] - board.top)
-    assert result.skin.new_game == NewGame("point", at=at)
-    # Play, from the board it finds, clicks the button where it is and nowhere else off the board.
-    mouse = GuardedMouse(screen)
-    geometry = locate(result.skin, screen.grab(), shape=(9, 9))
-    table = ScreenTable(screen, result.skin, geometry, mouse, 10, game="drawn", first_click="safe")
-    table.look()
-    table.new_game()
-    assert screen.new_games["button"] >= 5 and screen.new_games["face"] == 0
-
-
-def test_a_new_game_button_that_shows_how_the_game_ended_is_clicked_after_a_win(
-    tmp_path: Path,
-) -> None:
-    """DangerUXB's Start button is a face: surprised after a loss, grinning after a win. Play
-    used to stop after its first win ("differs from the one calibration saw"): calibration kept
-    the look of the button before the first click that started a game, after a loss. Now it
-    keeps each look that started a game, plays to win to see the button after a win, and play
-    clicks the button after either."""
-    screen = DrawnGame(seed=2, button=DRAWN_BUTTON, faceless=True, button_shows_state=True)
-    result = calibrated(screen, max_games=4, new_game_at=DRAWN_BUTTON.centre)
-    geometry = locate(result.skin, screen.grab(), shape=(9, 9))
-    mouse = GuardedMouse(screen)
-    table = ScreenTable(screen, result.skin, geometry, mouse, 10, game="drawn", first_click="safe")
-    records = played_to_the_end(table, 6, tmp_path)
-    assert len(records) == 6 and Result.WON in {record.result for record in records}
-    assert len(result.skin.buttons) == 2  # after a loss, after a win
-
-
-def test_a_won_game_under_a_message_that_goes_by_itself_is_told_won(
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    """kmines writes "Congratulations! You have won!" over its board for four seconds. With no
-    face to tell the win, a game played to win read the board under it, met pictures never
-    seen, and stopped: calibration never saw a win, nor the button after one. The board is
-    now read again once the message has gone."""
-    screen = DrawnGame(
-        seed=2,
-        button=DRAWN_BUTTON,
-        faceless=True,
-        button_shows_state=True,
-        message_on_win=WIN_MESSAGE_SHOWN,
-    )
-    with caplog.at_level(logging.INFO):
-        result = calibrated(screen, max_games=4, new_game_at=DRAWN_BUTTON.centre)
-    assert "stopped a game played to win" not in caplog.text
-    assert len(result.skin.buttons) == 2  # after a loss, after a win
-    assert_learned_truly(result, screen, result.skin.templates)
-
-
-def test_a_game_won_at_random_under_a_message_is_recorded_as_the_board_shows_after_it(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A sparse board is won now and then by random clicks, and kmines then writes its message
-    over the board for four seconds. Calibration recorded the won board as the message covered
-    it, pictures of the message among its cells (a CI run of kmines: the board the last game
-    left could then not be found with the skin). A won board is now recorded once a message
-    over it has gone: every cell of it shows a picture learned."""
-    games: list[PlayedGame] = []
-    real_learn = learn_module._Learner._learn
-
-    def learn(learner: Any, player: CalibrationPlayer, game: PlayedGame) -> None:
-        games.append(game)
-        real_learn(learner, player, game)
-
-    monkeypatch.setattr(learn_module._Learner, "_learn", learn)
-    screen = DrawnGame(
-        seed=2,
-        faceless=True,
-        message_on_loss=MESSAGE_SHOWN,
-        message_on_win=WIN_MESSAGE_SHOWN,
-        mines=3,
-        new_game_keys=("f2",),
-    )
-    result = calibrate(
-        "drawn", screen, screen, [DRAWN_WINDOW], mines=[3], max_games=12, seed=1, progress=False
-    )
-    won = [game for game in games if game.state is GameState.WON]
-    assert won
-    for game in won:
-        board_of(game.steps[-1].after, result.meanings)  # raises on a picture not learned
-    assert_learned_truly(result, screen, result.skin.templates)
-
-
-def test_a_game_played_to_win_left_before_its_end_is_not_started_anew_by_a_button(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """gnome-mines' "Play Again" shows only once a game is over. A game played to win that was
-    stopped (out of time, or a picture not learned yet) left a game in progress, and the next
-    new game clicked the button there for nothing, then pressed every key and would have
-    clicked every place the game had changed ("cannot start a new game"). On a game perhaps not
-    over, calibration now tries only the way that worked (kmines' won board, drawn anew, starts
-    one), and when it does not, stops playing to win and leaves the board as it is."""
-    original = CalibrationPlayer.play_to_win
-
-    def out_of_time_after_a_click(
-        self: CalibrationPlayer, meanings: Meanings, mines: int, deadline: float
-    ) -> PlayedGame:
-        return original(self, meanings, mines, deadline=time.monotonic() + 0.05)
-
-    monkeypatch.setattr(CalibrationPlayer, "play_to_win", out_of_time_after_a_click)
-    screen = DrawnGame(seed=2, button=DRAWN_BUTTON, faceless=True, button_only_when_over=True)
-    result = calibrated(screen, max_games=4, new_game_at=DRAWN_BUTTON.centre)
-    assert result.usable and result.skin.new_game.kind == "point"
-    assert screen.game.state is GameState.PLAYING and screen.clicks > 0
-    assert screen.keys == [] and 1 <= screen.button_clicks_ignored <= 2
-
-
-def test_a_button_a_finished_game_relabels_is_found_tried_after_its_message_and_played() -> None:
-    """A game with no face and no key: the button beside the board that reads differently once
-    a game is over is found by itself, after a click on the message that also appeared there
-    did nothing, and play starts each new game there."""
-    label = Rect(252, 130, 40, 10)
-    screen = DrawnGame(
-        seed=2, button=DRAWN_BUTTON, faceless=True, relabel_button=True, end_label=label
-    )
-    result = calibrated(screen, max_games=4)
-    board = screen.scene().geometry
-    assert board.face is None
-    at = (DRAWN_BUTTON.centre[0] - board.left, DRAWN_BUTTON.centre[1] - board.top)
-    assert result.skin.new_game == NewGame("point", at=at)
-    assert screen.label_clicks == 1  # tried once, before the button: never again
-    assert screen.new_games == {"face": 0, "button": screen.new_games["button"]}
-    assert screen.new_games["button"] >= 4
-    mouse = GuardedMouse(screen)
-    geometry = locate(result.skin, screen.grab(), shape=(9, 9))
-    table = ScreenTable(screen, result.skin, geometry, mouse, 10, game="drawn", first_click="safe")
-    table.look()
-    clicked = screen.new_games["button"]
-    with pytest.raises(NotAsRead, match="new-game button"):  # it reads "Start Over" in play
-        table.new_game()
-    for cell in np.ndindex(9, 9):  # the game ends
-        if screen.game.state is GameState.PLAYING:
-            screen.click(*geometry.cell_centre(cell))
-    table.look()
-    table.new_game()
-    assert screen.new_games["button"] == clicked + 1
-
-
-def test_a_game_whose_end_takes_its_board_away_for_a_menu_starts_anew_by_its_button() -> None:
-    """A game may paint its whole window over with "YOU LOSE!" (no mine shown), then show a
-    menu with no board, whose level button brings a board of the same size back. Calibration
-    read the vanished board as a loss that showed every cell, set the game aside, and found no
-    way to a new game. Now a board gone ends the game (a loss where more cells than the mines
-    were left unopened), and the menu's labelled button, clicked once the menu shows, is the new
-    game; no mine is asked of a game that never shows one."""
-    screen = DrawnGame(seed=2, faceless=True, menu_on_end=MESSAGE_SHOWN)
-    result = calibrated(screen, max_games=4)
-    board = screen.scene().geometry
-    at = result.skin.new_game.at
-    assert result.skin.new_game.kind == "point" and at is not None
-    assert MENU_BUTTONS["Easy"].contains(board.left + at[0], board.top + at[1])
-    assert screen.new_games["button"] >= 4 and set(screen.menu_clicks) == {"Easy"}
-    assert result.usable, result.describe_missing()
-
-
-def test_play_starts_each_game_by_the_menu_button_of_a_game_whose_end_takes_its_board_away(
-    tmp_path: Path,
-) -> None:
-    """Play reads a board gone after a click as the game's end, as the game ended it (a won
-    game with flags on its mines, or finished by a flood, was once read lost), never as a
-    misread, and clicks the menu's button once it shows (the drawn game fails a click while
-    its message shows). How a loss is told: tests/controller/test_reading.py."""
-    screen = DrawnGame(seed=2, faceless=True, menu_on_end=MESSAGE_SHOWN)
-    result = calibrated(screen, max_games=4)
-    geometry = locate(result.skin, screen.grab(), shape=(9, 9))
-    mouse = GuardedMouse(screen)
-    table = ScreenTable(screen, result.skin, geometry, mouse, 10, game="drawn", first_click="safe")
-    clicked, ended_before = len(screen.menu_clicks), len(screen.endings)
-    records = played_to_the_end(table, 8, tmp_path)
-    assert [record.result for record in records] == [
-        Result.WON if state is GameState.WON else Result.LOST
-        for state in screen.endings[ended_before:]
-    ]
-    assert len(screen.menu_clicks) >= clicked + 7
-
-
-def test_a_labelled_button_is_tried_before_the_keys_a_browser_takes_for_its_own(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """In a browser Ctrl+R reloads the page (the game in it starts over as the page likes, its
-    settings lost) and Ctrl+N opens another window: a game with a "Restart" button beside its
-    board is started there, and neither key is pressed."""
-    screen = DrawnGame(
-        seed=2, button=DRAWN_BUTTON, faceless=True, new_game_keys=("ctrl+r", "ctrl+n")
-    )
-    left, top = DRAWN_BUTTON.left - DRAWN_WINDOW.left, DRAWN_BUTTON.top - DRAWN_WINDOW.top
-    label = Word("restart", Rect(left + 4, top + 5, 22, 10), (1, 1, 1))
-    monkeypatch.setattr(new_game_ways, "read_words", lambda frame, blank: [label])
-    result = calibrated(screen, max_games=4)
-    board = screen.scene().geometry
-    at = (
-        label.rect.centre[0] + DRAWN_WINDOW.left - board.left,
-        label.rect.centre[1] + DRAWN_WINDOW.top - board.top,
-    )
-    assert result.skin.new_game == NewGame("point", at=at)
-    assert set(screen.keys) == {"f2", "n"}
-    assert screen.new_games["button"] >= 4
-
-
-def test_a_button_that_reads_the_same_during_play_and_after_is_not_clicked_by_itself() -> None:
-    screen = DrawnGame(seed=2, button=DRAWN_BUTTON, faceless=True)
-    with pytest.raises(CalibrationError, match="cannot start a new game"):
-        calibrated(screen, max_games=4)
-    assert screen.new_games == {"face": 0, "button": 0}
-
-
-def test_a_won_game_that_leaves_its_mines_hidden_is_told_by_its_face() -> None:
-    """A game whose win leaves the mines not flagged hidden, and then takes no click: only its
-    face says it is over, with a picture not seen before; calibration learns that face as the
-    won one instead of playing on into a finished game."""
-    screen = DrawnGame(seed=2, won_leaves_mines_hidden=True)
-    result = calibrated(screen, max_games=8)
-    assert result.usable and "won" in result.skin.faces
-    assert np.array_equal(result.skin.faces["won"], screen.skin.faces["won"])
 
 
 def test_a_window_that_shows_part_of_the_board_is_refused_after_its_first_click() -> None:
@@ -535,35 +244,6 @@ def test_games_learned_before_calibration_compares_a_smaller_part_of_the_cells_a
         assert np.array_equal(template, expected), tile
 
 
-def test_a_focus_ring_on_the_mine_hit_alone_is_learned_from_the_mines_the_loss_shows(
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    """DangerUXB draws every mine of a loss as the one hit, and the hit sunken with its focus
-    ring deeper inside than on a number, unless the focus was elsewhere. The hit then differs
-    from the other mines by a ring alone: those pixels are left out of every comparison, and
-    every loss draws its mines alike (old code: "the other mines were drawn as the one hit and
-    the other way on an earlier loss")."""
-    screen = DrawnGame(
-        seed=2,
-        focus_ring=True,
-        mines_drawn_as_hit=True,
-        hit_ring_inset=3,
-        unfocused_games=frozenset(range(1, 40, 3)),
-    )
-    result = calibrated(screen, max_games=10)
-    assert screen.losses > 3 and result.usable
-    assert "set a game aside" not in caplog.text
-    skin = result.skin
-    assert skin.mask is not None
-    (x, y), (width, height) = skin.tile_offset, skin.tile_size
-    ringed = np.full((16, 16, 3), 255, dtype=np.uint8)
-    focus_ring(ringed[:15, :15], 3)
-    ring = (ringed != 255).any(axis=2)[y : y + height, x : x + width]
-    assert not (skin.mask & ring).any(), "a pixel of the hit's ring is compared"
-    expected = screen.skin.templates[Tile.EXPLODED][y : y + height, x : x + width]
-    assert np.array_equal(skin.templates[Tile.EXPLODED][skin.mask], expected[skin.mask])
-
-
 def test_a_focus_ring_is_left_out_of_the_tiles_compared_and_play_reads_through_it(
     tmp_path: Path,
 ) -> None:
@@ -601,15 +281,6 @@ def test_a_new_game_point_not_beside_the_board_in_its_window_is_refused() -> Non
         assert screen.new_games == {"face": 0, "button": 0}
 
 
-def test_a_dialog_over_a_lost_board_is_closed_before_the_board_is_read_or_clicked() -> None:
-    screen = DrawnGame(seed=2, dialog_on_loss=True)
-    result = calibrated(screen, max_games=8)
-    assert screen.losses > 0 and screen.dialogs_closed == screen.losses
-    assert result.usable and result.skin.new_game == NewGame("face")
-    assert_learned_truly(result, screen, result.skin.templates)
-    assert result.skin.extra.get("first_click") in (None, "safe")
-
-
 def test_one_early_game_that_every_later_one_contradicts_is_outvoted(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
@@ -638,148 +309,12 @@ def test_a_board_found_in_part_at_first_is_found_whole_when_a_new_game_shows_the
     assert_learned_truly(result, screen, result.skin.templates)
 
 
-def test_a_click_on_a_lost_board_that_draws_only_a_message_tells_the_game_is_over() -> None:
-    """Before the face is known, a loss is told by a probe click elsewhere: one that changes
-    other cells but not the cell probed (a message drawn over the board, as kmines' after its
-    "Game Over" dialog closes) is no sign the game goes on."""
-    screen = DrawnGame(seed=2, message_on_loss=MESSAGE_SHOWN, message_on_finished_click=True)
-    result = calibrated(screen, max_games=6)
-    assert result.usable and screen.losses > 2
-    assert_learned_truly(result, screen, result.skin.templates)
-
-
-def test_a_lost_board_that_still_draws_clicked_cells_pressed_is_known_lost() -> None:
-    """A page that shows every mine on a loss still draws a clicked hidden cell pressed (as an
-    opened cell with no number) after it: a probe click changes the cell it clicked, as if the
-    game went on. The mines drawn across the board, apart from the cells the click uncovered,
-    say the game is over. Calibration used to go on clicking the lost board and stop on numbers
-    that contradicted each other (a page in Chromium, 2026-11-27)."""
-    screen = DrawnGame(seed=2, presses_after_loss=True)
-    result = calibrated(screen, max_games=6)
-    assert result.usable and screen.losses > 2
-    assert_learned_truly(result, screen, result.skin.templates)
-    assert result.skin.new_game == NewGame("face")
-
-
-def test_a_lost_board_repainted_with_a_long_pause_is_read_once_repainted() -> None:
-    screen = DrawnGame(seed=2, slow_repaints=frozenset(range(5, 40)))
-    result = calibrated(screen, max_games=10)
-    assert screen.losses > 4 and result.usable
-    assert_learned_truly(result, screen, result.skin.templates)
-
-
-def test_a_lost_board_whose_repaint_outlasts_every_wait_is_set_aside() -> None:
-    screen = DrawnGame(seed=2, slow_repaints=frozenset({3}), repaint_pause=STUCK_REPAINT)
-    result = calibrated(screen, max_games=8)
-    assert screen.losses > 4 and result.usable
-    assert_learned_truly(result, screen, result.skin.templates)
-
-
-def test_a_game_whose_every_loss_breaks_the_rules_stops_calibration() -> None:
-    screen = DrawnGame(seed=2, slow_repaints=frozenset(range(1, 40)), repaint_pause=STUCK_REPAINT)
-    with pytest.raises(CalibrationError, match="the loss at cell"):
-        calibrated(screen, max_games=8)
-    assert screen.losses > SET_ASIDE
-
-
-def test_a_game_that_shows_every_cell_on_a_loss_and_redraws_the_opened_ones_is_learned() -> None:
-    """xbomb: a loss leaves no hidden cell, draws the mine hit as any other mine, and redraws
-    every cell the player opened with a green grid line. The picture of the mines is learned as
-    the sign of a loss (EXPLODED) and MINE is not missing; the redrawn cells read as their
-    numbers; a lost board reads as lost."""
-    screen = DrawnGame(seed=2, reveal_on_loss=True)
-    result = calibrated(screen, max_games=10)
-    assert screen.losses > 2 and result.usable
-    skin = result.skin
-    assert skin.extra["hit_mine_drawn_apart"] is False
-    assert Tile.MINE not in skin.templates and Tile.MINE not in result.missing_tiles
-    width, height = skin.tile_size
-    assert np.array_equal(skin.templates[Tile.EXPLODED], screen.skin.templates[Tile.MINE])
-    assert_learned_truly(result, screen, set(skin.templates) - {Tile.EXPLODED})
-    screen.seed = 40
-    screen.game = Game(9, 9, 10, seed=screen.seed)
-    for cell in [(4, 4), *np.ndindex(9, 9)]:
-        if screen.game.state is GameState.PLAYING and screen.game.board[cell] == Tile.HIDDEN:
-            screen.click(*screen.scene().geometry.cell_centre(cell))
-    assert screen.opened_by_player.any()
-    frame = screen.grab()
-    reader = BoardReader(skin, locate(skin, frame))
-    region = reader.region
-    shown = reader.read(frame[region.top : region.bottom, region.left : region.right], 10)
-    expected = screen.revealed_tiles()
-    expected[expected == Tile.MINE] = Tile.EXPLODED
-    assert np.array_equal(shown.board.tiles, expected)
-    assert shown.outcome is GameState.LOST
-
-    # A number the skin never saw, uncovered by the loss on cells no click opened, leaves the
-    # board unreadable; play reads it lost, those cells opened with no number known
-    # (ScreenTable.read_lost).
-    unopened = expected[~screen.opened_by_player]
-    rare = Tile(int(unopened[unopened <= Tile.EIGHT].max()))
-    del skin.templates[rare]
-    table = ScreenTable(
-        screen, skin, reader.geometry, GuardedMouse(screen), 10, game="drawn", first_click="safe"
-    )
-    with pytest.raises(UnreadableCellError) as unreadable:
-        table.look()
-    cells = unreadable.value.cells
-    assert cells and all(expected[cell] == rare for cell in cells)
-    lost = table.read_lost(cells, {})
-    assert lost is not None and lost.outcome is GameState.LOST and lost.pictures == {}
-    expected[expected == rare] = Tile.OPENED
-    assert np.array_equal(lost.board.tiles, expected)
-
-
 def test_a_question_mark_drawn_almost_as_the_flag_is_learned_apart_from_it() -> None:
     screen = DrawnGame(seed=2, question_like_flag=True)
     flag, question = (screen.skin.templates[tile] for tile in (Tile.FLAG, Tile.QUESTION))
     assert 0 < TemplateBank([0], [flag]).distances(question[None])[0, 0] < GROUPING_TOLERANCE
     result = calibrated(screen, max_games=8)
     assert_learned_truly(result, screen, (Tile.FLAG, Tile.QUESTION))
-
-
-def test_every_mine_drawn_as_the_one_hit_counts_as_a_mine_in_every_size_class() -> None:
-    """A game that shows every mine of a loss as the one hit, on a board whose cells differ in
-    size: the mines in cells of another size class than the one hit are another appearance of
-    its picture. They were taken for numbers, and the numbers around them miscounted
-    (DangerUXB: "appearance #8 would be a number from 0 to 0 ... and from 1 to 1")."""
-    screen = DrawnGame(seed=2, numbers_per_size=True, reveal_on_loss=True)
-    result = calibrated(screen, max_games=8)
-    assert result.usable
-    assert result.skin.extra["hit_mine_drawn_apart"] is False
-    width, height = result.skin.tile_size
-    for tile, template in result.skin.templates.items():
-        drawn = Tile.MINE if tile == Tile.EXPLODED else tile  # every mine is drawn as a MINE
-        assert np.array_equal(template, screen.skin.templates[drawn][:height, :width]), tile
-
-
-def test_every_mine_counts_as_a_mine_where_wider_cells_are_padded_on_one_side() -> None:
-    """As above, but the wider cells are padded next to their edge, not in their middle (a tk
-    button centres no picture: DangerUXB): cut in the middle, as every cell is, a mine in a
-    wider cell has the part between its middle and the pad a pixel off. Its pictures were 0.12
-    to 0.43 apart in DangerUXB, far beyond the grouping tolerance, and were taken for numbers
-    ("appearance #2 would be a number from 1 to 1 ... and from 0 to 0")."""
-    screen = DrawnGame(seed=2, numbers_per_size=True, reveal_on_loss=True, widened_at=13)
-    result = calibrated(screen, max_games=8)
-    assert result.usable
-    assert result.skin.extra["hit_mine_drawn_apart"] is False
-    width, height = result.skin.tile_size
-    for tile in result.skin.seen[0]:  # tiles met only on wider cells have those pictures
-        drawn = Tile.MINE if tile == Tile.EXPLODED else tile
-        expected = screen.skin.templates[drawn][:height, :width]
-        assert np.array_equal(result.skin.templates[tile], expected), tile
-    # A flag, which play places itself, reads on cells of every size class (each draws it
-    # apart): wide along both axes, along y, along x, and neither.
-    tiles = np.full((9, 9), Tile.HIDDEN, dtype=np.uint8)
-    tiles[[0, 0, 5, 5], [0, 5, 0, 5]] = Tile.FLAG
-    tiles[3, 2:8] = Tile.ZERO
-    scene = synthetic.draw(
-        screen.skin, tiles, DRAWN_BOARD_AT, DRAWN_SCREEN, edges=screen.edges, widened_at=13
-    )
-    reader = BoardReader(result.skin, locate(result.skin, scene.screen))
-    frame = reader.region
-    shown = reader.read(scene.screen[frame.top : frame.bottom, frame.left : frame.right], 10)
-    assert np.array_equal(shown.board.tiles, tiles)
 
 
 def test_numbers_drawn_differently_in_wider_cells_are_learned_per_size_class(
