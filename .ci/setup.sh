@@ -4,11 +4,15 @@
 # private session bus gnome-mines and kmines run on; xfonts-100dpi: the fonts xbomb's own
 # settings name, without which it lays out its window, and sizes its cells, otherwise), the C
 # and C++ compilers that build the solver's compiled modules (setup.py), tesseract (calibration
-# reads the labels of buttons beside a board), and the Python package.
+# reads the labels of buttons beside a board), what the PyPI games of tests/pypi_programs.py need
+# to be installed by their fixture into venvs of their own (python3-venv; python3-tk for the Tk
+# ones; python3-dev, libjpeg-dev and zlib1g-dev to build the Pillow 8 one of them pins), and the
+# Python package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
-packages=(xvfb xdotool x11-utils xdemineur wine sgt-puzzles gnome-mines kmines ace-of-penguins xbomb xfonts-100dpi dbus g++ tesseract-ocr)
+packages=(xvfb xdotool x11-utils xdemineur wine sgt-puzzles gnome-mines kmines ace-of-penguins xbomb xfonts-100dpi dbus g++ tesseract-ocr
+  python3-venv python3-tk python3-dev libjpeg-dev zlib1g-dev)
 need=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || need+=("$package")

@@ -8,7 +8,6 @@ program it is.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,6 +15,7 @@ import pytest
 from conftest import LaunchGame
 from game_screens import WindowsSeen, pointer_over
 from starts import XDEMINEUR, simulated_win_rate
+from user_runs import CALIBRATION_ALLOWANCE, GAMES_PLAYED, calibrate_window, check_games, play
 
 from calibration import new_game_ways
 from calibration.labels import NoTextReader, Word
@@ -26,46 +26,11 @@ from controller.desktop.launchers import LAUNCHERS
 from controller.mouse import Mouse
 from controller.outcomes import OutcomeLog, Result
 from solver import LEVELS
-from solver.bench.stats import binomial_test
 from vision.geometry import Rect
 from vision.new_game import NEW_GAME_KEYS, NewGame
 from vision.skin import Image
 
 pytestmark = pytest.mark.realgame
-
-GAMES_PLAYED = 20
-CALIBRATION_ALLOWANCE = 60.0
-"""Seconds calibration may take beyond its budget of random play: games played to win, the
-last game's end, the check of the skin."""
-
-
-def calibrate_window(
-    name: str,
-    window_class: str,
-    mines: int,
-    skins: Path,
-    capsys: pytest.CaptureFixture[str],
-    by_title: bool = False,
-) -> float:
-    """Run ``autosweeper calibrate`` on the one window of ``window_class`` (or of that title);
-    its wall time."""
-    started = time.monotonic()
-    search = "--window-title" if by_title else "--window-class"
-    code = main(["calibrate", search, window_class, "--mines", str(mines), "--name", name])
-    seconds = time.monotonic() - started
-    output = capsys.readouterr()
-    assert code == 0, output.err
-    assert (skins / name / "skin.json").is_file(), output.out
-    return seconds
-
-
-def play(name: str, games: int, mines: int, db: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """``autosweeper play`` with skin ``name`` on the board it finds, of ``mines`` mines."""
-    code = main(
-        ["play", "--skin", name, "--games", str(games), "--mines", str(mines), "--db", str(db)]
-    )
-    output = capsys.readouterr()
-    assert code == 0, output.err + output.out
 
 
 @pytest.mark.parametrize(
@@ -183,9 +148,6 @@ PROGRAMS = {
     "xbomb-own-size": Program("xbomb-own-size", "xbomb", "opening", button=True),
 }
 SIMULATED_GAMES = {"beginner": 1000, "intermediate": 500, "expert": 300}
-SIGNIFICANCE = 0.001
-"""As in test_end_to_end: an exact two-sided binomial test of the live wins against the
-simulated rate, at this level, says they disagree."""
 
 
 IN_DEFAULT_RUN = {("kmines", "beginner")}
@@ -261,17 +223,8 @@ def test_a_window_of_each_program_is_learned_and_played_at_its_simulated_win_rat
     pointer_over(window)
     db = tmp_path / "outcomes.db"
     play(name, GAMES_PLAYED, size[2], db, capsys)
-    with OutcomeLog(db) as log:
-        games = log.games()
-    results = [game.result for game in games]
-    assert len(results) == GAMES_PLAYED
-    assert all(result in (Result.WON, Result.LOST) for result in results), [
-        (game.result, game.reason) for game in games
-    ]
-    assert all((game.rows, game.columns) == size[:2] for game in games)
     simulated = simulated_win_rate(size, program.start, SIMULATED_GAMES[level])
-    won = results.count(Result.WON)
-    assert binomial_test(won, GAMES_PLAYED, simulated) > SIGNIFICANCE, (won, simulated)
+    check_games(db, size[:2], simulated)
 
 
 def test_winemine_as_freshly_installed_asks_for_a_name_after_a_fast_win_and_play_goes_on(

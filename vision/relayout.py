@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from vision.errors import CaptureError
 from vision.skin import Image
 
 BORDER_SHARE = 4
@@ -94,10 +95,12 @@ class Relayout:
         flipped, turned = capture.swapaxes(0, 1), self.pictures.swapaxes(1, 2)
         for _ in range(2):  # columns with the rows as they were, then rows with those columns
             columns, placed = measure(capture, self.starts, self.sizes[0], self.cut, self.pictures)
+            _within(columns, capture.shape[1], "right")
             self.starts = (columns, self.starts[1])
             rows, placed_too = measure(
                 flipped, self.starts[::-1], self.sizes[1], self.cut[::-1], turned
             )
+            _within(rows, capture.shape[0], "bottom")
             moved = not np.array_equal(rows, self.starts[1])
             self.starts = (columns, rows)
             for seen, starts in zip(self.sizes, self.starts, strict=True):
@@ -131,6 +134,16 @@ class Relayout:
             distinct = {cell.tobytes(): cell for cell in new}
             taken = list(distinct.values())[:room]
             self.pictures = np.concatenate([self.pictures, np.stack(taken)])
+
+
+def _within(starts: Positions, size: int, edge: str) -> None:
+    """Cells found to end past the capture (a board grown past the screen's edge, which clips
+    the capture) cannot be read: a :class:`CaptureError` saying so."""
+    if int(starts[-1]) > size:
+        raise CaptureError(
+            f"the board has grown past the edge of the screen, on its {edge}: its cells reach "
+            f"{int(starts[-1])} px from its corner, the screen shows {size}"
+        )
 
 
 def measure(
