@@ -9,7 +9,6 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import partial
 
 import numpy as np
 
@@ -26,7 +25,7 @@ from calibration.inference import learn_game
 from calibration.meanings import Meanings, board_of, check_counting, lost_board, new_meanings
 from calibration.pointer import Pointer
 from calibration.record import ClickKind, Evidence, PlayedGame
-from calibration.session import CalibrationPlayer, started_anew_on_loss
+from calibration.session import CalibrationPlayer
 from calibration.skin_build import build_skin, verify
 from calibration.view import QUIET, settled
 from solver import GameState, Tile
@@ -156,9 +155,7 @@ def calibrate(
         player: CalibrationPlayer | None = None
         for index, window in enumerate(windows):
             learner.mines = mines[index] if index < len(mines) else None
-            window_seed = None if seed is None else seed + index
-            start = partial(learner.start, witness, witness, window, window_seed)
-            player = started_anew_on_loss(start, witness, new_game_at)
+            player = learner.start(witness, witness, window, None if seed is None else seed + index)
             if new_game_at is not None:
                 learner.new_game = player.new_games.method = player.new_games.point_method(
                     new_game_at
