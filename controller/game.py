@@ -80,14 +80,16 @@ def untaken(moves: Sequence[Move], board: Board) -> list[Move]:
     ]
 
 
-def number_not_drawn_yet(board: Board) -> Cell | None:
-    """The first 0 beside a hidden cell, if any: every game opens a 0's neighbours by itself,
-    so it is a number the game has not drawn yet (or a misread)."""
+def zeros_beside_hidden(board: Board) -> list[Cell]:
+    """The 0s beside a hidden cell, in reading order: every game opens a 0's neighbours by
+    itself, so each is a number the game has not drawn yet, one drawn like the 0, or a misread."""
     beside_hidden = (board.tiles == Tile.ZERO) & (neighbour_counts(board.tiles == Tile.HIDDEN) > 0)
-    if not beside_hidden.any():
-        return None
-    row, column = (int(value) for value in np.argwhere(beside_hidden)[0])
-    return row, column
+    return [(int(row), int(column)) for row, column in np.argwhere(beside_hidden)]
+
+
+def number_not_drawn_yet(board: Board) -> Cell | None:
+    """The first of :func:`zeros_beside_hidden`, if any."""
+    return next(iter(zeros_beside_hidden(board)), None)
 
 
 def won_by_its_flags(reading: Reading) -> Reading:

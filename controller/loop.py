@@ -261,10 +261,9 @@ class GamePlayer:
                     moves = _solver_moves(game.board, rule, self.flags and takes, chords, takes)
                 return moves, GameState.PLAYING
             except GameAborted:
-                last_chance = rereads >= IMPOSSIBLE_REREADS
-                once = rereads == IMPOSSIBLE_REREADS
-                adopted = self.reader.adopt_zeros_beside_hidden() if once else None
-                if last_chance and adopted is None:
+                last = rereads == IMPOSSIBLE_REREADS  # tried once: then it stays as read
+                adopted = self.reader.adopt_zeros_beside_hidden() if last else None
+                if rereads >= IMPOSSIBLE_REREADS and adopted is None:
                     raise
             rereads += 1
             self.stopwatch.counts["impossible boards read again"] += 1

@@ -22,6 +22,7 @@ from controller.game import (
     untaken,
     won_by_its_flags,
     won_with_its_mines_shown,
+    zeros_beside_hidden,
 )
 from controller.outcomes import Result
 from controller.stopwatch import Stopwatch
@@ -300,9 +301,7 @@ class PatientReader:
         game = self.game
         if game is None or all(len(known) == 8 for known in self.table.known_numbers().values()):
             return None
-        board = game.board
-        beside = (board.tiles == Tile.ZERO) & (neighbour_counts(board.tiles == Tile.HIDDEN) > 0)
-        cells = tuple((int(row), int(column)) for row, column in np.argwhere(beside))
+        cells = tuple(zeros_beside_hidden(game.board))
         return self._adopt_opened(cells, game.clicked, "numbers read as 0s, first seen", True)
 
     def _adopt_opened(
