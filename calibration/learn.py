@@ -137,9 +137,9 @@ def calibrate(
     Several windows of one program (for example a sparse and a dense board) pool what they
     show; each is played for up to ``max_games`` random games until no tile is missing, or
     until :data:`PATIENCE` games in a row taught nothing new, or ``budget`` seconds of random
-    play (over all windows) are spent. Where
-    the window's number of mines is given (``mines``, one per window), the solver then plays to
-    win, to see the won face. ``progress`` counts the games on a bar (None: only on a terminal).
+    play (over all windows) are spent. Where the window's number of mines is given (``mines``,
+    one per window), the solver then plays to win, to see the won face. ``progress`` counts the
+    games on a bar (None: only on a terminal).
     ``new_game`` is how the game starts a new one, when the user knows (else it is found);
     ``new_game_at``, the screen point of a "New game" button beside the board of the one window.
     A :class:`CalibrationError` raised names the folder where the screens the failing judgement
@@ -157,10 +157,9 @@ def calibrate(
             learner.mines = mines[index] if index < len(mines) else None
             player = learner.start(witness, witness, window, None if seed is None else seed + index)
             if new_game_at is not None:
-                learner.new_game = player.new_games.method = player.new_games.point_method(
-                    new_game_at
-                )
-                player.new_games.point_named = True
+                new_games = player.new_games
+                learner.new_game = new_games.method = new_games.point_method(new_game_at)
+                new_games.point_named = True
             # Boards chosen to show every tile (no budget) are played on to the last one's end.
             patient = index == len(windows) - 1 and math.isinf(budget)
             try:
