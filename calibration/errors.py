@@ -6,7 +6,8 @@ The family::
     ├── GridNotFoundError       the capture shows no repeating grid of tiles
     ├── UnknownAppearanceError  a cell shows a picture whose meaning is not learned yet
     ├── OutOfTimeError          a game played for something calibration can spare ran too long
-    └── PartialBoardError       the board found was part of the board
+    ├── PartialBoardError       the board found was part of the board
+    └── FirstClickLostError     the first click changed every hidden cell: it may have lost
 """
 
 from __future__ import annotations
@@ -45,3 +46,8 @@ class PartialBoardError(CalibrationError):
 
 class GridNotFoundError(CalibrationError):
     """The capture shows no repeating tile grid; the message says what was looked for."""
+
+
+class FirstClickLostError(CalibrationError):
+    """The first click changed every hidden cell of the board found: it may have lost the game
+    (a game that opens cells by itself on a new game protects no click after)."""

@@ -25,6 +25,7 @@ from calibration.dialogs import (
     with_part,
 )
 from calibration.errors import CalibrationError
+from calibration.grid import FRAME_SHARE
 from calibration.pointer import Pointer
 from calibration.record import ClickKind, Evidence, Step, changed_apart
 from calibration.view import QUIET, SETTLE_TIMEOUT, BoardView, FaceButton, settled, still_after
@@ -275,7 +276,10 @@ class GameWindow:
         changed = np.any(window_before != view.grabber.grab(window), axis=-1)
         x, y = view.cell_point(cell)
         x, y = x - window.left, y - window.top
-        half_width, half_height = (side // 2 + PAST_CELL for side in view.grid.pitch)
+        # A toolkit button's frame drawn a few pixels past its cell (see FRAME_SHARE) is
+        # no menu: the line lies beyond it.
+        past = max(PAST_CELL, -(-min(view.grid.pitch) // FRAME_SHARE) + 1)
+        half_width, half_height = (side // 2 + past for side in view.grid.pitch)
         top, bottom = max(y - half_height, 0), min(y + half_height, window.height - 1)
         left, right = max(x - half_width, 0), min(x + half_width, window.width - 1)
         ring = (

@@ -10,7 +10,8 @@ A fresh board is one small picture (the hidden tile) repeated rows x columns tim
    board's edges and loses a row and a column of them. After a click, the cut in which the
    fewest blocks changed is surer (see :func:`find_lattice`).
 3. *Extent*: the bounding box of the blocks showing the hidden tile (which one that is, a click
-   tells: see :mod:`calibration.hidden_tile`), grown over opened edge rows (:class:`Lattice`).
+   tells: see :mod:`calibration.hidden_tile`), grown over opened edge rows
+   (:mod:`calibration.extent`: a game may open cells by itself on each new game).
 4. *Uneven cells*: some games (a grid stretched to its window) make the first cells a pixel
    wider than the rest, so one pitch fits only part of the board. From one hidden cell the cell
    edges are walked out along its row and its column, each next cell being the size (the pitch give
@@ -31,6 +32,7 @@ import numpy.typing as npt
 
 from calibration.catalogue import GROUPING_TOLERANCE
 from calibration.errors import GridNotFoundError
+from calibration.extent import covers, extended_edges, grown_box, hidden_blocks, in_phase
 from calibration.pitch import (
     MIN_PITCH,
     block_hash_map,
@@ -185,7 +187,7 @@ class Lattice:
         """The board whose hidden tile has hash ``hidden``: the box of every cell hidden in some
         frame (within ``tolerance`` of that picture, as calibration groups appearances), grown
         over edge rows and columns that look like opened cells (a starting area the game
-        opened by itself along an edge)."""
+        opened by itself along an edge); see :mod:`calibration.extent`."""
         index = next((i for i, hashes in enumerate(self.hashes) if (hashes == hidden).any()), None)
         if index is None:
             raise GridNotFoundError("no hidden tile in the captures (is the game fresh?)")
@@ -201,45 +203,33 @@ class Lattice:
                 "cells cannot be told from each other or from a plain window around them"
             )
         picture = np.array(self.blocks(index)[row, column])
-        bank = TemplateBank([0], [picture])
-        anywhere = np.logical_or.reduce(
-            [
-                (bank.distances(self.blocks(i))[..., 0] <= tolerance) & detail
-                for i, detail in enumerate(self.detail)
-            ]
-        )
-        rows, columns = np.nonzero(anywhere)
+        rim = -(-min(self.pitch) // FRAME_SHARE)
+        rows, columns = np.nonzero(hidden_blocks(self, picture, tolerance, rim))
         top, left = int(rows.min()), int(columns.min())
         bottom, right = int(rows.max()) + 1, int(columns.max()) + 1
-        grown = True
-        while grown:
-            grown = False
-            for r0, r1, c0, c1 in (
-                (top - 1, top, left, right),
-                (bottom, bottom + 1, left, right),
-                (top, bottom, left - 1, left),
-                (top, bottom, right, right + 1),
-            ):
-                if r0 < 0 or c0 < 0 or r1 > anywhere.shape[0] or c1 > anywhere.shape[1]:
-                    continue
-                if self._looks_like_cells((r0, r1, c0, c1), (top, bottom, left, right)):
-                    top, bottom = min(top, r0), max(bottom, r1)
-                    left, right = min(left, c0), max(right, c1)
-                    grown = True
+        top, bottom, left, right = grown_box(self, (top, bottom, left, right), tolerance, rim)
         origin = (self.phase[0] + left * self.pitch[0], self.phase[1] + top * self.pitch[1])
         seed = (self.phase[0] + column * self.pitch[0], self.phase[1] + row * self.pitch[1])
         even = Grid(origin, self.pitch, bottom - top, right - left, picture)
-        uneven = self._uneven_grid(self.frames[index], seed, tolerance)
-        if uneven is None or not _covers(uneven, even):
+        uneven = self._uneven_grid(self.frames[index], seed, tolerance, keep_even=True)
+        if uneven is not None and uneven.slack == (0, 0) and not in_phase(uneven, even):
+            uneven = None  # pitch-sized cells off the cut: a walk over flat tiles fits any cut
+        if uneven is not None and not covers(uneven, even):
             # A walk stopped short by opened cells (a game that opens an area by itself) found
-            # only part of the board: the even cut's extent is the surer one.
+            # only part of the board: the even cut's extent says how many cells lie past it,
+            # and those may be the wider ones.
+            uneven = _extended(uneven, even, self.frames[index])
+        if uneven is None or not covers(uneven, even) or uneven.slack == (0, 0):
             return even
         return uneven
 
-    def _uneven_grid(self, frame: Image, seed: tuple[int, int], tolerance: float) -> Grid | None:
+    def _uneven_grid(
+        self, frame: Image, seed: tuple[int, int], tolerance: float, keep_even: bool = False
+    ) -> Grid | None:
         """The board walked out cell by cell from the hidden cell at ``seed`` (its top-left
         pixel) along its row and its column, or None when every cell found is pitch-sized
-        (then the cut's own extent, which also crosses opened cells, is the better one)."""
+        (then the cut's own extent, which also crosses opened cells, is the better one) unless
+        ``keep_even``."""
         pitch = self.pitch
         corner = list(seed)
         edges = []
@@ -267,7 +257,7 @@ class Lattice:
             edges.append(tuple(int(edge - found[0]) for edge in found))
             corner[axis] = int(found[0])
         sizes_x, sizes_y = (np.diff(axis) for axis in edges)
-        if (sizes_x == pitch[0]).all() and (sizes_y == pitch[1]).all():
+        if (sizes_x == pitch[0]).all() and (sizes_y == pitch[1]).all() and not keep_even:
             return None
         if np.ptp(sizes_x) > MAX_SLACK or np.ptp(sizes_y) > MAX_SLACK:
             return None
@@ -283,18 +273,27 @@ class Lattice:
             (corner[0], corner[1]), cut, len(sizes_y), len(sizes_x), hidden, (edges[0], edges[1])
         )
 
-    def alike(self, tolerance: float = GROUPING_TOLERANCE) -> list[npt.NDArray[np.intp]]:
+    def alike(
+        self, tolerance: float = GROUPING_TOLERANCE, rim: int = 0
+    ) -> list[npt.NDArray[np.intp]]:
         """The detailed blocks of the first frame grouped by distance, the largest group first,
         each as (row, column) pairs. A game that draws its tiles over a picture showing through
         them has no two hidden tiles equal pixel for pixel, so the
-        most frequent blocks (:attr:`ranked`) are a toolbar's, not its board's."""
+        most frequent blocks (:attr:`ranked`) are a toolbar's, not its board's. With ``rim``,
+        that many pixels along each side are left out (frames drawn past opened cells over
+        their neighbours)."""
         blocks = self.blocks(0)
         rows, columns = blocks.shape[:2]
         detailed = np.flatnonzero(self.detail[0].ravel())
         if not detailed.size:
             return []
         pictures = np.ascontiguousarray(blocks.reshape(rows * columns, *blocks.shape[2:])[detailed])
-        near = TemplateBank(range(len(pictures)), list(pictures)).distances(pictures) <= tolerance
+        middle = None
+        if rim:
+            middle = np.zeros(self.pitch[::-1], dtype=bool)
+            middle[rim:-rim, rim:-rim] = True
+        bank = TemplateBank(range(len(pictures)), list(pictures), mask=middle)
+        near = bank.distances(pictures) <= tolerance
         left = np.ones(len(pictures), dtype=bool)
         groups = []
         while left.any():
@@ -309,30 +308,24 @@ class Lattice:
         shape = self.hashes[frame].shape
         return tile_lattice(self.frames[frame], self.phase, self.pitch, self.pitch, shape)
 
-    def _looks_like_cells(
-        self, strip: tuple[int, int, int, int], box: tuple[int, int, int, int]
-    ) -> bool:
-        """Whether a row or column of blocks next to the board is more of the board: in every
-        frame its pictures are ones the board shows, or they are all detailed, not all alike
-        (a window's frame beside a board repeats one picture, or is plain), and some of them
-        are shown on the board too (menus and counters share no picture with it)."""
-        (r0, r1, c0, c1), (top, bottom, left, right) = strip, box
-        for hashes, detail in zip(self.hashes, self.detail, strict=True):
-            inside = set(hashes[top:bottom, left:right].ravel().tolist())
-            pictures = set(hashes[r0:r1, c0:c1].ravel().tolist())
-            varied = bool(detail[r0:r1, c0:c1].all()) and len(pictures) > 1
-            if not (pictures <= inside or (varied and pictures & inside)):
-                return False
-        return True
 
-
-def _covers(grid: Grid, other: Grid) -> bool:
-    """Whether ``grid``'s cells span every pixel of ``other``'s but for less than a cell."""
-    return all(
-        start <= other_start + pitch and start + size >= other_start + other_size - pitch
-        for start, size, other_start, other_size, pitch in zip(
-            grid.origin, grid.size, other.origin, other.size, other.pitch, strict=True
-        )
+def _extended(uneven: Grid, even: Grid, frame: Image) -> Grid | None:
+    """``uneven`` with the rows and columns past it that ``even`` holds (see
+    :func:`calibration.extent.extended_edges`), or None if it cannot be so extended."""
+    assert uneven.edges is not None
+    found = []
+    for axis in (0, 1):
+        start, size = uneven.origin[1 - axis], uneven.size[1 - axis]
+        across = frame[:, start : start + size] if axis == 1 else frame[start : start + size]
+        lines = across if axis == 1 else across.swapaxes(0, 1)
+        walked = (uneven.origin[axis], uneven.edges[axis])
+        box = (even.origin[axis], even.origin[axis] + even.size[axis])
+        found.append(extended_edges(walked, box, even.pitch[axis], lines) or walked)
+    (left, columns), (top, rows) = found
+    if min(np.diff(columns)) < uneven.pitch[0] or min(np.diff(rows)) < uneven.pitch[1]:
+        return None
+    return Grid(
+        (left, top), uneven.pitch, len(rows) - 1, len(columns) - 1, uneven.hidden, (columns, rows)
     )
 
 
@@ -435,7 +428,7 @@ def _cut_scores(
     maps: Maps,
     changes: list[tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]],
     pitch: tuple[int, int],
-) -> dict[tuple[int, int], tuple[int, int, int]]:
+) -> dict[tuple[int, int], tuple[int, int, int, int]]:
     """Per phase of a cut that shows a detailed block, its rank (lowest best) for
     :func:`find_lattice`."""
     # A click may redraw a few pixels past the cell it opened (a toolkit button's frame or
@@ -443,11 +436,14 @@ def _cut_scores(
     # every block around the cell, a cut that takes them in with the cell fewer. So the cuts
     # are ranked first by the blocks that changed by more than such a strip past a changed
     # neighbour (see changed_blocks), which a cut across the opened cells splits into more;
-    # then by every block changed, and then, as a fresh board is, by their identical blocks.
+    # then by every block changed, and then, as a fresh board is, by their identical blocks;
+    # last by how deep such a strip reaches (a frame drawn evenly around its cell reaches as
+    # deep on every side at the aligned cut: a board opened by the game itself may leave the
+    # other ranks tied between it and the cut a pixel off).
     # The strip is a FRAME_SHARE of a cell deep, rounded up: numbers that paint 3 px into the
     # cell below at a 16 px pitch (a drawn game) are such a strip.
     rim = -(-min(pitch) // FRAME_SHARE)
-    scores: dict[tuple[int, int], tuple[int, int, int]] = {}
+    scores: dict[tuple[int, int], tuple[int, int, int, int]] = {}
     for phase_y in range(pitch[1]):
         for phase_x in range(pitch[0]):
             phase = (phase_x, phase_y)
@@ -457,9 +453,10 @@ def _cut_scores(
                 continue
             per_change = [changed_blocks(change, phase, pitch, rim) for change in changes]
             scores[phase] = (
-                sum(more for more, _ in per_change),
-                sum(every for _, every in per_change),
+                sum(more for more, _, _ in per_change),
+                sum(every for _, every, _ in per_change),
                 -int(np.unique(detailed, return_counts=True)[1].max()),
+                max((deepest for _, _, deepest in per_change), default=0),
             )
     return scores
 

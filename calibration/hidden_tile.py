@@ -18,7 +18,7 @@ import numpy.typing as npt
 from calibration import waits
 from calibration.dialogs import dialog_seen
 from calibration.errors import CalibrationError
-from calibration.grid import find_lattice
+from calibration.grid import FRAME_SHARE, find_lattice
 from calibration.pointer import Pointer
 from calibration.view import settled
 from vision.geometry import Rect
@@ -61,6 +61,10 @@ def click_the_hidden_tile(
     middle = np.array(lattice.hashes[0].shape) / 2
 
     def nearest_middle(cells: npt.NDArray[np.intp]) -> tuple[int, int]:
+        # A game that opened cells by itself draws numbers beside them, and mines lie beside
+        # numbers: a cell whose eight neighbours all show the same tile lies off them.
+        inside = cells[[_surrounded(cells, cell) for cell in cells]]
+        cells = inside if len(inside) else cells
         row, column = cells[np.argmin(((cells - middle) ** 2).sum(axis=1))]
         return int(row), int(column)
 
@@ -70,9 +74,14 @@ def click_the_hidden_tile(
         # Then (found only if those fail) blocks alike within the grouping tolerance: a game
         # that draws its tiles over a picture showing through them has no two equal.
         yield from lattice.alike()[:HIDDEN_CANDIDATES]
+        # Then by their middles: a game that draws an opened cell's frame over its neighbours
+        # changes the hidden tiles beside a starting area it opened by itself.
+        yield from lattice.alike(rim=-(-min(lattice.pitch) // FRAME_SHARE))[:HIDDEN_CANDIDATES]
 
     tried: list[tuple[int, int]] = []
     for cells in groups():
+        if _border_like(cells, lattice.detail[0]):
+            continue
         row, column = nearest_middle(cells)
         if (row, column) in tried:
             continue
@@ -96,6 +105,31 @@ def click_the_hidden_tile(
         f"none of the {len(tried)} most common tiles in window {window} changed when "
         "clicked: is it a fresh Minesweeper game?" + ("" if dialog is None else f" ({dialog})")
     )
+
+
+def _border_like(cells: npt.NDArray[np.intp], detail: npt.NDArray[np.bool_]) -> bool:
+    """Whether blocks ``cells`` lie along a border rather than over an area, so that a point
+    inside one may be off any board: they make one line (a toolbar, or a window's border
+    beside the board), or they fill less than half their box and most of them touch a plain
+    block or the capture's edge (a frame between the board and a plain window)."""
+    if len(np.unique(cells[:, 0])) == 1 or len(np.unique(cells[:, 1])) == 1:
+        return True
+    padded = np.pad(detail, 1)
+    rows, columns = cells[:, 0] + 1, cells[:, 1] + 1
+    plain_beside = ~(
+        padded[rows - 1, columns]
+        & padded[rows + 1, columns]
+        & padded[rows, columns - 1]
+        & padded[rows, columns + 1]
+    )
+    height, width = (cells.max(axis=0) - cells.min(axis=0) + 1).tolist()
+    return 2 * len(cells) < height * width and 2 * int(plain_beside.sum()) > len(cells)
+
+
+def _surrounded(cells: npt.NDArray[np.intp], cell: npt.NDArray[np.intp]) -> bool:
+    """Whether all eight neighbours of ``cell`` are among ``cells``."""
+    near = np.abs(cells - cell).max(axis=1) == 1
+    return int(near.sum()) == 8
 
 
 def _plainest_point(block: Image) -> tuple[int, int]:

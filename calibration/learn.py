@@ -9,6 +9,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 import numpy as np
 
@@ -25,7 +26,7 @@ from calibration.inference import learn_game
 from calibration.meanings import Meanings, board_of, check_counting, lost_board, new_meanings
 from calibration.pointer import Pointer
 from calibration.record import ClickKind, Evidence, PlayedGame
-from calibration.session import CalibrationPlayer
+from calibration.session import CalibrationPlayer, started_anew_on_loss
 from calibration.skin_build import build_skin, verify
 from calibration.view import QUIET, settled
 from solver import GameState, Tile
@@ -155,7 +156,9 @@ def calibrate(
         player: CalibrationPlayer | None = None
         for index, window in enumerate(windows):
             learner.mines = mines[index] if index < len(mines) else None
-            player = learner.start(witness, witness, window, None if seed is None else seed + index)
+            window_seed = None if seed is None else seed + index
+            start = partial(learner.start, witness, witness, window, window_seed)
+            player = started_anew_on_loss(start, witness, new_game_at)
             if new_game_at is not None:
                 new_games = player.new_games
                 learner.new_game = new_games.method = new_games.point_method(new_game_at)

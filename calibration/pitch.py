@@ -88,12 +88,13 @@ def changed_blocks(
     phase: tuple[int, int],
     pitch: tuple[int, int],
     rim: int,
-) -> tuple[int, int]:
+) -> tuple[int, int, int]:
     """How many blocks of the cut at ``phase`` hold pixels of ``change`` (rows and columns of
     the pixels that differ between two frames): those changed more than a strip past a changed
-    neighbour, and all. Part-blocks at the frame's edges count: a cut whose whole blocks leave
-    out a changed column must not look the better for it (a click that opened cells up to the
-    board's left edge chose a cut half a cell off, one column short).
+    neighbour, and all; and how deep the deepest such strip reaches into its block. Part-blocks
+    at the frame's edges count: a cut whose whole blocks leave out a changed column must not
+    look the better for it (a click that opened cells up to the board's left edge chose a cut
+    half a cell off, one column short).
 
     A block is changed more than such a strip when it holds more than ``rim`` lines of pixels,
     or any pixel deeper inside than ``rim``, or one within ``rim`` of an edge across which the
@@ -118,7 +119,16 @@ def changed_blocks(
         | (step_x != 0) & (step_y != 0) & more[blocks + row_step + step_x]
     )
     more |= np.bincount(blocks[~beside], minlength=counts.size) > 0
-    return int(more.sum()), int((counts > 0).sum())
+    # A frame drawn evenly around its cell reaches as deep into the blocks on either side at
+    # the aligned cut; a cut a pixel off sees it deeper on one side.
+    strip = ~more[blocks]
+    across = more[blocks + row_step + step_x] & (step_x != 0) & (step_y != 0)
+    toward_x = strip & (step_x != 0) & (more[blocks + step_x] | across)
+    toward_y = strip & (step_y != 0) & (more[blocks + row_step] | across)
+    depth_x = np.where(step_x < 0, inside_x + 1, pitch_x - inside_x)[toward_x]
+    depth_y = np.where(step_y < 0, inside_y + 1, pitch_y - inside_y)[toward_y]
+    deepest = max(int(depth_x.max(initial=0)), int(depth_y.max(initial=0)))
+    return int(more.sum()), int((counts > 0).sum()), deepest
 
 
 def changed_pixels(

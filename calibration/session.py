@@ -13,6 +13,7 @@ import logging
 import math
 import random
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -20,6 +21,7 @@ from calibration import waits
 from calibration.catalogue import HIDDEN_ID, Catalogue
 from calibration.errors import (
     CalibrationError,
+    FirstClickLostError,
     GridNotFoundError,
     OutOfTimeError,
     UnknownAppearanceError,
@@ -123,7 +125,7 @@ class CalibrationPlayer:
             view.unpainted(*board),
         )
         if not (first.after == HIDDEN_ID).any():
-            raise CalibrationError(
+            raise FirstClickLostError(
                 f"the first click, at {(window.left + point[0], window.top + point[1])}, "
                 f"changed every hidden cell in window {window}{LOST_FIRST}"
             )
@@ -370,3 +372,25 @@ def _board_grid(window: Rect, point: tuple[int, int], fresh: Image, after: Image
             "a cell shows there): enlarge the window, or the region, to show the whole board"
         )
     return grid
+
+
+FIRST_CLICK_TRIES = 3
+"""Games started on the user's new-game point to find the board on, when first clicks lose."""
+
+
+def started_anew_on_loss(
+    start: Callable[[], CalibrationPlayer], pointer: Pointer, new_game_at: tuple[int, int] | None
+) -> CalibrationPlayer:
+    """``start()``, the player of a window found by its first click; where that click changed
+    every hidden cell (it may have lost: a game that opened cells by itself protects no click
+    after) and the user named the new-game point, that point is clicked and the board found
+    again on the new game, up to :data:`FIRST_CLICK_TRIES` games."""
+    for tried in range(1, FIRST_CLICK_TRIES + 1):
+        try:
+            return start()
+        except FirstClickLostError as error:
+            if new_game_at is None or tried == FIRST_CLICK_TRIES:
+                raise
+            log.warning("%s; a new game started at the point named, to look again", error)
+            pointer.click(*new_game_at, "left")
+    raise AssertionError("unreachable")
