@@ -15,6 +15,7 @@ names it (``--new-game X,Y``).
 
 from __future__ import annotations
 
+import logging
 from typing import NamedTuple
 
 import numpy as np
@@ -22,7 +23,10 @@ import numpy as np
 from calibration.faces import MIN_FACE_SIZE, changed_patches
 from calibration.labels import Word, new_game_labels, quitting_places, says_something_else
 from vision.geometry import Rect
-from vision.skin import MIN_SIDE, Image
+from vision.match import picture_distance
+from vision.skin import MAX_BUTTONS, MIN_SIDE, Image
+
+log = logging.getLogger(__name__)
 
 LABEL_JOIN = (5, 11)
 """Changed pixels this close (height, width) belong to one label: its letters and words."""
@@ -85,3 +89,25 @@ def blanked(board: Rect, face: Rect | None) -> list[Rect]:
             left, top = max(rect.left - MARGIN, 0), max(rect.top - MARGIN, 0)
             grown.append(Rect(left, top, rect.right + MARGIN - left, rect.bottom + MARGIN - top))
     return grown
+
+
+def distinct_looks(looks: list[Image], threshold: float) -> tuple[Image, ...]:
+    """The looks of a new-game button to keep, in the order seen: each one further than half
+    the match ``threshold`` from those kept before (play takes a look within the threshold of
+    one kept), at most :data:`vision.skin.MAX_BUTTONS`."""
+
+    def near(look: Image, kept_look: Image) -> bool:
+        return look.shape == kept_look.shape and picture_distance(kept_look, look) <= threshold / 2
+
+    kept: list[Image] = []
+    for look in looks:
+        if not any(near(look, kept_look) for kept_look in kept):
+            kept.append(look)
+    if len(kept) > MAX_BUTTONS:
+        log.warning(
+            "the new-game button showed %d looks; play clicks it only while it shows one of "
+            "the first %d",
+            len(kept),
+            MAX_BUTTONS,
+        )
+    return tuple(kept[:MAX_BUTTONS])

@@ -13,6 +13,7 @@ from functools import partial
 
 import numpy as np
 
+from calibration.buttons import distinct_looks
 from calibration.catalogue import Catalogue
 from calibration.errors import (
     CalibrationError,
@@ -32,9 +33,8 @@ from calibration.view import QUIET, settled
 from solver import GameState, Tile
 from solver.bench.progress import progress_bar
 from vision.geometry import Rect
-from vision.match import picture_distance
 from vision.new_game import NewGame
-from vision.skin import FACE_STATES, MAX_BUTTONS, MIN_COMPARED, Image, Skin, board_text
+from vision.skin import FACE_STATES, MIN_COMPARED, Image, Skin, board_text
 from vision.stable import Grabber
 
 log = logging.getLogger(__name__)
@@ -418,6 +418,27 @@ class _Learner:
             return False
         return True
 
+    def _verify(self, skin: Skin, player: CalibrationPlayer, fresh: bool) -> bool:
+        """Check ``skin`` on the board ``player``'s window shows now, when every tile it shows is
+        learned (see :func:`~calibration.skin_build.verify`); whether a new game was started
+        (``fresh``: one was already)."""
+        view = player.view
+        # Once it holds still: a game left as a new one was starting may still be drawing it.
+        frame = settled(view.grabber, view.window, None)
+        try:
+            shown = board_of(view.board_ids(view.grabber.grab(view.board_rect)), self.meanings)
+        except UnknownAppearanceError:
+            log.info("the board on the screen shows a tile not learned: not verified")
+            return fresh
+
+        def new_game_frame() -> Image | None:
+            nonlocal fresh
+            fresh = fresh or self._fresh_board_left(player)
+            return settled(view.grabber, view.window, None) if fresh else None
+
+        verify(skin, view.window, frame, shown, new_game_frame)
+        return fresh
+
     def result(self, name: str, player: CalibrationPlayer) -> Calibration:
         """The skin learned, checked against every board seen and, when every tile it shows is
         learned, against the board ``player`` shows now as vision reads it."""
@@ -434,21 +455,13 @@ class _Learner:
             skin.extra["relayout"] = True
             # Vision locates a board by its cells' fresh places: only a fresh one shows them.
             fresh = self._fresh_board_left(player)
-        # Once it holds still: a game left as a new one was starting may still be drawing it.
-        frame = settled(view.grabber, view.window, None)
-        ids = view.board_ids(view.grabber.grab(view.board_rect))
-        try:
-            shown = board_of(ids, meanings)
-        except UnknownAppearanceError:
-            log.info("the board on the screen shows a tile not learned: not verified")
-        else:
-            verify(skin, view.grabber, view.window, frame, shown)
+        fresh = self._verify(skin, player, fresh)
         # Leave a fresh board: the one a game ended on may show tiles not learned yet, and then
         # play could not find the board by the skin. The way that worked goes into the skin.
         if fresh or self._fresh_board_left(player):
             skin = replace(skin, new_game=self.new_game or skin.new_game)
         if skin.new_game.at is not None:
-            skin = replace(skin, buttons=_distinct_looks(player.new_games.buttons, skin.threshold))
+            skin = replace(skin, buttons=distinct_looks(player.new_games.buttons, skin.threshold))
         missing_faces = sorted(set(FACE_STATES) - set(faces)) if faces else []
         rule = first_click_rule(first_opens(player.evidence.games, meanings))
         if rule is not None:
@@ -467,28 +480,6 @@ class _Learner:
         return Calibration(
             skin, meanings, self.played, missing, missing_faces, marks, evidence.probes
         )
-
-
-def _distinct_looks(looks: list[Image], threshold: float) -> tuple[Image, ...]:
-    """The looks of a new-game button to keep, in the order seen: each one further than half
-    the match ``threshold`` from those kept before (play takes a look within the threshold of
-    one kept), at most :data:`vision.skin.MAX_BUTTONS`."""
-
-    def near(look: Image, kept_look: Image) -> bool:
-        return look.shape == kept_look.shape and picture_distance(kept_look, look) <= threshold / 2
-
-    kept: list[Image] = []
-    for look in looks:
-        if not any(near(look, kept_look) for kept_look in kept):
-            kept.append(look)
-    if len(kept) > MAX_BUTTONS:
-        log.warning(
-            "the new-game button showed %d looks; play clicks it only while it shows one of "
-            "the first %d",
-            len(kept),
-            MAX_BUTTONS,
-        )
-    return tuple(kept[:MAX_BUTTONS])
 
 
 def _check_all_boards(games: list[PlayedGame], meanings: Meanings) -> None:

@@ -19,6 +19,7 @@ from calibration.errors import CalibrationError
 from calibration.meanings import Meanings
 from calibration.record import Evidence
 from solver import Board, Tile
+from vision.errors import BoardNotFoundError
 from vision.geometry import Rect
 from vision.ground import flattened
 from vision.locate import locate
@@ -26,7 +27,6 @@ from vision.match import TemplateBank, flatness
 from vision.new_game import NewGame
 from vision.read import BoardReader
 from vision.skin import MAX_SLACK, SIZE_CLASSES, Image, Skin
-from vision.stable import Grabber
 
 MAX_THRESHOLD = 0.1
 """The largest match threshold a skin gets."""
@@ -259,12 +259,30 @@ def match_threshold(
     return threshold
 
 
-def verify(skin: Skin, grabber: Grabber, window: Rect, frame: Image, expected: Board) -> None:
-    """Locate the board in ``frame`` (a capture of ``window``) with ``skin`` and read it as play
-    does; raise unless it reads ``expected``."""
-    geometry = locate(skin, frame, origin=(window.left, window.top), shape=expected.tiles.shape)
+def verify(
+    skin: Skin,
+    window: Rect,
+    frame: Image,
+    expected: Board,
+    new_game_frame: Callable[[], Image | None] = lambda: None,
+) -> None:
+    """Locate the board with ``skin`` in ``frame`` (a capture of ``window``) and read it as
+    play does; raise unless it reads ``expected``. Where it is not found there, it is located
+    on ``new_game_frame()`` (a capture of a new game, if one starts), as play finds its board
+    at a game's start: a finished board's edge column of 0s may look like the plain window
+    beside it, so that the board fits two places."""
+    origin, shape = (window.left, window.top), expected.tiles.shape
+    try:
+        geometry = locate(skin, frame, origin, shape)
+    except BoardNotFoundError:
+        fresh = new_game_frame()
+        if fresh is None:
+            raise
+        geometry = locate(skin, fresh, origin, shape)
     reader = BoardReader(skin, geometry)
-    reading = reader.read(grabber.grab(reader.region), expected.mines)
+    area = reader.region
+    left, top = area.left - window.left, area.top - window.top
+    reading = reader.read(frame[top : top + area.height, left : left + area.width], expected.mines)
     if not np.array_equal(reading.board.tiles, expected.tiles):
         wrong = np.argwhere(reading.board.tiles != expected.tiles)[0]
         cell = (int(wrong[0]), int(wrong[1]))

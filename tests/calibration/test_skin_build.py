@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 from drawn_boards import BACKGROUND, numbers_of, simulated_loss, tile_pictures
 from drawn_game import (
@@ -18,14 +19,16 @@ from calibration.inference import learn
 from calibration.learn import Calibration
 from calibration.meanings import board_of
 from calibration.record import Evidence
-from calibration.skin_build import build_skin, match_threshold
+from calibration.skin_build import build_skin, match_threshold, verify
 from solver import Tile
-from solver.board import PICTURED_TILES
-from vision.errors import UnreadableCellError
-from vision.geometry import BoardGeometry
+from solver.board import PICTURED_TILES, Board
+from vision.errors import BoardNotFoundError, UnreadableCellError
+from vision.geometry import BoardGeometry, Rect
 from vision.match import TemplateBank, flatness
 from vision.new_game import NewGame
 from vision.read import BoardReader
+from vision.skin import Image, Skin
+from vision.synthetic import OPENED, draw, make_skin
 
 
 def test_skin_trims_the_grid_lines_every_tile_shares() -> None:
@@ -141,3 +144,31 @@ def min_distance(templates: dict[Tile, np.ndarray]) -> float:
         for i, a in enumerate(pictures)
         for b in pictures[i + 1 :]
     )
+
+
+def _drawn_beside_a_plain_window(skin: Skin, tiles: npt.NDArray[np.uint8]) -> Image:
+    """``tiles`` drawn at (40, 60) in a window as plain as the skin's 0, right up to the board's
+    right edge (no frame there)."""
+    screen = draw(skin, tiles, (40, 60), background=OPENED).screen
+    screen[:, 40 + tiles.shape[1] * skin.pitch[0] :] = OPENED
+    return screen
+
+
+def test_a_finished_board_is_read_where_the_fresh_board_shows_it() -> None:
+    """A finished board whose first column shows only 0s, beside a window as plain as a 0,
+    fits two places (the board, or one column to its right): the check of a calibration's
+    skin finds the board on a new game's capture, as play does at a game's start, and reads
+    the finished one there (xbomb in its own window, at random, failed calibration so)."""
+    skin = make_skin(24)
+    tiles = np.full((8, 8), Tile.HIDDEN, dtype=np.uint8)
+    tiles[:, 0] = Tile.ZERO
+    tiles[:, 1] = [Tile.TWO] + [Tile.THREE] * 6 + [Tile.TWO]
+    finished = _drawn_beside_a_plain_window(skin, tiles)
+    fresh = _drawn_beside_a_plain_window(skin, np.full_like(tiles, Tile.HIDDEN))
+    window = Rect(0, 0, finished.shape[1], finished.shape[0])
+    with pytest.raises(BoardNotFoundError, match="fit 2 different 8x8 boards"):
+        verify(skin, window, finished, Board(8, 8, 10, tiles))
+    verify(skin, window, finished, Board(8, 8, 10, tiles), lambda: fresh)
+    tiles[0, 0] = Tile.ONE
+    with pytest.raises(CalibrationError, match=r"reads cell \(0, 0\) as ZERO"):
+        verify(skin, window, finished, Board(8, 8, 10, tiles), lambda: fresh)
