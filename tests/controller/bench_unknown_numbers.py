@@ -2,10 +2,10 @@
 
     python3 tests/controller/bench_unknown_numbers.py --skins 200 --games 5 --unknown 4,5,6,7,8
 
-Plays the simulated games of ``test_loop`` (:class:`SimulatedTable`: the play loop over
-``solver.Game``, a safe first click, the loop's waits on a virtual clock) twice on the same
-boards: once with a fresh skin per ``--games`` games that reads none of ``--unknown`` until play
-labels them, once with a skin that reads every number. Skin ``i`` plays seeds ``1000 * i + 1``
+Plays the simulated games of ``tests/simulated_table.py`` (:class:`SimulatedTable`: the play
+loop over ``solver.Game``, a safe first click, the loop's waits on a virtual clock) twice on the
+same boards: once with a fresh skin per ``--games`` games that reads none of ``--unknown`` until
+play labels them, once with a skin that reads every number. Skin ``i`` plays seeds ``1000 * i + 1``
 onwards. It prints each column's games, wins (with a Wilson 95% interval), games neither won nor
 lost, and CPU time. A benchmark, not a test: pytest does not collect it.
 """
@@ -23,7 +23,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent.parent), str(HERE), str(HERE.parent)]
 
-from test_loop import SimulatedTable, play_all, quick_player  # noqa: E402
+from simulated_table import SimulatedTable, play_all, quick_player  # noqa: E402
 from virtual_clock import VirtualClock  # noqa: E402
 
 import controller.loop  # noqa: E402

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_loop import SimulatedTable, play_all, quick_player
+from simulated_table import SimulatedTable, play_all, quick_player
 from virtual_clock import use_virtual_clock
 
 import controller.loop

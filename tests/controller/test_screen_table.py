@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_loop import play_all
+from simulated_table import play_all
 from virtual_clock import use_virtual_clock
 
 import controller.screen_table as table_module
