@@ -69,13 +69,15 @@ class EndJudge:
                 )
             button = self.window.face
             face = None if button is None else button.state()
+            shown = int(step.after[step.cell])
+            if face is GameState.PLAYING and shown in self.window.evidence.end_appearances():
+                face = self._face_after_a_hit(step)
             if button is not None and face is not None:
                 if face is GameState.PLAYING:
                     self.window.evidence.opened_safely(step)
                     button.playing_seen = True
                 log.debug("the face read: %s", face.value)
                 return face
-            shown = int(step.after[step.cell])
             if shown in self.window.evidence.end_appearances():
                 log.debug("cell %s shows %s: a loss", step.cell, appearance_name(shown))
                 return GameState.LOST
@@ -99,6 +101,16 @@ class EndJudge:
             self.window.evidence.opened_safely(step)
             game.steps.append(probe)
             self._playing_face_in_play()
+
+    def _face_after_a_hit(self, step: Step) -> GameState | None:
+        """The face once the board has held still a while, after a click that showed a picture
+        only a loss's click has shown, under a playing face: a game may draw its mine hit,
+        then a pause on (UXBgtk: 200 ms) every other mine and its lost face."""
+        view = self.window.view
+        log.debug("cell %s shows a loss's picture under a playing face: read again", step.cell)
+        settled(view.grabber, view.board_rect, None, quiet=waits.LOST_QUIET)
+        button = self.window.face
+        return None if button is None else button.state()
 
     def _every_cell_shown(self, step: Step, shown: int) -> GameState | None:
         """How a click that left no hidden cell ended the game, where the board shows it: lost

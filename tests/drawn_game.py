@@ -183,6 +183,7 @@ class DrawnGame:
         slow_repaints: frozenset[int] = frozenset(),
         odd_losses: frozenset[int] = frozenset(),
         repaint_pause: float = REPAINT_PAUSE,
+        rest_of_loss_after: float = 0.0,
         rule: str = "safe",
         button: Rect | None = None,
         reveal_on_loss: bool = False,
@@ -338,6 +339,9 @@ class DrawnGame:
         """The losses (counted from 1) whose repaint pauses for ``repaint_pause`` seconds with
         every cell but the mine hit blank (Wine on a busy machine), or until the next game."""
         self.repaint_pause = repaint_pause
+        self.rest_of_loss_after = rest_of_loss_after
+        """Seconds a loss shows only its mine hit (the face still playing) before the rest:
+        the other mines and the lost face (UXBgtk pauses 200 ms)."""
         self.odd_losses = odd_losses
         """The losses (counted from 1) that draw the mine hit with a dark bar across it, a look
         no other game shows (a board caught as a toolkit drew it pressed)."""
@@ -399,6 +403,10 @@ class DrawnGame:
         for cell, shown_at in self.shown_at.items():
             if now < shown_at and self.game.state is GameState.PLAYING:
                 tiles[cell] = Tile.HIDDEN
+        if self.game.state is GameState.LOST and now < self.lost_at + self.rest_of_loss_after:
+            tiles[tiles == Tile.MINE] = Tile.HIDDEN
+            tiles[tiles == Tile.WRONG_FLAG] = Tile.FLAG
+            face = GameState.PLAYING.value
         revealed = self.reveal_on_loss and self.game.state is GameState.LOST
         if revealed:
             tiles = self.revealed_tiles()
