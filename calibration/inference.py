@@ -28,7 +28,14 @@ import numpy.typing as npt
 
 from calibration.catalogue import HIDDEN_ID, Ids
 from calibration.errors import CalibrationError
-from calibration.loss_flags import add_proofs, by_count, by_numbers, settle
+from calibration.loss_flags import (
+    add_proofs,
+    by_count,
+    by_numbers,
+    count_flags,
+    seen_unflagged,
+    settle,
+)
 from calibration.meanings import Meanings, new_meanings
 from calibration.numbers import HIGHEST
 from calibration.record import ClickKind, PlayedGame, Step
@@ -231,12 +238,13 @@ def _judge_flags(meanings: Meanings, loss: _Loss, safe: set[int]) -> npt.NDArray
     where the loss shows a mine or a number there; what the loss proves of the kinds, added to
     what earlier losses did, and the flags' pictures read anew."""
     before, after, where = loss.step.before, loss.step.after, loss.where
+    marks = loss.flagged | np.isin(before, meanings.ids_of(Tile.QUESTION))
+    seen_unflagged(meanings, np.unique(after[~marks]).tolist())
     flag_tiles = (Tile.FLAG, Tile.WRONG_FLAG)
     other_tiles = [i for i, tile in meanings.tiles.items() if tile not in flag_tiles]
-    kinds = np.where(loss.flagged & ~np.isin(after, other_tiles + list(safe)), after, -1)
-    kinds = kinds.astype(np.int64)
+    no_kinds = other_tiles + list(safe | meanings.not_flags)
+    kinds = np.where(loss.flagged & ~np.isin(after, no_kinds), after, -1).astype(np.int64)
     changed = loss.changed & (kinds >= 0)
-    marks = loss.flagged | np.isin(before, meanings.ids_of(Tile.QUESTION))
     known = meanings.flag_kinds
     proofs = by_count(kinds[changed], loss.under_marks, int(marks.sum() - changed.sum()), known)
     if _mines_shown(meanings, loss):
@@ -255,6 +263,8 @@ def _judge_flags(meanings: Meanings, loss: _Loss, safe: set[int]) -> npt.NDArray
     for kind in seen:
         meanings.flag_where.setdefault(kind, f"{where}, a flag drawn so")
     add_proofs(known, proofs, seen, where)
+    if _mines_shown(meanings, loss) and _numbers_uncovered(meanings, loss, marks):
+        count_flags(meanings, kinds, *_counted(meanings, loss, kinds))
     settle(meanings)
     return kinds
 
@@ -285,6 +295,31 @@ def _marks_redrawn(meanings: Meanings, loss: _Loss) -> npt.NDArray[np.bool_]:
     return questions & ~np.isin(after, list(meanings.tiles))
 
 
+def _numbers_uncovered(meanings: Meanings, loss: _Loss, marks: npt.NDArray[np.bool_]) -> bool:
+    """Whether the loss drew numbers on closed cells it uncovered, not only mines (a game that
+    shows every cell): only such a game may draw a wrong flag as its cell's number too. A
+    picture there that is no other known tile nor a closed cell's look is a number."""
+    shown = loss.step.after[loss.uncovered & ~marks]
+    closed = {look for look, was in meanings.finished.items() if was == HIDDEN_ID}
+    others = {i for i, tile in meanings.tiles.items() if not tile.is_number}
+    return not np.isin(shown, list(others | closed | loss.no_mines)).all()
+
+
+def _counted(
+    meanings: Meanings, loss: _Loss, kinds: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Per cell of the lost board, the mines shown around it (the mine hit, the MINEs, the
+    flags of a kind proven on mines; ``kinds``: see :func:`_judge_flags`), and its neighbours
+    whose mark or flag of an unproven kind may hide one."""
+    on_mines = [kind for kind, true in meanings.flag_kinds.items() if true]
+    unproven = [kind for kind, true in meanings.flag_kinds.items() if true is None]
+    shown = np.isin(loss.step.after, meanings.ids_of(Tile.MINE) + meanings.ids_of(Tile.EXPLODED))
+    counts = neighbour_counts(shown).astype(np.int64)
+    counts += neighbour_counts(np.isin(kinds, on_mines))
+    slack = neighbour_counts(_marks_redrawn(meanings, loss) | np.isin(kinds, unproven))
+    return counts, slack.astype(np.int64)
+
+
 def _bound_numbers_after_loss(
     meanings: Meanings, loss: _Loss, kinds: npt.NDArray[np.int64], safe: set[int]
 ) -> None:
@@ -292,13 +327,9 @@ def _bound_numbers_after_loss(
     shown around it (the mine hit, the MINEs, the flags of a kind proven on mines, see
     :func:`_judge_flags`); on a board that shows the mines, at most those plus its neighbours
     whose mark or flag of an unproven kind may hide one."""
-    after, where = loss.step.after, loss.where
+    where = loss.where
     mines_shown = _mines_shown(meanings, loss)
-    on_mines = [kind for kind, true in meanings.flag_kinds.items() if true]
-    unproven = [kind for kind, true in meanings.flag_kinds.items() if true is None]
-    shown = np.isin(after, meanings.ids_of(Tile.MINE) + meanings.ids_of(Tile.EXPLODED))
-    counts = neighbour_counts(shown) + neighbour_counts(np.isin(kinds, on_mines))
-    slack = neighbour_counts(_marks_redrawn(meanings, loss) | np.isin(kinds, unproven))
+    counts, slack = _counted(meanings, loss, kinds)
     numbers = _number_pictures(meanings, loss, safe)
     for row, column in zip(*np.nonzero(numbers >= 0), strict=True):
         cell = (int(row), int(column))
@@ -401,12 +432,14 @@ def learn_numbers(meanings: Meanings, safe: set[int]) -> None:
 def learn_game(meanings: Meanings, game: PlayedGame, safe: set[int]) -> None:
     """Add what one finished game proves (its marks first: its loss needs to know its flags);
     ``safe`` are the appearances seen on cells opened safely, in this game or any other."""
+    seen_unflagged(meanings, safe)  # a flag kind opened safely since is a number
     learn_marks(meanings, game)
     if game.gone is not None:
         meanings.ends_off_board = True
     learn_from_loss(meanings, game, safe)
     learn_from_play(meanings, game, safe)
     learn_numbers(meanings, safe)
+    settle(meanings)  # a number learned may tell a flag kind is none
 
 
 def learn(games: Iterable[PlayedGame], safe: set[int]) -> Meanings:

@@ -20,6 +20,11 @@ look of the flag; beside a proven kind of a size class, its one other kind is th
 Where nothing is proven, the one picture losses turned flags into is taken for the WRONG_FLAG,
 the way most games draw it, and read so until a proof says otherwise; two unproven pictures are
 left unread. Numbers next to an unproven flag are bounded as if it may hide a mine or not.
+
+Some games draw a wrong flag as the number its cell would show (a game of toolkit buttons that
+shows every cell on a loss). A picture seen where no flag was placed is no kind
+(:func:`seen_unflagged`), and one that may be the number of every flag it was drawn on is not
+taken for the WRONG_FLAG (:func:`may_be_number`): it is learned as a number where it opens.
 """
 
 from __future__ import annotations
@@ -154,13 +159,17 @@ def truths(
 
 def settle(meanings: Meanings) -> None:
     """Read every flag kind as :func:`truths` says, what was read before forgotten: a false
-    kind as the WRONG_FLAG, a true one as a finished look of the flag."""
+    kind as the WRONG_FLAG (unless it :func:`may_be_number`), a true one as a finished look of
+    the flag. A kind seen where no flag was placed is forgotten."""
     flags = meanings.ids_of(Tile.FLAG)
     for kind in meanings.flag_kinds:
         if meanings.tiles.get(kind) == Tile.WRONG_FLAG:
             del meanings.tiles[kind], meanings.where[kind]
         if meanings.finished.get(kind) in flags:
             del meanings.finished[kind]
+    for kind in meanings.not_flags & set(meanings.flag_kinds):
+        del meanings.flag_kinds[kind]
+        meanings.flag_counts.pop(kind, None)
     for kind, true in truths(meanings.flag_kinds, flags, meanings.share_class).items():
         if kind in flags:
             continue
@@ -168,5 +177,43 @@ def settle(meanings: Meanings) -> None:
             meanings.finished[kind] = next(
                 (f for f in flags if meanings.share_class(f, kind)), flags[0]
             )
-        else:
+        elif not may_be_number(meanings, kind):
             meanings.give(kind, Tile.WRONG_FLAG, meanings.flag_where.get(kind, "a loss"))
+
+
+def seen_unflagged(meanings: Meanings, pictures: Iterable[int]) -> None:
+    """Record ``pictures`` (but the flag's own) as seen where no flag was placed: a wrong flag
+    is drawn only where the player put a flag, so none of them is a flag kind (a game drew a
+    number on a wrong flag), and a kind among them is forgotten."""
+    new = set(pictures) - set(meanings.ids_of(Tile.FLAG)) - meanings.not_flags
+    meanings.not_flags |= new
+    if new & set(meanings.flag_kinds):
+        settle(meanings)
+
+
+def count_flags(
+    meanings: Meanings,
+    kinds: npt.NDArray[np.int64],
+    low: npt.NDArray[np.int64],
+    slack: npt.NDArray[np.int64],
+) -> None:
+    """Record, per kind of ``kinds`` (per cell, -1 where none) not proven on mines, the mines
+    around each of its flags that a loss showing every mine counts for sure: ``low`` shown
+    (with flags proven on mines), none of the ``slack`` cells that may hide one beside it."""
+    for kind in np.unique(kinds[kinds >= 0]).tolist():
+        sure = (kinds == kind) & (slack == 0)
+        if meanings.flag_kinds.get(kind) is not True and sure.any():
+            meanings.flag_counts.setdefault(kind, set()).update(low[sure].tolist())
+
+
+def may_be_number(meanings: Meanings, kind: int) -> bool:
+    """Whether the flag ``kind`` may be the picture of the number its flags' cells would show (a
+    game may draw a wrong flag so): every flag it was counted on had the same number of mines
+    around it, and no other picture of that number is known in its size class. A wrong flag's
+    own picture is drawn on cells of any count, or beside another picture of that number."""
+    counts = meanings.flag_counts.get(kind, set())
+    if len(counts) != 1:
+        return False
+    (value,) = counts
+    known = meanings.ids_of(Tile(value))
+    return not any(other != kind and meanings.share_class(other, kind) for other in known)

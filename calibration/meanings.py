@@ -57,6 +57,13 @@ class Meanings:
     :mod:`calibration.loss_flags`)."""
     flag_where: dict[int, str] = field(default_factory=dict)
     """Where each of :attr:`flag_kinds` was first seen, for messages."""
+    flag_counts: dict[int, set[int]] = field(default_factory=dict)
+    """Per picture of :attr:`flag_kinds`, the mines around the flags a loss that showed every
+    mine drew it on, where the loss told that count for sure (see
+    :func:`calibration.loss_flags.may_be_number`)."""
+    not_flags: set[int] = field(default_factory=set)
+    """Pictures seen where no flag was placed: on cells opened safely, or after a loss on cells
+    left unmarked before it. None is what a loss draws on a flag."""
     unmarked: set[Cell] = field(default_factory=set)
     """Hidden cells a right-click left as they were."""
     hit_mine_apart: bool | None = None
@@ -80,6 +87,8 @@ class Meanings:
             finished=dict(self.finished),
             flag_kinds=dict(self.flag_kinds),
             flag_where=dict(self.flag_where),
+            flag_counts={kind: set(counts) for kind, counts in self.flag_counts.items()},
+            not_flags=set(self.not_flags),
             unmarked=set(self.unmarked),
         )
 

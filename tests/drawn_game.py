@@ -187,6 +187,7 @@ class DrawnGame:
         rule: str = "safe",
         button: Rect | None = None,
         reveal_on_loss: bool = False,
+        numbers_on_wrong_flags: bool = False,
         faceless: bool = False,
         relabel_button: bool = False,
         button_shows_state: bool = False,
@@ -346,6 +347,9 @@ class DrawnGame:
         """The losses (counted from 1) that draw the mine hit with a dark bar across it, a look
         no other game shows (a board caught as a toolkit drew it pressed)."""
         self.reveal_on_loss = reveal_on_loss
+        self.numbers_on_wrong_flags = numbers_on_wrong_flags
+        """With ``reveal_on_loss``, whether a loss shows a flag on a safe cell as its number
+        (mfranceschi-minesweeper's Tk buttons), not as a WRONG_FLAG."""
         self.opened_by_player = np.zeros((9, 9), dtype=bool)
         """In a game lost with ``reveal_on_loss``, the cells opened before the loss."""
         self.presses_after_loss = presses_after_loss
@@ -591,11 +595,13 @@ class DrawnGame:
 
     def revealed_tiles(self) -> np.ndarray:
         """What a game lost with ``reveal_on_loss`` shows: every safe cell's number, every mine
-        but a flagged one as a MINE (the one hit too), a flag on a safe cell as a WRONG_FLAG."""
+        but a flagged one as a MINE (the one hit too), a flag on a safe cell as a WRONG_FLAG (as
+        its number with ``numbers_on_wrong_flags``)."""
         layout = self.game.mine_layout
         assert layout is not None
         tiles = np.where(layout, Tile.MINE, neighbour_counts(layout)).astype(np.uint8)
-        marks = np.isin(self.game.board.tiles, (Tile.FLAG, Tile.WRONG_FLAG))
+        shown = (Tile.FLAG,) if self.numbers_on_wrong_flags else (Tile.FLAG, Tile.WRONG_FLAG)
+        marks = np.isin(self.game.board.tiles, shown)
         tiles[marks] = self.game.board.tiles[marks]
         return tiles
 

@@ -99,21 +99,7 @@ CASES = {
     ),
 }
 
-KNOWN_FAILURES = {
-    "mfranceschi-minesweeper": pytest.mark.xfail(
-        reason="two defects, each seen now and then. (1) Play misreads its last column (session "
-        "46: game 5 of 20 in the test's first run; in two probes on its skin, game 28 of 40, "
-        "then none in 40): the column's end is cut 1 px short, where two ends tie in "
-        "vision/relayout.measure (both match pictures kept), the first wins, and the tile "
-        "loses its right border ('cell (0, 7) ... matches no template'). The tie comes from a "
-        "picture kept that was cut 1 px short: a cut that ties counts as sure, is learned, and "
-        "votes for itself; the first such pictures likely came from a game's end board. (2) "
-        "Its loss shows a wrongly flagged cell as its number: calibration once kept a 4 (not "
-        "seen before) as WRONG_FLAG, and play then read cells as wrong flags mid-game ('the "
-        "board shows WRONG_FLAG: the game is over', game 2 of its 3rd run).",
-        strict=False,
-    ),
-}
+KNOWN_FAILURES: dict[str, pytest.MarkDecorator] = {}
 """Programs known not to pass every time yet, each with why."""
 
 

@@ -156,8 +156,8 @@ def measure(
     """Where the cells start along x in ``capture`` (then the last one's end), each from
     ``cut[0]`` pixels to half as much more, given where they started last along x and y
     (``starts``), the ``sizes`` seen along x, and the cell ``pictures`` seen (see
-    :class:`Relayout`); and per column, whether both its edges are sure: some cell on either
-    side of each shows a border seen before there (the board's first edge is fixed)."""
+    :class:`Relayout`); and per column, whether both its edges are sure: some cell of the
+    column shows a border seen before at each (the board's first edge is fixed)."""
     (last, across), (size, size_across) = starts, cut
     count = len(last) - 1
     edge = border(size)
@@ -188,18 +188,39 @@ def measure(
             new_cost[end[better]] = total[better]
             came_from[column + 1, end[better]] = begin[better]
         cost = new_cost
-    end = int(np.argmin(cost))
+    found = _best_path(cost, came_from)
+    placed = np.zeros(count, dtype=bool)
+    for column, (firsts, lasts) in enumerate(fits):
+        # A column's own cells must show a border seen before at each of its edges: a cell
+        # past the line found (a pixel left over between two columns' frames, caught as the
+        # game re-lays its buttons out) must not be learned on the strength of its neighbour.
+        first = column == 0 or bool((firsts[found[column]] < MISMATCH).any())
+        placed[column] = first and bool((lasts[found[column + 1]] < MISMATCH).any())
+    return found, placed
+
+
+def _best_path(cost: npt.NDArray[np.float64], came_from: Positions) -> Positions:
+    """The cells' starts (then the last one's end) of the cheapest way to the board's end, from
+    ``cost`` (per place of the last cell's end) and ``came_from`` (per cell and place of its
+    end, where it started). Nothing follows the last cell to say where it ends: between ends
+    that fit alike (within half of :data:`NEW_SIZE`), the one whose last cell has the width most
+    other cells have wins (a grid sized by its buttons' content widens its columns alike)."""
+    best = float(cost.min())
+    paths = [_path(came_from, int(end)) for end in np.flatnonzero(cost <= best + NEW_SIZE / 2)]
+    if len(paths) == 1:
+        return paths[0]
+    shared = [int((np.diff(path)[:-1] == path[-1] - path[-2]).sum()) for path in paths]
+    return paths[int(np.argmax(shared))]
+
+
+def _path(came_from: Positions, end: int) -> Positions:
+    """The starts of the cells of the way to ``end`` kept in ``came_from`` (see
+    :func:`_best_path`), then ``end``."""
     found = [end]
-    for column in range(count, 0, -1):
+    for column in range(len(came_from) - 1, 0, -1):
         end = int(came_from[column, end])
         found.append(end)
-    found.reverse()
-    sure = np.zeros(count + 1, dtype=bool)
-    sure[0] = True
-    for column, (firsts, lasts) in enumerate(fits):
-        sure[column] |= bool((firsts[found[column]] < MISMATCH).any())
-        sure[column + 1] |= bool((lasts[found[column + 1]] < MISMATCH).any())
-    return np.array(found, dtype=np.intp), sure[:-1] & sure[1:]
+    return np.array(found[::-1], dtype=np.intp)
 
 
 def _fits(

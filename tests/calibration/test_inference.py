@@ -19,10 +19,11 @@ from drawn_boards import (
 
 from calibration.catalogue import Catalogue
 from calibration.errors import CalibrationError
-from calibration.inference import learn, learn_from_loss
+from calibration.inference import learn, learn_from_loss, learn_game
 from calibration.meanings import Meanings, board_of, check_counting, new_meanings
 from calibration.record import ClickKind, PlayedGame, Step
 from solver import GameState, Tile
+from solver.engine import neighbour_counts
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -306,3 +307,95 @@ def test_a_number_changed_by_a_loss_beside_a_cell_it_uncovered_suggests_a_larger
     with pytest.raises(CalibrationError, match="no rule of Minesweeper") as error:
         learn_from_loss(new_meanings(), game, safe={NUMBER})
     assert ("enlarge the window" in str(error.value)) == hint
+
+
+def number_picture(value: int) -> int:
+    """The appearance of the number ``value`` on a loss of :func:`shown_all`."""
+    return 10 + value
+
+
+def shown_all(
+    mines: list[tuple[int, int]],
+    flags: list[tuple[int, int]],
+    opened: list[tuple[int, int]],
+    questions: tuple[tuple[int, int], ...] = (),
+) -> tuple[PlayedGame, set[int]]:
+    """A 4x5 game lost on the first of ``mines``, as mfranceschi-minesweeper's Tk buttons draw
+    it: every cell shown, every mine as the one hit, every other cell as its number, flagged
+    or not (a wrong flag shows its number); before it, ``flags`` flagged, ``questions``
+    question-marked and ``opened`` opened. Also the pictures of the cells opened."""
+    layout = np.zeros((4, 5), dtype=bool)
+    layout[tuple(np.array(mines).T)] = True
+    counts = neighbour_counts(layout)
+    before = np.full(layout.shape, HIDDEN, dtype=np.int32)
+    for cell in opened:
+        before[cell] = number_picture(int(counts[cell]))
+    for cells, mark in ((flags, FLAG), (questions, QUESTION)):
+        for cell in cells:
+            before[cell] = mark
+    after = np.where(layout, EXPLODED, number_picture(0) + counts.astype(np.int32))
+    for cell in questions:  # the mark left as it was
+        after[cell] = QUESTION
+    step = Step(ClickKind.OPEN, mines[0], before, after)
+    return PlayedGame([step], GameState.LOST, len(mines)), {int(before[c]) for c in opened}
+
+
+def marked_meanings() -> Meanings:
+    meanings = new_meanings()
+    meanings.give(FLAG, Tile.FLAG, "a right-click")
+    meanings.give(QUESTION, Tile.QUESTION, "a right-click on a flag")
+    return meanings
+
+
+TOP_MINES = [(0, 0), (0, 1), (0, 2), (1, 0)]
+"""Four mines around (1, 1) (the game's 4), each beside a 2 or a 3 below or beside it."""
+OPENED_BELOW = [(r, c) for r in range(2, 4) for c in range(2, 5)] + [(1, 3), (1, 4)]
+"""Cells opened safely before the loss: 0s and the 1 at (1, 3)."""
+
+
+def test_a_number_first_seen_on_a_wrong_flag_is_no_wrong_flag() -> None:
+    """mfranceschi-minesweeper's loss shows every cell, a wrong flag as its number. A flag on
+    (1, 1), beside four mines, showed a 4 never seen before: calibration proved that flag wrong
+    and kept the 4 as the WRONG_FLAG, and play stopped where a 4 opened ("the board shows
+    WRONG_FLAG: the game is over"). A picture a flag shows after a loss that may be the number
+    of its cell (a 4 is not known) is not taken for the wrong flag; the 4 is learned as a
+    number where one opens safely."""
+    game, safe = shown_all(TOP_MINES, [(1, 1)], OPENED_BELOW)
+    meanings = marked_meanings()
+    learn_game(meanings, game, safe)
+    four = number_picture(4)
+    assert four not in meanings.readable()
+    before = game.steps[0].before.copy()
+    before[1, 1] = HIDDEN
+    after = before.copy()
+    after[1, 1] = four
+    later = PlayedGame([Step(ClickKind.OPEN, (1, 1), before, after)])
+    learn_game(meanings, later, safe | {four})  # a later game opens a 4: no contradiction
+    assert four not in meanings.ids_of(Tile.WRONG_FLAG)
+
+
+def test_a_picture_a_loss_shows_where_no_flag_was_is_no_flags() -> None:
+    """A wrong flag beside a question mark left standing may have one mine more around it than
+    shown, so its number does not say whether its picture is one. The same loss shows that
+    picture where no flag was placed (the 2s at (2, 3) and (2, 4)): it is no flag's picture,
+    the wrong flag's at (1, 2) less than any."""
+    mines = [(0, 0), (0, 1), (0, 2), (1, 0), (3, 3), (3, 4)]
+    opened = [(2, 0), (2, 1), (3, 0), (3, 1)]
+    game, safe = shown_all(mines, [(1, 2)], opened, questions=((1, 3),))
+    meanings = marked_meanings()
+    learn_game(meanings, game, safe)
+    two = number_picture(2)
+    assert game.steps[0].after[1, 2] == game.steps[0].after[2, 3] == two
+    assert two not in meanings.readable()
+
+
+def test_a_picture_a_wrong_flag_shows_is_the_wrong_flag_where_it_cannot_be_its_number() -> None:
+    """Where a loss shows a wrong flag as a picture of its own (most games cross it), on a cell
+    whose number's picture is known, that picture is the WRONG_FLAG, as before."""
+    game, safe = shown_all(TOP_MINES, [(1, 2)], OPENED_BELOW)
+    crossed = 99
+    game.steps[0].after[1, 2] = crossed
+    meanings = marked_meanings()
+    meanings.give(number_picture(2), Tile.TWO, "an earlier game")
+    learn_game(meanings, game, safe)
+    assert meanings.ids_of(Tile.WRONG_FLAG) == [crossed]

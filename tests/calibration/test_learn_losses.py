@@ -216,3 +216,17 @@ def test_every_mine_counts_as_a_mine_where_wider_cells_are_padded_on_one_side() 
     frame = reader.region
     shown = reader.read(scene.screen[frame.top : frame.bottom, frame.left : frame.right], 10)
     assert np.array_equal(shown.board.tiles, tiles)
+
+
+def test_a_game_that_shows_a_wrong_flag_as_its_number_on_a_loss_learns_no_number_as_one() -> None:
+    """mfranceschi-minesweeper's loss shows every cell, a wrong flag as its cell's number:
+    calibration kept a 4 first seen so as the WRONG_FLAG, and play stopped where a 4 opened
+    ("the board shows WRONG_FLAG: the game is over"). No picture of a number is learned as
+    the wrong flag, and every tile learned is the one the game draws. (Seed 36: one of 40 whose
+    calibration flags a cell whose number it has not seen opened, and loses.)"""
+    screen = DrawnGame(seed=36, reveal_on_loss=True, numbers_on_wrong_flags=True)
+    result = calibrated(screen, max_games=10)
+    assert screen.losses > 2 and result.usable
+    skin = result.skin
+    assert Tile.WRONG_FLAG not in skin.templates
+    assert_learned_truly(result, screen, set(skin.templates) - {Tile.EXPLODED})
