@@ -122,19 +122,25 @@ class SkinLearner:
         return Lesson(read[1], None, taught_skin=True)
 
     def read_lost(
-        self, reader: BoardReader, frame: Image, cells: Sequence[Cell], numbers: Mapping[Cell, Tile]
+        self,
+        reader: BoardReader,
+        frame: Image,
+        cells: Sequence[Cell],
+        read_before: Mapping[Cell, Tile],
     ) -> Lesson | None:
         """``frame`` read as a lost board with the pictures of ``cells`` as cells the loss
-        showed: those of ``numbers`` as the numbers read there before (the skin keeps them as a
-        finished game draws them), the others as opened cells of unknown number for this read
-        only; None unless it then reads lost."""
+        showed: those of ``read_before`` as the numbers or flags read there before (the skin
+        keeps them as a finished game draws them), the others as opened cells of unknown
+        number for this read only; None unless it then reads lost."""
         pictures = _pictures(reader, frame, cells)
-        redrawn = {  # one per number and size class: the others must read as it
-            (size_class, numbers[cell]): picture
+        redrawn = {  # one per tile and size class: the others must read as it
+            (size_class, read_before[cell]): picture
             for cell, (size_class, picture) in zip(cells, pictures, strict=True)
-            if cell in numbers
+            if cell in read_before
         }
-        others = [each for cell, each in zip(cells, pictures, strict=True) if cell not in numbers]
+        others = [
+            each for cell, each in zip(cells, pictures, strict=True) if cell not in read_before
+        ]
 
         def teach(skin: Skin) -> None:
             for (size_class, tile), picture in redrawn.items():
@@ -145,7 +151,7 @@ class SkinLearner:
         read = self._read_with(reader, frame, [*self.unlabelled, *others], trial)
         if read is None or read[1].outcome != GameState.LOST:
             return None
-        if any(read[1].board[cell] != tile for cell, tile in numbers.items()):
+        if any(read[1].board[cell] != tile for cell, tile in read_before.items()):
             return None
         if redrawn:
             teach(self.skin)

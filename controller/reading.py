@@ -277,18 +277,24 @@ class PatientReader:
                 adopted = self._adopt_opened(cells, game.clicked, "pictures first seen in play")
                 if adopted is not None:
                     return adopted
-        numbers = {}
+        redrawn = {}
         if board is not None:  # a board read before, in a game of this run
-            numbers = {cell: Tile(board[cell]) for cell in cells if board[cell].is_number}
-            if not all(
-                board.closed[cell] or board[cell] == Tile.OPENED or cell in numbers
+            # Numbers and flags (play's own) a loss may redraw: a flag on a mine, a green cross.
+            redrawn = {
+                cell: Tile(board[cell])
                 for cell in cells
+                if board[cell].is_number or board[cell] == Tile.FLAG
+            }
+            if not all(
+                board.closed[cell] or board[cell] == Tile.OPENED
+                for cell in cells
+                if cell not in redrawn
             ):
                 return None
-        lost = self.table.read_lost(cells, numbers)  # also the lost board a new game starts from
+        lost = self.table.read_lost(cells, redrawn)  # also the lost board a new game starts from
         if lost is not None:
-            self.stopwatch.counts["cells a loss showed, not read"] += len(cells) - len(numbers)
-            self.stopwatch.counts["numbers a loss redrew, first seen"] += len(numbers)
+            self.stopwatch.counts["cells a loss showed, not read"] += len(cells) - len(redrawn)
+            self.stopwatch.counts["numbers or flags a loss redrew, first seen"] += len(redrawn)
         return lost
 
     def adopt_zeros_beside_hidden(self) -> Reading | None:

@@ -206,11 +206,11 @@ class ScreenTable:
             self._unreadable,
         )
 
-    def read_lost(self, cells: Sequence[Cell], numbers: Mapping[Cell, Tile]) -> Reading | None:
+    def read_lost(self, cells: Sequence[Cell], read_before: Mapping[Cell, Tile]) -> Reading | None:
         # Kept as the last read, which the next new-game action is checked with.
         return self._take(
             cells,
-            lambda frame: self._learner.read_lost(self._reader, frame, cells, numbers),
+            lambda frame: self._learner.read_lost(self._reader, frame, cells, read_before),
             self._unreadable,
         )
 

@@ -124,15 +124,16 @@ class Table(Protocol):
         """How the game ended, where a message over the board's place says so ("YOU WIN!");
         None where none does (or no words can be read)."""
 
-    def read_lost(self, cells: Sequence[Cell], numbers: Mapping[Cell, Tile]) -> Reading | None:
+    def read_lost(self, cells: Sequence[Cell], read_before: Mapping[Cell, Tile]) -> Reading | None:
         """The board just found unreadable at ``cells`` with those cells read as opened cells of
         unknown number (:attr:`solver.Tile.OPENED`), if the rest says the game is lost (a loss
         that shows every cell shows numbers no click opened, perhaps one never seen; a burst's
         last click may lose after an earlier one opened a number never seen); else None.
         Nothing is learned from those pictures: a message over a finished board is no number.
-        But a cell of ``numbers`` (read as that number during the game) keeps it: its picture
-        is how a finished game draws that number on its size class, read and kept so
-        (:attr:`vision.skin.Skin.finished`), if the board then reads each as its number."""
+        But a cell of ``read_before`` (read as that number, or as a flag, during the game) keeps
+        it: its picture is how a finished game draws that number or flag on its size class
+        (a flag on a mine drawn as a green cross), read and kept so
+        (:attr:`vision.skin.Skin.finished`), if the board then reads each as its tile."""
 
     def label(self, tiles: Mapping[int, Tile]) -> None:
         """Each unlabelled picture (numbered as in :attr:`vision.read.Reading.pictures`) shows

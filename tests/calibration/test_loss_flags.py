@@ -74,3 +74,24 @@ def test_play_with_flags_reads_the_losses_of_such_a_game(tmp_path: Path) -> None
     )
     records = played_to_the_end(table, 8, tmp_path, flags=True)
     assert Result.LOST in {record.result for record in records}
+
+
+def test_a_flag_on_a_mine_drawn_in_a_picture_the_skin_lacks_is_read_as_a_loss_shows_it(
+    tmp_path: Path,
+) -> None:
+    """minesweeper-python's green cross over a flag on a mine, where calibration never saw one
+    (its random flags seldom stand on a mine at a loss): play, which flags proven mines, read
+    such a loss as misread ("matches no template"). A cell play flagged that a loss shows in a
+    picture not learned is read as a cell the loss showed, as a hidden cell's is."""
+    screen = DrawnGame(seed=2, mines_drawn_as_hit=True)
+    skin = calibrated(screen, max_games=12, mines=None).skin
+    assert not any(Tile.FLAG in drawn for drawn in skin.finished.values())
+    screen.right_flags_on_loss = True
+    screen.mines = 20  # games lost more often, with flags standing
+    screen.start_new_game()
+    geometry = locate(skin, screen.grab(), shape=(9, 9))
+    table = ScreenTable(
+        screen, skin, geometry, GuardedMouse(screen), 20, game="drawn", first_click="safe"
+    )
+    records = played_to_the_end(table, 8, tmp_path, flags=True)
+    assert Result.LOST in {record.result for record in records}
