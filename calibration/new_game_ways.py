@@ -137,11 +137,12 @@ class NewGameWays:
 
     def point_method(self, point: tuple[int, int]) -> NewGame:
         """The new-game method that clicks screen ``point`` (a "New game" button the user
-        named), kept relative to the board; raises unless it is in the window, off the board."""
+        named), kept relative to the board; raises unless it is in the window. A point over the
+        board is clicked only once the game's end has taken the board away (a menu's button
+        where the board was), else refused when first used (:meth:`_button_picture`)."""
         view = self.window.view
         board, (x, y) = view.board_rect, point
-        on_board = board.contains(x, y) and self.window.gone_frame is None
-        if not view.window.contains(x, y) or on_board:
+        if not view.window.contains(x, y):
             raise CalibrationError(
                 f"the new-game point ({x}, {y}) is not in window {view.window} beside the board "
                 f"at {board}"
@@ -175,10 +176,11 @@ class NewGameWays:
         """The finished board, held still: the lost board as last read when nothing changed
         since; else once it holds still for :data:`waits.FLASH_QUIET` (not mid-way in a flash).
         Where the game's end took its board away, and its way to a new game is still to be
-        found, once the end's message there has given way (up to :data:`waits.MENU_WAIT`)."""
+        found or its button's look is not known yet (a point the user named), once the end's
+        message there has given way (up to :data:`waits.MENU_WAIT`): a click then is lost."""
         gone = self.window.gone_frame
         if gone is not None:
-            before = gone if self.method is None else None
+            before = gone if self.method is None or not self.buttons else None
             rect = self.window.view.board_rect
             return settled(
                 self.window.view.grabber, rect, before, waits.MENU_WAIT, waits.FLASH_QUIET

@@ -226,6 +226,17 @@ def test_a_game_whose_end_takes_its_board_away_for_a_menu_starts_anew_by_its_but
     assert result.usable, result.describe_missing()
 
 
+def test_the_menu_button_the_user_names_is_clicked_once_the_end_message_has_given_way() -> None:
+    """minesweeper-mvc at HARD: its end message shows 5 s, and a click then is lost; its
+    menu's EASY, tried first, brings a board of another size, so its user names HARD
+    (``--new-game X,Y``, over where the board was). Calibration refused that point as on the
+    board, and once let, clicked it at once, under the message."""
+    screen = DrawnGame(seed=2, faceless=True, menu_on_end=5.0)  # past the waits for a loss
+    result = calibrated(screen, max_games=4, new_game_at=MENU_BUTTONS["Easy"].centre)
+    assert screen.new_games["button"] >= 4 and set(screen.menu_clicks) == {"Easy"}
+    assert result.usable, result.describe_missing()
+
+
 def test_play_starts_each_game_by_the_menu_button_of_a_game_whose_end_takes_its_board_away(
     tmp_path: Path,
 ) -> None:
