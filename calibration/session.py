@@ -315,10 +315,12 @@ class CalibrationPlayer:
         self, frame: Image, meanings: Meanings, mines: int, opened: set[int]
     ) -> Board:
         """The board ``frame`` shows, its appearances not learned yet read as numbers of
-        unknown value where a cell showing one was opened without losing (``opened``) or lies
+        unknown value where a cell showing one was opened without losing (``opened``, under a
+        playing face; or a game with no face went on after it: a safe appearance) or lies
         beside a 0."""
         ids = self.view.board_ids(frame)
-        return board_of(ids, meanings, mines, opened | beside_zeros(ids, meanings))
+        safe = opened | self.evidence.safe_appearances | beside_zeros(ids, meanings)
+        return board_of(ids, meanings, mines, safe)
 
     # -- new games --------------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ import pytest
 from captured_screen import CapturedScreen
 from drawn_boards import WINDOWS
 from drawn_game import (
+    DRAWN_BUTTON,
     DRAWN_WINDOW,
     DrawnGame,
     RefusingPointer,
@@ -51,6 +52,29 @@ def test_a_number_not_learned_yet_does_not_stop_a_game_played_to_win() -> None:
     assert all(game.finished for game in games)
     assert any(three in step.after for game in games for step in game.steps)
     assert GameState.WON in player.face_pictures
+
+
+def test_a_number_not_learned_yet_does_not_stop_a_game_with_no_face_played_to_win() -> None:
+    """With no face, a cell opened without losing is one the probe after it found the game
+    going on: minesweeper-mvc's Expert game played to win stopped at a 5 (probed safe), and
+    left calibration a game in progress, which only its end could replace."""
+    screen = DrawnGame(seed=2, rule="opening", faceless=True, button=DRAWN_BUTTON)
+    player = CalibrationPlayer.start(screen, screen, DRAWN_WINDOW, seed=1)
+    ways = player.new_games
+    ways.method, ways.point_named = ways.point_method(DRAWN_BUTTON.centre), True
+    meanings = new_meanings(player.evidence.catalogue)
+    while not {Tile.FLAG, Tile.THREE} <= set(meanings.tiles.values()):
+        learn_game(meanings, player.play_game(), player.evidence.safe_appearances)
+        player.start_new_game()
+    three = meanings.id_of(Tile.THREE)
+    assert three is not None
+    del meanings.tiles[three]  # a number as yet unknown, shown by many games
+    games = []
+    for _ in range(WIN_ATTEMPTS):
+        games.append(player.play_to_win(meanings, 10))
+        player.start_new_game()
+    assert all(game.finished for game in games)
+    assert any(three in step.after for game in games for step in game.steps)
 
 
 def test_a_number_a_new_game_shows_before_any_click_does_not_stop_a_game_played_to_win() -> None:
