@@ -105,7 +105,7 @@ class EndJudge:
     def _face_after_a_hit(self, step: Step) -> GameState | None:
         """The face once the board has held still a while, after a click that showed a picture
         only a loss's click has shown, under a playing face: a game may draw its mine hit,
-        then a pause on (UXBgtk: 200 ms) every other mine and its lost face."""
+        then a pause on (200 ms in one game) every other mine and its lost face."""
         view = self.window.view
         log.debug("cell %s shows a loss's picture under a playing face: read again", step.cell)
         settled(view.grabber, view.board_rect, None, quiet=waits.LOST_QUIET)

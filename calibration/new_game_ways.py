@@ -375,7 +375,7 @@ def shows_new_game(now: Ids, ended: Ids, end_appearances: Sequence[int]) -> bool
 def changed_inside_edge(before: Image, after: Image, pitch: tuple[int, int]) -> bool:
     """Whether two captures of a board differ inside its rim as deep as a button's frame (see
     :data:`calibration.grid.FRAME_SHARE`): a button beside the board, pressed, may draw its
-    shadow over the board's edge (UXBgtk) and change no cell."""
+    shadow over the board's edge (a toolkit's smiley button) and change no cell."""
     depth = max(1, min(pitch) // FRAME_SHARE)
     differs = (before != after).any(axis=2)
     return bool(differs[depth:-depth, depth:-depth].any())
