@@ -23,7 +23,7 @@ from controller.outcomes import Result
 from controller.screen_table import ScreenTable
 from solver import Tile
 from vision.locate import locate
-from vision.skin import Image
+from vision.skin import Image, Skin
 
 
 def cropped(result: Calibration, picture: Image) -> Image:
@@ -59,6 +59,18 @@ def test_a_loss_that_marks_the_right_flags_and_not_the_wrong_ones_is_learned(ink
         assert Tile.WRONG_FLAG not in skin.templates
 
 
+def results_with_flags(screen: DrawnGame, skin: Skin, folder: Path) -> set[Result]:
+    """The results of 8 games played on ``screen`` with ``skin`` as ``--flags`` plays them, on
+    boards of 20 mines (games lost more often, with flags standing); none may end misread."""
+    screen.mines = 20
+    screen.start_new_game()
+    geometry = locate(skin, screen.grab(), shape=(9, 9))
+    table = ScreenTable(
+        screen, skin, geometry, GuardedMouse(screen), 20, game="drawn", first_click="safe"
+    )
+    return {record.result for record in played_to_the_end(table, 8, folder, flags=True)}
+
+
 def test_play_with_flags_reads_the_losses_of_such_a_game(tmp_path: Path) -> None:
     """Play flags proven mines (``--flags``): each loss shows them as green crosses, read as
     flags on mines, and no game ends misread."""
@@ -66,14 +78,7 @@ def test_play_with_flags_reads_the_losses_of_such_a_game(tmp_path: Path) -> None
         seed=2, right_flags_on_loss=True, wrong_flag_ink=True, mines_drawn_as_hit=True
     )
     skin = calibrated(screen, max_games=12, mines=None).skin
-    screen.mines = 20  # games lost more often, with flags standing
-    screen.start_new_game()
-    geometry = locate(skin, screen.grab(), shape=(9, 9))
-    table = ScreenTable(
-        screen, skin, geometry, GuardedMouse(screen), 20, game="drawn", first_click="safe"
-    )
-    records = played_to_the_end(table, 8, tmp_path, flags=True)
-    assert Result.LOST in {record.result for record in records}
+    assert Result.LOST in results_with_flags(screen, skin, tmp_path)
 
 
 def test_a_flag_on_a_mine_drawn_in_a_picture_the_skin_lacks_is_read_as_a_loss_shows_it(
@@ -87,11 +92,4 @@ def test_a_flag_on_a_mine_drawn_in_a_picture_the_skin_lacks_is_read_as_a_loss_sh
     skin = calibrated(screen, max_games=12, mines=None).skin
     assert not any(Tile.FLAG in drawn for drawn in skin.finished.values())
     screen.right_flags_on_loss = True
-    screen.mines = 20  # games lost more often, with flags standing
-    screen.start_new_game()
-    geometry = locate(skin, screen.grab(), shape=(9, 9))
-    table = ScreenTable(
-        screen, skin, geometry, GuardedMouse(screen), 20, game="drawn", first_click="safe"
-    )
-    records = played_to_the_end(table, 8, tmp_path, flags=True)
-    assert Result.LOST in {record.result for record in records}
+    assert Result.LOST in results_with_flags(screen, skin, tmp_path)

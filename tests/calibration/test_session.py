@@ -23,12 +23,25 @@ from calibration.errors import CalibrationError, OutOfTimeError
 from calibration.grid import Grid
 from calibration.inference import learn_game
 from calibration.learn import WIN_ATTEMPTS
-from calibration.meanings import new_meanings
+from calibration.meanings import Meanings, new_meanings
 from calibration.record import ClickKind, Evidence, PlayedGame
 from calibration.session import CalibrationPlayer
 from calibration.view import BoardView
 from solver import GameState, Tile
 from vision.geometry import Rect
+
+
+def learned_but_three(player: CalibrationPlayer) -> tuple[Meanings, int]:
+    """Meanings learned from ``player``'s random games until they show a flag and a 3, the 3
+    then forgotten (a number as yet unknown, shown by many games), and the 3's appearance."""
+    meanings = new_meanings(player.evidence.catalogue)
+    while not {Tile.FLAG, Tile.THREE} <= set(meanings.tiles.values()):
+        learn_game(meanings, player.play_game(), player.evidence.safe_appearances)
+        player.start_new_game()
+    three = meanings.id_of(Tile.THREE)
+    assert three is not None
+    del meanings.tiles[three]
+    return meanings, three
 
 
 def test_a_number_not_learned_yet_does_not_stop_a_game_played_to_win() -> None:
@@ -38,13 +51,7 @@ def test_a_number_not_learned_yet_does_not_stop_a_game_played_to_win() -> None:
     having left a number unseen (locally: a 4, in one run of three)."""
     screen = DrawnGame(seed=2, rule="opening")
     player = CalibrationPlayer.start(screen, screen, DRAWN_WINDOW, seed=1)
-    meanings = new_meanings(player.evidence.catalogue)
-    while not {Tile.FLAG, Tile.THREE} <= set(meanings.tiles.values()):
-        learn_game(meanings, player.play_game(), player.evidence.safe_appearances)
-        player.start_new_game()
-    three = meanings.id_of(Tile.THREE)
-    assert three is not None
-    del meanings.tiles[three]  # a number as yet unknown, shown by many games
+    meanings, three = learned_but_three(player)
     games: list[PlayedGame] = []
     while GameState.WON not in player.face_pictures and len(games) < WIN_ATTEMPTS:
         games.append(player.play_to_win(meanings, 10))
@@ -62,13 +69,7 @@ def test_a_number_not_learned_yet_does_not_stop_a_game_with_no_face_played_to_wi
     player = CalibrationPlayer.start(screen, screen, DRAWN_WINDOW, seed=1)
     ways = player.new_games
     ways.method, ways.point_named = ways.point_method(DRAWN_BUTTON.centre), True
-    meanings = new_meanings(player.evidence.catalogue)
-    while not {Tile.FLAG, Tile.THREE} <= set(meanings.tiles.values()):
-        learn_game(meanings, player.play_game(), player.evidence.safe_appearances)
-        player.start_new_game()
-    three = meanings.id_of(Tile.THREE)
-    assert three is not None
-    del meanings.tiles[three]  # a number as yet unknown, shown by many games
+    meanings, three = learned_but_three(player)
     games = []
     for _ in range(WIN_ATTEMPTS):
         games.append(player.play_to_win(meanings, 10))
