@@ -21,6 +21,7 @@ from calibration.errors import (
     PartialBoardError,
     UnknownAppearanceError,
 )
+from calibration.faces import crop
 from calibration.failure_screens import screens_kept_on_failure
 from calibration.first_click import first_click_rule, first_opens
 from calibration.inference import learn_game
@@ -426,7 +427,7 @@ class _Learner:
         # Once it holds still: a game left as a new one was starting may still be drawing it.
         frame = settled(view.grabber, view.window, None)
         try:
-            shown = board_of(view.board_ids(view.grabber.grab(view.board_rect)), self.meanings)
+            shown = board_of(view.board_ids(crop(frame, view.board_in_window)), self.meanings)
         except UnknownAppearanceError:
             log.info("the board on the screen shows a tile not learned: not verified")
             return fresh

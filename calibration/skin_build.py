@@ -16,6 +16,7 @@ import numpy.typing as npt
 
 from calibration.catalogue import Catalogue, tile_box
 from calibration.errors import CalibrationError
+from calibration.faces import crop
 from calibration.meanings import Meanings
 from calibration.record import Evidence
 from solver import Board, Tile
@@ -280,9 +281,7 @@ def verify(
             raise
         geometry = locate(skin, fresh, origin, shape)
     reader = BoardReader(skin, geometry)
-    area = reader.region
-    left, top = area.left - window.left, area.top - window.top
-    reading = reader.read(frame[top : top + area.height, left : left + area.width], expected.mines)
+    reading = reader.read(crop(frame, _within(reader.region, window)), expected.mines)
     if not np.array_equal(reading.board.tiles, expected.tiles):
         wrong = np.argwhere(reading.board.tiles != expected.tiles)[0]
         cell = (int(wrong[0]), int(wrong[1]))
@@ -290,3 +289,8 @@ def verify(
             f"vision reads cell {cell} as {Tile(int(reading.board.tiles[cell])).name}, "
             f"calibration saw {Tile(int(expected.tiles[cell])).name}"
         )
+
+
+def _within(rect: Rect, window: Rect) -> Rect:
+    """``rect`` (screen coordinates) in the coordinates of a capture of ``window``."""
+    return Rect(rect.left - window.left, rect.top - window.top, rect.width, rect.height)
