@@ -16,23 +16,28 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.geometry import Rect
-from vision.skin import Image
+from vision.skin import MAX_SIDE, Image
 
 MIN_FACE_SIZE = 3
 """Changes smaller than this (pixels) in either direction are not a face."""
 FACE_JOIN = (5, 5)
 """Changed pixels this close (height, width) belong to one picture of the face."""
 MAX_FACE_GROWTH = 5
-"""The face may be at most this many times the changed patch's longer side across."""
+"""The face may be at most this many times the changed patch's longer side across (and at most
+as large as a skin keeps a face, :data:`vision.skin.MAX_SIDE`)."""
 PLAIN_LEVELS = 16
 """Colour levels within which a patch was one plain colour during play: nothing was there."""
 
 
-def find_face(playing: Image, lost: Image, board: Rect) -> Rect | None:
+def find_face(
+    playing: Image, lost: Image, board: Rect, near: tuple[int, int] | None = None
+) -> Rect | None:
     """The face's rectangle (in capture coordinates), or None if nothing above ``board`` changed.
 
     ``playing`` and ``lost`` are captures of the same window region; ``board`` is the board's
-    rectangle in the same coordinates.
+    rectangle in the same coordinates. ``near``: the new-game point the user named, where a
+    picture the loss changed is the face (a toolbar's other buttons may change nearer the
+    middle: a toolkit greys some out when a game ends).
     """
     above = np.zeros(playing.shape[:2], dtype=bool)
     above[: max(0, board.top)] = True
@@ -47,7 +52,11 @@ def find_face(playing: Image, lost: Image, board: Rect) -> Rect | None:
     if not patches:
         return None
     nearest = min(patches, key=lambda patch: abs(patch.left + patch.width / 2 - middle))
-    return _whole_face(playing, nearest)
+    face = _whole_face(playing, nearest)
+    if near is not None:
+        faces = (_whole_face(playing, patch) for patch in patches)
+        face = next((named for named in faces if named.contains(*near)), face)
+    return None if max(face.width, face.height) > MAX_SIDE else face
 
 
 def _plain(picture: Image) -> bool:
@@ -122,9 +131,8 @@ def _whole_face(frame: Image, changed: Rect) -> Rect:
     )
     ys, xs = np.nonzero(mask[1:-1, 1:-1])
     face = Rect(int(xs.min()), int(ys.min()), int(np.ptp(xs)) + 1, int(np.ptp(ys)) + 1)
-    if face.width > MAX_FACE_GROWTH * max(changed.width, changed.height) or face.height > (
-        MAX_FACE_GROWTH * max(changed.width, changed.height)
-    ):
+    most = min(MAX_FACE_GROWTH * max(changed.width, changed.height), MAX_SIDE)
+    if face.width > most or face.height > most:
         return changed
     left, top = min(face.left, changed.left), min(face.top, changed.top)
     right, bottom = max(face.right, changed.right), max(face.bottom, changed.bottom)

@@ -69,8 +69,11 @@ class EndJudge:
                 )
             button = self.window.face
             face = None if button is None else button.state()
+            hit = self._hit(step)
+            if hit is not None:  # the mine hit is the cell clicked, or one it opened
+                step = game.steps[-1] = replace(step, cell=hit)
             shown = int(step.after[step.cell])
-            if face is GameState.PLAYING and shown in self.window.evidence.end_appearances():
+            if face is GameState.PLAYING and hit is not None:
                 face = self._face_after_a_hit(step)
             if button is not None and face is not None:
                 if face is GameState.PLAYING:
@@ -78,7 +81,7 @@ class EndJudge:
                     button.playing_seen = True
                 log.debug("the face read: %s", face.value)
                 return face
-            if shown in self.window.evidence.end_appearances():
+            if hit is not None:
                 log.debug("cell %s shows %s: a loss", step.cell, appearance_name(shown))
                 return GameState.LOST
             hidden = hidden_cells(step.after)
@@ -101,6 +104,16 @@ class EndJudge:
             self.window.evidence.opened_safely(step)
             game.steps.append(probe)
             self._playing_face_in_play()
+
+    def _hit(self, step: Step) -> Cell | None:
+        """The cell ``step`` changed into a picture only a loss's click has shown (the cell
+        clicked first), or None: a game may open the neighbours of a number opened with as many
+        flags around it as it counts, and a wrong flag among them hits a mine beside it."""
+        ends = self.window.evidence.end_appearances()
+        if int(step.after[step.cell]) in ends:
+            return step.cell
+        hits = np.argwhere(step.changed & np.isin(step.after, ends))
+        return (int(hits[0][0]), int(hits[0][1])) if len(hits) == 1 else None
 
     def _face_after_a_hit(self, step: Step) -> GameState | None:
         """The face once the board has held still a while, after a click that showed a picture
@@ -222,7 +235,11 @@ class EndJudge:
         self.window.end_frame = final
         frame = view.grabber.grab(view.window)
         if self.window.face is None:
-            found = find_face(view.fresh, frame, view.board_in_window)
+            named = self.window.named_point
+            near = (
+                None if named is None else (named[0] - view.window.left, named[1] - view.window.top)
+            )
+            found = find_face(view.fresh, frame, view.board_in_window, near)
             if found is not None:
                 log.debug("the face found at %s in the window: the loss changed it", found)
                 self.window.face = FaceButton(view.grabber, view.window, found, playing_seen=False)

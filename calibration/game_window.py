@@ -56,6 +56,9 @@ class GameWindow:
         self.evidence = evidence
         self.face: FaceButton | None = None
         """The face button, once a loss has shown where it is."""
+        self.named_point: tuple[int, int] | None = None
+        """The new-game point the user named, on the screen: a picture there that a loss
+        changes is the face (see :func:`calibration.faces.find_face`)."""
         self.fresh = False
         """Whether the board shows a new game no click has touched yet."""
         self.board_seen: Image | None = None

@@ -47,7 +47,7 @@ def learn_marks(meanings: Meanings, game: PlayedGame) -> None:
     """FLAG from a right-click on a hidden cell, or none (a game that takes no right-click mark,
     see :attr:`Meanings.takes_marks`); QUESTION (or none) from a right-click on a flag."""
     for step in game.steps:
-        if step.click != ClickKind.MARK:
+        if step.click != ClickKind.MARK or _won_by(game, step):
             continue
         before, after = int(step.before[step.cell]), int(step.after[step.cell])
         where = f"right-click on cell {step.cell}"
@@ -67,6 +67,14 @@ def learn_marks(meanings: Meanings, game: PlayedGame) -> None:
             else:
                 meanings.has_question_marks = True
                 meanings.give(after, Tile.QUESTION, where + " showing a flag")
+
+
+def _won_by(game: PlayedGame, step: Step) -> bool:
+    """Whether ``step`` is the right-click that won ``game`` (a game may declare a win once
+    the last mine is flagged), other cells changing with it: its cell shows a flag as the won
+    board draws its flags, which may differ from a flag in play (greyed)."""
+    won = game.state is GameState.WON and step is game.steps[-1]
+    return won and int(step.changed.sum()) > 1
 
 
 def redrawn_numbers(before: Ids, after: Ids, safe: set[int]) -> dict[int, int] | None:
@@ -189,7 +197,11 @@ def _learn_changed_cells(meanings: Meanings, loss: _Loss, safe: set[int]) -> Non
         if now in safe or was_tile == Tile.QUESTION:
             continue
         if now in no_mines:
-            if was_tile == Tile.HIDDEN and meanings.finished.get(now, was) == was:
+            twin = _number_twin(meanings, now, safe)
+            if twin is not None:  # a game that shows every cell: a number no click opened here
+                meanings.give(now, twin, f"{where}, cell {cell}: {twin.name} of another cell size")
+                meanings.finished.pop(now, None)  # taken for a closed cell's look before
+            elif was_tile == Tile.HIDDEN and meanings.finished.get(now, was) == was:
                 meanings.finished[now] = was
             continue
         if uncovered[cell]:
@@ -211,6 +223,22 @@ def _learn_changed_cells(meanings: Meanings, loss: _Loss, safe: set[int]) -> Non
             meanings.finished[now] = was
         else:
             raise _unexplained_change(meanings, loss, cell, safe)
+
+
+def _number_twin(meanings: Meanings, look: int, safe: set[int]) -> Tile | None:
+    """The number ``look`` shows, where it is a known number's picture on cells of another
+    size class (a closed cell with no mine that a loss drew so shows its number, not a
+    finished game's look of a closed cell); None if it is none."""
+    catalogue = meanings.catalogue
+    if catalogue is None:
+        return None
+    for other in sorted(safe):
+        tile = meanings.tiles.get(other)
+        if tile is None or not tile.is_number or catalogue.share_class(look, other):
+            continue
+        if catalogue.alike(look, other):
+            return tile
+    return None
 
 
 def _unexplained_change(
@@ -433,6 +461,7 @@ def learn_game(meanings: Meanings, game: PlayedGame, safe: set[int]) -> None:
     """Add what one finished game proves (its marks first: its loss needs to know its flags);
     ``safe`` are the appearances seen on cells opened safely, in this game or any other."""
     seen_unflagged(meanings, safe)  # a flag kind opened safely since is a number
+    meanings.opened_after_all(safe)
     learn_marks(meanings, game)
     if game.gone is not None:
         meanings.ends_off_board = True

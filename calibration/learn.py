@@ -164,6 +164,7 @@ def calibrate(
                 new_games = player.new_games
                 learner.new_game = new_games.method = new_games.point_method(new_game_at)
                 new_games.point_named = True
+                player.window.named_point = new_game_at
             # Boards chosen to show every tile (no budget) are played on to the last one's end.
             patient = index == len(windows) - 1 and math.isinf(budget)
             try:

@@ -11,7 +11,7 @@ of each game.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -91,6 +91,15 @@ class Meanings:
             not_flags=set(self.not_flags),
             unmarked=set(self.unmarked),
         )
+
+    def opened_after_all(self, opened: Iterable[int]) -> None:
+        """Forget the closed cell's finished look of each of ``opened`` (pictures seen on cells
+        opened safely): a game that shows every cell on a loss draws the safe cells' numbers
+        there, and a number no safe click had shown yet (of a size class few cells have) was
+        taken for such a look. It is a number, valued by the bounds as any other."""
+        for look in set(opened) & set(self.finished):
+            if self.finished[look] == HIDDEN_ID:
+                del self.finished[look]
 
     def readable(self) -> dict[int, Tile]:
         """The tile of every appearance whose tile is known (finished looks included)."""

@@ -78,6 +78,7 @@ class NewGameWays:
             if self.window.gone_frame is not None and method.at is not None:
                 self._await_button(method)
             button = self._button_picture(method)
+            gone = self.window.gone_frame is not None  # the point may be over the board's place
             frame = self._try_new_game(method, ended)
             if self._is_new_game(frame, ended):
                 log.debug("%s started a new game", what)
@@ -87,6 +88,9 @@ class NewGameWays:
                 self.method = method
                 if button is not None:
                     self._keep_button(button, latest)
+                    in_play = None if gone else self._button_picture(method)
+                    if in_play is not None and not _plain(in_play):  # a button stays there
+                        self._keep_button(in_play, None)
                 view.check_no_hidden_cells_outside()
                 return method
             if self.window.gone_frame is not None:
@@ -129,7 +133,9 @@ class NewGameWays:
 
     def _keep_button(self, button: Image, latest: PlayedGame | None) -> None:
         """Keep ``button``, the look of the new-game point before a click there started a new
-        game, unless the same look is kept already."""
+        game (after ``latest``), or after it (None: no game before it), unless the same look is
+        kept already: play may click the button on a game in progress, which shows the look a
+        new game leaves there (a face showing the game goes on)."""
         if latest is not None and latest.state is GameState.WON:
             self.button_after_win = True
         if not any(np.array_equal(button, kept) for kept in self.buttons):

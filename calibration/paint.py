@@ -22,6 +22,10 @@ PAINT_MARGIN = 2
 MAX_RING = 1 / 4
 """The deepest frame inside a cell's picture a focus ring may take, as a share of the picture
 (see :func:`ring_pixels`)."""
+RING_LEVELS = 48
+"""Levels by which a pixel must change to count as a ring's: a ring's line stands out from the
+button it is drawn on; the soft shade a hidden button casts on an opened cell beside it, which
+leaves when that neighbour opens, does not (15 levels, 4 px deep, in one toolkit)."""
 RING_LINE = 3
 """Changed pixels in one line of a cell's picture that make that line a line of a ring: a
 dotted ring changes every other pixel of it."""
@@ -140,14 +144,16 @@ def hit_ring(
 def _frame_ring(
     first: npt.NDArray[np.uint8], second: npt.NDArray[np.uint8], box: tuple[int, int, int, int]
 ) -> npt.NDArray[np.bool_] | None:
-    """Where two pictures of a cell differ, as a ring: None unless, within ``box`` (x, y,
-    width, height: the part compared), they differ only within a frame no deeper than
+    """Where two pictures of a cell differ (by more than :data:`RING_LEVELS`), as a ring: None
+    unless, within ``box`` (x, y, width, height: the part compared), they differ only within a
+    frame no deeper than
     :data:`MAX_RING` of it, on all four sides. The pixels are those that differ, with each
     line of the frame that holds :data:`RING_LINE` of them filled from end to end (a dotted
     ring's gaps)."""
     x, y, width, height = box
     inside = np.s_[y : y + height, x : x + width]
-    changed = (first[inside] != second[inside]).any(axis=2)
+    difference = np.abs(first[inside].astype(np.int16) - second[inside])
+    changed = difference.max(axis=2) > RING_LEVELS
     ys, xs = np.nonzero(changed)
     if not len(ys):
         return None

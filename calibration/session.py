@@ -156,12 +156,17 @@ class CalibrationPlayer:
         """The player of this window once a new game has shown hidden tiles outside the board
         found at first (:class:`calibration.errors.PartialBoardError`): the board is found
         anew on the fresh game showing, as :meth:`start` finds it, and the games played on the
-        part are forgotten (they counted mines they could not see). What is known of the window
-        stays: its face, its new-game way and that way's looks."""
+        part are forgotten (they counted mines they could not see), and so is the catalogue of
+        pictures, unless other windows' games hold to it. What is known of the window stays:
+        its face, its new-game way and that way's looks."""
         self.evidence.forget(self.games)
         view, seed = self.view, self.random.getrandbits(32)
-        player = self.start(self.pointer, view.grabber, view.window, self.evidence, seed)
-        player.window.face = self.window.face
+        # With no other window's games left, nothing holds the catalogue to the part's cut: the
+        # part found may have been cut off its cells (a start's opened frames reaching into them).
+        others = self.evidence.games or self.evidence.set_aside
+        evidence = self.evidence if others else None
+        player = self.start(self.pointer, view.grabber, view.window, evidence, seed)
+        player.window.face, player.window.named_point = self.window.face, self.window.named_point
         player.new_games.method = self.new_games.method
         player.new_games.buttons = self.new_games.buttons
         player.new_games.point_named = self.new_games.point_named
@@ -320,7 +325,9 @@ class CalibrationPlayer:
         beside a 0."""
         ids = self.view.board_ids(frame)
         safe = opened | self.evidence.safe_appearances | beside_zeros(ids, meanings)
-        return board_of(ids, meanings, mines, safe)
+        playing = meanings.copy()
+        playing.opened_after_all(safe)  # a finished game's look never shows in play
+        return board_of(ids, playing, mines, safe)
 
     # -- new games --------------------------------------------------------------------------
 

@@ -223,6 +223,7 @@ class DrawnGame:
         flood_step: float = 0.0,
         menu_on_end: float | None = None,
         widen_opened_columns: int = 0,
+        opens_around_flags: bool = False,
     ) -> None:
         assert right_click in RIGHT_CLICKS, right_click
         self.right_click = right_click
@@ -341,6 +342,9 @@ class DrawnGame:
         every cell but the mine hit blank (Wine on a busy machine), or until the next game."""
         self.repaint_pause = repaint_pause
         self.rest_of_loss_after = rest_of_loss_after
+        self.opens_around_flags = opens_around_flags
+        """A number a click opens with as many flags around it as it counts opens its other
+        neighbours at once (UXBgtk): a wrong flag among them loses the game on a neighbour."""
         """Seconds a loss shows only its mine hit (the face still playing) before the rest:
         the other mines and the lost face (UXBgtk pauses 200 ms)."""
         self.odd_losses = odd_losses
@@ -658,6 +662,8 @@ class DrawnGame:
             opened = self.game.board.tiles <= Tile.EIGHT
             flagged = self.game.board.tiles == Tile.FLAG
             self.game.open(cell)
+            if self.opens_around_flags and self.game.state is GameState.PLAYING:
+                self.game.chord(cell)
             self.animate_flood(cell, opened)
             if self.won_leaves_mines_hidden and playing and self.game.state is GameState.WON:
                 self.hidden_when_won = ~opened & ~flagged & (self.game.board.tiles == Tile.FLAG)

@@ -7,6 +7,7 @@ import numpy as np
 
 from calibration.faces import find_face
 from vision.geometry import Rect
+from vision.skin import MAX_SIDE
 
 
 def test_face_is_the_whole_picture_around_the_change_nearest_the_middle() -> None:
@@ -66,3 +67,41 @@ def test_a_button_a_loss_shows_where_there_was_nothing_is_not_the_face() -> None
     nothing_changed_in_play = playing.copy()
     nothing_changed_in_play[28:34, 37:51] = lost[28:34, 37:51]
     assert find_face(nothing_changed_in_play, lost, board) is None
+
+
+def toolbar_of_buttons() -> tuple[np.ndarray, np.ndarray, Rect]:
+    """A toolkit's toolbar above a board (UXBgtk 1.1): a smiley that frowns on a loss at the
+    left, an icon button and a wide level list that the loss greys out and in, nearer the
+    board's middle; the window's background all round them."""
+    playing = np.full((380, 460, 3), 240, dtype=np.uint8)
+    playing[5:55, 5:65] = (0, 220, 220)  # the smiley
+    playing[40:44, 20:50] = 0  # its smile
+    playing[5:55, 75:135] = (0, 200, 200)  # an icon button
+    playing[20:30, 95:115] = 40
+    playing[15:45, 150:350] = 255  # the level list, its text
+    playing[25:35, 160:300:4] = 30
+    lost = playing.copy()
+    lost[40:44, 20:50] = (0, 220, 220)
+    lost[46:50, 20:50] = 0  # the smile turned down
+    lost[5:55, 75:135] = 200  # the icon greyed
+    lost[15:45, 150:350] = 230  # the list greyed
+    lost[25:35, 160:300:4] = 120
+    return playing, lost, Rect(147, 62, 305, 305)
+
+
+def test_a_face_is_no_larger_than_a_skin_keeps_one() -> None:
+    """The level list nearest the board's middle changed on the loss, and the colour round it
+    spreads over the whole window: calibration kept a 451x370 "face" and, 150 s later, could
+    not save the skin ("not 4 to 256 pixels a side"). A face grown past that is its changed
+    patch alone."""
+    playing, lost, board = toolbar_of_buttons()
+    face = find_face(playing, lost, board)
+    assert face is not None and max(face.width, face.height) <= MAX_SIDE
+
+
+def test_the_face_is_at_the_new_game_point_the_user_named_where_a_loss_changed_it() -> None:
+    """The user named the smiley as the way to a new game (`--new-game`): a picture there that a
+    loss changed is the face, not the buttons nearer the middle."""
+    playing, lost, board = toolbar_of_buttons()
+    assert find_face(playing, lost, board, near=(36, 30)) == Rect(5, 5, 60, 50)
+    assert find_face(playing, lost, board, near=(400, 30)) != Rect(5, 5, 60, 50)

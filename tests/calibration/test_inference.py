@@ -19,7 +19,7 @@ from drawn_boards import (
 
 from calibration.catalogue import Catalogue
 from calibration.errors import CalibrationError
-from calibration.inference import learn, learn_from_loss, learn_game
+from calibration.inference import learn, learn_from_loss, learn_game, learn_marks
 from calibration.meanings import Meanings, board_of, check_counting, new_meanings
 from calibration.record import ClickKind, PlayedGame, Step
 from solver import GameState, Tile
@@ -50,6 +50,23 @@ def test_a_loss_that_leaves_a_wrong_flag_standing_is_learned(seed: int) -> None:
     assert Tile.WRONG_FLAG not in meanings.tiles.values()
     lost_board = board_of(game.steps[-1].after, meanings)
     check_counting(lost_board, "the simulated loss")
+
+
+def test_the_flag_that_wins_a_game_redrawing_its_flags_is_no_second_flag_picture() -> None:
+    """UXBgtk declares a win once the last mine is flagged, and greys every flag then: the
+    right-click that won showed the greyed flag, and calibration stopped ("FLAG has two
+    appearances"). A right-click that won the game, other cells changing with it, shows
+    how a won game draws its flags."""
+    flag, greyed = 5, 9
+    board = np.zeros((2, 3), np.int32)
+    first = board.copy()
+    first[0, 0] = flag
+    won = first.copy()
+    won[0, 0] = won[0, 1] = greyed
+    steps = [Step(ClickKind.MARK, (0, 0), board, first), Step(ClickKind.MARK, (0, 1), first, won)]
+    meanings = new_meanings()
+    learn_marks(meanings, PlayedGame(steps, GameState.WON))
+    assert meanings.ids_of(Tile.FLAG) == [flag]
 
 
 def test_a_misdrawn_number_is_a_contradiction() -> None:
@@ -207,6 +224,38 @@ def test_a_darkened_picture_of_a_wider_cell_is_no_mine_with_its_narrow_twin(
     assert meanings.readable()[dark] == meanings.readable()[wide_dark] == Tile.HIDDEN
 
 
+def test_a_number_of_another_size_a_loss_uncovers_is_that_number_not_a_closed_cell() -> None:
+    """UXBgtk shows every cell on a loss: a 1 on its corner cell (a size class of its own, no
+    click had opened it) was taken for a closed cell's finished look, as a darkened field's
+    are; play then read an opened corner 1 as hidden and clicked it ("the game did not take
+    the clicks on (0, 0)"). A picture alike a known number of another size class is that
+    number."""
+    rng = np.random.default_rng(7)
+    plain = [np.full((12, 12, 3), level, np.uint8) for level in (200, 60)]
+    number, exploded, mine = (rng.integers(0, 256, (12, 12, 3), dtype=np.uint8) for _ in range(3))
+    catalogue = Catalogue(plain[0])
+    one, hit, shown = (catalogue.add(picture) for picture in (number, exploded, mine))
+    dark, corner_one = catalogue.add(plain[1]), catalogue.add(number, size_class=3)
+    assert catalogue.alike(one, corner_one) and not catalogue.share_class(one, corner_one)
+    before = np.zeros((3, 4), np.int32)
+    before[1, 1] = one
+    after = np.full((3, 4), dark, np.int32)
+    after[1, 1], after[2, 2], after[0, 2], after[1, 0], after[0, 0] = (
+        one,
+        hit,
+        shown,
+        shown,
+        corner_one,
+    )
+    game = PlayedGame([Step(ClickKind.OPEN, (2, 2), before, after)], GameState.LOST, 3)
+    meanings = new_meanings(catalogue)
+    meanings.give(one, Tile.ONE, "a click")
+    meanings.finished[corner_one] = HIDDEN  # as an earlier loss, before the 1 was known, took it
+    learn_from_loss(meanings, game, safe={one})
+    assert meanings.readable()[dark] == Tile.HIDDEN
+    assert meanings.readable()[corner_one] == Tile.ONE and corner_one not in meanings.finished
+
+
 def test_a_picture_a_loss_uncovers_on_no_more_cells_than_there_may_be_mines_is_a_mine() -> None:
     """Without the count the darkened cells may all be mines: two mine pictures are a
     contradiction, as before."""
@@ -232,6 +281,21 @@ def test_a_picture_learned_as_a_closed_cells_finished_look_is_no_mine_in_a_later
     learn_from_loss(meanings, loss_on_a_darkened_field(None), safe={NUMBER})
     assert meanings.ids_of(Tile.MINE) == [MINE]
     assert meanings.readable()[DARKENED] == Tile.HIDDEN
+
+
+def test_a_closed_cells_finished_look_later_seen_opened_safely_is_a_number() -> None:
+    """A game that shows every cell on a loss draws each safe cell's number there; one whose
+    picture no safe click had shown yet (a 0 of a size class only a corner cell has) was
+    learned as a closed cell's finished look and read as hidden ever after, beside a 0 ("cell
+    (0, 1) reads 0 but has 1 hidden neighbours", UXBgtk). Once it shows on a cell opened
+    safely (a new game opened it by itself), it is a number, the loss's bounds still hold."""
+    meanings = lost_on_a_darkened_field(3)
+    assert meanings.readable()[DARKENED] == Tile.HIDDEN
+    shown = np.full((2, 2), DARKENED)
+    later = PlayedGame([Step(ClickKind.OPEN, (0, 0), shown, shown)])
+    learn_game(meanings, later, safe={NUMBER, DARKENED})
+    assert DARKENED not in meanings.finished
+    assert DARKENED not in meanings.readable() or meanings.readable()[DARKENED].is_number
 
 
 DARK_FLAG, CROSSED_FLAG = 8, 9

@@ -28,7 +28,7 @@ from drawn_game import (
 from calibration import hidden_tile
 from calibration import learn as learn_module
 from calibration.catalogue import GROUPING_TOLERANCE
-from calibration.errors import CalibrationError, OutOfTimeError
+from calibration.errors import CalibrationError, OutOfTimeError, PartialBoardError
 from calibration.learn import WIN_ATTEMPTS, Calibration, calibrate
 from calibration.meanings import Meanings
 from calibration.record import PlayedGame
@@ -311,6 +311,23 @@ def test_a_board_found_in_part_at_first_is_found_whole_when_a_new_game_shows_the
     assert "starts over on the whole board" in caplog.text
     assert result.usable and result.games >= 8
     assert_learned_truly(result, screen, result.skin.templates)
+
+
+def test_a_part_found_at_first_cut_off_its_cells_is_no_hidden_tile_to_hold_the_whole_to() -> None:
+    """UXBgtk's start left a 6x6 block hidden, found as the board 3 px off its cells (its
+    opened cells' frames reach into their neighbours): its hidden tile was that cut's. The
+    whole board, found when a new game showed the rest, cut the tiles right, and calibration
+    stopped: "the hidden tile ... differs from the one calibrated before". No game of another
+    window holds the catalogue to the part's cut: it starts anew with the whole board."""
+    screen = DrawnGame(seed=2, rows_covered_at_first=3)
+    player = CalibrationPlayer.start(screen, screen, DRAWN_WINDOW, seed=4)
+    player.play_game()
+    with pytest.raises(PartialBoardError):
+        player.start_new_game()
+    catalogue = player.evidence.catalogue
+    catalogue.images[0] = np.roll(catalogue.images[0], 3, axis=(0, 1))  # the part's cut
+    whole = player.on_the_whole_board()
+    assert whole.view.grid.rows == 9 and whole.evidence.catalogue is not catalogue
 
 
 def test_a_question_mark_drawn_almost_as_the_flag_is_learned_apart_from_it() -> None:

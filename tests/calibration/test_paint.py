@@ -92,6 +92,23 @@ def test_ring_pixels_are_a_thin_frame_moved_off_an_opened_cell_not_the_one_click
     assert ring_pixels(before, after, opened, (1, 2), box) is None
 
 
+def test_a_soft_shade_that_leaves_an_opened_cell_when_its_neighbours_open_is_no_ring() -> None:
+    """A toolkit's hidden buttons may cast a soft shade (a few levels, a few pixels deep) on the
+    opened cells beside them; when a flood opens every neighbour of an opened cell, the shade
+    leaves all four sides of its frame. That is no focus ring (UXBgtk, live: up to 15 levels
+    in a band 4 px deep): a ring taken from it left too little of each cell to compare."""
+    before = np.full((3, 3, 16, 16, 3), 194, dtype=np.uint8)
+    after = before.copy()
+    for depth, shade in enumerate((15, 5, 2, 1)):  # the shade fades over 4 px, as measured
+        frame = np.zeros((16, 16), dtype=bool)
+        frame[[depth, 15 - depth], depth : 16 - depth] = True
+        frame[depth : 16 - depth, [depth, 15 - depth]] = True
+        before[1, 1][frame] -= np.uint8(shade)
+    opened = np.zeros((3, 3), dtype=bool)
+    opened[1, 1] = True
+    assert ring_pixels(before, after, opened, (0, 0), (0, 0, 16, 16)) is None
+
+
 def test_a_hit_ring_is_where_the_cell_clicked_differs_from_one_it_uncovered_by_a_frame() -> None:
     mine = np.random.default_rng(4).integers(0, 256, size=(16, 16, 3), dtype=np.uint8)
     after = np.broadcast_to(mine, (2, 3, 16, 16, 3)).copy()
