@@ -190,6 +190,9 @@ def _learn_changed_cells(meanings: Meanings, loss: _Loss, safe: set[int]) -> Non
     mine and of the numbers opened before; raise at a change no rule explains."""
     before, after, where = loss.step.before, loss.step.after, loss.where
     uncovered, alike, looks, no_mines = loss.uncovered, loss.alike, loss.looks, loss.no_mines
+    # A loss that draws known numbers on closed cells shows every cell: its other pictures with
+    # no mine are numbers not seen yet (learned where they show in play), no closed cell's look.
+    shows_numbers = bool((uncovered & np.isin(after, list(safe))).any())
     for row, column in zip(*np.nonzero(loss.changed), strict=True):
         cell = (int(row), int(column))
         was, now = int(before[cell]), int(after[cell])
@@ -201,7 +204,11 @@ def _learn_changed_cells(meanings: Meanings, loss: _Loss, safe: set[int]) -> Non
             if twin is not None:  # a game that shows every cell: a number no click opened here
                 meanings.give(now, twin, f"{where}, cell {cell}: {twin.name} of another cell size")
                 meanings.finished.pop(now, None)  # taken for a closed cell's look before
-            elif was_tile == Tile.HIDDEN and meanings.finished.get(now, was) == was:
+            elif (
+                was_tile == Tile.HIDDEN
+                and not shows_numbers
+                and meanings.finished.get(now, was) == was
+            ):
                 meanings.finished[now] = was
             continue
         if uncovered[cell]:

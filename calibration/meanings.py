@@ -204,11 +204,13 @@ def check_counting(board: Board, where: str, flags_are_mines: bool = False) -> N
     shows only the mine hit is judged as during play.
     During play a number lies between the mines already shown around it (none) and its
     unopened neighbours (flags may be wrong then), and a 0 has no hidden neighbour: the game
-    opens those by itself.
+    opens those by itself (unless beside a flag: a game may open a cell's neighbours only
+    where the flags around it match its number, a 0's too).
     """
     tiles = board.tiles
     low, high = count_bounds(board, flags_are_mines=flags_are_mines)
     hidden_around = neighbour_counts(tiles == Tile.HIDDEN)
+    flagged_around = neighbour_counts(tiles == Tile.FLAG)
     for cell in board.cells():
         tile = board[cell]
         if not tile.is_number:
@@ -218,7 +220,7 @@ def check_counting(board: Board, where: str, flags_are_mines: bool = False) -> N
                 f"{where}: cell {cell} reads {int(tile)}, but between {int(low[cell])} and "
                 f"{int(high[cell])} mines can be around it"
             )
-        if tile == Tile.ZERO and hidden_around[cell]:
+        if tile == Tile.ZERO and hidden_around[cell] and not flagged_around[cell]:
             raise CalibrationError(
                 f"{where}: cell {cell} reads 0 but has {int(hidden_around[cell])} hidden neighbours"
             )

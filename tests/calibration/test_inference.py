@@ -256,6 +256,26 @@ def test_a_number_of_another_size_a_loss_uncovers_is_that_number_not_a_closed_ce
     assert meanings.readable()[corner_one] == Tile.ONE and corner_one not in meanings.finished
 
 
+def test_a_picture_a_loss_that_shows_numbers_uncovers_is_no_closed_cells_look() -> None:
+    """A loss that draws known numbers on closed cells shows every cell: another picture there,
+    on no more cells than a number may be, is a number not seen yet (UXBgtk's green 5), not
+    how a finished game draws a closed cell. Taken so, play read an opened 5 as hidden and
+    clicked it again ("the game did not take the clicks on (5, 1)")."""
+    rng = np.random.default_rng(8)
+    plain = np.full((12, 12, 3), 200, np.uint8)
+    drawn = [rng.integers(0, 256, (12, 12, 3), dtype=np.uint8) for _ in range(5)]
+    catalogue = Catalogue(plain)
+    one, two, hit, shown, five = (catalogue.add(picture) for picture in drawn)
+    before = np.zeros((3, 4), np.int32)
+    before[0, 0] = one  # mines at (2, 2), the one hit, (0, 2) and (1, 0)
+    after = np.array([[one, two, shown, one], [shown, five, two, two], [one, two, hit, one]])
+    game = PlayedGame([Step(ClickKind.OPEN, (2, 2), before, after)], GameState.LOST, 3)
+    meanings = new_meanings(catalogue)
+    meanings.give(one, Tile.ONE, "a click")
+    learn_from_loss(meanings, game, safe={one})
+    assert five not in meanings.finished and meanings.readable().get(five) != Tile.HIDDEN
+
+
 def test_a_picture_a_loss_uncovers_on_no_more_cells_than_there_may_be_mines_is_a_mine() -> None:
     """Without the count the darkened cells may all be mines: two mine pictures are a
     contradiction, as before."""

@@ -20,6 +20,15 @@ def test_counting_rules_name_the_cell_that_breaks_them() -> None:
         check_counting(Board.from_rows(["0U", "UU"], mines=1), "playing")
 
 
+def test_a_0_beside_a_flag_may_keep_hidden_neighbours() -> None:
+    """UXBgtk opens a cell's neighbours only where the flags around it match its number, a 0's
+    too: a 0 beside a wrong flag left its other neighbours hidden, and calibration stopped
+    ("cell (0, 6) reads 0 but has 4 hidden neighbours"). Beside no flag it may not."""
+    check_counting(Board.from_rows(["0F", "UU"], mines=1), "playing")
+    with pytest.raises(CalibrationError, match=r"cell \(0, 0\) reads 0 but has 3 hidden"):
+        check_counting(Board.from_rows(["0U", "UU"], mines=1), "playing")
+
+
 def test_a_lost_board_with_a_question_mark_left_on_a_mine_obeys_the_counting_rules() -> None:
     lost = Board.from_rows(["?1", "3X", "@2"], mines=3)
     check_counting(lost, "a lost board")  # the 3 counts the mine shown, the hit one, the "?"
