@@ -34,7 +34,7 @@ from calibration.meanings import NO_MARK_CELLS, Meanings, beside_zeros, board_of
 from calibration.new_game_ways import NewGameWays
 from calibration.pointer import Pointer
 from calibration.record import ClickKind, Evidence, PlayedGame, Step
-from calibration.view import BoardView
+from calibration.view import BoardView, moved_by_click
 from solver import Board, Cell, GameState, Tile
 from solver.strategy import next_moves
 from vision.geometry import Rect
@@ -95,7 +95,7 @@ class CalibrationPlayer:
         ``evidence`` is what other windows of the same program showed (None: a new one).
         """
         point, fresh, after = click_the_hidden_tile(pointer, grabber, window)
-        grid = _board_grid(window, point, fresh, after)
+        grid = _board_grid(grabber, window, point, fresh, after)
         if evidence is None:
             evidence = Evidence(Catalogue(grid.hidden))
             evidence.catalogue.learn_spread(grid.pictures(fresh))
@@ -348,12 +348,15 @@ class CalibrationPlayer:
         return self.new_games.stuck_mid_game(self._latest)
 
 
-def _board_grid(window: Rect, point: tuple[int, int], fresh: Image, after: Image) -> Grid:
+def _board_grid(
+    grabber: Grabber, window: Rect, point: tuple[int, int], fresh: Image, after: Image
+) -> Grid:
     """The board's grid in ``window``, from its captures before and after the click on its
     hidden tile at ``point`` (window coordinates); raises unless the window shows all of it.
 
     The hidden tile is the block under the click in the fresh frame; with the opened cells of
-    the second frame the cut is certain (see :mod:`calibration.grid`)."""
+    the second frame the cut is certain (see :mod:`calibration.grid`), unless the click moved
+    the cells: the cut the fresh frame shows alone is then taken."""
     try:
         lattice = find_lattice(fresh, only_changes_around(fresh, after, point))
     except GridNotFoundError as error:
@@ -361,10 +364,14 @@ def _board_grid(window: Rect, point: tuple[int, int], fresh: Image, after: Image
     grid = lattice.grid(lattice.hash_at(0, *point))
     alone = find_lattice(fresh)
     whole = alone.grid(alone.hash_at(0, *point))
-    if whole.rows * whole.columns > grid.rows * grid.columns:
-        # The cut the click's changes chose shows fewer cells than the fresh board does alone:
-        # the click moved cells (a board that re-lays itself out), so its changes cannot say
-        # where the cells are.
+    if whole.rows * whole.columns > grid.rows * grid.columns or (
+        (whole.origin, whole.rows, whole.columns) != (grid.origin, grid.rows, grid.columns)
+        and moved_by_click(grabber, window, whole, fresh)
+    ):
+        # The cut the click's changes chose shows fewer cells than the fresh board does alone,
+        # or another cut, and the click moved the fresh board's cells (a board that re-lays
+        # itself out): its changes cannot say where the cells are. Such a board may have grown
+        # past the window's edge, and a cut a few pixels off would seem cut by it.
         grid = whole
     log.debug(
         "the board found: %dx%d cells of %dx%d px at %s in window %s",

@@ -17,7 +17,7 @@ from calibration.faces import crop
 from calibration.grid import Grid
 from calibration.paint import hit_ring, ring_pixels, unpainted_box
 from solver import Cell, GameState
-from vision.errors import UnstableFrameError
+from vision.errors import CaptureError, UnstableFrameError
 from vision.geometry import Rect
 from vision.relayout import GROWTH_SHARE, Relayout
 from vision.skin import Image
@@ -278,14 +278,40 @@ class RelaidGrabber:
         board = self.view.board_rect
         if region != board:
             return self.screen.grab(region)
-        height, width = self.bounds
-        grown = Rect(
-            board.left,
-            board.top,
-            min(width - board.left, board.width + board.width // GROWTH_SHARE + 1),
-            min(height - board.top, board.height + board.height // GROWTH_SHARE + 1),
-        )
-        return self.relayout.follow(self.screen.grab(grown))
+        return self.relayout.follow(self.screen.grab(grown_board(board, self.bounds)))
+
+
+def grown_board(board: Rect, bounds: tuple[int, int]) -> Rect:
+    """``board`` (a board's rectangle on the screen) as far as its cells may grow
+    (:data:`vision.relayout.GROWTH_SHARE`), within a screen of ``bounds`` (height, width)."""
+    height, width = bounds
+    return Rect(
+        board.left,
+        board.top,
+        min(width - board.left, board.width + board.width // GROWTH_SHARE + 1),
+        min(height - board.top, board.height + board.height // GROWTH_SHARE + 1),
+    )
+
+
+def moved_by_click(grabber: Grabber, window: Rect, grid: Grid, fresh: Image) -> bool:
+    """Whether a click moved the cells of ``grid`` (found in ``fresh``, the capture of
+    ``window`` before it): it widened a column or row by a cell it opened, and pushed the cells
+    after it along (a grid of toolkit buttons sized by their content). The board is judged once
+    it holds still, and as far as it may have grown: past the window's edge too, which a window
+    that grows to hold it has not reached yet, and a capture of the window cannot show."""
+    if grid.edges is not None:
+        return False  # cells of uneven sizes are cut as they are (see Grid)
+    (x, y), (width, height) = grid.origin, grid.size
+    relayout = Relayout.even(
+        grid.hidden, (grid.rows, grid.columns), crop(fresh, Rect(x, y, width, height))
+    )
+    board = Rect(window.left + x, window.top + y, width, height)
+    region = grown_board(board, grabber.grab().shape[:2])
+    try:
+        relayout.follow(settled(grabber, region, None))
+    except CaptureError:
+        return False  # grown past the screen's edge: nothing shows where its cells are
+    return relayout.size != grid.size
 
 
 @dataclass

@@ -99,16 +99,7 @@ CASES = {
     ),
 }
 
-KNOWN_FAILURES: dict[str, pytest.MarkDecorator] = {
-    "mfranceschi-minesweeper": pytest.mark.xfail(
-        reason="its calibration stopped once in 10 runs of session 47 at the first click: 'the "
-        "board ... runs past its right edge'; the columns the click opened had widened before "
-        "the window grew to hold them, and the capture was judged then (screens of that run: "
-        "the board clipped at the window's right edge). Judging the first click once the window "
-        "has held still is not built.",
-        strict=False,
-    ),
-}
+KNOWN_FAILURES: dict[str, pytest.MarkDecorator] = {}
 """Programs known not to pass every time yet, each with why."""
 
 

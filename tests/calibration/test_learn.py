@@ -115,6 +115,27 @@ def test_a_game_whose_columns_widen_as_their_cells_open_is_learned() -> None:
     assert result.skin.extra["relayout"] is True
 
 
+BELOW_THE_BOARD = Rect(100, 270, 30, 20)
+"""A "New game" button below the drawn board, in a window that ends at the board's right edge."""
+
+
+def test_a_board_whose_first_click_widens_it_past_its_window_is_found_where_it_was_fresh() -> None:
+    """mfranceschi-minesweeper's Tk buttons fill their window to its right edge; the first click
+    widened the columns it opened and pushed the board past that edge (the window grew after).
+    The cut that the click's changes chose, a few pixels off the cells, was then taken for a
+    board cut by its window: "runs past its right edge", once in ten runs. A click that moved
+    the cells cannot say where they are: the board is the fresh capture's, as the click
+    re-laid it out once it held still, past the window's edge too."""
+    screen = DrawnGame(
+        seed=26, rule="opening", button=BELOW_THE_BOARD, faceless=True, widen_opened_columns=4
+    )
+    right_edge = Rect(60, 60, DRAWN_BOARD_AT[0] + 16 * 9 - 60, 240)
+    result = calibrated(screen, 8, BELOW_THE_BOARD.centre, window=right_edge)
+    assert {Tile.HIDDEN, Tile.FLAG, Tile.ONE} <= set(result.skin.templates)
+    assert_learned_truly(result, screen, result.skin.templates)
+    assert result.skin.extra["relayout"] is True
+
+
 def test_a_game_whose_columns_widen_as_their_cells_open_is_played(tmp_path: Path) -> None:
     """Play follows the cells of a board that re-lays itself out, as calibration does: it reads
     each cell at its place in the grid and clicks it where it is now."""
