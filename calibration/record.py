@@ -104,8 +104,7 @@ class Evidence:
     catalogue: Catalogue
     games: list[PlayedGame] = field(default_factory=list)
     opened: set[int] = field(default_factory=set)
-    """Appearances seen on hidden cells that changed on a click that did not lose, and those a
-    new game showed by itself (kept through its first click: a game opens no mine itself)."""
+    """Appearances seen on hidden cells that changed on a click that did not lose."""
     loss_messages: list[bool] = field(default_factory=list)
     """Per lost board watched for a message drawn over it, whether the board changed again."""
     set_aside: list[PlayedGame] = field(default_factory=list)
@@ -145,12 +144,6 @@ class Evidence:
         self._scanned += [0] * (len(self.games) - len(self._scanned))
         for index, game in enumerate(self.games):
             start = self._scanned[index]
-            if start == 0 and game.steps:
-                first = game.steps[0]
-                kept = (first.before == first.after) & (first.before != HIDDEN_ID)
-                started = {int(i) for i in np.unique(first.before[kept])}
-                self.opened |= started
-                self._lasting |= started
             for later in range(max(start, 1), len(game.steps)):
                 earlier = game.steps[later - 1].after
                 kept = (earlier == game.steps[later].before) & (earlier != HIDDEN_ID)
