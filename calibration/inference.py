@@ -197,8 +197,9 @@ def _learn_changed_cells(meanings: Meanings, loss: _Loss, safe: set[int]) -> Non
         cell = (int(row), int(column))
         was, now = int(before[cell]), int(after[cell])
         was_tile = meanings.tiles.get(was)
-        if now in safe or was_tile == Tile.QUESTION:
-            continue
+        known = meanings.tiles.get(now)
+        if now in safe or was_tile == Tile.QUESTION or (known is not None and known.is_number):
+            continue  # a number (one of another size class, too) shows no mine
         if now in no_mines:
             twin = _number_twin(meanings, now, safe)
             if twin is not None:  # a game that shows every cell: a number no click opened here

@@ -256,6 +256,30 @@ def test_a_number_of_another_size_a_loss_uncovers_is_that_number_not_a_closed_ce
     assert meanings.readable()[corner_one] == Tile.ONE and corner_one not in meanings.finished
 
 
+def test_a_number_of_another_size_a_later_loss_uncovers_is_no_mine() -> None:
+    """Once a loss has shown a picture to be a known number of another size class, a later loss
+    that uncovers it on a closed cell shows that number there, not a mine (UXBgtk: "appearance
+    #5 looks like TWO ... but also like MINE"); here the mine count is not known."""
+    rng = np.random.default_rng(7)
+    drawn = [rng.integers(0, 256, (12, 12, 3), dtype=np.uint8) for _ in range(5)]
+    catalogue = Catalogue(np.full((12, 12, 3), 200, np.uint8))
+    one, two, three, hit, shown = (catalogue.add(picture) for picture in drawn)
+    corner_one = catalogue.add(drawn[0], size_class=3)
+    before = np.zeros((3, 4), np.int32)
+    before[0, 3] = one  # mines at (2, 2), the one hit, (0, 2) and (1, 0)
+    after = np.array(
+        [[corner_one, two, shown, one], [shown, three, two, two], [one, two, hit, one]]
+    )
+    game = PlayedGame([Step(ClickKind.OPEN, (2, 2), before, after)], GameState.LOST)
+    meanings = new_meanings(catalogue)
+    for number, tile in ((one, Tile.ONE), (two, Tile.TWO), (three, Tile.THREE)):
+        meanings.give(number, tile, "a click")
+    meanings.give(corner_one, Tile.ONE, "an earlier loss: ONE of another cell size")
+    learn_from_loss(meanings, game, safe={one, two, three})
+    assert meanings.readable()[corner_one] == Tile.ONE
+    assert meanings.ids_of(Tile.MINE) == [shown]
+
+
 def test_a_picture_a_loss_that_shows_numbers_uncovers_is_no_closed_cells_look() -> None:
     """A loss that draws known numbers on closed cells shows every cell: another picture there,
     on no more cells than a number may be, is a number not seen yet (UXBgtk's green 5), not
